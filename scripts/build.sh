@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Configures and builds LockScope with Ninja (and ccache when present).
+# Usage: scripts/build.sh [--werror] [--sanitize] [--build-dir DIR] [ninja targets...]
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="$root/build"
+werror=OFF
+sanitize=OFF
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --werror) werror=ON ;;
+    --sanitize) sanitize=ON ;;
+    --build-dir) build_dir="$2"; shift ;;
+    *) targets+=("$1") ;;
+  esac
+  shift
+done
+
+export CCACHE_BASEDIR="$root"
+cmake -S "$root" -B "$build_dir" -G Ninja \
+  -DCMAKE_BUILD_TYPE="${LOCKSCOPE_BUILD_TYPE:-RelWithDebInfo}" \
+  -DLOCKSCOPE_WERROR="$werror" -DLOCKSCOPE_SANITIZE="$sanitize" >/dev/null
+ninja -C "$build_dir" "${targets[@]}"
