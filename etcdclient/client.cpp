@@ -1,0 +1,248 @@
+#include "etcdclient/client.h"
+
+#include "etcdclient/detail/core.h"
+#include "etcdclient/detail/unary_call.h"
+#include "etcdclient/key_range.h"
+
+namespace etcd {
+
+using detail::Member;
+using detail::Retry;
+
+Result<std::unique_ptr<Client>> Client::create(ClientOptions options) {
+    auto core = detail::Core::create(std::move(options));
+    if (!core)
+        return core.error();
+    return std::unique_ptr<Client>(new Client(std::move(core).value()));
+}
+
+Client::Client(std::shared_ptr<detail::Core> core)
+    : core_(std::move(core)) {}
+
+Client::~Client() {
+    core_->shutdown();
+}
+
+const ClientOptions& Client::options() const {
+    return core_->options();
+}
+LatencyRecorder& Client::latency() {
+    return core_->latency();
+}
+bool Client::onClientThread() const {
+    return core_->onQueueThread();
+}
+
+std::string Client::currentEndpoint() const {
+    return core_->member(core_->preferredMember()).endpoint.target;
+}
+
+void Client::range(pb::RangeRequest request, Callback<pb::RangeResponse> done) {
+    core_->unary("KV.Range", Retry::Always, &Member::kv, &pb::KV::Stub::PrepareAsyncRange,
+                 std::move(request), std::move(done));
+}
+
+namespace {
+
+struct PagedRange {
+    pb::RangeRequest next;
+    pb::RangeResponse collected;
+    Callback<pb::RangeResponse> done;
+};
+
+void fetchPage(Client& client, std::shared_ptr<PagedRange> paging) {
+    client.range(paging->next, [&client, paging](Result<pb::RangeResponse> page) {
+        if (!page) {
+            paging->done(page.error());
+            return;
+        }
+        auto& all = paging->collected;
+        if (!all.has_header()) {
+            // Every later page reads at the first page's revision: one consistent snapshot.
+            *all.mutable_header() = page->header();
+            all.set_count(page->count());
+            paging->next.set_revision(page->header().revision());
+        }
+        const bool more = page->more() && page->kvs_size() > 0;
+        if (more)
+            paging->next.set_key(keyAfter(page->kvs(page->kvs_size() - 1).key()));
+        for (auto& kv : *page->mutable_kvs())
+            all.add_kvs()->Swap(&kv);
+        if (more) {
+            fetchPage(client, std::move(paging));
+            return;
+        }
+        paging->done(std::move(all));
+    });
+}
+
+} // namespace
+
+void Client::rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done) {
+    if (request.sort_target() != pb::RangeRequest::KEY ||
+        request.sort_order() == pb::RangeRequest::DESCEND || request.count_only()) {
+        done(Error(ErrorCode::InvalidArgument,
+                   "a paged range reads in ascending key order; drop the sort and count options"));
+        return;
+    }
+    if (request.limit() <= 0)
+        request.set_limit(5000);
+    auto paging = std::make_shared<PagedRange>();
+    paging->next = std::move(request);
+    paging->done = std::move(done);
+    fetchPage(*this, std::move(paging));
+}
+
+void Client::put(pb::PutRequest request, Callback<pb::PutResponse> done) {
+    core_->unary("KV.Put", Retry::UnsentOnly, &Member::kv, &pb::KV::Stub::PrepareAsyncPut,
+                 std::move(request), std::move(done));
+}
+
+void Client::deleteRange(pb::DeleteRangeRequest request, Callback<pb::DeleteRangeResponse> done) {
+    core_->unary("KV.DeleteRange", Retry::UnsentOnly, &Member::kv,
+                 &pb::KV::Stub::PrepareAsyncDeleteRange, std::move(request), std::move(done));
+}
+
+void Client::txn(pb::TxnRequest request, Callback<pb::TxnResponse> done) {
+    core_->unary("KV.Txn", Retry::UnsentOnly, &Member::kv, &pb::KV::Stub::PrepareAsyncTxn,
+                 std::move(request), std::move(done));
+}
+
+void Client::leaseGrant(pb::LeaseGrantRequest request, Callback<pb::LeaseGrantResponse> done) {
+    core_->unary("Lease.LeaseGrant", Retry::UnsentOnly, &Member::lease,
+                 &pb::Lease::Stub::PrepareAsyncLeaseGrant, std::move(request), std::move(done));
+}
+
+void Client::leaseRevoke(pb::LeaseRevokeRequest request, Callback<pb::LeaseRevokeResponse> done) {
+    // Revoking twice is harmless: the second answers LeaseNotFound.
+    core_->unary("Lease.LeaseRevoke", Retry::Always, &Member::lease,
+                 &pb::Lease::Stub::PrepareAsyncLeaseRevoke, std::move(request), std::move(done));
+}
+
+void Client::leaseTimeToLive(pb::LeaseTimeToLiveRequest request,
+                             Callback<pb::LeaseTimeToLiveResponse> done) {
+    core_->unary("Lease.LeaseTimeToLive", Retry::Always, &Member::lease,
+                 &pb::Lease::Stub::PrepareAsyncLeaseTimeToLive, std::move(request),
+                 std::move(done));
+}
+
+void Client::leaseLeases(pb::LeaseLeasesRequest request, Callback<pb::LeaseLeasesResponse> done) {
+    core_->unary("Lease.LeaseLeases", Retry::Always, &Member::lease,
+                 &pb::Lease::Stub::PrepareAsyncLeaseLeases, std::move(request), std::move(done));
+}
+
+void Client::status(pb::StatusRequest request, Callback<pb::StatusResponse> done) {
+    core_->unary("Maintenance.Status", Retry::Always, &Member::maintenance,
+                 &pb::Maintenance::Stub::PrepareAsyncStatus, std::move(request), std::move(done));
+}
+
+void Client::memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done) {
+    core_->unary("Cluster.MemberList", Retry::Always, &Member::cluster,
+                 &pb::Cluster::Stub::PrepareAsyncMemberList, std::move(request), std::move(done));
+}
+
+void Client::lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse> done) {
+    lockWithin(std::chrono::milliseconds(0), std::move(request), std::move(done));
+}
+
+void Client::lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
+                        Callback<v3lockpb::LockResponse> done) {
+    core_->unary("Lock.Lock", Retry::UnsentOnly, &Member::lock,
+                 &v3lockpb::Lock::Stub::PrepareAsyncLock, std::move(request), std::move(done),
+                 timeout);
+}
+
+void Client::unlock(v3lockpb::UnlockRequest request, Callback<v3lockpb::UnlockResponse> done) {
+    core_->unary("Lock.Unlock", Retry::Always, &Member::lock,
+                 &v3lockpb::Lock::Stub::PrepareAsyncUnlock, std::move(request), std::move(done));
+}
+
+WatchHandle Client::watch(pb::WatchCreateRequest request, WatchCallbacks callbacks) {
+    auto watcher = std::make_shared<detail::Watcher>(std::move(request), std::move(callbacks));
+    auto* core = core_.get();
+    const bool queued = core->schedule(std::chrono::milliseconds(0),
+                                       [core, watcher] { core->watches().add(watcher); });
+    if (!queued)
+        watcher->callbacks.disarm();
+    return WatchHandle(core_, std::move(watcher));
+}
+
+void Client::requestWatchProgress() {
+    auto* core = core_.get();
+    core->schedule(std::chrono::milliseconds(0), [core] { core->watches().requestProgress(); });
+}
+
+KeepAliveHandle Client::keepAlive(int64_t leaseId, int64_t ttlSeconds,
+                                  KeepAliveCallbacks callbacks) {
+    auto entry =
+        std::make_shared<detail::KeepAliveEntry>(leaseId, ttlSeconds, std::move(callbacks));
+    auto* core = core_.get();
+    const bool queued = core->schedule(std::chrono::milliseconds(0),
+                                       [core, entry] { core->keepAlives().add(entry); });
+    if (!queued)
+        entry->callbacks.disarm();
+    return KeepAliveHandle(core_, std::move(entry));
+}
+
+void Client::schedule(std::chrono::milliseconds delay, std::function<void()> task) {
+    core_->schedule(delay, std::move(task));
+}
+
+WatchHandle::WatchHandle(std::weak_ptr<detail::Core> core, std::shared_ptr<detail::Watcher> w)
+    : core_(std::move(core))
+    , watcher_(std::move(w)) {}
+
+WatchHandle& WatchHandle::operator=(WatchHandle&& other) noexcept {
+    if (this != &other) {
+        cancel();
+        core_ = std::move(other.core_);
+        watcher_ = std::move(other.watcher_);
+    }
+    return *this;
+}
+
+WatchHandle::~WatchHandle() {
+    cancel();
+}
+
+void WatchHandle::cancel() {
+    if (!watcher_)
+        return;
+    watcher_->callbacks.disarm();
+    if (auto core = core_.lock()) {
+        auto* c = core.get();
+        c->schedule(std::chrono::milliseconds(0), [c, w = watcher_] { c->watches().cancel(w); });
+    }
+    watcher_.reset();
+}
+
+KeepAliveHandle::KeepAliveHandle(std::weak_ptr<detail::Core> core,
+                                 std::shared_ptr<detail::KeepAliveEntry> e)
+    : core_(std::move(core))
+    , entry_(std::move(e)) {}
+
+KeepAliveHandle& KeepAliveHandle::operator=(KeepAliveHandle&& other) noexcept {
+    if (this != &other) {
+        cancel();
+        core_ = std::move(other.core_);
+        entry_ = std::move(other.entry_);
+    }
+    return *this;
+}
+
+KeepAliveHandle::~KeepAliveHandle() {
+    cancel();
+}
+
+void KeepAliveHandle::cancel() {
+    if (!entry_)
+        return;
+    entry_->callbacks.disarm();
+    if (auto core = core_.lock()) {
+        auto* c = core.get();
+        c->schedule(std::chrono::milliseconds(0), [c, e = entry_] { c->keepAlives().cancel(e); });
+    }
+    entry_.reset();
+}
+
+} // namespace etcd

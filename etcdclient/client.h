@@ -1,0 +1,136 @@
+#pragma once
+
+#include "etcdclient/client_options.h"
+#include "etcdclient/error.h"
+#include "etcdclient/latency_recorder.h"
+#include "etcdclient/result.h"
+#include "rpc.pb.h"
+#include "v3lock.pb.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace etcd {
+
+namespace pb = ::etcdserverpb;
+
+template <class T> using Callback = std::function<void(Result<T>)>;
+
+namespace detail {
+class Core;
+struct Watcher;
+struct KeepAliveEntry;
+} // namespace detail
+
+struct WatchCallbacks {
+    // Every response but the last: the created confirmation, event batches (in revision order)
+    // and progress notifications.
+    std::function<void(const pb::WatchResponse&)> onResponse;
+    // Once, when the watch ends by itself: Compacted (with compactRevision), WatchCanceled,
+    // Unavailable when the stream broke, Cancelled when the client shuts down.
+    std::function<void(const Error&)> onEnd;
+};
+
+// Owns one watch. Destroying or cancelling it stops the callbacks at once and cancels the
+// watch on the server.
+class WatchHandle {
+public:
+    WatchHandle() = default;
+    WatchHandle(WatchHandle&&) noexcept = default;
+    WatchHandle& operator=(WatchHandle&& other) noexcept;
+    ~WatchHandle();
+    void cancel();
+
+private:
+    friend class Client;
+    WatchHandle(std::weak_ptr<detail::Core> core, std::shared_ptr<detail::Watcher> watcher);
+    std::weak_ptr<detail::Core> core_;
+    std::shared_ptr<detail::Watcher> watcher_;
+};
+
+struct KeepAliveAnswer {
+    int64_t ttlSeconds; // the renewed TTL
+    // When the answered request was sent: the server renewed the lease no earlier, so the
+    // lease lives at least until sentAt + ttlSeconds.
+    std::chrono::steady_clock::time_point sentAt;
+};
+
+struct KeepAliveCallbacks {
+    std::function<void(const KeepAliveAnswer&)> onAlive; // each keepalive answer
+    // Once: LeaseNotFound when the lease expired or was revoked, Cancelled at client shutdown.
+    std::function<void(const Error&)> onEnd;
+};
+
+// Keeps one lease alive (a request every TTL/3) until cancelled or destroyed. Cancelling stops
+// the keepalives; it does not revoke the lease.
+class KeepAliveHandle {
+public:
+    KeepAliveHandle() = default;
+    KeepAliveHandle(KeepAliveHandle&&) noexcept = default;
+    KeepAliveHandle& operator=(KeepAliveHandle&& other) noexcept;
+    ~KeepAliveHandle();
+    void cancel();
+
+private:
+    friend class Client;
+    KeepAliveHandle(std::weak_ptr<detail::Core> core, std::shared_ptr<detail::KeepAliveEntry> e);
+    std::weak_ptr<detail::Core> core_;
+    std::shared_ptr<detail::KeepAliveEntry> entry_;
+};
+
+// An etcd v3 client. One thread owns a completion queue that carries every call and stream;
+// callbacks run on that thread, so they must be quick and must not destroy the Client.
+// Calls fail over to the next endpoint when one is unreachable (reads always; writes only when
+// they cannot have reached the server). Destroying the Client cancels everything in flight,
+// drains the queue and joins its thread; callbacks of cancelled calls get ErrorCode::Cancelled.
+class Client {
+public:
+    // Fails with InvalidArgument for a malformed endpoint or an unreadable TLS file.
+    static Result<std::unique_ptr<Client>> create(ClientOptions options);
+    ~Client();
+    Client(const Client&) = delete;
+    Client& operator=(const Client&) = delete;
+
+    const ClientOptions& options() const;
+    LatencyRecorder& latency();
+    std::string currentEndpoint() const;
+    bool onClientThread() const;
+
+    void range(pb::RangeRequest request, Callback<pb::RangeResponse> done);
+    // A Range read in pages of request.limit() keys (5000 when 0), all at the first page's
+    // revision, returned as one response. For prefixes with far more keys than one message holds.
+    void rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done);
+    void put(pb::PutRequest request, Callback<pb::PutResponse> done);
+    void deleteRange(pb::DeleteRangeRequest request, Callback<pb::DeleteRangeResponse> done);
+    void txn(pb::TxnRequest request, Callback<pb::TxnResponse> done);
+    void leaseGrant(pb::LeaseGrantRequest request, Callback<pb::LeaseGrantResponse> done);
+    void leaseRevoke(pb::LeaseRevokeRequest request, Callback<pb::LeaseRevokeResponse> done);
+    void leaseTimeToLive(pb::LeaseTimeToLiveRequest request,
+                         Callback<pb::LeaseTimeToLiveResponse> done);
+    void leaseLeases(pb::LeaseLeasesRequest request, Callback<pb::LeaseLeasesResponse> done);
+    void status(pb::StatusRequest request, Callback<pb::StatusResponse> done);
+    void memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done);
+    // etcd's v3lock service. Lock waits on the server until the lock is acquired: lock() gives
+    // up after the command timeout, lockWithin() after `timeout`.
+    void lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse> done);
+    void lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
+                    Callback<v3lockpb::LockResponse> done);
+    void unlock(v3lockpb::UnlockRequest request, Callback<v3lockpb::UnlockResponse> done);
+
+    WatchHandle watch(pb::WatchCreateRequest request, WatchCallbacks callbacks);
+    // Asks the server to tell every watch the current revision (a response without events),
+    // so a quiet watcher learns it is up to date.
+    void requestWatchProgress();
+    KeepAliveHandle keepAlive(int64_t leaseId, int64_t ttlSeconds, KeepAliveCallbacks callbacks);
+
+    // Runs `task` on the client's thread after `delay`; dropped when the client shuts down.
+    void schedule(std::chrono::milliseconds delay, std::function<void()> task);
+
+private:
+    explicit Client(std::shared_ptr<detail::Core> core);
+    std::shared_ptr<detail::Core> core_;
+};
+
+} // namespace etcd

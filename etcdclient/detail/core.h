@@ -1,0 +1,154 @@
+#pragma once
+
+#include "etcdclient/client.h"
+#include "etcdclient/detail/bidi_stream.h"
+#include "etcdclient/detail/keepalive_hub.h"
+#include "etcdclient/detail/tag.h"
+#include "etcdclient/detail/watch_hub.h"
+#include "etcdclient/endpoint.h"
+#include "rpc.grpc.pb.h"
+#include "v3lock.grpc.pb.h"
+
+#include <atomic>
+#include <grpcpp/alarm.h>
+#include <grpcpp/grpcpp.h>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace etcd::detail {
+
+// One cluster member's channel and stubs.
+struct Member {
+    Endpoint endpoint;
+    std::shared_ptr<grpc::Channel> channel;
+    std::unique_ptr<pb::KV::Stub> kv;
+    std::unique_ptr<pb::Watch::Stub> watch;
+    std::unique_ptr<pb::Lease::Stub> lease;
+    std::unique_ptr<pb::Cluster::Stub> cluster;
+    std::unique_ptr<pb::Maintenance::Stub> maintenance;
+    std::unique_ptr<pb::Auth::Stub> auth;
+    std::unique_ptr<v3lockpb::Lock::Stub> lock;
+};
+
+// When a failed call may be sent again to another member.
+enum class Retry {
+    Always,     // reads: safe to repeat
+    UnsentOnly, // writes: only when the channel was not connected, so the call never left
+};
+
+// A unary call in flight; the core cancels them all at shutdown.
+struct Call : Tag {
+    virtual void cancel() = 0;
+};
+
+struct TimerTask;
+
+// The client's engine: channels, the completion queue and the one thread that drains it,
+// authentication, and the registries that let shutdown cancel everything.
+class Core {
+public:
+    static Result<std::shared_ptr<Core>> create(ClientOptions options);
+    explicit Core(ClientOptions options);
+    ~Core();
+
+    void shutdown();
+
+    const ClientOptions& options() const { return options_; }
+    LatencyRecorder& latency() { return latency_; }
+    grpc::CompletionQueue* queue() { return &queue_; }
+    bool onQueueThread() const { return std::this_thread::get_id() == thread_.get_id(); }
+    bool stopping() const;
+
+    std::size_t memberCount() const { return members_.size(); }
+    std::size_t preferredMember() const { return preferred_.load(); }
+    Member& member(std::size_t index) { return members_[index]; }
+    // After a member failed to answer, calls go to the next one.
+    void markUnavailable(std::size_t index);
+
+    template <class StubT, class Req, class Resp>
+    using Prepare = std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> (StubT::*)(
+        grpc::ClientContext*, const Req&, grpc::CompletionQueue*);
+
+    template <class StubT, class Req, class Resp>
+    void unary(const char* method, Retry retry, std::unique_ptr<StubT> Member::*stub,
+               Prepare<StubT, Req, Resp> prepare, Req request, Callback<Resp> done,
+               std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+
+    // Calls `fn` with the auth token ("" without auth), authenticating first when needed;
+    // with an Error when authentication failed or the client is stopping.
+    using TokenWaiter = std::function<void(const Error*, const std::string& token)>;
+    void withToken(TokenWaiter fn);
+    void forgetToken(const std::string& token);
+    bool authConfigured() const { return !options_.username.empty(); }
+
+    // Registers `call` and runs `start` (which issues its gRPC operations) unless stopping.
+    bool startCall(Call* call, const std::function<void()>& start);
+    void endCall(Call* call);
+
+    template <class Req, class Resp>
+    BidiStream<Req, Resp>* openStream(const std::string& token,
+                                      const typename BidiStream<Req, Resp>::Opener& open,
+                                      typename BidiStream<Req, Resp>::Handlers handlers);
+
+    bool schedule(std::chrono::milliseconds delay, std::function<void()> task);
+    void timerFired(TimerTask* timer, bool ok);
+
+    WatchHub& watches() { return watches_; }
+    KeepAliveHub& keepAlives() { return keepAlives_; }
+
+private:
+    void run();
+    void streamFinalized();
+    void maybeShutdownQueue();
+
+    const ClientOptions options_;
+    LatencyRecorder latency_;
+    std::vector<Member> members_;
+    std::atomic<std::size_t> preferred_{0};
+    grpc::CompletionQueue queue_;
+
+    mutable std::mutex mutex_; // guards everything below
+    bool stopping_ = false;
+    bool queueShutDown_ = false;
+    std::set<Call*> calls_;
+    std::set<TimerTask*> timers_;
+    int liveStreams_ = 0;
+    std::string token_;
+    bool authenticating_ = false;
+    std::vector<TokenWaiter> tokenWaiters_;
+
+    WatchHub watches_{*this};
+    KeepAliveHub keepAlives_{*this};
+    std::thread thread_;
+};
+
+struct TimerTask final : Tag {
+    TimerTask(Core& c, std::function<void()> t, bool always = false)
+        : core(c)
+        , task(std::move(t))
+        , runWhileStopping(always) {}
+    void proceed(bool ok) override { core.timerFired(this, ok); }
+    Core& core;
+    grpc::Alarm alarm;
+    std::function<void()> task;
+    bool runWhileStopping;
+};
+
+template <class Req, class Resp>
+BidiStream<Req, Resp>* Core::openStream(const std::string& token,
+                                        const typename BidiStream<Req, Resp>::Opener& open,
+                                        typename BidiStream<Req, Resp>::Handlers handlers) {
+    std::lock_guard lock(mutex_);
+    if (stopping_)
+        return nullptr;
+    ++liveStreams_;
+    auto context = std::make_unique<grpc::ClientContext>();
+    if (!token.empty())
+        context->AddMetadata("token", token);
+    return new BidiStream<Req, Resp>(&queue_, std::move(context), open, std::move(handlers),
+                                     [this] { streamFinalized(); });
+}
+
+} // namespace etcd::detail

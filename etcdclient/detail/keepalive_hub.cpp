@@ -1,0 +1,152 @@
+#include "etcdclient/detail/keepalive_hub.h"
+
+#include "etcdclient/detail/core.h"
+
+#include <sstream>
+
+namespace etcd::detail {
+
+namespace {
+constexpr std::chrono::milliseconds tickInterval{100};
+constexpr std::chrono::milliseconds minBackoff{100};
+constexpr std::chrono::milliseconds maxBackoff{2000};
+
+std::string hex(int64_t id) {
+    std::ostringstream out;
+    out << std::hex << id;
+    return out.str();
+}
+} // namespace
+
+void KeepAliveHub::add(std::shared_ptr<KeepAliveEntry> entry) {
+    entry->nextSend = std::chrono::steady_clock::now();
+    entries_[entry->leaseId] = std::move(entry);
+    tick();
+}
+
+void KeepAliveHub::cancel(const std::shared_ptr<KeepAliveEntry>& entry) {
+    auto it = entries_.find(entry->leaseId);
+    if (it != entries_.end() && it->second == entry)
+        entries_.erase(it);
+}
+
+void KeepAliveHub::tick() {
+    if (entries_.empty())
+        return;
+    if (!stream_ && !opening_ && std::chrono::steady_clock::now() >= reopenAt_)
+        open();
+    sendDue();
+    armTicker();
+}
+
+void KeepAliveHub::armTicker() {
+    if (tickerArmed_)
+        return;
+    tickerArmed_ = core_.schedule(tickInterval, [this] {
+        tickerArmed_ = false;
+        tick();
+    });
+}
+
+void KeepAliveHub::open() {
+    opening_ = true;
+    core_.withToken([this](const Error* error, const std::string& token) {
+        opening_ = false;
+        if (error) {
+            if (error->code != ErrorCode::Cancelled)
+                reopenAt_ = std::chrono::steady_clock::now() + maxBackoff;
+            return;
+        }
+        member_ = core_.preferredMember();
+        auto* stub = core_.member(member_).lease.get();
+        stream_ = core_.openStream<pb::LeaseKeepAliveRequest, pb::LeaseKeepAliveResponse>(
+            token,
+            [stub](grpc::ClientContext* context, grpc::CompletionQueue* cq) {
+                return stub->PrepareAsyncLeaseKeepAlive(context, cq);
+            },
+            {[this](const pb::LeaseKeepAliveResponse& r) { onResponse(r); },
+             [this](const grpc::Status& s) { onClosed(s); }});
+        // A new stream: refresh every lease now rather than waiting out its period; requests
+        // sent on the old stream will never be answered.
+        for (auto& [id, entry] : entries_) {
+            entry->nextSend = std::chrono::steady_clock::now();
+            entry->unanswered.clear();
+        }
+    });
+}
+
+void KeepAliveHub::sendDue() {
+    if (!stream_)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& [id, entry] : entries_) {
+        if (now < entry->nextSend)
+            continue;
+        pb::LeaseKeepAliveRequest request;
+        request.set_id(id);
+        stream_->write(std::move(request));
+        entry->unanswered.push_back(now);
+        const auto period = std::chrono::milliseconds(entry->ttlSeconds * 1000 / 3);
+        entry->nextSend = now + std::max(period, std::chrono::milliseconds(500));
+    }
+}
+
+void KeepAliveHub::onResponse(const pb::LeaseKeepAliveResponse& response) {
+    backoff_ = std::chrono::milliseconds(0);
+    auto it = entries_.find(response.id());
+    if (it == entries_.end())
+        return;
+    auto entry = it->second;
+    if (response.ttl() <= 0) {
+        entries_.erase(it);
+        end(*entry, Error(ErrorCode::LeaseNotFound,
+                          "lease " + hex(response.id()) + " expired or was revoked"));
+        return;
+    }
+    entry->ttlSeconds = response.ttl();
+    if (entry->unanswered.empty())
+        return; // an answer to a request sent before the entry was re-added
+    const KeepAliveAnswer answer{response.ttl(), entry->unanswered.front()};
+    entry->unanswered.pop_front();
+    entry->callbacks.with([&](KeepAliveCallbacks& cb) {
+        if (cb.onAlive)
+            cb.onAlive(answer);
+    });
+}
+
+void KeepAliveHub::onClosed(const grpc::Status& status) {
+    stream_ = nullptr;
+    if (core_.stopping()) {
+        endAll(Error(ErrorCode::Cancelled, "the client is shutting down"));
+        return;
+    }
+    if (!status.ok())
+        core_.markUnavailable(member_);
+    backoff_ = std::clamp(backoff_ * 2, minBackoff, maxBackoff);
+    reopenAt_ = std::chrono::steady_clock::now() + backoff_;
+}
+
+void KeepAliveHub::end(KeepAliveEntry& entry, const Error& error) {
+    entry.callbacks.with([&](KeepAliveCallbacks& cb) {
+        if (cb.onEnd)
+            cb.onEnd(error);
+    });
+    entry.callbacks.disarm();
+}
+
+void KeepAliveHub::shutdown() {
+    if (stream_) {
+        stream_->cancel();
+        return;
+    }
+    endAll(Error(ErrorCode::Cancelled, "the client is shutting down"));
+}
+
+void KeepAliveHub::endAll(const Error& error) {
+    auto ended = std::move(entries_);
+    entries_.clear();
+    for (auto& [id, entry] : ended)
+        end(*entry, error);
+}
+
+} // namespace etcd::detail

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "etcdclient/client.h"
+#include "etcdclient/detail/bidi_stream.h"
+#include "etcdclient/detail/guarded_callbacks.h"
+
+#include <chrono>
+#include <deque>
+#include <map>
+
+namespace etcd::detail {
+
+class Core;
+
+struct KeepAliveEntry {
+    KeepAliveEntry(int64_t id, int64_t ttl, KeepAliveCallbacks c)
+        : leaseId(id)
+        , ttlSeconds(ttl)
+        , callbacks(std::move(c)) {}
+    const int64_t leaseId;
+    int64_t ttlSeconds;                                           // queue thread only
+    std::chrono::steady_clock::time_point nextSend{};             // queue thread only
+    std::deque<std::chrono::steady_clock::time_point> unanswered; // send times, oldest first
+    GuardedCallbacks<KeepAliveCallbacks> callbacks;
+};
+
+// Keeps every registered lease alive over one LeaseKeepAlive stream: a request per lease every
+// TTL/3, driven by one ticker. A broken stream is reopened on the next member with backoff; the
+// leases' owners notice only through late answers. Queue thread only.
+class KeepAliveHub {
+public:
+    explicit KeepAliveHub(Core& core)
+        : core_(core) {}
+
+    void add(std::shared_ptr<KeepAliveEntry> entry);
+    void cancel(const std::shared_ptr<KeepAliveEntry>& entry);
+    void shutdown();
+
+private:
+    using Stream = BidiStream<pb::LeaseKeepAliveRequest, pb::LeaseKeepAliveResponse>;
+
+    void tick();
+    void armTicker();
+    void open();
+    void sendDue();
+    void onResponse(const pb::LeaseKeepAliveResponse& response);
+    void onClosed(const grpc::Status& status);
+    void endAll(const Error& error);
+    static void end(KeepAliveEntry& entry, const Error& error);
+
+    Core& core_;
+    Stream* stream_ = nullptr;
+    std::size_t member_ = 0;
+    bool opening_ = false;
+    bool tickerArmed_ = false;
+    std::chrono::milliseconds backoff_{0};
+    std::chrono::steady_clock::time_point reopenAt_{};
+    std::map<int64_t, std::shared_ptr<KeepAliveEntry>> entries_;
+};
+
+} // namespace etcd::detail

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "etcdclient/error.h"
+
+#include <chrono>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace etcd {
+
+// Real etcd servers (Debian's `etcd`) on free loopback ports with a temporary data directory:
+// the sandbox LockScope opens when no cluster is given, and the fixture every test runs
+// against. Members are started with PR_SET_PDEATHSIG, so they die with the thread that
+// started them even when LockScope is killed; the destructor stops them and removes the data.
+class LocalCluster {
+public:
+    explicit LocalCluster(int members = 1, std::string etcdBinary = "etcd");
+    ~LocalCluster();
+    LocalCluster(const LocalCluster&) = delete;
+    LocalCluster& operator=(const LocalCluster&) = delete;
+
+    // Spawns every member and returns at once; no network wait.
+    Error spawn();
+    // Waits until every member answers and a leader is elected.
+    Error waitReady(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+    // spawn() then waitReady(), retrying with new ports if a port was taken meanwhile.
+    Error start(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+    void stop();
+
+    int size() const { return static_cast<int>(members_.size()); }
+    std::vector<std::string> endpoints() const; // "127.0.0.1:port", one per member
+    std::string endpoint(int member) const;
+    std::string endpointList() const; // comma-separated, as etcdctl's --endpoints takes it
+    std::string dataRoot() const { return root_; }
+    std::string logFile(int member) const;
+    pid_t pid(int member) const { return members_[member].pid; }
+    bool running(int member) const;
+
+    void stopMember(int member); // SIGTERM, then SIGKILL after 5 s
+    void killMember(int member); // SIGKILL at once
+    Error restartMember(int member);
+
+private:
+    struct MemberProcess {
+        std::string name;
+        int clientPort = 0;
+        int peerPort = 0;
+        pid_t pid = -1;
+        bool started = false;
+    };
+    Error launch(int member);
+    void signalAndReap(int member, int signal, std::chrono::milliseconds grace);
+
+    std::string etcdBinary_;
+    std::string root_;
+    std::vector<MemberProcess> members_;
+};
+
+} // namespace etcd

@@ -1,0 +1,316 @@
+#include "etcdclient/lock_monitor.h"
+
+#include "etcdclient/key_range.h"
+
+#include <algorithm>
+#include <set>
+
+namespace etcd {
+
+namespace {
+constexpr std::chrono::milliseconds leaseTick{500};
+constexpr std::chrono::milliseconds minBackoff{200};
+constexpr std::chrono::milliseconds maxBackoff{3000};
+} // namespace
+
+double LeaseTtl::remainingAt(std::chrono::steady_clock::time_point now) const {
+    if (ttlSeconds < 0)
+        return -1;
+    const double elapsed = std::chrono::duration<double>(now - fetchedAt).count();
+    return std::max(0.0, static_cast<double>(ttlSeconds) - elapsed);
+}
+
+std::shared_ptr<LockMonitor> LockMonitor::create(Client& client, Options options,
+                                                 Listener listener) {
+    return std::shared_ptr<LockMonitor>(
+        new LockMonitor(client, std::move(options), std::move(listener)));
+}
+
+LockMonitor::LockMonitor(Client& client, Options options, Listener listener)
+    : client_(client)
+    , options_(std::move(options))
+    , listener_(std::move(listener)) {}
+
+LockMonitor::~LockMonitor() {
+    stop();
+}
+
+void LockMonitor::start() {
+    {
+        std::lock_guard lock(mutex_);
+        if (running_)
+            return;
+        running_ = true;
+        ++generation_;
+    }
+    list();
+    tickLeases();
+}
+
+void LockMonitor::stop() {
+    WatchHandle watch;
+    {
+        std::lock_guard lock(mutex_);
+        running_ = false;
+        live_ = false;
+        status_ = "stopped";
+        ++generation_;
+        watch = std::move(watch_);
+    }
+    watch.cancel(); // outside mutex_: it waits for a running callback, which may want mutex_
+}
+
+LockMonitorState LockMonitor::state() const {
+    std::lock_guard lock(mutex_);
+    return {table_.revision(), table_.locks(), table_.anomalies(), leases_, live_, status_};
+}
+
+std::pair<bool, std::string> LockMonitor::liveness() const {
+    std::lock_guard lock(mutex_);
+    return {live_, status_};
+}
+
+std::vector<LockEvent> LockMonitor::history() const {
+    std::lock_guard lock(mutex_);
+    return {history_.begin(), history_.end()};
+}
+
+void LockMonitor::list() {
+    uint64_t generation = 0;
+    {
+        std::lock_guard lock(mutex_);
+        if (!running_)
+            return;
+        generation = generation_;
+    }
+    pb::RangeRequest request;
+    request.set_key(options_.prefix);
+    request.set_range_end(prefixRangeEnd(options_.prefix));
+    request.set_limit(options_.pageSize);
+    std::weak_ptr<LockMonitor> weak = weak_from_this();
+    client_.rangeAll(request, [weak, generation](Result<pb::RangeResponse> listed) {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        {
+            std::lock_guard lock(self->mutex_);
+            if (generation != self->generation_)
+                return;
+        }
+        self->onListed(std::move(listed));
+    });
+}
+
+void LockMonitor::onListed(Result<pb::RangeResponse> listed) {
+    if (!listed) {
+        retryLater("cannot read " + options_.prefix + ": " + listed.error().message);
+        return;
+    }
+    std::vector<LockEvent> events;
+    {
+        std::lock_guard lock(mutex_);
+        const std::vector<mvccpb::KeyValue> kvs(listed->kvs().begin(), listed->kvs().end());
+        const int64_t revision = listed->header().revision();
+        events = table_.load(kvs, revision, std::chrono::system_clock::now());
+        live_ = true;
+        status_.clear();
+        backoff_ = std::chrono::milliseconds(0);
+    }
+    watchFrom(listed->header().revision() + 1);
+    record(std::move(events));
+}
+
+void LockMonitor::watchFrom(int64_t revision) {
+    pb::WatchCreateRequest request;
+    request.set_key(options_.prefix);
+    request.set_range_end(prefixRangeEnd(options_.prefix));
+    request.set_start_revision(revision);
+    request.set_prev_kv(true);
+    std::weak_ptr<LockMonitor> weak = weak_from_this();
+    uint64_t generation = 0;
+    {
+        std::lock_guard lock(mutex_);
+        generation = generation_;
+    }
+    auto current = [weak, generation]() -> std::shared_ptr<LockMonitor> {
+        auto self = weak.lock();
+        if (!self)
+            return nullptr;
+        std::lock_guard lock(self->mutex_);
+        return generation == self->generation_ ? self : nullptr;
+    };
+    WatchHandle handle = client_.watch(request, {[current](const pb::WatchResponse& r) {
+                                                     if (auto self = current())
+                                                         self->onWatchResponse(r);
+                                                 },
+                                                 [current](const Error& e) {
+                                                     if (auto self = current())
+                                                         self->onWatchEnd(e);
+                                                 }});
+    {
+        std::lock_guard lock(mutex_);
+        std::swap(watch_, handle);
+    }
+    handle.cancel(); // the previous watch, outside mutex_
+}
+
+void LockMonitor::onWatchResponse(const pb::WatchResponse& response) {
+    std::vector<LockEvent> events;
+    {
+        std::lock_guard lock(mutex_);
+        const auto now = std::chrono::system_clock::now();
+        const auto steadyNow = std::chrono::steady_clock::now();
+        for (const auto& event : response.events()) {
+            if (event.type() == mvccpb::Event::DELETE && event.has_prev_kv()) {
+                // A key whose lease has run out was deleted by expiry, not released. The
+                // countdown only reaches zero for a lease nobody renewed: leases are looked up
+                // again before theirs runs low (tickLeases).
+                auto lease = leases_.find(event.prev_kv().lease());
+                if (lease != leases_.end() && lease->second.remainingAt(steadyNow) <= 0)
+                    table_.setLeaseExpired(lease->first, true);
+            }
+            auto applied = table_.apply(event, event.kv().mod_revision(), now);
+            events.insert(events.end(), applied.begin(), applied.end());
+        }
+    }
+    if (!events.empty())
+        record(std::move(events));
+}
+
+void LockMonitor::onWatchEnd(const Error& error) {
+    if (error.code == ErrorCode::Compacted) {
+        {
+            std::lock_guard lock(mutex_);
+            live_ = false;
+            status_ = "re-reading after compaction";
+        }
+        list(); // history is gone: re-list and reconcile
+        return;
+    }
+    retryLater(error.message);
+}
+
+void LockMonitor::retryLater(const std::string& why) {
+    std::chrono::milliseconds delay{};
+    uint64_t generation = 0;
+    {
+        std::lock_guard lock(mutex_);
+        if (!running_)
+            return;
+        live_ = false;
+        status_ = why;
+        backoff_ = std::clamp(backoff_ * 2, minBackoff, maxBackoff);
+        delay = backoff_;
+        generation = generation_;
+    }
+    if (listener_)
+        listener_({});
+    std::weak_ptr<LockMonitor> weak = weak_from_this();
+    client_.schedule(delay, [weak, generation] {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        {
+            std::lock_guard lock(self->mutex_);
+            if (generation != self->generation_)
+                return;
+        }
+        self->list();
+    });
+}
+
+void LockMonitor::record(std::vector<LockEvent> events) {
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& e : events)
+            history_.push_back(e);
+        while (history_.size() > options_.historySize)
+            history_.pop_front();
+    }
+    if (listener_)
+        listener_(events);
+}
+
+void LockMonitor::tickLeases() {
+    std::vector<int64_t> due;
+    {
+        std::lock_guard lock(mutex_);
+        if (!running_)
+            return;
+        // Holders first, then waiters by their place in line.
+        std::vector<int64_t> wanted;
+        std::size_t depth = 0;
+        bool more = true;
+        for (; more; ++depth) {
+            more = false;
+            for (const auto& [name, queue] : table_.locks()) {
+                if (depth < queue.keys.size()) {
+                    more = true;
+                    if (queue.keys[depth].lease != 0)
+                        wanted.push_back(queue.keys[depth].lease);
+                }
+            }
+        }
+        const std::set<int64_t> live(wanted.begin(), wanted.end());
+        for (auto it = leases_.begin(); it != leases_.end();)
+            it = live.count(it->first) ? std::next(it) : leases_.erase(it);
+
+        const auto now = std::chrono::steady_clock::now();
+        int budget = std::max(1, options_.leaseLookupsPerSecond *
+                                     static_cast<int>(leaseTick.count()) / 1000) -
+                     leaseLookupsInFlight_;
+        std::set<int64_t> picked;
+        for (int64_t lease : wanted) {
+            if (budget <= 0)
+                break;
+            auto known = leases_.find(lease);
+            // Looked up again before its countdown runs low, so a live lease never appears
+            // to have run out.
+            const bool fresh =
+                known != leases_.end() && (known->second.ttlSeconds < 0 ||
+                                           (now - known->second.fetchedAt < options_.leaseRefresh &&
+                                            known->second.remainingAt(now) > 1.5));
+            if (fresh || !picked.insert(lease).second)
+                continue;
+            due.push_back(lease);
+            --budget;
+        }
+        leaseLookupsInFlight_ += static_cast<int>(due.size());
+    }
+    for (int64_t lease : due)
+        lookUpLease(lease);
+    std::weak_ptr<LockMonitor> weak = weak_from_this();
+    client_.schedule(leaseTick, [weak] {
+        if (auto self = weak.lock())
+            self->tickLeases();
+    });
+}
+
+void LockMonitor::lookUpLease(int64_t lease) {
+    pb::LeaseTimeToLiveRequest request;
+    request.set_id(lease);
+    std::weak_ptr<LockMonitor> weak = weak_from_this();
+    client_.leaseTimeToLive(request, [weak, lease](Result<pb::LeaseTimeToLiveResponse> reply) {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        {
+            std::lock_guard lock(self->mutex_);
+            --self->leaseLookupsInFlight_;
+            if (!reply)
+                return;
+            const auto now = std::chrono::steady_clock::now();
+            LeaseTtl& ttl = self->leases_[lease];
+            const bool known = ttl.fetchedAt != std::chrono::steady_clock::time_point{};
+            ttl.jumpedUp = known && reply->ttl() > ttl.remainingAt(now) + 1.0;
+            ttl.ttlSeconds = reply->ttl();
+            ttl.grantedTtlSeconds = reply->grantedttl();
+            ttl.fetchedAt = now;
+            self->table_.setLeaseExpired(lease, reply->ttl() < 0);
+        }
+        if (self->listener_)
+            self->listener_({});
+    });
+}
+
+} // namespace etcd

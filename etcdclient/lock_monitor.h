@@ -1,0 +1,95 @@
+#pragma once
+
+#include "etcdclient/client.h"
+#include "etcdclient/lock_table.h"
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace etcd {
+
+// What we know of a lease's time to live: the server's answer and when it came, so a display
+// can count down locally between refreshes.
+struct LeaseTtl {
+    int64_t ttlSeconds = 0; // as of fetchedAt; -1 once the lease is gone
+    int64_t grantedTtlSeconds = 0;
+    std::chrono::steady_clock::time_point fetchedAt{};
+    bool jumpedUp = false; // renewed since the last look (a keepalive, or a leader change)
+
+    double remainingAt(std::chrono::steady_clock::time_point now) const;
+};
+
+struct LockMonitorState {
+    int64_t revision = 0;
+    std::map<std::string, LockQueue> locks;
+    std::vector<Anomaly> anomalies;
+    std::map<int64_t, LeaseTtl> leases;
+    bool live = false;  // the snapshot is loaded and the watch is running
+    std::string status; // why it is not live, when it is not
+};
+
+// Watches every lock under a prefix: a paged snapshot pinned at one revision, then a watch from
+// the next revision. After compaction, a broken stream or a failover it re-lists and reconciles
+// (the LockTable reports what the gap implied as recovered events), so no holder change is
+// missed or doubled. Lease TTLs are looked up for holders first, then waiters nearest the
+// front, at a bounded rate. Callbacks run on the client's thread; state() is thread-safe.
+class LockMonitor : public std::enable_shared_from_this<LockMonitor> {
+public:
+    struct Options {
+        std::string prefix;
+        int64_t pageSize = 5000;
+        std::size_t historySize = 10000; // lock events kept, newest last
+        int leaseLookupsPerSecond = 40;  // so 10k waiters do not flood etcd
+        std::chrono::milliseconds leaseRefresh{2000};
+    };
+    // Each batch of lock events, and an empty batch when only TTLs or liveness changed.
+    using Listener = std::function<void(const std::vector<LockEvent>&)>;
+
+    static std::shared_ptr<LockMonitor> create(Client& client, Options options,
+                                               Listener listener = nullptr);
+    ~LockMonitor();
+
+    void start();
+    void stop();
+
+    LockMonitorState state() const;
+    // Whether the view is live, and why not when it is not: cheaper than state().
+    std::pair<bool, std::string> liveness() const;
+    std::vector<LockEvent> history() const;
+    const Options& options() const { return options_; }
+
+private:
+    LockMonitor(Client& client, Options options, Listener listener);
+
+    void list();
+    void onListed(Result<pb::RangeResponse> listed);
+    void watchFrom(int64_t revision);
+    void onWatchResponse(const pb::WatchResponse& response);
+    void onWatchEnd(const Error& error);
+    void retryLater(const std::string& why);
+    void record(std::vector<LockEvent> events);
+    void tickLeases();
+    void lookUpLease(int64_t lease);
+
+    Client& client_;
+    const Options options_;
+    const Listener listener_;
+
+    mutable std::mutex mutex_; // guards everything below
+    bool running_ = false;
+    uint64_t generation_ = 0;
+    LockTable table_;
+    std::map<int64_t, LeaseTtl> leases_;
+    std::deque<LockEvent> history_;
+    bool live_ = false;
+    std::string status_ = "starting";
+    std::chrono::milliseconds backoff_{0};
+    WatchHandle watch_;
+    int leaseLookupsInFlight_ = 0;
+};
+
+} // namespace etcd

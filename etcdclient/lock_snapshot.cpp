@@ -1,0 +1,90 @@
+#include "etcdclient/lock_snapshot.h"
+
+#include "etcdclient/key_range.h"
+
+#include <mutex>
+#include <set>
+
+namespace etcd {
+
+namespace {
+
+struct Reading {
+    Reading(Client& c, std::function<void(Result<LockMonitorState>)> d)
+        : client(c)
+        , done(std::move(d)) {}
+    Client& client;
+    std::function<void(Result<LockMonitorState>)> done;
+    std::mutex mutex;
+    LockMonitorState state;
+    LockTable table;
+    std::vector<int64_t> pending; // leases not yet asked for
+    int inFlight = 0;
+};
+
+void lookUpNext(const std::shared_ptr<Reading>& reading) {
+    int64_t lease = 0;
+    {
+        std::lock_guard lock(reading->mutex);
+        if (reading->pending.empty()) {
+            if (reading->inFlight > 0)
+                return;
+        } else {
+            lease = reading->pending.back();
+            reading->pending.pop_back();
+            ++reading->inFlight;
+        }
+    }
+    if (lease == 0) { // every answer is in
+        reading->state.locks = reading->table.locks();
+        reading->state.anomalies = reading->table.anomalies();
+        reading->done(std::move(reading->state));
+        return;
+    }
+    pb::LeaseTimeToLiveRequest request;
+    request.set_id(lease);
+    reading->client.leaseTimeToLive(request, [reading, lease](auto reply) {
+        {
+            std::lock_guard lock(reading->mutex);
+            --reading->inFlight;
+            if (reply) {
+                LeaseTtl& ttl = reading->state.leases[lease];
+                ttl.ttlSeconds = reply->ttl();
+                ttl.grantedTtlSeconds = reply->grantedttl();
+                ttl.fetchedAt = std::chrono::steady_clock::now();
+                reading->table.setLeaseExpired(lease, reply->ttl() < 0);
+            }
+        }
+        lookUpNext(reading);
+    });
+}
+
+} // namespace
+
+void readLockSnapshot(Client& client, const std::string& prefix,
+                      std::function<void(Result<LockMonitorState>)> done, int parallelLookups) {
+    auto reading = std::make_shared<Reading>(client, std::move(done));
+    pb::RangeRequest request;
+    request.set_key(prefix);
+    request.set_range_end(prefixRangeEnd(prefix));
+    client.rangeAll(request, [reading, parallelLookups](Result<pb::RangeResponse> listed) {
+        if (!listed) {
+            reading->done(listed.error());
+            return;
+        }
+        const std::vector<mvccpb::KeyValue> kvs(listed->kvs().begin(), listed->kvs().end());
+        reading->table.load(kvs, listed->header().revision(), std::chrono::system_clock::now());
+        reading->state.revision = listed->header().revision();
+        reading->state.live = true;
+        std::set<int64_t> leases;
+        for (const auto& kv : kvs)
+            if (kv.lease() != 0)
+                leases.insert(kv.lease());
+        reading->pending.assign(leases.begin(), leases.end());
+        const int starters = std::max(1, std::min<int>(parallelLookups, leases.size()));
+        for (int i = 0; i < starters; ++i)
+            lookUpNext(reading);
+    });
+}
+
+} // namespace etcd

@@ -1,0 +1,62 @@
+#include "etcdclient/lock_stats.h"
+
+#include <algorithm>
+
+namespace etcd {
+
+namespace {
+
+double ms(std::chrono::milliseconds d) {
+    return static_cast<double>(d.count());
+}
+
+} // namespace
+
+LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::seconds window,
+                           std::chrono::system_clock::time_point now) {
+    LockStats stats;
+    std::vector<double> waits, holds, handoffs;
+    std::map<std::string, std::chrono::system_clock::time_point> holderGoneAt;
+    const auto from = now - window;
+    for (const auto& e : history) {
+        if (e.observedAt <= from || e.observedAt > now)
+            continue;
+        switch (e.kind) {
+        case LockEventKind::Acquired:
+            ++stats.acquisitions;
+            if (!e.recovered && e.waited)
+                waits.push_back(ms(*e.waited));
+            if (auto gone = holderGoneAt.find(e.lock); gone != holderGoneAt.end()) {
+                if (!e.recovered)
+                    handoffs.push_back(ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                        e.observedAt - gone->second)));
+                holderGoneAt.erase(gone);
+            }
+            break;
+        case LockEventKind::Expired: ++stats.expiries; [[fallthrough]];
+        case LockEventKind::Released:
+            if (e.held) { // only a holder has a hold time
+                if (!e.recovered)
+                    holds.push_back(ms(*e.held));
+                holderGoneAt[e.lock] = e.observedAt;
+            }
+            break;
+        case LockEventKind::Enqueued: break;
+        }
+    }
+    stats.acquisitionsPerSecond =
+        static_cast<double>(stats.acquisitions) / static_cast<double>(window.count());
+    stats.wait = summarizeMs(std::move(waits));
+    stats.hold = summarizeMs(std::move(holds));
+    stats.handoff = summarizeMs(std::move(handoffs));
+    return stats;
+}
+
+std::size_t queueDepth(const std::map<std::string, LockQueue>& locks) {
+    std::size_t depth = 0;
+    for (const auto& [name, queue] : locks)
+        depth += queue.keys.empty() ? 0 : queue.keys.size() - 1;
+    return depth;
+}
+
+} // namespace etcd

@@ -1,0 +1,253 @@
+#include "etcdclient/lock_table.h"
+
+#include <algorithm>
+
+namespace etcd {
+
+namespace {
+
+using Clock = std::chrono::system_clock;
+
+std::chrono::milliseconds since(Clock::time_point from, Clock::time_point now) {
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(now - from));
+}
+
+LockKey lockKeyOf(const mvccpb::KeyValue& kv, Clock::time_point now) {
+    LockKey k;
+    k.key = kv.key();
+    k.lease = kv.lease();
+    k.createRevision = kv.create_revision();
+    k.modRevision = kv.mod_revision();
+    k.value = kv.value();
+    k.enqueuedAt = now;
+    return k;
+}
+
+void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
+    k.modRevision = kv.mod_revision();
+    k.value = kv.value();
+    k.lease = kv.lease();
+}
+
+// The lease a Go lock key names: its last segment in lowercase hex, or nothing.
+std::optional<int64_t> suffixLease(const std::string& key) {
+    const auto slash = key.rfind('/');
+    const std::string suffix = slash == std::string::npos ? key : key.substr(slash + 1);
+    if (suffix.empty() || suffix.size() > 16)
+        return std::nullopt;
+    uint64_t value = 0;
+    for (char c : suffix) {
+        if (c >= '0' && c <= '9')
+            value = value * 16 + static_cast<uint64_t>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            value = value * 16 + static_cast<uint64_t>(c - 'a' + 10);
+        else
+            return std::nullopt;
+    }
+    return static_cast<int64_t>(value);
+}
+
+std::string hex(int64_t value) {
+    static const char digits[] = "0123456789abcdef";
+    auto v = static_cast<uint64_t>(value);
+    std::string out;
+    do {
+        out.insert(out.begin(), digits[v % 16]);
+        v /= 16;
+    } while (v);
+    return out;
+}
+
+} // namespace
+
+const char* anomalyKindName(AnomalyKind kind) {
+    switch (kind) {
+    case AnomalyKind::NoLease: return "no_lease";
+    case AnomalyKind::LeaseMismatch: return "lease_mismatch";
+    case AnomalyKind::NotALockKey: return "not_a_lock_key";
+    case AnomalyKind::ExpiredLease: return "expired_lease";
+    }
+    return "unknown";
+}
+
+const char* lockEventKindName(LockEventKind kind) {
+    switch (kind) {
+    case LockEventKind::Enqueued: return "enqueued";
+    case LockEventKind::Acquired: return "acquired";
+    case LockEventKind::Released: return "released";
+    case LockEventKind::Expired: return "expired";
+    }
+    return "unknown";
+}
+
+std::string LockTable::lockNameOf(const std::string& key) {
+    const auto slash = key.rfind('/');
+    return slash == std::string::npos ? std::string() : key.substr(0, slash);
+}
+
+LockKey* LockTable::find(const std::string& key) {
+    auto queue = locks_.find(lockNameOf(key));
+    if (queue == locks_.end())
+        return nullptr;
+    auto& keys = queue->second.keys;
+    auto it =
+        std::find_if(keys.begin(), keys.end(), [&](const LockKey& k) { return k.key == key; });
+    return it == keys.end() ? nullptr : &*it;
+}
+
+std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs, int64_t revision,
+                                       Clock::time_point now) {
+    std::vector<LockEvent> out;
+    const bool recovered = loaded_;
+    std::map<std::string, const mvccpb::KeyValue*> fresh;
+    for (const auto& kv : kvs)
+        fresh[kv.key()] = &kv;
+
+    // Keys gone, or deleted and created again, during the gap: oldest first.
+    std::vector<std::pair<int64_t, std::string>> gone;
+    for (const auto& [name, queue] : locks_)
+        for (const auto& k : queue.keys) {
+            auto it = fresh.find(k.key);
+            if (it == fresh.end() || it->second->create_revision() != k.createRevision)
+                gone.emplace_back(k.createRevision, k.key);
+        }
+    std::sort(gone.begin(), gone.end());
+    for (const auto& [rev, key] : gone)
+        erase(key, revision, now, recovered, out);
+
+    // Keys new since: in create order, so queues and holders form as they did on the server.
+    std::vector<const mvccpb::KeyValue*> arrived;
+    for (const auto& kv : kvs) {
+        LockKey* known = find(kv.key());
+        if (!known) {
+            arrived.push_back(&kv);
+            continue;
+        }
+        refresh(*known, kv);
+    }
+    std::sort(arrived.begin(), arrived.end(),
+              [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
+    for (auto* kv : arrived)
+        insert(lockKeyOf(*kv, now), revision, recovered, out);
+
+    revision_ = revision;
+    if (!recovered)
+        out.clear(); // what was there before we looked is state, not news
+    loaded_ = true;
+    return out;
+}
+
+std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revision,
+                                        Clock::time_point now) {
+    std::vector<LockEvent> out;
+    revision_ = std::max(revision_, revision);
+    const auto& kv = event.kv();
+    if (event.type() == mvccpb::Event::DELETE) {
+        erase(kv.key(), revision, now, false, out);
+        return out;
+    }
+    if (LockKey* known = find(kv.key())) {
+        if (known->createRevision == kv.create_revision()) {
+            refresh(*known, kv); // a value update (an election's proclaim)
+            return out;
+        }
+        erase(kv.key(), revision, now, false, out); // a missed delete: the key was re-created
+    }
+    insert(lockKeyOf(kv, now), revision, false, out);
+    return out;
+}
+
+void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out) {
+    const std::string name = lockNameOf(key.key);
+    auto& queue = locks_[name];
+    queue.name = name;
+    auto at =
+        std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
+                         [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
+    const bool becomesHolder = at == queue.keys.begin();
+    const auto now = key.enqueuedAt;
+    out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
+                   std::nullopt, recovered});
+    if (becomesHolder && !queue.keys.empty())
+        queue.keys.front().acquiredAt.reset(); // arrived out of order: it was not the holder
+    queue.keys.insert(at, std::move(key));
+    if (becomesHolder)
+        noteNewHolder(queue, revision, now, recovered, out);
+}
+
+void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
+                      bool recovered, std::vector<LockEvent>& out) {
+    auto found = locks_.find(lockNameOf(key));
+    if (found == locks_.end())
+        return;
+    auto& queue = found->second;
+    auto it = std::find_if(queue.keys.begin(), queue.keys.end(),
+                           [&](const LockKey& k) { return k.key == key; });
+    if (it == queue.keys.end())
+        return;
+    const bool wasHolder = it == queue.keys.begin();
+    LockEvent event{expiredLeases_.count(it->lease) ? LockEventKind::Expired
+                                                    : LockEventKind::Released,
+                    queue.name,
+                    it->key,
+                    it->lease,
+                    revision,
+                    now,
+                    std::nullopt,
+                    std::nullopt,
+                    recovered};
+    if (wasHolder && it->acquiredAt)
+        event.held = since(*it->acquiredAt, now);
+    out.push_back(std::move(event));
+    queue.keys.erase(it);
+    if (queue.keys.empty())
+        locks_.erase(found);
+    else if (wasHolder)
+        noteNewHolder(queue, revision, now, recovered, out);
+}
+
+void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_point now,
+                              bool recovered, std::vector<LockEvent>& out) {
+    LockKey& holder = queue.keys.front();
+    if (holder.acquiredAt)
+        return;
+    holder.acquiredAt = now;
+    out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
+                   since(holder.enqueuedAt, now), std::nullopt, recovered});
+}
+
+void LockTable::setLeaseExpired(int64_t lease, bool expired) {
+    if (expired)
+        expiredLeases_.insert(lease);
+    else
+        expiredLeases_.erase(lease);
+}
+
+std::vector<Anomaly> LockTable::anomalies() const {
+    std::vector<Anomaly> out;
+    for (const auto& [name, queue] : locks_) {
+        for (const auto& k : queue.keys) {
+            const auto named = suffixLease(k.key);
+            if (k.lease == 0)
+                out.push_back({k.key, AnomalyKind::NoLease,
+                               "the key has no lease, so it never expires and blocks every "
+                               "waiter behind it until someone deletes it"});
+            if (!named || k.key.find('/') == std::string::npos)
+                out.push_back({k.key, AnomalyKind::NotALockKey,
+                               "not shaped <name>/<lease id in hex>; it still takes a place in "
+                               "the queue of " +
+                                   (name.empty() ? std::string("the root") : name)});
+            else if (k.lease != 0 && *named != k.lease)
+                out.push_back(
+                    {k.key, AnomalyKind::LeaseMismatch,
+                     "the key names lease " + hex(*named) + " but is attached to " + hex(k.lease)});
+            if (k.lease != 0 && expiredLeases_.count(k.lease))
+                out.push_back({k.key, AnomalyKind::ExpiredLease,
+                               "lease " + hex(k.lease) + " is gone but the key is still here"});
+        }
+    }
+    return out;
+}
+
+} // namespace etcd

@@ -1,0 +1,433 @@
+#include "etcdclient/mutex.h"
+
+#include "etcdclient/key_range.h"
+
+#include <sstream>
+
+namespace etcd {
+
+namespace {
+
+constexpr std::chrono::milliseconds retryDelay{200};
+
+pb::Compare createRevisionIs(const std::string& key, int64_t revision) {
+    pb::Compare cmp;
+    cmp.set_key(key);
+    cmp.set_target(pb::Compare::CREATE);
+    cmp.set_result(pb::Compare::EQUAL);
+    cmp.set_create_revision(revision);
+    return cmp;
+}
+
+pb::RangeRequest firstCreated(const std::string& prefix) {
+    pb::RangeRequest r;
+    r.set_key(prefix);
+    r.set_range_end(prefixRangeEnd(prefix));
+    r.set_sort_target(pb::RangeRequest::CREATE);
+    r.set_sort_order(pb::RangeRequest::ASCEND);
+    r.set_limit(1);
+    return r;
+}
+
+// Deletes `key` only if it is still the incarnation created at `revision`.
+void guardedDelete(Client& client, const std::string& key, int64_t revision,
+                   std::function<void(Result<bool>)> done) {
+    pb::TxnRequest txn;
+    *txn.add_compare() = createRevisionIs(key, revision);
+    txn.add_success()->mutable_request_delete_range()->set_key(key);
+    client.txn(txn, [done = std::move(done)](Result<pb::TxnResponse> reply) {
+        if (!done)
+            return;
+        if (reply)
+            done(reply->succeeded());
+        else
+            done(reply.error());
+    });
+}
+
+Error lostWhile(const std::string& key, const char* when) {
+    return Error(ErrorCode::LockLost, "lock key " + key + " was deleted while " + when +
+                                          ": the session expired or someone force-released it");
+}
+
+} // namespace
+
+std::string leaseHex(int64_t leaseId) {
+    std::ostringstream out;
+    out << std::hex << static_cast<uint64_t>(leaseId);
+    return out.str();
+}
+
+std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
+                                     std::string name) {
+    std::shared_ptr<Mutex> mutex(new Mutex(client, std::move(session), std::move(name)));
+    std::weak_ptr<Mutex> weak = mutex;
+    mutex->session_->onLost([weak](const Error& error) {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        std::unique_lock lock(self->mutex_);
+        if (self->state_ == State::Waiting)
+            self->fail(lock, error);
+        else if (self->state_ == State::Held)
+            self->loseHeld(lock, error);
+    });
+    return mutex;
+}
+
+Mutex::Mutex(Client& client, std::shared_ptr<Session> session, std::string name)
+    : client_(client)
+    , session_(std::move(session))
+    , name_(std::move(name))
+    , prefix_(name_ + "/")
+    , key_(prefix_ + leaseHex(session_->leaseId())) {}
+
+Mutex::~Mutex() {
+    if (myRevision_ > 0 && state_ != State::Idle)
+        guardedDelete(client_, key_, myRevision_, nullptr);
+}
+
+Mutex::State Mutex::state() const {
+    std::lock_guard lock(mutex_);
+    return state_;
+}
+
+int64_t Mutex::fencingToken() const {
+    std::lock_guard lock(mutex_);
+    return myRevision_;
+}
+
+std::size_t Mutex::predecessorsLeft() const {
+    std::lock_guard lock(mutex_);
+    return predecessors_.size();
+}
+
+pb::Compare Mutex::ownerCompare() const {
+    return createRevisionIs(key_, fencingToken());
+}
+
+void Mutex::acquire(AcquireDone done) {
+    // Go's acquire Txn: put our key if it does not exist yet; either way read it and the owner.
+    pb::TxnRequest txn;
+    *txn.add_compare() = createRevisionIs(key_, 0);
+    auto* put = txn.add_success()->mutable_request_put();
+    put->set_key(key_);
+    put->set_lease(session_->leaseId());
+    *txn.add_success()->mutable_request_range() = firstCreated(prefix_);
+    txn.add_failure()->mutable_request_range()->set_key(key_);
+    *txn.add_failure()->mutable_request_range() = firstCreated(prefix_);
+
+    std::weak_ptr<Mutex> weak = weak_from_this();
+    Client& client = client_;
+    client_.txn(txn, [weak, &client, key = key_, done = std::move(done)](auto reply) {
+        auto self = weak.lock();
+        if (!reply) {
+            // The put may have landed: remove it rather than leave a key that blocks the queue.
+            pb::DeleteRangeRequest del;
+            del.set_key(key);
+            client.deleteRange(del, [](auto) {});
+            if (self)
+                done(reply.error(), false, 0, 0);
+            return;
+        }
+        const auto& header = reply->header();
+        const auto& mine = reply->responses(0).response_range();
+        const int64_t myRev = reply->succeeded()    ? header.revision()
+                              : mine.kvs_size() > 0 ? mine.kvs(0).create_revision()
+                                                    : 0;
+        const auto& owner = reply->responses(1).response_range();
+        const bool isOwner = owner.kvs_size() == 0 || owner.kvs(0).create_revision() == myRev;
+        if (!self) {
+            guardedDelete(client, key, myRev, nullptr); // the Mutex went away meanwhile
+            return;
+        }
+        done(Error(), isOwner, myRev, header.revision());
+    });
+}
+
+bool Mutex::beginAcquire(std::unique_lock<std::mutex>& lock) {
+    if (state_ == State::Acquiring || state_ == State::Waiting || state_ == State::Held) {
+        lock.unlock();
+        return false;
+    }
+    state_ = State::Acquiring;
+    cancelRequested_ = false;
+    ++generation_;
+    return true;
+}
+
+Error Mutex::busyError() const {
+    return Error(ErrorCode::FailedPrecondition,
+                 "lock " + name_ + " is already being acquired or held by this session");
+}
+
+void Mutex::lock(std::function<void(const Error&)> done) {
+    uint64_t generation = 0;
+    {
+        std::unique_lock lock(mutex_);
+        if (!beginAcquire(lock)) {
+            done(busyError());
+            return;
+        }
+        lockDone_ = std::move(done);
+        generation = generation_;
+    }
+    std::weak_ptr<Mutex> weak = weak_from_this();
+    acquire([weak, generation](const Error& error, bool owner, int64_t myRev, int64_t revision) {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        std::unique_lock lock(self->mutex_);
+        if (generation != self->generation_)
+            return;
+        if (!error.ok()) {
+            self->fail(lock, error);
+            return;
+        }
+        self->myRevision_ = myRev;
+        if (self->cancelRequested_) {
+            self->fail(lock, Error(ErrorCode::Cancelled, "lock " + self->name_ + " cancelled"));
+            guardedDelete(self->client_, self->key_, myRev, nullptr);
+            return;
+        }
+        self->predecessors_.clear();
+        if (owner) {
+            self->startWatch(lock, revision + 1);
+            self->becomeHeld(lock);
+            return;
+        }
+        self->state_ = State::Waiting;
+        lock.unlock();
+        self->snapshot(generation);
+    });
+}
+
+void Mutex::tryLock(std::function<void(Result<bool>)> done) {
+    uint64_t generation = 0;
+    {
+        std::unique_lock lock(mutex_);
+        if (!beginAcquire(lock)) {
+            done(busyError());
+            return;
+        }
+        generation = generation_;
+    }
+    std::weak_ptr<Mutex> weak = weak_from_this();
+    acquire([weak, generation, done = std::move(done)](const Error& error, bool owner,
+                                                       int64_t myRev, int64_t revision) {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        std::unique_lock lock(self->mutex_);
+        if (generation != self->generation_)
+            return;
+        if (!error.ok()) {
+            self->state_ = State::Idle;
+            lock.unlock();
+            done(error);
+            return;
+        }
+        self->myRevision_ = myRev;
+        if (!owner || self->cancelRequested_) {
+            // Someone else holds it: take our key out of the queue again, as Go's TryLock does.
+            self->state_ = State::Idle;
+            lock.unlock();
+            guardedDelete(self->client_, self->key_, myRev, [done](Result<bool> deleted) {
+                if (deleted)
+                    done(false);
+                else
+                    done(deleted.error());
+            });
+            return;
+        }
+        self->predecessors_.clear();
+        self->startWatch(lock, revision + 1);
+        self->state_ = State::Held;
+        lock.unlock();
+        done(true);
+    });
+}
+
+void Mutex::snapshot(uint64_t generation) {
+    // Our key and every older key, at one revision; then watch the prefix from there on.
+    pb::TxnRequest txn;
+    txn.add_success()->mutable_request_range()->set_key(key_);
+    auto* older = txn.add_success()->mutable_request_range();
+    older->set_key(prefix_);
+    older->set_range_end(prefixRangeEnd(prefix_));
+    older->set_keys_only(true);
+    older->set_max_create_revision(fencingToken() - 1);
+    std::weak_ptr<Mutex> weak = weak_from_this();
+    client_.txn(txn, [weak, generation](Result<pb::TxnResponse> reply) {
+        if (auto self = weak.lock())
+            self->onSnapshot(generation, std::move(reply));
+    });
+}
+
+void Mutex::onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply) {
+    std::unique_lock lock(mutex_);
+    if (generation != generation_)
+        return;
+    if (!reply) {
+        retrySnapshot(lock);
+        return;
+    }
+    if (reply->responses(0).response_range().kvs_size() == 0) {
+        const bool held = state_ == State::Held;
+        if (held)
+            loseHeld(lock, lostWhile(key_, "holding the lock"));
+        else
+            fail(lock, lostWhile(key_, "waiting for the lock"));
+        return;
+    }
+    predecessors_.clear();
+    for (const auto& kv : reply->responses(1).response_range().kvs())
+        predecessors_.insert(kv.key());
+    startWatch(lock, reply->header().revision() + 1);
+    if (state_ == State::Waiting && predecessors_.empty())
+        becomeHeld(lock);
+}
+
+void Mutex::retrySnapshot(std::unique_lock<std::mutex>& lock) {
+    const uint64_t generation = ++generation_;
+    lock.unlock();
+    std::weak_ptr<Mutex> weak = weak_from_this();
+    client_.schedule(retryDelay, [weak, generation] {
+        if (auto self = weak.lock())
+            self->snapshot(generation);
+    });
+}
+
+void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t fromRevision) {
+    const uint64_t generation = generation_;
+    pb::WatchCreateRequest request;
+    request.set_key(prefix_);
+    request.set_range_end(prefixRangeEnd(prefix_));
+    request.set_start_revision(fromRevision);
+    request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
+    std::weak_ptr<Mutex> weak = weak_from_this();
+    WatchHandle handle = client_.watch(
+        request, {[weak, generation](const pb::WatchResponse& response) {
+                      if (auto self = weak.lock())
+                          self->onWatchEvents(generation, response);
+                  },
+                  [weak, generation](const Error&) {
+                      auto self = weak.lock();
+                      if (!self)
+                          return;
+                      std::unique_lock relock(self->mutex_);
+                      if (generation == self->generation_ &&
+                          (self->state_ == State::Waiting || self->state_ == State::Held))
+                          self->retrySnapshot(relock); // compacted or broken: re-read, re-watch
+                  }});
+    std::swap(watch_, handle);
+    // The replaced handle (if any) is cancelled outside mutex_: cancel() waits for a running
+    // callback of it, which may be waiting for mutex_.
+    lock.unlock();
+    handle.cancel();
+    lock.lock();
+}
+
+void Mutex::onWatchEvents(uint64_t generation, const pb::WatchResponse& response) {
+    std::unique_lock lock(mutex_);
+    if (generation != generation_)
+        return;
+    for (const auto& event : response.events()) {
+        if (event.type() != mvccpb::Event::DELETE)
+            continue;
+        if (event.kv().key() == key_) {
+            if (state_ == State::Held)
+                loseHeld(lock, lostWhile(key_, "holding the lock"));
+            else
+                fail(lock, lostWhile(key_, "waiting for the lock"));
+            return;
+        }
+        predecessors_.erase(event.kv().key());
+    }
+    if (state_ == State::Waiting && predecessors_.empty())
+        becomeHeld(lock);
+}
+
+void Mutex::becomeHeld(std::unique_lock<std::mutex>& lock) {
+    state_ = State::Held;
+    auto done = std::move(lockDone_);
+    lockDone_ = nullptr;
+    lock.unlock();
+    if (done)
+        done(Error());
+}
+
+void Mutex::fail(std::unique_lock<std::mutex>& lock, const Error& error) {
+    state_ = State::Idle;
+    ++generation_;
+    auto done = std::move(lockDone_);
+    lockDone_ = nullptr;
+    WatchHandle watch = std::move(watch_);
+    lock.unlock();
+    watch.cancel();
+    if (done)
+        done(error);
+}
+
+void Mutex::loseHeld(std::unique_lock<std::mutex>& lock, const Error& error) {
+    state_ = State::Lost;
+    ++generation_;
+    auto listeners = lostListeners_;
+    WatchHandle watch = std::move(watch_);
+    lock.unlock();
+    watch.cancel();
+    for (auto& listener : listeners)
+        listener(error);
+}
+
+void Mutex::onLost(std::function<void(const Error&)> listener) {
+    std::lock_guard lock(mutex_);
+    lostListeners_.push_back(std::move(listener));
+}
+
+void Mutex::cancel() {
+    std::unique_lock lock(mutex_);
+    if (state_ == State::Acquiring) {
+        cancelRequested_ = true; // the acquire reply removes the key it may have created
+        return;
+    }
+    if (state_ != State::Waiting)
+        return;
+    const int64_t revision = myRevision_;
+    fail(lock, Error(ErrorCode::Cancelled, "lock " + name_ + " cancelled"));
+    guardedDelete(client_, key_, revision, nullptr);
+}
+
+void Mutex::unlock(std::function<void(Result<bool>)> done) {
+    std::unique_lock lock(mutex_);
+    const int64_t revision = myRevision_;
+    if (state_ == State::Acquiring) {
+        cancelRequested_ = true; // the acquire reply removes the key it may have created
+        lock.unlock();
+        if (done)
+            done(false);
+        return;
+    }
+    fail(lock, Error(ErrorCode::Cancelled, "lock " + name_ + " released before it was acquired"));
+    if (revision == 0) {
+        if (done)
+            done(false);
+        return;
+    }
+    guardedDelete(client_, key_, revision, std::move(done));
+}
+
+void Mutex::guardedWrite(std::vector<pb::RequestOp> ops, std::function<void(Result<bool>)> done) {
+    pb::TxnRequest txn;
+    *txn.add_compare() = ownerCompare();
+    for (auto& op : ops)
+        *txn.add_success() = std::move(op);
+    client_.txn(txn, [done = std::move(done)](Result<pb::TxnResponse> reply) {
+        if (reply)
+            done(reply->succeeded());
+        else
+            done(reply.error());
+    });
+}
+
+} // namespace etcd

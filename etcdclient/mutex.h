@@ -1,0 +1,97 @@
+#pragma once
+
+#include "etcdclient/client.h"
+#include "etcdclient/session.h"
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace etcd {
+
+// A distributed lock wire-compatible with Go's concurrency.Mutex (and so with `etcdctl lock`):
+// the key <name>/<lease id in hex> on the session's lease, the same acquire Txn, the same
+// create-revision queue. Waiting differs: instead of Go's chain of per-predecessor watches and
+// reads, it watches the whole prefix from its snapshot revision and tracks every predecessor,
+// so the lock is held the moment the last predecessor's DELETE arrives.
+//
+// Thread-safe; callbacks run on the client's thread. The Client must outlive the Mutex.
+// Destroying a Mutex that still has a key deletes it (guarded by its create revision).
+class Mutex : public std::enable_shared_from_this<Mutex> {
+public:
+    enum class State { Idle, Acquiring, Waiting, Held, Lost };
+
+    static std::shared_ptr<Mutex> create(Client& client, std::shared_ptr<Session> session,
+                                         std::string name);
+    ~Mutex();
+
+    // Queues and waits; done() gets Ok once held, Cancelled after cancel(), LockLost if our key
+    // vanished while waiting (session expired, force-release), or the call's error.
+    void lock(std::function<void(const Error&)> done);
+    // true: held now; false: someone else holds it (our key is removed again).
+    void tryLock(std::function<void(Result<bool>)> done);
+    // Abandons a pending lock(): our key is deleted and lock() ends with Cancelled.
+    void cancel();
+    // Deletes our key if it is still our incarnation: true when it was, false when it was gone
+    // or replaced (a stale unlock never deletes a newer key).
+    void unlock(std::function<void(Result<bool>)> done = nullptr);
+    // Called when a held lock is lost: our key was deleted or the session expired.
+    void onLost(std::function<void(const Error&)> listener);
+
+    const std::string& name() const { return name_; }
+    const std::string& prefix() const { return prefix_; }
+    const std::string& key() const { return key_; }
+    const std::shared_ptr<Session>& session() const { return session_; }
+    State state() const;
+    bool held() const { return state() == State::Held; }
+    // Our key's create revision: the fencing token while held, 0 before the first acquire.
+    int64_t fencingToken() const;
+    std::size_t predecessorsLeft() const;
+
+    // The compare that holds only while our key is still our incarnation: put it in a Txn to
+    // write only while holding the lock.
+    pb::Compare ownerCompare() const;
+    // Runs `ops` only while we still hold the lock; done() gets whether they were applied.
+    void guardedWrite(std::vector<pb::RequestOp> ops, std::function<void(Result<bool>)> done);
+
+private:
+    Mutex(Client& client, std::shared_ptr<Session> session, std::string name);
+
+    using AcquireDone =
+        std::function<void(const Error&, bool owner, int64_t myRevision, int64_t revision)>;
+    // Moves Idle or Lost to Acquiring; false (and `lock` released) when already busy.
+    bool beginAcquire(std::unique_lock<std::mutex>& lock);
+    Error busyError() const;
+    void acquire(AcquireDone done);
+    void snapshot(uint64_t generation);
+    void onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply);
+    void retrySnapshot(std::unique_lock<std::mutex>& lock);
+    void startWatch(std::unique_lock<std::mutex>& lock, int64_t fromRevision);
+    void onWatchEvents(uint64_t generation, const pb::WatchResponse& response);
+    // Each takes the held lock and returns with it released, after calling out.
+    void becomeHeld(std::unique_lock<std::mutex>& lock);
+    void fail(std::unique_lock<std::mutex>& lock, const Error& error);
+    void loseHeld(std::unique_lock<std::mutex>& lock, const Error& error);
+
+    Client& client_;
+    const std::shared_ptr<Session> session_;
+    const std::string name_;
+    const std::string prefix_;
+    const std::string key_;
+
+    mutable std::mutex mutex_;
+    State state_ = State::Idle;
+    uint64_t generation_ = 0; // bumped whenever earlier callbacks must be ignored
+    int64_t myRevision_ = 0;
+    bool cancelRequested_ = false;
+    std::set<std::string> predecessors_;
+    WatchHandle watch_;
+    std::function<void(const Error&)> lockDone_;
+    std::vector<std::function<void(const Error&)>> lostListeners_;
+};
+
+// The lowercase, unpadded hex of a lease ID, as Go's lock keys spell it.
+std::string leaseHex(int64_t leaseId);
+
+} // namespace etcd

@@ -1,0 +1,203 @@
+#include "etcdclient/session.h"
+
+#include <sstream>
+
+namespace etcd {
+
+namespace {
+std::string hex(int64_t id) {
+    std::ostringstream out;
+    out << std::hex << id;
+    return out.str();
+}
+} // namespace
+
+void Session::create(Client& client, int64_t ttlSeconds, Created done) {
+    pb::LeaseGrantRequest grant;
+    grant.set_ttl(ttlSeconds);
+    const auto sentAt = std::chrono::steady_clock::now();
+    client.leaseGrant(grant, [&client, sentAt, done = std::move(done)](auto granted) {
+        if (!granted) {
+            done(granted.error());
+            return;
+        }
+        if (!granted->error().empty()) {
+            done(Error(ErrorCode::InvalidArgument, "lease grant refused: " + granted->error()));
+            return;
+        }
+        std::shared_ptr<Session> session(new Session(client, granted->id(), granted->ttl()));
+        session->deadline_ = sentAt + std::chrono::seconds(granted->ttl());
+        session->startKeepAlive();
+        done(std::move(session));
+    });
+}
+
+Session::Session(Client& client, int64_t leaseId, int64_t ttlSeconds)
+    : client_(client)
+    , leaseId_(leaseId)
+    , ttl_(ttlSeconds) {}
+
+Session::~Session() {
+    stopKeepAlive();
+    if (!released_) {
+        pb::LeaseRevokeRequest revoke;
+        revoke.set_id(leaseId_);
+        client_.leaseRevoke(revoke, [](auto) {});
+    }
+}
+
+int64_t Session::ttlSeconds() const {
+    std::lock_guard lock(mutex_);
+    return ttl_;
+}
+
+std::chrono::steady_clock::time_point Session::deadline() const {
+    std::lock_guard lock(mutex_);
+    return deadline_;
+}
+
+bool Session::lost() const {
+    std::lock_guard lock(mutex_);
+    return lost_.has_value();
+}
+
+bool Session::paused() const {
+    std::lock_guard lock(mutex_);
+    return paused_;
+}
+
+void Session::startKeepAlive() {
+    std::weak_ptr<Session> weak = weak_from_this();
+    auto handle = client_.keepAlive(leaseId_, ttlSeconds(),
+                                    {[weak](const KeepAliveAnswer& answer) {
+                                         if (auto self = weak.lock())
+                                             self->onAnswer(answer);
+                                     },
+                                     [weak](const Error& error) {
+                                         if (auto self = weak.lock())
+                                             self->markLost(error);
+                                     }});
+    std::unique_lock lock(mutex_);
+    std::swap(keepAlive_, handle);
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline_ - std::chrono::steady_clock::now());
+    lock.unlock();
+    handle.cancel(); // a replaced handle (none unless resumed twice)
+    scheduleDeadlineCheck(wait);
+}
+
+void Session::scheduleDeadlineCheck(std::chrono::milliseconds wait) {
+    {
+        std::lock_guard lock(mutex_);
+        if (checkPending_)
+            return; // one check at a time; it re-arms itself while the deadline moves on
+        checkPending_ = true;
+    }
+    std::weak_ptr<Session> weak = weak_from_this();
+    client_.schedule(std::max(wait, std::chrono::milliseconds(0)), [weak] {
+        if (auto self = weak.lock())
+            self->checkDeadline();
+    });
+}
+
+void Session::onAnswer(const KeepAliveAnswer& answer) {
+    std::lock_guard lock(mutex_);
+    if (lost_)
+        return;
+    ttl_ = answer.ttlSeconds;
+    deadline_ = std::max(deadline_, answer.sentAt + std::chrono::seconds(answer.ttlSeconds));
+}
+
+void Session::checkDeadline() {
+    std::chrono::steady_clock::time_point deadline;
+    {
+        std::lock_guard lock(mutex_);
+        checkPending_ = false;
+        if (lost_ || released_)
+            return;
+        deadline = deadline_;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now < deadline) {
+        // Early by a rounding error, or the deadline moved: look again when it is due.
+        scheduleDeadlineCheck(std::chrono::ceil<std::chrono::milliseconds>(deadline - now));
+        return;
+    }
+    markLost(Error(ErrorCode::LeaseNotFound, "session lost: no keepalive answer for lease " +
+                                                 hex(leaseId_) +
+                                                 " within its TTL, so etcd may have expired it"));
+}
+
+void Session::markLost(const Error& error) {
+    std::vector<std::function<void(const Error&)>> listeners;
+    {
+        std::lock_guard lock(mutex_);
+        if (lost_ || released_)
+            return;
+        lost_ = error;
+        listeners.swap(lostListeners_);
+    }
+    for (auto& listener : listeners)
+        listener(error);
+}
+
+void Session::onLost(std::function<void(const Error&)> listener) {
+    std::unique_lock lock(mutex_);
+    if (lost_) {
+        const Error error = *lost_;
+        lock.unlock();
+        listener(error);
+        return;
+    }
+    lostListeners_.push_back(std::move(listener));
+}
+
+void Session::close(std::function<void(const Error&)> done) {
+    {
+        std::lock_guard lock(mutex_);
+        released_ = true;
+    }
+    stopKeepAlive();
+    pb::LeaseRevokeRequest revoke;
+    revoke.set_id(leaseId_);
+    client_.leaseRevoke(revoke, [done = std::move(done)](auto revoked) {
+        // An already expired lease is as closed as a revoked one.
+        const bool gone = revoked || revoked.error().code == ErrorCode::LeaseNotFound;
+        if (done)
+            done(gone ? Error() : revoked.error());
+    });
+}
+
+void Session::orphan() {
+    {
+        std::lock_guard lock(mutex_);
+        released_ = true;
+    }
+    stopKeepAlive();
+}
+
+void Session::stopKeepAlive() {
+    // Cancelled outside mutex_: cancel() waits for a running keepalive callback, which may be
+    // waiting for mutex_.
+    KeepAliveHandle handle;
+    {
+        std::lock_guard lock(mutex_);
+        handle = std::move(keepAlive_);
+    }
+    handle.cancel();
+}
+
+void Session::setPaused(bool paused) {
+    {
+        std::lock_guard lock(mutex_);
+        if (paused_ == paused || released_)
+            return;
+        paused_ = paused;
+    }
+    if (paused)
+        stopKeepAlive();
+    else
+        startKeepAlive();
+}
+
+} // namespace etcd
