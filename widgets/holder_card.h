@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QFrame>
+#include <optional>
+
+class QLabel;
+class QProgressBar;
+
+namespace lockscope {
+
+// Who holds a lock, at a glance: key, lease, fencing token, how long it has held, its TTL as a
+// bar against the TTL it was granted, and the key's value. Fed with plain values.
+class HolderCard : public QFrame {
+    Q_OBJECT
+public:
+    struct Holder {
+        QString key;
+        QString leaseHex;
+        qint64 fencingToken = 0;                   // the key's create revision
+        QString heldFor;                           // "12.3 s"
+        std::optional<double> ttlRemainingSeconds; // unknown until looked up; -1 when gone
+        qint64 ttlGrantedSeconds = 0;
+        QString value;
+    };
+
+    explicit HolderCard(QWidget* parent = nullptr);
+
+    void setHolder(const Holder& holder);
+    // No lock selected, or nobody holds it: `why` says which.
+    void clear(const QString& why);
+
+    QString key() const;
+
+private:
+    QLabel* title_;
+    QLabel* key_;
+    QLabel* lease_;
+    QLabel* fencingToken_;
+    QLabel* heldFor_;
+    QProgressBar* ttl_;
+    QLabel* value_;
+    QWidget* details_;
+};
+
+} // namespace lockscope

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QTimer>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPItemRect;
+
+namespace lockscope {
+
+// One lane per lock and a bar per holding interval, coloured by holder, so contention reads at
+// a glance: gaps are idle time, many short bars a busy lock. Keeps the last `window` seconds;
+// an open interval grows with the clock until it ends; redraws at most ~10 times a second.
+class HolderTimeline : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int ReplotIntervalMs = 100;
+
+    explicit HolderTimeline(QWidget* parent = nullptr);
+
+    // Times are seconds since the Unix epoch. A new hold on a lane ends the open one there.
+    void beginHold(const QString& lock, const QString& holder, double start);
+    void endHold(const QString& lock, double end);
+    // Two holders at once on that lane (a split brain): drawn in red across the lane.
+    void markOverlap(const QString& lock, double from, double to);
+    void setWindowSeconds(double seconds);
+    void setNow(double now); // the right edge; follows the wall clock unless set
+
+    QStringList lanes() const { return lanes_; }
+    int intervalCount() const;
+    static QColor colorOf(const QString& holder);
+
+private:
+    struct Interval {
+        QString holder;
+        double start, end;
+        bool open;
+        QCPItemRect* bar;
+    };
+    int laneOf(const QString& lock);
+    void prune();
+    void redraw();
+
+    QCustomPlot* plot_;
+    QStringList lanes_;
+    QHash<QString, QList<Interval>> intervals_;
+    QList<Interval> overlaps_; // `holder` holds the lane's lock name
+    QTimer replotTimer_;
+    double windowSeconds_ = 120;
+    double now_ = 0;
+    double earliest_ = 0; // the first hold or overlap drawn (unix seconds); 0 before any
+    bool followClock_ = true;
+};
+
+} // namespace lockscope
