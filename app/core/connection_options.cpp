@@ -1,0 +1,150 @@
+#include "app/core/connection_options.h"
+
+#include "app/core/go_duration.h"
+#include "etcdclient/endpoint.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+
+namespace lockscope {
+
+namespace {
+
+struct Setting {
+    QString flag;
+    QString variable;
+};
+
+const Setting endpointsSetting{"endpoints", "ETCDCTL_ENDPOINTS"};
+const Setting caCertSetting{"cacert", "ETCDCTL_CACERT"};
+const Setting certSetting{"cert", "ETCDCTL_CERT"};
+const Setting keySetting{"key", "ETCDCTL_KEY"};
+const Setting userSetting{"user", "ETCDCTL_USER"};
+const Setting dialTimeoutSetting{"dial-timeout", "ETCDCTL_DIAL_TIMEOUT"};
+const Setting commandTimeoutSetting{"command-timeout", "ETCDCTL_COMMAND_TIMEOUT"};
+
+// A setting's text and where it came from ("--flag" or the variable's name), for messages.
+struct Value {
+    QString text;
+    QString origin;
+};
+
+// The flag when given, else the variable when set and not empty (as etcdctl treats it).
+std::optional<Value> lookup(const QCommandLineParser& parser,
+                            const QProcessEnvironment& environment, const Setting& setting) {
+    if (parser.isSet(setting.flag))
+        return Value{parser.value(setting.flag), "--" + setting.flag};
+    const QString fromEnvironment = environment.value(setting.variable);
+    if (!fromEnvironment.isEmpty())
+        return Value{fromEnvironment, setting.variable};
+    return std::nullopt;
+}
+
+bool readEndpoints(const Value& value, std::vector<std::string>& out, QString& error) {
+    out.clear();
+    for (const QString& item : value.text.split(',')) {
+        const QString text = item.trimmed();
+        if (text.isEmpty()) {
+            error = QStringLiteral("%1: an endpoint is empty; give host:port or "
+                                   "http(s)://host:port, several separated by commas")
+                        .arg(value.origin);
+            return false;
+        }
+        etcd::Endpoint endpoint;
+        std::string why;
+        if (!etcd::parseEndpoint(text.toStdString(), endpoint, why)) {
+            error = value.origin + ": " + QString::fromStdString(why);
+            return false;
+        }
+        out.push_back(text.toStdString());
+    }
+    return true;
+}
+
+bool readFile(const Value& value, std::string& out, QString& error) {
+    if (!QFileInfo(value.text).isReadable()) {
+        error = QStringLiteral("%1: cannot read \"%2\"; give the path of a readable PEM file")
+                    .arg(value.origin, value.text);
+        return false;
+    }
+    out = value.text.toStdString();
+    return true;
+}
+
+bool readTimeout(const Value& value, std::chrono::milliseconds& out, QString& error) {
+    const auto duration = parseGoDuration(value.text);
+    if (!duration || duration->count() <= 0) {
+        error = QStringLiteral("%1: \"%2\" is not a usable timeout; give a positive duration "
+                               "with a unit, like 2s, 500ms or 1m")
+                    .arg(value.origin, value.text);
+        return false;
+    }
+    out = *duration;
+    return true;
+}
+
+bool readUser(const Value& value, std::string& name, std::string& password, QString& error) {
+    // Split at the first ':' only: a password may contain ':' itself.
+    const qsizetype colon = value.text.indexOf(':');
+    if (colon <= 0) {
+        error = QStringLiteral("%1: give the user as name:password").arg(value.origin);
+        return false;
+    }
+    name = value.text.left(colon).toStdString();
+    password = value.text.mid(colon + 1).toStdString();
+    return true;
+}
+
+} // namespace
+
+void ConnectionOptions::addFlags(QCommandLineParser& parser) {
+    parser.addOptions({
+        {endpointsSetting.flag, "etcd endpoints, comma-separated (default 127.0.0.1:2379).",
+         "host:port,..."},
+        {caCertSetting.flag, "Verify the server with this CA bundle (PEM).", "file"},
+        {certSetting.flag, "Client certificate for TLS (PEM), with --key.", "file"},
+        {keySetting.flag, "Client key for TLS (PEM), with --cert.", "file"},
+        {userSetting.flag, "Authenticate as this user.", "name:password"},
+        {dialTimeoutSetting.flag, "Give up connecting after this long (default 2s).", "duration"},
+        {commandTimeoutSetting.flag, "Give up on a request after this long (default 5s).",
+         "duration"},
+    });
+}
+
+std::optional<ConnectionOptions> ConnectionOptions::read(const QCommandLineParser& parser,
+                                                         const QProcessEnvironment& environment,
+                                                         QString& error) {
+    ConnectionOptions options;
+    etcd::ClientOptions& client = options.client;
+    if (auto value = lookup(parser, environment, endpointsSetting)) {
+        if (!readEndpoints(*value, client.endpoints, error))
+            return std::nullopt;
+        options.endpointsGiven = true;
+    }
+    if (auto value = lookup(parser, environment, caCertSetting);
+        value && !readFile(*value, client.caFile, error))
+        return std::nullopt;
+    const auto cert = lookup(parser, environment, certSetting);
+    const auto key = lookup(parser, environment, keySetting);
+    if (cert.has_value() != key.has_value()) {
+        error = QStringLiteral("a client certificate needs both --cert and --key "
+                               "(or ETCDCTL_CERT and ETCDCTL_KEY)");
+        return std::nullopt;
+    }
+    if (cert &&
+        (!readFile(*cert, client.certFile, error) || !readFile(*key, client.keyFile, error)))
+        return std::nullopt;
+    if (auto value = lookup(parser, environment, userSetting);
+        value && !readUser(*value, client.username, client.password, error))
+        return std::nullopt;
+    if (auto value = lookup(parser, environment, dialTimeoutSetting);
+        value && !readTimeout(*value, client.dialTimeout, error))
+        return std::nullopt;
+    if (auto value = lookup(parser, environment, commandTimeoutSetting);
+        value && !readTimeout(*value, client.commandTimeout, error))
+        return std::nullopt;
+    return options;
+}
+
+} // namespace lockscope

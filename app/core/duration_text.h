@@ -1,0 +1,11 @@
+#pragma once
+
+#include <QString>
+#include <chrono>
+
+namespace lockscope {
+
+// A duration as a person reads it: "850 ms", "12.3 s", "4 min 05 s", "2 h 03 min".
+QString durationText(std::chrono::milliseconds duration);
+
+} // namespace lockscope

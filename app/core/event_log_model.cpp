@@ -1,0 +1,153 @@
+#include "app/core/event_log_model.h"
+
+#include "app/core/key_text.h"
+#include "app/core/lock_json.h"
+
+#include <QDateTime>
+#include <QSaveFile>
+
+namespace lockscope {
+
+namespace {
+
+QDateTime observedTime(const etcd::LockEvent& event) {
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(event.observedAt.time_since_epoch());
+    return QDateTime::fromMSecsSinceEpoch(ms.count());
+}
+
+QVariant optionalMs(const std::optional<std::chrono::milliseconds>& duration) {
+    return duration ? QVariant(static_cast<qint64>(duration->count())) : QVariant();
+}
+
+QByteArray csvField(const QString& text) {
+    QByteArray bytes = text.toUtf8();
+    if (!bytes.contains(',') && !bytes.contains('"') && !bytes.contains('\n'))
+        return bytes;
+    return '"' + bytes.replace('"', "\"\"") + '"';
+}
+
+} // namespace
+
+EventLogModel::EventLogModel(QObject* parent, std::size_t capacity)
+    : QAbstractTableModel(parent)
+    , capacity_(std::max<std::size_t>(1, capacity)) {}
+
+void EventLogModel::append(const std::vector<etcd::LockEvent>& events) {
+    if (events.empty())
+        return;
+    // Of a batch larger than the log itself, only its newest events could stay.
+    const std::size_t incoming = std::min(events.size(), capacity_);
+    const std::size_t overflow =
+        events_.size() + incoming > capacity_ ? events_.size() + incoming - capacity_ : 0;
+    if (overflow > 0) {
+        beginRemoveRows({}, 0, static_cast<int>(overflow) - 1);
+        events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(overflow));
+        endRemoveRows();
+    }
+    const int first = rowCount();
+    beginInsertRows({}, first, first + static_cast<int>(incoming) - 1);
+    events_.insert(events_.end(), events.end() - static_cast<std::ptrdiff_t>(incoming),
+                   events.end());
+    endInsertRows();
+}
+
+void EventLogModel::clear() {
+    beginResetModel();
+    events_.clear();
+    endResetModel();
+}
+
+bool EventLogModel::saveCsv(const QString& path, QString& error) const {
+    QByteArray csv = "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered\n";
+    for (const etcd::LockEvent& event : events_) {
+        const QStringList fields = {observedTime(event).toUTC().toString(Qt::ISODateWithMs),
+                                    QString::fromLatin1(etcd::lockEventKindName(event.kind)),
+                                    QString::fromStdString(displayKey(event.lock)),
+                                    QString::fromStdString(displayKey(event.key)),
+                                    QString::fromStdString(leaseHex(event.lease)),
+                                    QString::number(event.revision),
+                                    optionalMs(event.waited).toString(),
+                                    optionalMs(event.held).toString(),
+                                    event.recovered ? QStringLiteral("true")
+                                                    : QStringLiteral("false")};
+        QByteArrayList line;
+        for (const QString& field : fields)
+            line << csvField(field);
+        csv += line.join(',') + '\n';
+    }
+    return save(path, csv, error);
+}
+
+bool EventLogModel::saveJson(const QString& path, QString& error) const {
+    QByteArray json = "[";
+    for (std::size_t i = 0; i < events_.size(); ++i)
+        json += (i == 0 ? "\n  " : ",\n  ") + QByteArray::fromStdString(lockEventJson(events_[i]));
+    json += "\n]\n";
+    return save(path, json, error);
+}
+
+bool EventLogModel::save(const QString& path, const QByteArray& content, QString& error) const {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size() ||
+        !file.commit()) {
+        error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+int EventLogModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(events_.size());
+}
+
+int EventLogModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EventLogModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const etcd::LockEvent& event = events_[index.row()];
+    if (role == Qt::TextAlignmentRole) {
+        const int column = index.column();
+        return column == Revision || column == Waited || column == Held
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
+    }
+    if (role == Qt::ToolTipRole && index.column() == Recovered && event.recovered)
+        return tr("Inferred from a re-list after a gap in the watch, not seen live");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Time: return observedTime(event).toString("HH:mm:ss.zzz");
+    case Kind: return QString::fromLatin1(etcd::lockEventKindName(event.kind));
+    case Lock: return QString::fromStdString(displayKey(event.lock));
+    case Key: return QString::fromStdString(displayKey(event.key));
+    case Lease: return QString::fromStdString(leaseHex(event.lease));
+    case Revision: return static_cast<qint64>(event.revision);
+    case Waited: return optionalMs(event.waited);
+    case Held: return optionalMs(event.held);
+    case Recovered: return event.recovered ? tr("recovered") : QString();
+    }
+    return {};
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Time: return tr("Time");
+    case Kind: return tr("Event");
+    case Lock: return tr("Lock");
+    case Key: return tr("Key");
+    case Lease: return tr("Lease");
+    case Revision: return tr("Revision");
+    case Waited: return tr("Waited ms");
+    case Held: return tr("Held ms");
+    case Recovered: return tr("Recovered");
+    }
+    return {};
+}
+
+} // namespace lockscope

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "etcdclient/lock_table.h"
+
+#include <QAbstractTableModel>
+#include <deque>
+
+namespace lockscope {
+
+// The lock events seen since the watch began, oldest first, bounded: past `capacity` the oldest
+// rows go (rowsRemoved at the top), so a long session keeps constant memory.
+class EventLogModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Time, Kind, Lock, Key, Lease, Revision, Waited, Held, Recovered, ColumnCount };
+    static constexpr std::size_t DefaultCapacity = 10000;
+
+    explicit EventLogModel(QObject* parent = nullptr, std::size_t capacity = DefaultCapacity);
+
+    void append(const std::vector<etcd::LockEvent>& events);
+    void clear();
+    const etcd::LockEvent& eventAt(int row) const { return events_[row]; }
+
+    // Every event held, as CSV with a header line, or as a JSON array of the objects
+    // `lockscopectl watch --json` prints. False, with `error` set, when the file cannot be written.
+    bool saveCsv(const QString& path, QString& error) const;
+    bool saveJson(const QString& path, QString& error) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    bool save(const QString& path, const QByteArray& content, QString& error) const;
+
+    std::deque<etcd::LockEvent> events_;
+    std::size_t capacity_;
+};
+
+} // namespace lockscope

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lockscope {
+
+// Writes compact JSON text. Integers are written exactly (lease IDs exceed a double's 53 bits,
+// which QJsonDocument would round). Strings must be UTF-8 (see displayKey for etcd keys).
+class JsonWriter {
+public:
+    JsonWriter& beginObject();
+    JsonWriter& endObject();
+    JsonWriter& beginArray();
+    JsonWriter& endArray();
+    JsonWriter& key(const std::string& name);
+    JsonWriter& value(const std::string& text);
+    JsonWriter& value(const char* text) { return value(std::string(text)); }
+    JsonWriter& value(int64_t number);
+    JsonWriter& value(double number);
+    JsonWriter& value(bool flag);
+    JsonWriter& null();
+
+    const std::string& text() const { return out_; }
+
+private:
+    void separate();
+    std::string out_;
+    std::vector<bool> first_; // per open container: nothing written in it yet
+    bool afterKey_ = false;
+};
+
+} // namespace lockscope

@@ -1,0 +1,117 @@
+#include "app/core/lock_json.h"
+
+#include "app/core/json_writer.h"
+#include "app/core/key_text.h"
+#include "etcdclient/mutex.h"
+
+#include <ctime>
+
+namespace lockscope {
+
+std::string leaseHex(int64_t lease) {
+    return etcd::leaseHex(lease);
+}
+
+namespace {
+
+void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonitorState& state) {
+    json.key("key").value(displayKey(key.key));
+    json.key("lease").value(key.lease);
+    json.key("lease_hex").value(leaseHex(key.lease));
+    json.key("create_revision").value(key.createRevision);
+    json.key("mod_revision").value(key.modRevision);
+    json.key("value").value(displayKey(key.value));
+    auto ttl = state.leases.find(key.lease);
+    if (ttl == state.leases.end()) {
+        json.key("ttl").null();
+        json.key("granted_ttl").null();
+    } else {
+        json.key("ttl").value(ttl->second.ttlSeconds);
+        json.key("granted_ttl").value(ttl->second.grantedTtlSeconds);
+    }
+}
+
+std::string isoTime(std::chrono::system_clock::time_point at) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
+    const std::time_t seconds = static_cast<std::time_t>(ms.count() / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[96]; // room for any int the compiler imagines; real times take 24
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                  static_cast<int>(ms.count() % 1000));
+    return text;
+}
+
+} // namespace
+
+std::string lockStateJson(const etcd::LockMonitorState& state) {
+    JsonWriter json;
+    json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
+    for (const auto& [name, queue] : state.locks) {
+        json.beginObject().key("name").value(displayKey(name));
+        json.key("holder").beginObject();
+        writeKey(json, queue.keys.front(), state);
+        json.endObject().key("waiters").beginArray();
+        for (std::size_t i = 1; i < queue.keys.size(); ++i) {
+            json.beginObject();
+            writeKey(json, queue.keys[i], state);
+            json.key("position").value(static_cast<int64_t>(i));
+            json.key("waits_for").value(displayKey(queue.keys[i - 1].key));
+            json.endObject();
+        }
+        json.endArray().endObject();
+    }
+    json.endArray().key("anomalies").beginArray();
+    for (const auto& a : state.anomalies)
+        json.beginObject()
+            .key("key")
+            .value(displayKey(a.key))
+            .key("kind")
+            .value(etcd::anomalyKindName(a.kind))
+            .key("detail")
+            .value(a.detail)
+            .endObject();
+    json.endArray().endObject();
+    return json.text();
+}
+
+std::string lockEventJson(const etcd::LockEvent& event) {
+    JsonWriter json;
+    json.beginObject()
+        .key("event")
+        .value(etcd::lockEventKindName(event.kind))
+        .key("lock")
+        .value(displayKey(event.lock))
+        .key("key")
+        .value(displayKey(event.key))
+        .key("lease")
+        .value(event.lease)
+        .key("lease_hex")
+        .value(leaseHex(event.lease))
+        .key("revision")
+        .value(event.revision)
+        .key("observed_at")
+        .value(isoTime(event.observedAt));
+    json.key("waited_ms");
+    event.waited ? json.value(static_cast<int64_t>(event.waited->count())) : json.null();
+    json.key("held_ms");
+    event.held ? json.value(static_cast<int64_t>(event.held->count())) : json.null();
+    json.key("recovered").value(event.recovered).endObject();
+    return json.text();
+}
+
+std::string lockEventLine(const etcd::LockEvent& event) {
+    std::string line = isoTime(event.observedAt) + "  " + etcd::lockEventKindName(event.kind) +
+                       "  " + displayKey(event.lock) + "  " + displayKey(event.key) + "  lease " +
+                       leaseHex(event.lease) + "  rev " + std::to_string(event.revision);
+    if (event.waited)
+        line += "  waited " + std::to_string(event.waited->count()) + " ms";
+    if (event.held)
+        line += "  held " + std::to_string(event.held->count()) + " ms";
+    if (event.recovered)
+        line += "  (recovered after a gap)";
+    return line;
+}
+
+} // namespace lockscope

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "etcdclient/lock_monitor.h"
+
+#include <string>
+
+namespace lockscope {
+
+// `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "holder", "waiters"}],
+// "anomalies"}; a holder or waiter is {"key", "lease", "lease_hex", "create_revision",
+// "mod_revision", "value", "ttl", "granted_ttl"} and a waiter adds "position" (1 = next) and
+// "waits_for" (its predecessor's key). Keys and values go through displayKey.
+std::string lockStateJson(const etcd::LockMonitorState& state);
+
+// One lock event as a JSON object, for `lockscopectl watch --json` (one per line).
+std::string lockEventJson(const etcd::LockEvent& event);
+
+// One lock event as a line of text.
+std::string lockEventLine(const etcd::LockEvent& event);
+
+std::string leaseHex(int64_t lease);
+
+} // namespace lockscope

@@ -1,0 +1,122 @@
+#include "app/core/lock_list_model.h"
+
+#include "app/core/key_text.h"
+
+#include <QStringList>
+#include <algorithm>
+
+namespace lockscope {
+
+namespace {
+
+QString text(const std::string& bytes) {
+    return QString::fromStdString(displayKey(bytes));
+}
+
+} // namespace
+
+LockListModel::LockListModel(QObject* parent)
+    : KeyedTableModel(parent)
+    , now_(std::chrono::steady_clock::now()) {}
+
+void LockListModel::setState(const etcd::LockMonitorState& state,
+                             std::chrono::steady_clock::time_point now) {
+    std::map<std::string, std::vector<const etcd::Anomaly*>> anomaliesByLock;
+    for (const etcd::Anomaly& anomaly : state.anomalies)
+        anomaliesByLock[etcd::LockTable::lockNameOf(anomaly.key)].push_back(&anomaly);
+
+    std::vector<Row> next;
+    next.reserve(state.locks.size());
+    for (const auto& [name, queue] : state.locks) {
+        Row row;
+        row.id = name;
+        row.name = text(name);
+        if (const etcd::LockKey* holder = queue.holder()) {
+            row.holder = text(holder->key);
+            row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
+        }
+        row.waiters = std::max(0, static_cast<int>(queue.keys.size()) - 1);
+        if (auto found = anomaliesByLock.find(name); found != anomaliesByLock.end()) {
+            QStringList kinds, details;
+            for (const etcd::Anomaly* anomaly : found->second) {
+                const QString kind = QString::fromLatin1(etcd::anomalyKindName(anomaly->kind));
+                if (!kinds.contains(kind))
+                    kinds << kind;
+                details << QStringLiteral("%1: %2 (%3)")
+                               .arg(kind, text(anomaly->key),
+                                    QString::fromStdString(anomaly->detail));
+            }
+            row.anomalyKinds = QStringLiteral("⚠ %1  %2").arg(details.size()).arg(kinds.join(", "));
+            row.anomalyDetails = details.join('\n');
+        }
+        next.push_back(std::move(row));
+    }
+    now_ = now;
+    syncRows(rows_, std::move(next), false);
+}
+
+void LockListModel::tick(std::chrono::steady_clock::time_point now) {
+    now_ = now;
+    if (!rows_.empty())
+        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
+}
+
+std::string LockListModel::lockNameAt(int row) const {
+    return row >= 0 && row < rowCount() ? rows_[row].id : std::string();
+}
+
+int LockListModel::rowOfLock(const std::string& name) const {
+    const auto found =
+        std::lower_bound(rows_.begin(), rows_.end(), name,
+                         [](const Row& row, const std::string& n) { return row.id < n; });
+    return found != rows_.end() && found->id == name ? static_cast<int>(found - rows_.begin()) : -1;
+}
+
+int LockListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int LockListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LockListModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = rows_[index.row()];
+    switch (index.column()) {
+    case Name:
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
+    case Holder:
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.holder)
+                                                                  : QVariant();
+    case Waiters:
+        if (role == Qt::DisplayRole)
+            return row.waiters;
+        return role == Qt::TextAlignmentRole ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                             : QVariant();
+    case Ttl: return row.holderTtl ? row.holderTtl->data(now_, role) : QVariant();
+    case Anomalies:
+        if (role == Qt::DisplayRole)
+            return row.anomalyKinds;
+        return role == Qt::ToolTipRole && !row.anomalyDetails.isEmpty()
+                   ? QVariant(row.anomalyDetails)
+                   : QVariant();
+    }
+    return {};
+}
+
+QVariant LockListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Lock");
+    case Holder: return tr("Holder");
+    case Waiters: return tr("Waiting");
+    case Ttl: return tr("Holder TTL");
+    case Anomalies: return tr("Anomalies");
+    }
+    return {};
+}
+
+} // namespace lockscope

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "app/core/keyed_table_model.h"
+#include "app/core/lease_countdown.h"
+#include "etcdclient/lock_monitor.h"
+
+#include <chrono>
+#include <optional>
+
+namespace lockscope {
+
+// One row per lock under the watched prefix: its holder, how many wait, the holder's TTL
+// counting down, and the anomalies of its keys. Updated in place (rows inserted, removed,
+// changed), never reset, so a selection survives every update.
+class LockListModel : public KeyedTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Holder, Waiters, Ttl, Anomalies, ColumnCount };
+
+    explicit LockListModel(QObject* parent = nullptr);
+
+    void setState(const etcd::LockMonitorState& state,
+                  std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+    // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else.
+    void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+
+    // The lock's name as etcd has it (any bytes), for the row; empty when out of range.
+    std::string lockNameAt(int row) const;
+    // -1 when no such lock is listed.
+    int rowOfLock(const std::string& name) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        std::string id; // the lock's name
+        QString name;
+        QString holder;
+        int waiters = 0;
+        std::optional<LeaseCountdown> holderTtl;
+        QString anomalyKinds;   // "NoLease, LeaseMismatch"
+        QString anomalyDetails; // one line per anomaly
+        bool operator==(const Row&) const = default;
+    };
+
+    std::vector<Row> rows_;
+    std::chrono::steady_clock::time_point now_;
+};
+
+} // namespace lockscope

@@ -1,0 +1,101 @@
+#include "app/core/queue_model.h"
+
+#include "app/core/duration_text.h"
+#include "app/core/key_text.h"
+#include "app/core/lock_json.h"
+
+namespace lockscope {
+
+QueueModel::QueueModel(QObject* parent)
+    : KeyedTableModel(parent)
+    , now_(std::chrono::steady_clock::now())
+    , wallNow_(std::chrono::system_clock::now()) {}
+
+void QueueModel::setQueue(const etcd::LockQueue* queue,
+                          const std::map<int64_t, etcd::LeaseTtl>& leases,
+                          std::chrono::steady_clock::time_point now,
+                          std::chrono::system_clock::time_point wallNow) {
+    std::vector<Entry> next;
+    if (queue) {
+        next.reserve(queue->keys.size());
+        for (const etcd::LockKey& key : queue->keys)
+            next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
+                            QString::fromStdString(displayKey(key.key)), key.lease,
+                            QString::fromStdString(leaseHex(key.lease)), key.createRevision,
+                            QString::fromStdString(displayKey(key.value)), key.enqueuedAt,
+                            key.acquiredAt, LeaseCountdown::of(leases, key.lease)});
+    }
+    now_ = now;
+    wallNow_ = wallNow;
+    syncRows(rows_, std::move(next), true);
+}
+
+void QueueModel::tick(std::chrono::steady_clock::time_point now,
+                      std::chrono::system_clock::time_point wallNow) {
+    now_ = now;
+    wallNow_ = wallNow;
+    if (!rows_.empty())
+        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Waiting));
+}
+
+std::chrono::milliseconds QueueModel::ageOf(int row) const {
+    const Entry& entry = rows_[row];
+    const auto since = row == 0 && entry.acquiredAt ? *entry.acquiredAt : entry.enqueuedAt;
+    return std::chrono::duration_cast<std::chrono::milliseconds>(wallNow_ - since);
+}
+
+int QueueModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int QueueModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant QueueModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int row = index.row();
+    const Entry& entry = rows_[row];
+    if (index.column() == Ttl)
+        return entry.ttl ? entry.ttl->data(now_, role) : QVariant();
+    if (role == Qt::TextAlignmentRole) {
+        const bool numeric = index.column() == Position || index.column() == CreateRevision ||
+                             index.column() == Waiting;
+        return numeric ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    }
+    if (role == Qt::ToolTipRole && index.column() == CreateRevision)
+        return tr("Fencing token: the create revision of this key");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Position: return row == 0 ? tr("holder") : QString::number(row);
+    case Key: return entry.keyText;
+    case Lease: return entry.leaseHex;
+    case CreateRevision: return static_cast<qint64>(entry.createRevision);
+    case Waiting:
+        return row == 0 ? tr("held %1").arg(durationText(ageOf(row))) : durationText(ageOf(row));
+    case Predecessor: return row == 0 ? QString() : rows_[row - 1].keyText;
+    }
+    return {};
+}
+
+QVariant QueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Waiting)
+        return tr("Since LockScope saw the key appear, or saw it acquire the lock: keys already "
+                  "there when the watch began have waited or held at least this long");
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Position: return tr("Position");
+    case Key: return tr("Key");
+    case Lease: return tr("Lease");
+    case CreateRevision: return tr("Create rev");
+    case Ttl: return tr("TTL");
+    case Waiting: return tr("Waiting for");
+    case Predecessor: return tr("Waits on");
+    }
+    return {};
+}
+
+} // namespace lockscope

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "app/core/keyed_table_model.h"
+#include "app/core/lease_countdown.h"
+#include "etcdclient/lock_monitor.h"
+
+#include <chrono>
+#include <optional>
+
+namespace lockscope {
+
+// The queue of one lock: the holder (position 0) then its waiters in create-revision order.
+// The key comes first: it is what identifies a row, while its position shifts as others go.
+// Built for queues of ten thousand: each new queue is diffed against the shown one by key, and
+// the clock columns (TTL, waiting) move with one ranged dataChanged per tick.
+class QueueModel : public KeyedTableModel {
+    Q_OBJECT
+public:
+    enum Column { Key, Position, Lease, CreateRevision, Ttl, Waiting, Predecessor, ColumnCount };
+
+    // One key of the queue, as plain values.
+    struct Entry {
+        std::string id; // key and create revision: a key deleted and put again is a new entry
+        std::string key;
+        QString keyText;
+        int64_t lease = 0;
+        QString leaseHex;
+        int64_t createRevision = 0;
+        QString value;
+        std::chrono::system_clock::time_point enqueuedAt{};
+        std::optional<std::chrono::system_clock::time_point> acquiredAt;
+        std::optional<LeaseCountdown> ttl;
+        bool operator==(const Entry&) const = default;
+    };
+
+    explicit QueueModel(QObject* parent = nullptr);
+
+    // `queue` null: no lock selected, or it is gone.
+    void setQueue(const etcd::LockQueue* queue, const std::map<int64_t, etcd::LeaseTtl>& leases,
+                  std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now(),
+                  std::chrono::system_clock::time_point wallNow = std::chrono::system_clock::now());
+    // Moves the clocks on: one dataChanged over the TTL and waiting columns, nothing else.
+    void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now(),
+              std::chrono::system_clock::time_point wallNow = std::chrono::system_clock::now());
+
+    const Entry& entryAt(int row) const { return rows_[row]; }
+    // How long the entry has held (the holder) or waited (the others), as of the last tick.
+    std::chrono::milliseconds ageOf(int row) const;
+    std::chrono::steady_clock::time_point now() const { return now_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<Entry> rows_;
+    std::chrono::steady_clock::time_point now_;
+    std::chrono::system_clock::time_point wallNow_;
+};
+
+} // namespace lockscope
