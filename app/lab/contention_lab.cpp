@@ -1,0 +1,311 @@
+#include "app/lab/contention_lab.h"
+
+#include "etcdclient/key_range.h"
+#include "etcdclient/mutex.h"
+#include "etcdclient/session.h"
+
+#include <algorithm>
+
+namespace lockscope::lab {
+
+namespace {
+constexpr std::size_t maxHoldsKept = 200000;
+constexpr std::chrono::milliseconds retryDelay{500};
+
+// The longest common prefix of the lab's lock names, so one monitor sees all of them.
+std::string commonPrefix(const std::vector<std::string>& locks) {
+    std::string prefix = locks.front();
+    for (const auto& l : locks)
+        prefix.resize(std::mismatch(prefix.begin(), prefix.end(), l.begin(), l.end()).first -
+                      prefix.begin());
+    return prefix;
+}
+} // namespace
+
+struct ContentionLab::Worker {
+    int id;
+    std::string lock;
+    std::mt19937 rng;
+    std::shared_ptr<etcd::Session> session;
+    std::shared_ptr<etcd::Mutex> mutex;
+    std::vector<std::shared_ptr<etcd::Mutex>> crashed; // kept so their keys expire, not delete
+    int cyclesLeft = -1;                               // -1: until stopped
+    bool stopped = false;
+};
+
+std::shared_ptr<ContentionLab> ContentionLab::create(etcd::Client& client, LabOptions options) {
+    return std::shared_ptr<ContentionLab>(new ContentionLab(client, std::move(options)));
+}
+
+ContentionLab::ContentionLab(etcd::Client& client, LabOptions options)
+    : client_(client)
+    , options_(std::move(options)) {}
+
+ContentionLab::~ContentionLab() = default;
+
+bool ContentionLab::running() const {
+    std::lock_guard lock(mutex_);
+    return running_;
+}
+
+LabCounters ContentionLab::counters() const {
+    std::lock_guard lock(mutex_);
+    return counters_;
+}
+
+void ContentionLab::start() {
+    launch(-1);
+}
+void ContentionLab::step() {
+    launch(1);
+}
+
+void ContentionLab::launch(int cycles) {
+    {
+        std::lock_guard lock(mutex_);
+        if (running_)
+            return;
+        running_ = true;
+        startedAt_ = Clock::now();
+        if (!monitor_) {
+            monitor_ = etcd::LockMonitor::create(client_, {commonPrefix(options_.locks)});
+            monitor_->start();
+        }
+        workers_.clear();
+        for (int i = 0; i < options_.workers; ++i) {
+            auto w = std::make_shared<Worker>();
+            w->id = i;
+            w->lock = options_.locks[static_cast<std::size_t>(i) % options_.locks.size()];
+            w->rng.seed(options_.seed + static_cast<uint32_t>(i));
+            w->cyclesLeft = cycles;
+            workers_.push_back(w);
+        }
+    }
+    std::weak_ptr<ContentionLab> weak = weak_from_this();
+    for (auto& w : workers_)
+        client_.schedule(std::chrono::milliseconds(0), [weak, w] {
+            if (auto self = weak.lock())
+                self->cycle(w);
+        });
+}
+
+void ContentionLab::later(std::chrono::milliseconds delay, std::function<void()> task) {
+    client_.schedule(delay, std::move(task));
+}
+
+bool ContentionLab::proceed(Worker& worker) {
+    if (worker.stopped)
+        return false;
+    if (worker.cyclesLeft == 0) {
+        std::lock_guard lock(mutex_);
+        const bool wasRunning = running_;
+        running_ = std::any_of(workers_.begin(), workers_.end(),
+                               [](auto& w) { return w->cyclesLeft != 0; });
+        if (wasRunning && !running_)
+            stoppedAt_ = Clock::now(); // a step ends by itself
+        return false;
+    }
+    return true;
+}
+
+void ContentionLab::cycle(const std::shared_ptr<Worker>& worker) {
+    if (!proceed(*worker))
+        return;
+    std::weak_ptr<ContentionLab> weak = weak_from_this();
+    if (!worker->session || worker->session->lost()) {
+        etcd::Session::create(client_, options_.ttlSeconds, [weak, worker](auto made) {
+            auto self = weak.lock();
+            if (!self)
+                return;
+            if (made && worker->stopped)
+                made.value()->close();
+            if (!made || worker->stopped) {
+                if (!worker->stopped)
+                    self->later(retryDelay, [weak, worker] {
+                        if (auto s = weak.lock())
+                            s->cycle(worker);
+                    });
+                return;
+            }
+            worker->session = made.value();
+            worker->mutex = etcd::Mutex::create(self->client_, worker->session, worker->lock);
+            self->cycle(worker);
+        });
+        return;
+    }
+    worker->mutex->lock([weak, worker](const etcd::Error& error) {
+        if (auto self = weak.lock())
+            self->onLocked(worker, error);
+    });
+}
+
+void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::Error& error) {
+    std::weak_ptr<ContentionLab> weak = weak_from_this();
+    auto again = [weak, worker] {
+        if (auto self = weak.lock())
+            self->cycle(worker);
+    };
+    if (!error.ok()) { // lost while waiting, or cancelled: start over
+        later(options_.think, again);
+        return;
+    }
+    if (worker->stopped) {
+        worker->mutex->unlock();
+        return;
+    }
+    const auto from = Clock::now();
+    const double roll = std::uniform_real_distribution<double>(0, 1)(worker->rng);
+    const auto ttl = std::chrono::seconds(options_.ttlSeconds);
+    std::chrono::milliseconds hold = options_.hold;
+    bool stalled = false;
+    {
+        std::lock_guard lock(mutex_);
+        ++counters_.acquisitions;
+        if (roll < options_.crashProbability) {
+            ++counters_.crashes;
+            holds_.push_back({worker->id, worker->lock, worker->mutex->key(),
+                              worker->mutex->fencingToken(), from, from});
+        } else if (roll < options_.crashProbability + options_.stallProbability) {
+            ++counters_.stalls;
+            stalled = true;
+            hold += 2 * std::chrono::duration_cast<std::chrono::milliseconds>(ttl);
+        } else if (roll < options_.crashProbability + options_.stallProbability +
+                              options_.slowProbability) {
+            ++counters_.slowHolds;
+            hold *= 5;
+        }
+    }
+    if (roll < options_.crashProbability) {
+        // Gone without a word: keepalives stop, the key stays until the lease expires, and
+        // the worker comes back later with a new session.
+        worker->session->orphan();
+        worker->session.reset();
+        worker->crashed.push_back(std::move(worker->mutex));
+        later(std::chrono::duration_cast<std::chrono::milliseconds>(ttl * 3 / 2), again);
+        return;
+    }
+    if (stalled)
+        worker->session->setPaused(true); // the stalled holder: its lease will expire
+    later(hold, [weak, worker, from, stalled] {
+        if (auto self = weak.lock())
+            self->finishHold(worker, from, stalled);
+    });
+}
+
+void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::time_point from,
+                               bool stalled) {
+    if (worker->stopped) { // the lab's stop already let go of this hold: nothing to write
+        std::lock_guard lock(mutex_);
+        if (holds_.size() < maxHoldsKept)
+            holds_.push_back({worker->id, worker->lock, worker->mutex->key(),
+                              worker->mutex->fencingToken(), from, stoppedAt_});
+        return;
+    }
+    // The fencing demo: the worker writes the shared resource as the last act of its hold.
+    etcd::pb::TxnRequest txn;
+    *txn.add_compare() = worker->mutex->ownerCompare();
+    auto* put = txn.add_success()->mutable_request_put();
+    put->set_key(options_.resourceKey);
+    put->set_value("worker " + std::to_string(worker->id) + " token " +
+                   std::to_string(worker->mutex->fencingToken()));
+    if (!options_.fencing)
+        *txn.add_failure()->mutable_request_put() = *put; // unguarded: it lands regardless
+    std::weak_ptr<ContentionLab> weak = weak_from_this();
+    client_.txn(txn, [weak, worker, from, stalled](etcd::Result<etcd::pb::TxnResponse> reply) {
+        auto self = weak.lock();
+        if (!self)
+            return;
+        {
+            std::lock_guard lock(self->mutex_);
+            // A write the lab's own stop raced (it released the lock under the write) is
+            // neither a fencing rejection nor a split brain.
+            if (reply && reply->succeeded())
+                ++self->counters_.writesApplied;
+            else if (reply && !worker->stopped)
+                ++(self->options_.fencing ? self->counters_.writesRejectedByFencing
+                                          : self->counters_.writesWithoutLock);
+            if (self->holds_.size() < maxHoldsKept)
+                self->holds_.push_back({worker->id, worker->lock, worker->mutex->key(),
+                                        worker->mutex->fencingToken(), from, Clock::now()});
+        }
+        if (stalled)
+            worker->session.reset(); // expired by now: the next cycle starts a new one
+        worker->mutex->unlock([weak, worker](auto) {
+            if (auto s = weak.lock())
+                s->later(s->options_.think, [weak, worker] {
+                    if (auto again = weak.lock())
+                        again->cycle(worker);
+                });
+        });
+        if (worker->cyclesLeft > 0)
+            --worker->cyclesLeft;
+    });
+}
+
+void ContentionLab::stop(std::function<void()> done) {
+    {
+        std::lock_guard lock(mutex_);
+        if (running_)
+            stoppedAt_ = Clock::now();
+        running_ = false; // at once; the workers let go on the client's thread below
+    }
+    auto self = shared_from_this();
+    client_.schedule(std::chrono::milliseconds(0), [self, done] {
+        std::vector<std::shared_ptr<Worker>> workers;
+        {
+            std::lock_guard lock(self->mutex_);
+            workers = self->workers_;
+        }
+        auto pending = std::make_shared<int>(1); // one for this loop, so done runs once
+        auto finishOne = [pending, done] {
+            if (--*pending == 0 && done)
+                done();
+        };
+        for (auto& w : workers) {
+            w->stopped = true;
+            if (w->mutex) {
+                w->mutex->cancel();
+                w->mutex->unlock();
+            }
+            w->crashed.clear();
+            if (w->session) {
+                ++*pending;
+                w->session->close([finishOne](const etcd::Error&) { finishOne(); });
+            }
+        }
+        finishOne();
+    });
+}
+
+LabReport ContentionLab::report() const {
+    LabReport r;
+    std::vector<BelievedHold> holds;
+    std::vector<etcd::LockEvent> history;
+    {
+        std::lock_guard lock(mutex_);
+        r.counters = counters_;
+        const auto end = running_ ? Clock::now() : stoppedAt_;
+        r.seconds = std::chrono::duration<double>(end - startedAt_).count();
+        holds = holds_;
+        if (monitor_)
+            history = monitor_->history();
+    }
+    r.acquisitionsPerSecond =
+        r.seconds > 0 ? static_cast<double>(r.counters.acquisitions) / r.seconds : 0;
+    r.overlaps = findOverlaps(std::move(holds));
+    for (const auto& overlap : r.overlaps) {
+        std::optional<GrantedEnd> end;
+        // That incarnation of the key ended at the first release or expiry after its creation.
+        for (const auto& e : history)
+            if (e.key == overlap.first.key && e.held && e.revision > overlap.first.fencingToken &&
+                (e.kind == etcd::LockEventKind::Released ||
+                 e.kind == etcd::LockEventKind::Expired)) {
+                end = GrantedEnd{etcd::lockEventKindName(e.kind), e.revision, e.observedAt};
+                break;
+            }
+        r.ends.push_back(end);
+    }
+    return r;
+}
+
+} // namespace lockscope::lab

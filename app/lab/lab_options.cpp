@@ -1,0 +1,22 @@
+#include "app/lab/lab_options.h"
+
+namespace lockscope::lab {
+
+std::string LabOptions::problem() const {
+    if (workers < 1 || workers > 200)
+        return "the lab runs 1 to 200 workers";
+    if (locks.empty())
+        return "give the lab at least one lock name";
+    if (hold.count() < 0 || think.count() < 0)
+        return "hold and think times cannot be negative";
+    if (ttlSeconds < 1)
+        return "the session TTL must be at least 1 s (etcd raises it to its minimum)";
+    for (double p : {stallProbability, crashProbability, slowProbability})
+        if (p < 0 || p > 1)
+            return "chaos probabilities are between 0 and 1";
+    if (resourceKey.empty())
+        return "the fencing demo needs a resource key";
+    return {};
+}
+
+} // namespace lockscope::lab
