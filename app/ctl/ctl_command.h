@@ -1,0 +1,20 @@
+#pragma once
+
+#include "app/core/connection_options.h"
+
+#include <QStringList>
+
+namespace lockscope {
+
+// Exit codes shared by every subcommand.
+enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+
+// One lockscopectl subcommand. `arguments` start with the subcommand's name, so a command can
+// hand them to its own QCommandLineParser; the global connection flags are already read.
+struct CtlCommand {
+    const char* name;
+    const char* summary;
+    int (*run)(const QStringList& arguments, const ConnectionOptions& connection);
+};
+
+} // namespace lockscope

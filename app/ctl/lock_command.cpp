@@ -1,0 +1,277 @@
+#include "app/ctl/lock_command.h"
+
+#include "etcdclient/client.h"
+#include "etcdclient/mutex.h"
+#include "etcdclient/session.h"
+
+#include <QStringList>
+#include <csignal>
+#include <cstdio>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace lockscope {
+
+namespace {
+
+sigset_t lockSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGCHLD);
+    return set;
+}
+
+// Waits up to 100 ms for one of the blocked signals; 0 when none came.
+int nextSignal() {
+    const sigset_t set = lockSignals();
+    timespec tick{0, 100'000'000};
+    const int sig = ::sigtimedwait(&set, nullptr, &tick);
+    return sig > 0 ? sig : 0;
+}
+
+void say(const std::string& message) {
+    std::fprintf(stderr, "lockscopectl: %s\n", message.c_str());
+}
+
+pid_t spawn(const std::vector<std::string>& command, const std::string& key, int64_t token) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e)
+        env.emplace_back(*e);
+    env.push_back("LOCKSCOPE_LOCK_KEY=" + key);
+    env.push_back("LOCKSCOPE_FENCING_TOKEN=" + std::to_string(token));
+    std::vector<std::string> args = command;
+    std::vector<char*> argv, envp;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const sigset_t set = lockSignals();
+        ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+        ::execvpe(argv[0], argv.data(), envp.data());
+        std::fprintf(stderr, "lockscopectl: cannot run %s\n", argv[0]);
+        ::_exit(127);
+    }
+    return pid;
+}
+
+// SIGTERM, then SIGKILL after five seconds.
+void terminate(pid_t child) {
+    ::kill(child, SIGTERM);
+    for (int i = 0; i < 50; ++i) {
+        if (::waitpid(child, nullptr, WNOHANG) == child)
+            return;
+        ::usleep(100'000);
+    }
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+}
+
+// What the client's thread tells the main thread.
+struct Outcome {
+    std::mutex mutex;
+    std::optional<etcd::Error> locked;
+    std::optional<etcd::Error> lost;
+
+    template <class T> std::optional<T> read(std::optional<T> Outcome::*field) {
+        std::lock_guard lock(mutex);
+        return this->*field;
+    }
+};
+
+// One lock held by this process, released on every way out.
+class LockHolder {
+public:
+    LockHolder(etcd::Client& client, std::shared_ptr<etcd::Session> session,
+               const std::string& name)
+        : session_(std::move(session))
+        , mutex_(etcd::Mutex::create(client, session_, name)) {
+        mutex_->onLost([outcome = outcome_](const etcd::Error& e) {
+            std::lock_guard lock(outcome->mutex);
+            outcome->lost = e;
+        });
+    }
+    ~LockHolder() {
+        // Wait for both answers so no key outlives the process.
+        std::promise<void> unlocked, closed;
+        mutex_->unlock([&](auto) { unlocked.set_value(); });
+        unlocked.get_future().wait();
+        session_->close([&](const etcd::Error&) { closed.set_value(); });
+        closed.get_future().wait();
+    }
+
+    etcd::Mutex& mutex() { return *mutex_; }
+    Outcome& outcome() { return *outcome_; }
+
+    // Queues and waits; a signal meanwhile cancels the wait.
+    etcd::Error lock(bool& interrupted) {
+        mutex_->lock([outcome = outcome_](const etcd::Error& e) {
+            std::lock_guard lock(outcome->mutex);
+            outcome->locked = e;
+        });
+        while (!outcome_->read(&Outcome::locked)) {
+            const int sig = nextSignal();
+            if ((sig == SIGINT || sig == SIGTERM) && !interrupted) {
+                interrupted = true;
+                mutex_->cancel();
+            }
+        }
+        return *outcome_->read(&Outcome::locked);
+    }
+
+    etcd::Result<bool> tryLock() {
+        std::promise<etcd::Result<bool>> tried;
+        mutex_->tryLock([&](etcd::Result<bool> r) { tried.set_value(std::move(r)); });
+        return tried.get_future().get();
+    }
+
+private:
+    std::shared_ptr<etcd::Session> session_;
+    std::shared_ptr<etcd::Mutex> mutex_;
+    std::shared_ptr<Outcome> outcome_ = std::make_shared<Outcome>();
+};
+
+int holdUntilSignal(LockHolder& holder) {
+    std::printf("%s\n", holder.mutex().key().c_str());
+    std::fflush(stdout);
+    while (true) {
+        const int sig = nextSignal();
+        if (sig == SIGINT || sig == SIGTERM)
+            return ExitOk;
+        if (auto lost = holder.outcome().read(&Outcome::lost)) {
+            say(lost->message);
+            return ExitLockLost;
+        }
+    }
+}
+
+int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command) {
+    const pid_t child = spawn(command, holder.mutex().key(), holder.mutex().fencingToken());
+    if (child < 0) {
+        say("cannot start " + command.front());
+        return ExitFailed;
+    }
+    while (true) {
+        const int sig = nextSignal();
+        if (sig == SIGINT || sig == SIGTERM)
+            ::kill(child, sig); // pass it on; we release once the command has exited
+        int status = 0;
+        if (::waitpid(child, &status, WNOHANG) == child)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (auto lost = holder.outcome().read(&Outcome::lost)) {
+            terminate(child);
+            say(lost->message + "; the command was terminated");
+            return ExitLockLost;
+        }
+    }
+}
+
+int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& options) {
+    auto client = etcd::Client::create(clientOptions);
+    if (!client) {
+        say(client.error().message);
+        return ExitFailed;
+    }
+    std::promise<etcd::Result<std::shared_ptr<etcd::Session>>> made;
+    etcd::Session::create(**client, options.ttlSeconds,
+                          [&](auto s) { made.set_value(std::move(s)); });
+    auto session = made.get_future().get();
+    if (!session) {
+        say("cannot start a session: " + session.error().message);
+        return ExitFailed;
+    }
+    LockHolder holder(**client, *session, options.name);
+    if (options.tryOnly) {
+        auto tried = holder.tryLock();
+        if (!tried) {
+            say(tried.error().message);
+            return ExitFailed;
+        }
+        if (!tried.value()) {
+            say(options.name + " is held by someone else");
+            return ExitLockHeldElsewhere;
+        }
+    } else {
+        bool interrupted = false;
+        const etcd::Error locked = holder.lock(interrupted);
+        if (interrupted) {
+            say("interrupted while waiting for " + options.name +
+                "; our place in the queue was removed");
+            return ExitFailed;
+        }
+        if (!locked.ok()) {
+            say(locked.message);
+            return ExitFailed;
+        }
+    }
+    return options.command.empty() ? holdUntilSignal(holder)
+                                   : runWhileHolding(holder, options.command);
+}
+
+} // namespace
+
+bool parseLockArguments(const QStringList& arguments, LockCommandOptions& options,
+                        QString& problem) {
+    for (int i = 1; i < arguments.size(); ++i) {
+        const QString& arg = arguments[i];
+        if (arg == "--") {
+            for (++i; i < arguments.size(); ++i)
+                options.command.push_back(arguments[i].toStdString());
+            break;
+        }
+        if (arg == "--try") {
+            options.tryOnly = true;
+        } else if (arg == "--ttl" || arg.startsWith("--ttl=")) {
+            const QString value = arg == "--ttl"
+                                      ? (i + 1 < arguments.size() ? arguments[++i] : QString())
+                                      : arg.mid(6);
+            bool ok = false;
+            options.ttlSeconds = value.toLongLong(&ok);
+            if (!ok || options.ttlSeconds <= 0) {
+                problem = QStringLiteral("--ttl takes a whole number of seconds above 0, not "
+                                         "\"%1\"")
+                              .arg(value);
+                return false;
+            }
+        } else if (arg.startsWith("-")) {
+            problem =
+                QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, -- COMMAND)").arg(arg);
+            return false;
+        } else if (options.name.empty()) {
+            options.name = arg.toStdString();
+        } else {
+            for (; i < arguments.size(); ++i) // etcdctl's form: the command without "--"
+                options.command.push_back(arguments[i].toStdString());
+        }
+    }
+    if (options.name.empty()) {
+        problem = "lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [-- COMMAND]";
+        return false;
+    }
+    return true;
+}
+
+int runLockCommand(const QStringList& arguments, const ConnectionOptions& connection) {
+    LockCommandOptions options;
+    QString problem;
+    if (!parseLockArguments(arguments, options, problem)) {
+        say(problem.toStdString() + "\nRun 'lockscopectl --help' for usage.");
+        return ExitUsage;
+    }
+    // Before the client starts its thread, so the signals wait for sigtimedwait.
+    const sigset_t blocked = lockSignals();
+    ::pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
+    return hold(connection.client, options);
+}
+
+} // namespace lockscope

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "app/ctl/ctl_command.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lockscope {
+
+// `lockscopectl lock NAME [--ttl N] [--try] [-- COMMAND ARGS...]`, as `etcdctl lock` does it.
+struct LockCommandOptions {
+    std::string name;
+    int64_t ttlSeconds = 10; // etcdctl lock's default
+    bool tryOnly = false;
+    std::vector<std::string> command; // empty: hold until SIGINT or SIGTERM
+};
+
+// Exit codes beyond ExitOk (or the command's own status), ExitFailed and ExitUsage.
+constexpr int ExitLockHeldElsewhere = 3; // --try, and someone else holds the lock
+constexpr int ExitLockLost = 4;          // the lock was lost while we held it
+
+// Reads the arguments after "lock". Flags may come before or after NAME; "--" (or the first
+// word after NAME that is not a flag, as etcdctl allows) starts the command.
+bool parseLockArguments(const QStringList& arguments, LockCommandOptions& options,
+                        QString& problem);
+
+// Acquires the lock, then prints its key and holds it until SIGINT or SIGTERM, or runs the
+// command with LOCKSCOPE_LOCK_KEY and LOCKSCOPE_FENCING_TOKEN (our key's create revision) in
+// its environment and exits with its status. If the lock is lost meanwhile, the command is
+// terminated and we exit ExitLockLost saying so. The lock and the session are released on
+// every way out, so no key is left behind.
+int runLockCommand(const QStringList& arguments, const ConnectionOptions& connection);
+
+} // namespace lockscope

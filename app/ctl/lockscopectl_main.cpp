@@ -1,0 +1,92 @@
+// lockscopectl: LockScope without windows. `lockscopectl [connection flags] <command> ...`
+#include "app/core/connection_options.h"
+#include "app/ctl/ctl_command.h"
+#include "app/ctl/lab_command.h"
+#include "app/ctl/lock_command.h"
+#include "app/ctl/snapshot_command.h"
+#include "app/ctl/status_command.h"
+#include "app/ctl/watch_command.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QProcessEnvironment>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+using namespace lockscope;
+
+namespace {
+
+constexpr std::array commands = {
+    CtlCommand{"status", "Show each endpoint's status (add --json for JSON).", runStatusCommand},
+    CtlCommand{"lock",
+               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [-- COMMAND ARGS...].",
+               runLockCommand},
+    CtlCommand{"snapshot", "Show every lock under PREFIX: holder, queue, TTLs (--json).",
+               runSnapshotCommand},
+    CtlCommand{"watch", "Print lock events under PREFIX as they happen (--json).", runWatchCommand},
+    CtlCommand{"lab", "Run the contention lab headless and report split brains (--json).",
+               runLabCommand},
+};
+
+QString commandList() {
+    QString text = "\nCommands:\n";
+    for (const CtlCommand& command : commands)
+        text += QStringLiteral("  %1  %2\n")
+                    .arg(QString(command.name).leftJustified(10), command.summary);
+    return text;
+}
+
+int usageError(const QString& message) {
+    std::fprintf(stderr, "lockscopectl: %s\nRun 'lockscopectl --help' for usage.\n",
+                 qPrintable(message));
+    return ExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("lockscopectl");
+    QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Inspect etcd v3 locks from the command line. Connection flags and the ETCDCTL_* "
+        "environment variables are those of etcdctl; a flag wins over its variable.");
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
+    ConnectionOptions::addFlags(parser);
+    parser.addPositionalArgument("command", "The command to run; see below.", "<command> [args]");
+    // Everything after the command name belongs to the command.
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+
+    if (!parser.parse(app.arguments()))
+        return usageError(parser.errorText());
+    if (parser.isSet(helpOption)) {
+        // Qt's usage line names the binary's full path and omits the command's place.
+        const QString usage = "Usage: lockscopectl [connection flags] <command> [args]\n";
+        std::fputs(qPrintable(usage + parser.helpText().section('\n', 1) + commandList()), stdout);
+        return ExitOk;
+    }
+    if (parser.isSet(versionOption)) {
+        std::printf("lockscopectl %s\n", LOCKSCOPE_VERSION);
+        return ExitOk;
+    }
+    const QStringList arguments = parser.positionalArguments();
+    if (arguments.isEmpty())
+        return usageError("no command given");
+    const auto command = std::find_if(commands.begin(), commands.end(), [&](const CtlCommand& c) {
+        return arguments.first() == QLatin1String(c.name);
+    });
+    if (command == commands.end())
+        return usageError(QStringLiteral("unknown command \"%1\"").arg(arguments.first()));
+
+    QString problem;
+    const auto connection =
+        ConnectionOptions::read(parser, QProcessEnvironment::systemEnvironment(), problem);
+    if (!connection)
+        return usageError(problem);
+    return command->run(arguments, *connection);
+}

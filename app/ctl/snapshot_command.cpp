@@ -1,0 +1,54 @@
+#include "app/ctl/snapshot_command.h"
+
+#include "app/core/key_text.h"
+#include "app/core/lock_json.h"
+#include "app/core/lock_keys_model.h"
+#include "app/ctl/prefix_arguments.h"
+#include "app/ctl/text_table.h"
+#include "etcdclient/lock_snapshot.h"
+
+#include <cstdio>
+#include <future>
+
+namespace lockscope {
+
+int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& connection) {
+    int exitCode = ExitOk;
+    const auto args = parsePrefixArguments(
+        arguments, "lockscopectl [connection flags] snapshot PREFIX [--json]",
+        "Show every lock under PREFIX at one revision: holder, waiting queue, lease TTLs and "
+        "anomalies.",
+        exitCode);
+    if (!args)
+        return exitCode;
+
+    auto client = etcd::Client::create(connection.client);
+    if (!client) {
+        std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
+        return ExitFailed;
+    }
+    std::promise<etcd::Result<etcd::LockMonitorState>> read;
+    etcd::readLockSnapshot(**client, args->prefix.toStdString(),
+                           [&](auto state) { read.set_value(std::move(state)); });
+    const auto state = read.get_future().get();
+    if (!state) {
+        std::fprintf(stderr, "lockscopectl: %s\n", state.error().message.c_str());
+        return ExitFailed;
+    }
+    if (args->json) {
+        std::printf("%s\n", lockStateJson(*state).c_str());
+        return ExitOk;
+    }
+    LockKeysModel model;
+    model.setState(*state);
+    std::printf("revision %lld, %zu lock(s) under %s\n", static_cast<long long>(state->revision),
+                state->locks.size(), displayKey(args->prefix.toStdString()).c_str());
+    if (!state->locks.empty())
+        std::fputs(qPrintable(renderTextTable(model)), stdout);
+    for (const auto& anomaly : state->anomalies)
+        std::printf("anomaly: %s: %s: %s\n", displayKey(anomaly.key).c_str(),
+                    etcd::anomalyKindName(anomaly.kind), anomaly.detail.c_str());
+    return ExitOk;
+}
+
+} // namespace lockscope

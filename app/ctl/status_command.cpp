@@ -1,0 +1,85 @@
+#include "app/ctl/status_command.h"
+
+#include "app/core/cluster_status_probe.h"
+#include "app/core/endpoint_status_model.h"
+#include "app/ctl/text_table.h"
+
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <algorithm>
+#include <cstdio>
+
+namespace lockscope {
+
+namespace {
+
+void print(FILE* stream, const QString& text) {
+    std::fputs(text.toLocal8Bit().constData(), stream);
+    std::fflush(stream);
+}
+
+QString asJson(const QList<EndpointStatus>& rows) {
+    QJsonArray array;
+    for (const EndpointStatus& row : rows)
+        array.append(row.toJson());
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+}
+
+QString asTable(const QList<EndpointStatus>& rows) {
+    EndpointStatusModel model;
+    model.setRows(rows);
+    return renderTextTable(model);
+}
+
+} // namespace
+
+int runStatusCommand(const QStringList& arguments, const ConnectionOptions& connection) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Show each endpoint's status: version, member id, "
+                                     "leader, revision, raft term and index, database size "
+                                     "and round trip.");
+    const QCommandLineOption jsonOption("json", "Print a JSON array instead of a table.");
+    const QCommandLineOption helpOption({"h", "help"}, "Show this help.");
+    parser.addOptions({jsonOption, helpOption});
+    if (!parser.parse(arguments) || !parser.positionalArguments().isEmpty()) {
+        const QString problem =
+            parser.errorText().isEmpty()
+                ? "unexpected argument \"" + parser.positionalArguments().constFirst() + "\""
+                : parser.errorText();
+        print(stderr, "lockscopectl status: " + problem +
+                          "\nConnection flags go before the command; run "
+                          "'lockscopectl status --help'.\n");
+        return ExitUsage;
+    }
+    if (parser.isSet(helpOption)) {
+        print(stdout, "Usage: lockscopectl [connection flags] status [--json]\n" +
+                          parser.helpText().section('\n', 1));
+        return ExitOk;
+    }
+
+    ClusterStatusProbe probe(connection.client);
+    QList<EndpointStatus> rows;
+    QEventLoop loop;
+    QObject::connect(&probe, &ClusterStatusProbe::finished, &loop,
+                     [&](const QList<EndpointStatus>& answered) {
+                         rows = answered;
+                         loop.quit();
+                     });
+    probe.refresh();
+    if (probe.busy())
+        loop.exec();
+
+    print(stdout, parser.isSet(jsonOption) ? asJson(rows) : asTable(rows));
+    const auto failed = std::count_if(rows.cbegin(), rows.cend(),
+                                      [](const EndpointStatus& row) { return !row.answered(); });
+    if (failed == 0)
+        return ExitOk;
+    print(stderr, QStringLiteral("lockscopectl: %1 of %2 endpoints did not answer\n")
+                      .arg(failed)
+                      .arg(rows.size()));
+    return ExitFailed;
+}
+
+} // namespace lockscope
