@@ -1,0 +1,24 @@
+#pragma once
+
+#include "app/core/connection_options.h"
+#include "widgets/connection_profile.h"
+
+#include <QList>
+#include <optional>
+
+class QSettings;
+
+namespace lockscope {
+
+// Saved profiles live in the application's settings (passwords never do).
+QList<ConnectionProfile> loadProfiles(QSettings& settings);
+void saveProfiles(QSettings& settings, const QList<ConnectionProfile>& profiles);
+
+// The profile as etcdctl flags, checked exactly as the command line is (same messages).
+std::optional<ConnectionOptions> toConnectionOptions(const ConnectionProfile& profile,
+                                                     const QString& password, QString& error);
+
+// The profile that reproduces the current command-line connection, for the dialog to start from.
+ConnectionProfile profileOf(const etcd::ClientOptions& options);
+
+} // namespace lockscope

@@ -1,0 +1,241 @@
+#include "app/gui/lab_panel.h"
+
+#include "app/core/key_text.h"
+#include "app/lab/contention_lab.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace lockscope {
+
+namespace {
+
+QSpinBox* spin(QWidget* parent, int min, int max, int value, const QString& suffix) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(min, max);
+    box->setValue(value);
+    box->setSuffix(suffix);
+    return box;
+}
+
+QDoubleSpinBox* percent(QWidget* parent, const QString& tip) {
+    auto* box = new QDoubleSpinBox(parent);
+    box->setRange(0, 100);
+    box->setDecimals(1);
+    box->setSuffix(" %");
+    box->setToolTip(tip);
+    return box;
+}
+
+// Steady-clock instants from the lab as wall-clock seconds, for the timeline.
+double unixSeconds(lab::Clock::time_point at) {
+    const auto sinceNow = std::chrono::duration<double>(at - lab::Clock::now()).count();
+    return static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0 + sinceNow;
+}
+
+} // namespace
+
+LabPanel::LabPanel(QWidget* parent)
+    : QWidget(parent)
+    , workers_(spin(this, 1, 200, 8, tr(" workers")))
+    , locks_(new QLineEdit("/lockscope-lab/lock", this))
+    , hold_(spin(this, 0, 60000, 300, tr(" ms")))
+    , think_(spin(this, 0, 60000, 200, tr(" ms")))
+    , ttl_(spin(this, 1, 600, 3, tr(" s")))
+    , stall_(percent(this, tr("Chance that a holder's keepalives stop while it holds on past its "
+                              "TTL: a split brain unless writes are fenced")))
+    , crash_(percent(this, tr("Chance that a holder vanishes without releasing; its key stays "
+                              "until the lease expires")))
+    , slow_(percent(this, tr("Chance that a holder keeps the lock five times as long")))
+    , fencing_(new QCheckBox(tr("Fence resource writes with the lock's fencing token"), this))
+    , start_(new QPushButton(tr("Start"), this))
+    , step_(new QPushButton(tr("Step"), this))
+    , stop_(new QPushButton(tr("Stop"), this))
+    , figures_(new QLabel(this)) {
+    locks_->setToolTip(tr("Comma-separated lock names the workers contend on"));
+    fencing_->setChecked(true);
+    figures_->setWordWrap(true);
+    figures_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    step_->setToolTip(tr("Each worker acquires once, then stops"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Workers"), workers_);
+    form->addRow(tr("Locks"), locks_);
+    form->addRow(tr("Hold"), hold_);
+    form->addRow(tr("Think"), think_);
+    form->addRow(tr("Session TTL"), ttl_);
+    form->addRow(tr("Stall"), stall_);
+    form->addRow(tr("Crash"), crash_);
+    form->addRow(tr("Slow"), slow_);
+    form->addRow(QString(), fencing_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(start_);
+    buttons->addWidget(step_);
+    buttons->addWidget(stop_);
+    buttons->addStretch();
+    // Settings and figures in a column of readable width; the rest of the tab stays empty.
+    auto* column = new QWidget(this);
+    column->setMaximumWidth(560);
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->addLayout(form);
+    columnLayout->addLayout(buttons);
+    columnLayout->addWidget(figures_);
+    columnLayout->addStretch();
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(column);
+    layout->addStretch();
+
+    connect(start_, &QPushButton::clicked, this, &LabPanel::start);
+    connect(step_, &QPushButton::clicked, this, &LabPanel::step);
+    connect(stop_, &QPushButton::clicked, this, &LabPanel::stop);
+    refreshTimer_.setInterval(RefreshIntervalMs);
+    connect(&refreshTimer_, &QTimer::timeout, this, &LabPanel::refresh);
+    updateButtons();
+}
+
+LabPanel::~LabPanel() {
+    if (lab_)
+        lab_->stop(); // revokes every worker's session; the client outlives this panel
+}
+
+void LabPanel::setClient(etcd::Client* client) {
+    if (lab_ && client != client_) {
+        lab_->stop();
+        lab_.reset();
+    }
+    client_ = client;
+    updateButtons();
+}
+
+lab::LabOptions LabPanel::options() const {
+    lab::LabOptions o;
+    o.workers = workers_->value();
+    o.locks.clear();
+    for (const auto& name : locks_->text().split(',', Qt::SkipEmptyParts))
+        o.locks.push_back(name.trimmed().toStdString());
+    o.hold = std::chrono::milliseconds(hold_->value());
+    o.think = std::chrono::milliseconds(think_->value());
+    o.ttlSeconds = ttl_->value();
+    o.stallProbability = stall_->value() / 100;
+    o.crashProbability = crash_->value() / 100;
+    o.slowProbability = slow_->value() / 100;
+    o.fencing = fencing_->isChecked();
+    return o;
+}
+
+void LabPanel::setOptions(const lab::LabOptions& o) {
+    workers_->setValue(o.workers);
+    QStringList names;
+    for (const auto& l : o.locks)
+        names << QString::fromStdString(l);
+    locks_->setText(names.join(','));
+    hold_->setValue(static_cast<int>(o.hold.count()));
+    think_->setValue(static_cast<int>(o.think.count()));
+    ttl_->setValue(static_cast<int>(o.ttlSeconds));
+    stall_->setValue(o.stallProbability * 100);
+    crash_->setValue(o.crashProbability * 100);
+    slow_->setValue(o.slowProbability * 100);
+    fencing_->setChecked(o.fencing);
+}
+
+void LabPanel::start() {
+    launch(false);
+}
+void LabPanel::step() {
+    launch(true);
+}
+
+void LabPanel::launch(bool once) {
+    if (!client_ || running())
+        return;
+    const lab::LabOptions o = options();
+    if (const auto problem = o.problem(); !problem.empty()) {
+        QMessageBox::warning(this, tr("Contention lab"), QString::fromStdString(problem));
+        return;
+    }
+    if (lab_)
+        lab_->stop();
+    lab_ = lab::ContentionLab::create(*client_, o);
+    overlapsShown_.clear();
+    lastAcquisitions_ = 0;
+    once ? lab_->step() : lab_->start();
+    refreshTimer_.start();
+    updateButtons();
+}
+
+void LabPanel::stop() {
+    if (lab_)
+        lab_->stop();
+    refresh();
+    refreshTimer_.stop();
+    updateButtons();
+}
+
+bool LabPanel::running() const {
+    return lab_ && lab_->running();
+}
+
+QString LabPanel::figures() const {
+    return figures_->text();
+}
+
+void LabPanel::refresh() {
+    if (!lab_)
+        return;
+    const auto report = lab_->report();
+    const auto& c = report.counters;
+    const double perSecond =
+        static_cast<double>(c.acquisitions - lastAcquisitions_) / (RefreshIntervalMs / 1000.0);
+    lastAcquisitions_ = c.acquisitions;
+    figures_->setText(
+        tr("%1 acquisitions (%2/s now)\nchaos: %3 stalls, %4 crashes, %5 slow holds\n"
+           "resource writes: %6 applied, %7 rejected by fencing, %8 landed without the lock\n"
+           "split brains found: %9%10")
+            .arg(c.acquisitions)
+            .arg(running() ? perSecond : 0.0, 0, 'f', 1)
+            .arg(c.stalls)
+            .arg(c.crashes)
+            .arg(c.slowHolds)
+            .arg(c.writesApplied)
+            .arg(c.writesRejectedByFencing)
+            .arg(c.writesWithoutLock)
+            .arg(report.overlaps.size())
+            .arg(report.overlaps.empty()
+                     ? QString()
+                     : tr(" (longest %1 ms, workers %2 and %3 on %4)")
+                           .arg(report.overlaps[0].lasted.count())
+                           .arg(report.overlaps[0].first.worker)
+                           .arg(report.overlaps[0].second.worker)
+                           .arg(QString::fromStdString(displayKey(report.overlaps[0].lock)))));
+    // Each split brain goes to the timeline once (the report lists them longest first).
+    for (const auto& o : report.overlaps) {
+        const QString id = QStringLiteral("%1|%2|%3")
+                               .arg(o.first.fencingToken)
+                               .arg(o.second.fencingToken)
+                               .arg(QString::fromStdString(o.lock));
+        if (overlapsShown_.contains(id))
+            continue;
+        overlapsShown_.insert(id);
+        emit overlapFound(QString::fromStdString(displayKey(o.lock)), unixSeconds(o.second.from),
+                          unixSeconds(std::min(o.first.to, o.second.to)));
+    }
+    if (!running())
+        updateButtons();
+}
+
+void LabPanel::updateButtons() {
+    const bool busy = running();
+    start_->setEnabled(client_ && !busy);
+    step_->setEnabled(client_ && !busy);
+    stop_->setEnabled(lab_ != nullptr);
+}
+
+} // namespace lockscope

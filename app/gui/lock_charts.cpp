@@ -1,0 +1,115 @@
+#include "app/gui/lock_charts.h"
+
+#include "app/core/key_text.h"
+#include "etcdclient/lock_stats.h"
+#include "widgets/holder_timeline.h"
+#include "widgets/latency_plot.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+double unixSeconds(std::chrono::system_clock::time_point at) {
+    return std::chrono::duration<double>(at.time_since_epoch()).count();
+}
+QString text(const std::string& bytes) {
+    return QString::fromStdString(displayKey(bytes));
+}
+} // namespace
+
+LockCharts::LockCharts(QWidget* parent)
+    : QWidget(parent)
+    , timeline_(new HolderTimeline)
+    , waits_(new LatencyPlot)
+    , depth_(new LatencyPlot) {
+    timeline_->setObjectName("holderTimeline");
+    waits_->setObjectName("waitPlot");
+    depth_->setObjectName("queueDepthPlot");
+    waits_->setValueLabel(tr("milliseconds"));
+    depth_->setValueLabel(tr("waiters"));
+    for (LatencyPlot* plot : {waits_, depth_})
+        plot->setWindowSeconds(300);
+
+    auto* pause = new QCheckBox(tr("Pause graphs (then drag and zoom)"));
+    connect(pause, &QCheckBox::toggled, this, [this](bool paused) {
+        waits_->setPaused(paused);
+        depth_->setPaused(paused);
+    });
+    auto* exportButton = new QPushButton(tr("Export PNG…"));
+    connect(exportButton, &QPushButton::clicked, this, &LockCharts::exportPng);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold, red where "
+                                 "two believed they held it")),
+                   1);
+    bar->addWidget(pause);
+    bar->addWidget(exportButton);
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(timeline_);
+    splitter->addWidget(waits_);
+    splitter->addWidget(depth_);
+    splitter->setSizes({260, 220, 160});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(splitter, 1);
+}
+
+void LockCharts::addEvents(const std::vector<etcd::LockEvent>& events) {
+    for (const auto& e : events) {
+        const QString lock = text(e.lock);
+        const double at = unixSeconds(e.observedAt);
+        switch (e.kind) {
+        case etcd::LockEventKind::Acquired:
+            timeline_->beginHold(lock, text(e.key), at);
+            if (e.waited && !e.recovered)
+                waits_->addPoint(tr("wait (observed)"), at, static_cast<double>(e.waited->count()));
+            if (auto gone = holderGoneAt_.find(lock); gone != holderGoneAt_.end()) {
+                if (!e.recovered)
+                    waits_->addPoint(tr("handoff gap"), at, (at - gone.value()) * 1000.0);
+                holderGoneAt_.erase(gone);
+            }
+            break;
+        case etcd::LockEventKind::Released:
+        case etcd::LockEventKind::Expired:
+            if (e.held) { // the holder went; a waiter leaving has no hold time
+                timeline_->endHold(lock, at);
+                holderGoneAt_.insert(lock, at);
+            }
+            break;
+        case etcd::LockEventKind::Enqueued: break;
+        }
+    }
+}
+
+void LockCharts::sampleQueueDepth(const etcd::LockMonitorState& state) {
+    const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    depth_->addPoint(tr("waiters, all locks"), now,
+                     static_cast<double>(etcd::queueDepth(state.locks)));
+}
+
+void LockCharts::addOwnWait(double unixSeconds, double waitedMs) {
+    waits_->addPoint(tr("wait (ours)"), unixSeconds, waitedMs);
+}
+
+void LockCharts::markOverlap(const QString& lock, double from, double to) {
+    timeline_->markOverlap(lock, from, to);
+}
+
+void LockCharts::exportPng() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the timeline as PNG"),
+                                                      "lockscope-timeline.png", "PNG (*.png)");
+    if (path.isEmpty())
+        return;
+    if (!grab().save(path))
+        QMessageBox::warning(this, tr("Export PNG"), tr("Could not write %1").arg(path));
+}
+
+} // namespace lockscope

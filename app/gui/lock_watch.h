@@ -1,0 +1,78 @@
+#pragma once
+
+#include "etcdclient/lock_monitor.h"
+
+#include <QObject>
+#include <QTimer>
+#include <memory>
+
+namespace lockscope {
+
+class EventLogModel;
+class LockListModel;
+class QueueModel;
+
+// Runs a LockMonitor over one prefix and keeps the lock models up to date on the GUI thread.
+// The monitor's listener (the client's thread) only queues events and marks the view dirty;
+// a GUI-thread timer drains that at ~10 Hz into the models, and another moves the countdowns
+// at ~4 Hz. So a burst of etcd events costs one model update, and nothing here waits.
+class LockWatch : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int DrainIntervalMs = 100;
+    static constexpr int TickIntervalMs = 250;
+
+    explicit LockWatch(QObject* parent = nullptr);
+    ~LockWatch() override;
+
+    // The client must outlive the watch, or be taken away (null) before it goes.
+    void setClient(etcd::Client* client);
+    // Restarts the monitor on the new prefix; the models start over.
+    void setPrefix(const std::string& prefix);
+    const std::string& prefix() const { return prefix_; }
+
+    // The lock whose queue QueueModel shows (a name as etcd has it); empty for none.
+    void selectLock(const std::string& name);
+    const std::string& selectedLock() const { return selectedLock_; }
+
+    LockListModel* locks() const { return locks_; }
+    QueueModel* queue() const { return queue_; }
+    EventLogModel* events() const { return events_; }
+    bool live() const { return live_; }
+    const etcd::LockMonitorState& state() const { return state_; }
+
+signals:
+    // `why` says what the monitor is waiting for when it is not live.
+    void livenessChanged(bool live, const QString& why);
+    void selectedLockChanged(const QString& name);
+    // After each update of the models, drained or ticked: a good moment to redraw a summary.
+    void refreshed();
+    // The lock events of one drain, oldest first (for charts and timelines).
+    void eventsArrived(const std::vector<etcd::LockEvent>& events);
+
+private:
+    struct Inbox;
+
+    void restart();
+    void drain();
+    void tick();
+    void showSelectedQueue();
+    void setLiveness(bool live, const QString& why);
+
+    LockListModel* locks_;
+    QueueModel* queue_;
+    EventLogModel* events_;
+    etcd::Client* client_ = nullptr;
+    std::string prefix_ = "/";
+    std::string selectedLock_;
+    // Shared with the monitor's listener, which may still run after the monitor is replaced.
+    std::shared_ptr<Inbox> inbox_;
+    std::shared_ptr<etcd::LockMonitor> monitor_;
+    etcd::LockMonitorState state_;
+    bool live_ = false;
+    QString notLiveReason_;
+    QTimer drainTimer_;
+    QTimer tickTimer_;
+};
+
+} // namespace lockscope
