@@ -1,0 +1,34 @@
+#pragma once
+
+#include "etcdclient/client.h"
+#include "samples.h"
+
+#include <map>
+#include <string>
+
+namespace lockscope::bench {
+
+// The pause before a sample that follows idle time (a handoff after its queue formed, and the
+// floor's put-to-watch): the same for both, so both start equally warm.
+constexpr std::chrono::milliseconds pause{5};
+
+struct Scale {
+    int rounds;                   // samples per latency figure
+    std::vector<int> waiters;     // handoff queue lengths
+    std::vector<int> monitorKeys; // lock keys for the snapshot-load figure
+};
+
+// etcd's own floor: what any client pays.
+std::vector<Samples> measureFloor(etcd::Client& client, const Scale& scale);
+// Our Session and Mutex.
+std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale);
+
+struct LoadFigure {
+    int keys;
+    double seconds;
+    double residentMb; // growth of the process's resident set while loading
+};
+// A LockMonitor loading a prefix of `keys` lock keys, each figure on a fresh prefix.
+std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& scale);
+
+} // namespace lockscope::bench

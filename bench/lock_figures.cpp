@@ -1,0 +1,98 @@
+#include "etcdclient/mutex.h"
+#include "etcdclient/session.h"
+#include "figures.h"
+
+#include <future>
+
+namespace lockscope::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::shared_ptr<etcd::Session> openSession(etcd::Client& client) {
+    std::promise<etcd::Result<std::shared_ptr<etcd::Session>>> made;
+    etcd::Session::create(client, 30, [&](auto s) { made.set_value(std::move(s)); });
+    auto s = made.get_future().get();
+    return s ? s.value() : nullptr;
+}
+
+void lockNow(etcd::Mutex& mutex) {
+    std::promise<void> done;
+    mutex.lock([&](const etcd::Error&) { done.set_value(); });
+    done.get_future().wait();
+}
+
+void unlockNow(etcd::Mutex& mutex) {
+    std::promise<void> done;
+    mutex.unlock([&](auto) { done.set_value(); });
+    done.get_future().wait();
+}
+
+// `waiters` contenders queue behind a holder; each, once it holds, lets go at once. A sample
+// is one handoff: from the holder's unlock() call to the next contender's lock completing.
+Samples handoff(etcd::Client& client, int waiters, int rounds) {
+    Samples samples{"ours: handoff, " + std::to_string(waiters) + " waiting", {}};
+    const std::string name = "/bench/handoff/" + std::to_string(waiters);
+    std::vector<std::shared_ptr<etcd::Session>> sessions;
+    std::vector<std::shared_ptr<etcd::Mutex>> mutexes;
+    for (int i = 0; i <= waiters; ++i) {
+        sessions.push_back(openSession(client));
+        mutexes.push_back(etcd::Mutex::create(client, sessions.back(), name));
+    }
+    const int handoffsPerRound = waiters;
+    for (int round = 0; round * handoffsPerRound < rounds; ++round) {
+        lockNow(*mutexes[0]);
+        std::vector<std::promise<Clock::time_point>> acquired(waiters + 1);
+        for (int i = 1; i <= waiters; ++i) {
+            mutexes[i]->lock(
+                [&acquired, i](const etcd::Error&) { acquired[i].set_value(Clock::now()); });
+            while (mutexes[i]->state() != etcd::Mutex::State::Waiting)
+                std::this_thread::yield(); // queue in a known order
+        }
+        // Let every waiter's watch be established, so a handoff measures only the handoff; the
+        // floor's put-to-watch samples get the same pause.
+        std::this_thread::sleep_for(pause);
+        for (int i = 0; i < waiters; ++i) {
+            const auto start = Clock::now();
+            mutexes[i]->unlock();
+            samples.add(acquired[i + 1].get_future().get() - start);
+        }
+        unlockNow(*mutexes[waiters]);
+    }
+    return samples;
+}
+
+} // namespace
+
+std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
+    Samples acquire{"ours: uncontended acquire, open session", {}};
+    Samples withSession{"ours: acquire with session creation", {}};
+    Samples release{"ours: release", {}};
+    auto session = openSession(client);
+    auto mutex = etcd::Mutex::create(client, session, "/bench/uncontended");
+    for (int i = 0; i < scale.rounds; ++i) {
+        auto start = Clock::now();
+        lockNow(*mutex);
+        acquire.add(Clock::now() - start);
+        start = Clock::now();
+        unlockNow(*mutex);
+        release.add(Clock::now() - start);
+
+        start = Clock::now();
+        auto fresh = openSession(client);
+        auto m = etcd::Mutex::create(client, fresh, "/bench/with-session");
+        lockNow(*m);
+        withSession.add(Clock::now() - start);
+        unlockNow(*m);
+        std::promise<void> closed;
+        fresh->close([&](const etcd::Error&) { closed.set_value(); });
+        closed.get_future().wait();
+    }
+    std::vector<Samples> out = {acquire, withSession, release};
+    for (int waiters : scale.waiters)
+        out.push_back(handoff(client, waiters, scale.rounds));
+    return out;
+}
+
+} // namespace lockscope::bench
