@@ -1,0 +1,468 @@
+// The desktop app end to end, offscreen, against a real etcd (etcd::LocalCluster) with real
+// `etcdctl lock` processes contending: the lock actions driven through the window's actions and
+// its modal dialogs, read-only mode, and the sandbox opening on the contention lab. Saves
+// screenshots to $LOCKSCOPE_ARTIFACTS_DIR (or the test's build directory).
+#include "app/core/event_log_model.h"
+#include "app/core/lock_actions.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/queue_model.h"
+#include "app/gui/lock_charts.h"
+#include "app/gui/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "app/gui/sandbox.h"
+#include "etcdclient/local_cluster.h"
+#include "widgets/acquire_dialog.h"
+#include "widgets/holder_card.h"
+#include "widgets/latency_plot.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+#include <QToolBar>
+#include <csignal>
+#include <functional>
+#include <memory>
+#include <unistd.h>
+
+using namespace lockscope;
+
+namespace {
+
+constexpr int EtcdctlTimeoutMs = 15000;
+constexpr int UiTimeoutMs = 10000;
+
+bool saveScreenshot(QWidget& window, const QString& name) {
+    const QString directory =
+        qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", LOCKSCOPE_TEST_BUILD_DIR);
+    QDir().mkpath(directory);
+    const QString path = QDir(directory).filePath(name);
+    QTest::qWait(3 * LatencyPlot::ReplotIntervalMs); // let a pending coalesced redraw land
+    qInfo("screenshot: %s", qPrintable(path));
+    return window.grab().save(path);
+}
+
+// How many wait for `lock` in the window's lock list; -1 while it is not listed.
+int waitersShown(MainWindow& window, const std::string& lock) {
+    const LockListModel* locks = window.lockWatch()->locks();
+    const int row = locks->rowOfLock(lock);
+    return row < 0 ? -1 : locks->data(locks->index(row, LockListModel::Waiters)).toInt();
+}
+
+int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
+    const EventLogModel* events = window.lockWatch()->events();
+    int count = 0;
+    for (int row = 0; row < events->rowCount(); ++row)
+        if (events->eventAt(row).kind == kind && (key.empty() || events->eventAt(row).key == key))
+            ++count;
+    return count;
+}
+
+bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {
+    return eventCount(window, kind, key) > 0;
+}
+
+QAction* action(MainWindow& window, const char* name) {
+    return window.findChild<QAction*>(name);
+}
+
+// Whether the toolbar shows `action` as a button the user can see.
+bool buttonShown(MainWindow& window, QAction* action) {
+    QWidget* button = window.lockActionsBar()->widgetForAction(action);
+    return action->isVisible() && button && button->isVisible();
+}
+
+QString queueKeyAt(MainWindow& window, int row) {
+    const QueueModel* queue = window.lockWatch()->queue();
+    return row < queue->rowCount() ? queue->entryAt(row).keyText : QString();
+}
+
+QString queueCell(MainWindow& window, int row, int column) {
+    const QueueModel* queue = window.lockWatch()->queue();
+    return queue->data(queue->index(row, column)).toString();
+}
+
+// Selects `lock` in the window's lock list, as a click on its row would.
+bool selectLock(MainWindow& window, const std::string& lock) {
+    auto* table = window.findChild<QTableView*>("lockTable");
+    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+    const LockListModel* locks = window.lockWatch()->locks();
+    const int row = locks->rowOfLock(lock);
+    if (row < 0)
+        return false;
+    table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
+    return window.lockWatch()->selectedLock() == lock;
+}
+
+// Runs `handle` on the next application-modal widget once one is up (a dialog opened with
+// exec() from the action about to be triggered), polling the event loop that exec() runs.
+// `handled` is set once it ran; nothing runs after `timeoutMs`, nor once the returned timer
+// is gone (keep it no longer than what `handle` and `handled` refer to).
+[[nodiscard]] std::unique_ptr<QTimer> whenModal(std::function<void(QWidget*)> handle, bool& handled,
+                                                int timeoutMs = 5000) {
+    handled = false;
+    auto poll = std::make_unique<QTimer>();
+    poll->setInterval(20);
+    QObject::connect(poll.get(), &QTimer::timeout, poll.get(),
+                     [timer = poll.get(), handle, &handled, deadline = QDeadlineTimer(timeoutMs)] {
+                         QWidget* modal = QApplication::activeModalWidget();
+                         if (modal && modal->isVisible()) {
+                             timer->stop();
+                             handled = true;
+                             handle(modal);
+                         } else if (deadline.hasExpired()) {
+                             timer->stop();
+                         }
+                     });
+    poll->start();
+    return poll;
+}
+
+QPushButton* buttonNamed(QWidget* dialog, const QString& text) {
+    for (QPushButton* button : dialog->findChildren<QPushButton*>())
+        if (button->text().remove('&') == text)
+            return button;
+    return nullptr;
+}
+
+// The process ids of etcd servers whose parent is this test process.
+QSet<qint64> etcdChildren() {
+    QSet<qint64> children;
+    const QString self = QString::number(::getpid());
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool numeric = false;
+        const qint64 pid = entry.toLongLong(&numeric);
+        if (!numeric)
+            continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // pid (comm) state ppid ...; comm may hold spaces, so split after the last ')'.
+        const QString line = QString::fromUtf8(stat.readAll());
+        const int open = line.indexOf('(');
+        const int close = line.lastIndexOf(')');
+        if (open < 0 || close < open)
+            continue;
+        const QString comm = line.mid(open + 1, close - open - 1);
+        const QStringList rest = line.mid(close + 2).split(' ');
+        if (comm == "etcd" && rest.size() > 1 && rest[1] == self)
+            children.insert(pid);
+    }
+    return children;
+}
+
+} // namespace
+
+class DesktopEndToEndTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
+        QCoreApplication::setOrganizationName("LockScopeEndToEndTest");
+        QSettings().clear();
+        cluster_ = std::make_unique<etcd::LocalCluster>(1);
+        const etcd::Error error = cluster_->start();
+        QVERIFY2(error.ok(), error.message.c_str());
+        options_.endpoints = cluster_->endpoints();
+    }
+
+    // Each etcdctl is interrupted, so it gives its lock back rather than leaving a key behind
+    // until its lease expires; killed only if that does not end it.
+    void cleanup() {
+        for (QProcess* process : findChildren<QProcess*>()) {
+            if (process->state() != QProcess::NotRunning) {
+                ::kill(process->processId(), SIGINT);
+                if (!process->waitForFinished(5000)) {
+                    process->kill();
+                    process->waitForFinished();
+                }
+            }
+            delete process;
+        }
+    }
+
+    void cleanupTestCase() { cluster_.reset(); }
+
+    void acquireAndReleaseThroughTheUiWhileEtcdctlContends() {
+        MainWindow window;
+        window.connectTo(options_);
+        window.setPrefix("/e2e/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+
+        QProcess* first = startEtcdctlLock("/e2e/job");
+        QTRY_VERIFY_WITH_TIMEOUT(first->canReadLine(), EtcdctlTimeoutMs);
+        const QString firstKey = QString::fromUtf8(first->readLine().trimmed());
+        QVERIFY2(firstKey.startsWith("/e2e/job/"), qPrintable(firstKey));
+        QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/e2e/job"), 0, UiTimeoutMs);
+        QVERIFY(selectLock(window, "/e2e/job"));
+
+        // Acquire: the modal dialog is filled in and accepted as a user would.
+        QAction* acquire = action(window, "acquireAction");
+        QAction* release = action(window, "releaseAction");
+        QVERIFY(acquire && release);
+        QVERIFY(acquire->isEnabled());
+        QVERIFY(!release->isEnabled());
+        bool dialogHandled = false;
+        QString dialogProblem;
+        const auto poll = whenModal(
+            [&dialogProblem](QWidget* modal) {
+                auto* dialog = qobject_cast<AcquireDialog*>(modal);
+                if (!dialog) {
+                    dialogProblem = "the modal widget is a " +
+                                    QString::fromLatin1(modal->metaObject()->className());
+                    modal->close();
+                    return;
+                }
+                auto* name = dialog->findChild<QLineEdit*>(QString(), Qt::FindDirectChildrenOnly);
+                auto* ttl = dialog->findChild<QSpinBox*>();
+                QPushButton* accept = buttonNamed(dialog, "Acquire");
+                if (!name || !ttl || !accept) {
+                    dialogProblem = "the dialog lacks its name, TTL or Acquire button";
+                    dialog->reject();
+                    return;
+                }
+                name->setText("/e2e/job");
+                ttl->setValue(5);
+                if (!accept->isEnabled()) {
+                    dialogProblem = "Acquire is disabled with a name given";
+                    dialog->reject();
+                    return;
+                }
+                QTest::mouseClick(accept, Qt::LeftButton);
+            },
+            dialogHandled);
+        acquire->trigger(); // returns once the dialog is closed
+        QVERIFY2(dialogHandled, "no modal acquire dialog appeared");
+        QVERIFY2(dialogProblem.isEmpty(), qPrintable(dialogProblem));
+
+        auto* lockActions = window.findChild<LockActions*>();
+        QVERIFY(lockActions);
+        QVERIFY(lockActions->busy("/e2e/job"));
+        QVERIFY(release->isEnabled()); // a wait can be given up
+        const QueueModel* queue = window.lockWatch()->queue();
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 2, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!lockActions->keyOf("/e2e/job").isEmpty(), UiTimeoutMs);
+        const QString ourKey = lockActions->keyOf("/e2e/job");
+        QVERIFY2(ourKey.startsWith("/e2e/job/") && ourKey != firstKey, qPrintable(ourKey));
+        QCOMPARE(queueKeyAt(window, 0), firstKey);
+        QCOMPARE(queueCell(window, 0, QueueModel::Position), QString("holder"));
+        QCOMPARE(queueKeyAt(window, 1), ourKey);
+        QCOMPARE(queueCell(window, 1, QueueModel::Position), QString("1"));
+        QCOMPARE(queueCell(window, 1, QueueModel::Predecessor), firstKey);
+        auto* card = window.findChild<HolderCard*>("holderCard");
+        QCOMPARE(card->key(), firstKey);
+        // Our session's lease is the TTL the dialog asked for.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queue->data(queue->index(1, QueueModel::Ttl), TtlGrantedRole).isValid(), UiTimeoutMs);
+        QCOMPARE(queue->data(queue->index(1, QueueModel::Ttl), TtlGrantedRole).toLongLong(), 5);
+
+        QProcess* second = startEtcdctlLock("/e2e/job");
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 3, EtcdctlTimeoutMs);
+        const QString secondKey = queueKeyAt(window, 2);
+        QVERIFY(secondKey != firstKey && secondKey != ourKey);
+        QVERIFY(!second->canReadLine());
+        QVERIFY(saveScreenshot(window, "desktop_ui_waits_in_queue.png"));
+
+        // The first holder goes: the lock is ours.
+        ::kill(first->processId(), SIGINT);
+        QTRY_COMPARE_WITH_TIMEOUT(card->key(), ourKey, EtcdctlTimeoutMs);
+        QCOMPARE(queueKeyAt(window, 0), ourKey);
+        QCOMPARE(queueKeyAt(window, 1), secondKey);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            eventLogHas(window, etcd::LockEventKind::Acquired, ourKey.toStdString()), UiTimeoutMs);
+        QVERIFY(eventLogHas(window, etcd::LockEventKind::Released, firstKey.toStdString()));
+        QVERIFY(release->isEnabled());
+        QVERIFY(buttonShown(window, release));
+        QVERIFY(!second->canReadLine());
+        QTRY_COMPARE_WITH_TIMEOUT(first->state(), QProcess::NotRunning, EtcdctlTimeoutMs);
+        QVERIFY(saveScreenshot(window, "desktop_ui_holds.png"));
+
+        // Release: the second etcdctl takes over.
+        release->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(second->canReadLine(), EtcdctlTimeoutMs);
+        QCOMPARE(QString::fromUtf8(second->readLine().trimmed()), secondKey);
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 1, UiTimeoutMs);
+        QCOMPARE(queueKeyAt(window, 0), secondKey);
+        QTRY_COMPARE_WITH_TIMEOUT(card->key(), secondKey, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            eventLogHas(window, etcd::LockEventKind::Released, ourKey.toStdString()), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!lockActions->busy("/e2e/job"), UiTimeoutMs);
+        QVERIFY(!release->isEnabled());
+        QVERIFY(acquire->isEnabled());
+    }
+
+    void forceReleaseRevokesTheHoldersLeaseAfterConfirmation() {
+        MainWindow window;
+        window.connectTo(options_);
+        window.setPrefix("/e2e/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        QProcess* holder = startEtcdctlLock("/e2e/stuck");
+        QTRY_VERIFY_WITH_TIMEOUT(holder->canReadLine(), EtcdctlTimeoutMs);
+        const QString holderKey = QString::fromUtf8(holder->readLine().trimmed());
+        QVERIFY2(holderKey.startsWith("/e2e/stuck/"), qPrintable(holderKey));
+        QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/e2e/stuck"), 0, UiTimeoutMs);
+        QVERIFY(selectLock(window, "/e2e/stuck"));
+        QTRY_COMPARE_WITH_TIMEOUT(queueKeyAt(window, 0), holderKey, UiTimeoutMs);
+
+        QAction* forceRelease = action(window, "forceReleaseAction");
+        QVERIFY(forceRelease);
+        QVERIFY(!forceRelease->isEnabled()); // no queue row selected yet
+        auto* queueTable = window.findChild<QTableView*>("queueTable");
+        queueTable->setCurrentIndex(queueTable->model()->index(0, QueueModel::Key));
+        QVERIFY(forceRelease->isEnabled());
+        QVERIFY(buttonShown(window, forceRelease));
+
+        bool boxHandled = false;
+        QString boxText;
+        QString boxProblem;
+        const auto poll = whenModal(
+            [&boxText, &boxProblem](QWidget* modal) {
+                auto* box = qobject_cast<QMessageBox*>(modal);
+                if (!box) {
+                    boxProblem = "the modal widget is a " +
+                                 QString::fromLatin1(modal->metaObject()->className());
+                    modal->close();
+                    return;
+                }
+                boxText = box->text();
+                QPushButton* revoke = buttonNamed(box, "Revoke lease");
+                if (!revoke || box->buttonRole(revoke) != QMessageBox::DestructiveRole) {
+                    boxProblem = "no destructive \"Revoke lease\" button";
+                    box->reject();
+                    return;
+                }
+                if (box->defaultButton() == revoke) {
+                    boxProblem = "the destructive button is the default";
+                    box->reject();
+                    return;
+                }
+                QTest::mouseClick(revoke, Qt::LeftButton);
+            },
+            boxHandled);
+        forceRelease->trigger(); // returns once the confirmation is answered
+        QVERIFY2(boxHandled, "no modal confirmation appeared");
+        QVERIFY2(boxProblem.isEmpty(), qPrintable(boxProblem));
+        QVERIFY2(boxText.contains("Revoke lease") && boxText.contains(holderKey),
+                 qPrintable(boxText));
+
+        QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/e2e/stuck"), -1, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            eventLogHas(window, etcd::LockEventKind::Released, holderKey.toStdString()) ||
+                eventLogHas(window, etcd::LockEventKind::Expired, holderKey.toStdString()),
+            UiTimeoutMs);
+        QCOMPARE(window.lockWatch()->queue()->rowCount(), 0);
+        QVERIFY(!forceRelease->isEnabled());
+        // etcdctl learns it lost its session when its keepalive fails: it ends on its own.
+        QTRY_COMPARE_WITH_TIMEOUT(holder->state(), QProcess::NotRunning, EtcdctlTimeoutMs);
+    }
+
+    void readOnlyHidesEveryWritingAction() {
+        MainWindow window;
+        window.connectTo(options_);
+        window.setPrefix("/e2e/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QList<QAction*> writing = {
+            action(window, "acquireAction"), action(window, "releaseAction"),
+            action(window, "pauseAction"), action(window, "forceReleaseAction")};
+        QAction* copyKey = action(window, "copyKeyAction");
+        QAction* readOnly = action(window, "readOnlyAction");
+        QVERIFY(copyKey && readOnly && !writing.contains(nullptr));
+        auto* tabs = window.findChild<QTabWidget*>("mainTabs");
+        const int labTab = tabs->indexOf(window.findChild<QWidget*>("labPanel"));
+        QVERIFY(labTab >= 0);
+        for (QAction* a : writing)
+            QVERIFY2(buttonShown(window, a), qPrintable(a->objectName()));
+        QVERIFY(tabs->widget(labTab)->isEnabled());
+
+        window.setReadOnly(true);
+        for (QAction* a : writing) {
+            QVERIFY2(!a->isVisible(), qPrintable(a->objectName()));
+            QVERIFY2(!buttonShown(window, a), qPrintable(a->objectName()));
+        }
+        QVERIFY(!tabs->widget(labTab)->isEnabled());
+        QVERIFY(buttonShown(window, copyKey));
+        QVERIFY(readOnly->isChecked());
+
+        // The File menu's toggle undoes it.
+        readOnly->trigger();
+        for (QAction* a : writing)
+            QVERIFY2(buttonShown(window, a), qPrintable(a->objectName()));
+        QVERIFY(tabs->widget(labTab)->isEnabled());
+    }
+
+    void sandboxOpensOnTheLabDemo() {
+        const QSet<qint64> etcdBefore = etcdChildren();
+        QVERIFY(!etcdBefore.isEmpty()); // the LocalCluster of initTestCase: the check can see
+        auto window = std::make_unique<MainWindow>();
+        window->startLabDemoWhenConnected();
+        window->startSandbox();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        auto* sandbox = window->findChild<Sandbox*>();
+        QVERIFY(sandbox);
+        const QString dataDirectory = sandbox->dataDirectory();
+        QVERIFY(!dataDirectory.isEmpty() && QDir(dataDirectory).exists());
+
+        QTRY_VERIFY_WITH_TIMEOUT(waitersShown(*window, "/lockscope-lab/lock") > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(eventCount(*window, etcd::LockEventKind::Acquired) >= 5, 10000);
+        const QSet<qint64> sandboxEtcd = etcdChildren() - etcdBefore;
+        QCOMPARE(sandboxEtcd.size(), 1);
+        QCOMPARE(window->lockWatch()->prefix(), std::string("/lockscope-lab/"));
+        QCOMPARE(window->lockWatch()->selectedLock(), std::string("/lockscope-lab/lock"));
+        QTRY_VERIFY_WITH_TIMEOUT(window->lockWatch()->queue()->rowCount() > 1, UiTimeoutMs);
+        QVERIFY(!window->findChild<HolderCard*>("holderCard")->key().isEmpty());
+        QVERIFY(saveScreenshot(*window, "desktop_lab_demo.png"));
+
+        auto* tabs = window->findChild<QTabWidget*>("mainTabs");
+        auto* charts = window->findChild<LockCharts*>("lockCharts");
+        tabs->setCurrentWidget(charts);
+        QTest::qWait(2000); // the graphs take in a few more seconds of the lab
+        QVERIFY(charts->isVisible());
+        QVERIFY(saveScreenshot(*window, "desktop_timeline.png"));
+
+        tabs->setCurrentWidget(window->findChild<QWidget*>("labPanel"));
+        QVERIFY(saveScreenshot(*window, "desktop_lab_tab.png"));
+
+        QVERIFY(window->close());
+        window.reset();
+        QVERIFY2(!QDir(dataDirectory).exists(), qPrintable(dataDirectory));
+        QTRY_VERIFY_WITH_TIMEOUT(!etcdChildren().contains(*sandboxEtcd.begin()), UiTimeoutMs);
+        QCOMPARE(etcdChildren(), etcdBefore);
+    }
+
+private:
+    // `etcdctl lock <name>`: prints its key once it holds, then holds until SIGINT.
+    QProcess* startEtcdctlLock(const QString& name) {
+        auto* process = new QProcess(this);
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("ETCDCTL_API", "3");
+        process->setProcessEnvironment(environment);
+        process->start("etcdctl", {"--endpoints", QString::fromStdString(cluster_->endpointList()),
+                                   "lock", name});
+        return process;
+    }
+
+    std::unique_ptr<etcd::LocalCluster> cluster_;
+    etcd::ClientOptions options_;
+};
+
+QTEST_MAIN(DesktopEndToEndTest)
+#include "desktop_end_to_end_test.moc"

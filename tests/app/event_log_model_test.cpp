@@ -1,0 +1,104 @@
+// EventLogModel: well behaved, bounded from the top, exported as CSV and JSON.
+#include "app/core/event_log_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lockscope;
+
+namespace {
+
+etcd::LockEvent event(etcd::LockEventKind kind, int64_t revision) {
+    etcd::LockEvent e;
+    e.kind = kind;
+    e.lock = "/locks/a";
+    e.key = "/locks/a/" + std::to_string(revision);
+    e.lease = revision;
+    e.revision = revision;
+    e.observedAt = std::chrono::system_clock::time_point{} + std::chrono::seconds(1700000000);
+    if (kind == etcd::LockEventKind::Acquired)
+        e.waited = std::chrono::milliseconds(250);
+    return e;
+}
+
+std::vector<etcd::LockEvent> events(int first, int count) {
+    std::vector<etcd::LockEvent> batch;
+    for (int i = 0; i < count; ++i)
+        batch.push_back(event(i % 2 ? etcd::LockEventKind::Acquired : etcd::LockEventKind::Enqueued,
+                              first + i));
+    return batch;
+}
+
+} // namespace
+
+class EventLogModelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void isAWellBehavedModel() {
+        EventLogModel model(nullptr, 5);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.append(events(1, 3));
+        model.append(events(4, 4));
+        model.append(events(8, 9));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void dropsTheOldestPastItsCapacity() {
+        EventLogModel model(nullptr, 5);
+        model.append(events(1, 4));
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.append(events(5, 3));
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(removed[0][1].toInt(), 0);
+        QCOMPARE(removed[0][2].toInt(), 1);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.eventAt(0).revision, 3);
+        QCOMPARE(model.eventAt(4).revision, 7);
+        QCOMPARE(model.data(model.index(1, EventLogModel::Kind)).toString(), QString("acquired"));
+        QCOMPARE(model.data(model.index(1, EventLogModel::Waited)).toLongLong(), 250);
+    }
+
+    void exportsCsvAndJson() {
+        EventLogModel model;
+        auto batch = events(1, 2);
+        batch[0].key = "/locks/a/with,comma";
+        model.append(batch);
+        QTemporaryDir directory;
+        QString error;
+        const QString csvPath = directory.filePath("events.csv");
+        QVERIFY2(model.saveCsv(csvPath, error), qPrintable(error));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QCOMPARE(lines.size(), 4); // header, two events, the final newline
+        QVERIFY(lines[0].startsWith("observed_at,event,lock,key"));
+        QVERIFY2(lines[1].contains(",\"/locks/a/with,comma\","), lines[1].constData());
+        QVERIFY(lines[2].contains(
+            "2023-11-14T22:13:20.000Z,acquired,/locks/a,/locks/a/2,2,2,250,,false"));
+
+        const QString jsonPath = directory.filePath("events.json");
+        QVERIFY2(model.saveJson(jsonPath, error), qPrintable(error));
+        QFile json(jsonPath);
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonArray array = QJsonDocument::fromJson(json.readAll()).array();
+        QCOMPARE(array.size(), 2);
+        QCOMPARE(array[1].toObject()["event"].toString(), QString("acquired"));
+        QCOMPARE(array[1].toObject()["waited_ms"].toInt(), 250);
+
+        QVERIFY(!model.saveCsv(directory.filePath("missing/dir/events.csv"), error));
+        QVERIFY(!error.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(EventLogModelTest)
+#include "event_log_model_test.moc"

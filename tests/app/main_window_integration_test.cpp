@@ -1,0 +1,290 @@
+// The main window against real etcd servers, offscreen. Saves a screenshot of each state to
+// $LOCKSCOPE_ARTIFACTS_DIR (or the test's build directory).
+#include "app/core/endpoint_status_model.h"
+#include "app/core/event_log_model.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/queue_model.h"
+#include "app/gui/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "app/gui/sandbox.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/client.h"
+#include "etcdclient/local_cluster.h"
+#include "widgets/holder_card.h"
+#include "widgets/latency_plot.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QProcess>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <csignal>
+#include <memory>
+
+using namespace lockscope;
+
+namespace {
+
+EndpointStatusModel* statusModel(MainWindow& window) {
+    auto* table = window.findChild<QTableView*>("endpointStatusTable");
+    return table ? qobject_cast<EndpointStatusModel*>(table->model()) : nullptr;
+}
+
+QString labelText(MainWindow& window, const char* name) {
+    auto* label = window.findChild<QLabel*>(name);
+    return label ? label->text() : QString();
+}
+
+bool problemShown(MainWindow& window) {
+    auto* banner = window.findChild<QLabel*>("problemBanner");
+    return banner && banner->isVisible();
+}
+
+// True once the window's only row is a real answer.
+bool answered(MainWindow& window) {
+    EndpointStatusModel* model = statusModel(window);
+    return model && model->rowCount() == 1 && model->statusAt(0).answered();
+}
+
+// The members table and latency graph are on the Cluster tab.
+void showClusterTab(MainWindow& window) {
+    window.findChild<QTabWidget*>("mainTabs")->setCurrentIndex(1);
+}
+
+bool saveScreenshot(QWidget& window, const QString& name) {
+    const QString directory =
+        qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", LOCKSCOPE_TEST_BUILD_DIR);
+    QDir().mkpath(directory);
+    const QString path = QDir(directory).filePath(name);
+    QTest::qWait(3 * LatencyPlot::ReplotIntervalMs); // let a pending coalesced redraw land
+    qInfo("screenshot: %s", qPrintable(path));
+    return window.grab().save(path);
+}
+
+// How many wait for `lock` in the window's lock list; -1 while it is not listed.
+int waitersShown(MainWindow& window, const std::string& lock) {
+    const LockListModel* locks = window.lockWatch()->locks();
+    const int row = locks->rowOfLock(lock);
+    return row < 0 ? -1 : locks->data(locks->index(row, LockListModel::Waiters)).toInt();
+}
+
+bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {
+    const EventLogModel* events = window.lockWatch()->events();
+    for (int row = 0; row < events->rowCount(); ++row)
+        if (events->eventAt(row).kind == kind && events->eventAt(row).key == key)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class MainWindowIntegrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
+        QCoreApplication::setOrganizationName("LockScopeTest");
+        QSettings().clear();
+        cluster_ = std::make_unique<etcd::LocalCluster>(1);
+        const etcd::Error error = cluster_->start();
+        QVERIFY2(error.ok(), error.message.c_str());
+    }
+
+    void cleanup() {
+        for (QProcess* process : findChildren<QProcess*>()) {
+            process->kill();
+            process->waitForFinished();
+            delete process;
+        }
+    }
+
+    void cleanupTestCase() { cluster_.reset(); }
+
+    void showsTheClustersRealRevision() {
+        etcd::ClientOptions options;
+        options.endpoints = cluster_->endpoints();
+        auto client = etcd::Client::create(options);
+        QVERIFY(client);
+        etcd::pb::PutRequest put;
+        put.set_key("/main-window-test/key");
+        put.set_value("v");
+        const auto reply = etcd::call(**client, &etcd::Client::put, put);
+        QVERIFY2(reply, reply.error().message.c_str());
+        const QString revision = QString::number(reply->header().revision());
+
+        MainWindow window;
+        window.connectTo(options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(answered(window), 10000);
+        EndpointStatusModel* model = statusModel(window);
+        QCOMPARE(model->data(model->index(0, EndpointStatusModel::RevisionColumn)).toString(),
+                 revision);
+        QCOMPARE(model->statusAt(0).endpoint, QString::fromStdString(cluster_->endpoint(0)));
+        QVERIFY(model->statusAt(0).isLeader());
+        QTRY_VERIFY_WITH_TIMEOUT(labelText(window, "connectionLabel").contains("Connected"), 10000);
+        QVERIFY(window.statusBar()->findChildren<QLabel*>().size() >= 6);
+        QVERIFY(!problemShown(window));
+        QVERIFY(window.windowTitle().startsWith("LockScope"));
+
+        // A few refreshes so the graph has lines, not dots.
+        auto* plot = window.findChild<LatencyPlot*>("latencyPlot");
+        QVERIFY(plot);
+        QTRY_VERIFY_WITH_TIMEOUT(plot->pointCount("Maintenance.Status") >= 4, 15000);
+        QVERIFY(plot->pointCount("Cluster.MemberList") >= 1);
+        showClusterTab(window);
+        QVERIFY(saveScreenshot(window, "main_window_endpoints.png"));
+    }
+
+    // Real `etcdctl lock` processes queue on one lock; the window follows them live.
+    void showsALockQueueAndItsHandOver() {
+        etcd::ClientOptions options;
+        options.endpoints = cluster_->endpoints();
+        MainWindow window;
+        window.connectTo(options);
+        window.setPrefix("/locks/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(QSettings().value("locks/recentPrefixes").toStringList().contains("/locks/"));
+
+        QProcess* holder = startEtcdctlLock("/locks/demo");
+        QTRY_VERIFY_WITH_TIMEOUT(holder->canReadLine(), 15000);
+        const std::string holderKey = holder->readLine().trimmed().toStdString();
+        QVERIFY2(holderKey.starts_with("/locks/demo/"), holderKey.c_str());
+        QList<QProcess*> waiters;
+        for (int i = 1; i <= 3; ++i) {
+            waiters << startEtcdctlLock("/locks/demo");
+            // One at a time, so create order is start order.
+            QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/locks/demo"), i, 15000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.findChild<QLabel*>("lockWatchStatus")->text().contains("live"), 10000);
+
+        auto* lockTable = window.findChild<QTableView*>("lockTable");
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(lockTable->model());
+        const LockListModel* locks = window.lockWatch()->locks();
+        lockTable->setCurrentIndex(
+            proxy->mapFromSource(locks->index(locks->rowOfLock("/locks/demo"), 0)));
+        QCOMPARE(window.lockWatch()->selectedLock(), std::string("/locks/demo"));
+
+        const QueueModel* queue = window.lockWatch()->queue();
+        QCOMPARE(queue->rowCount(), 4);
+        QCOMPARE(queue->entryAt(0).key, holderKey);
+        for (int row = 1; row < 4; ++row)
+            QVERIFY(queue->entryAt(row - 1).createRevision < queue->entryAt(row).createRevision);
+        auto* card = window.findChild<HolderCard*>("holderCard");
+        QCOMPARE(card->key(), QString::fromStdString(holderKey));
+        // Every lease looked up, so the countdown bars are drawn.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queue->data(queue->index(3, QueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
+        QVERIFY(saveScreenshot(window, "main_window_busy_queue.png"));
+
+        ::kill(holder->processId(), SIGINT);
+        QTRY_VERIFY_WITH_TIMEOUT(waiters[0]->canReadLine(), 15000);
+        const std::string nextKey = waiters[0]->readLine().trimmed().toStdString();
+        QCOMPARE(nextKey, queue->entryAt(0).key);
+        QTRY_COMPARE_WITH_TIMEOUT(card->key(), QString::fromStdString(nextKey), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(eventLogHas(window, etcd::LockEventKind::Acquired, nextKey), 5000);
+        QVERIFY(eventLogHas(window, etcd::LockEventKind::Released, holderKey));
+        QCOMPARE(waitersShown(window, "/locks/demo"), 2);
+        QVERIFY(saveScreenshot(window, "main_window_handed_over.png"));
+
+        QTemporaryDir directory;
+        QString error;
+        const QString exported = directory.filePath("events.json");
+        QVERIFY2(window.exportEventLog(exported, error), qPrintable(error));
+        QFile file(exported);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains(QByteArray::fromStdString(nextKey)));
+
+        // Another prefix restarts the watch: /locks/demo is not under it.
+        window.setPrefix("/elsewhere/");
+        QCOMPARE(waitersShown(window, "/locks/demo"), -1);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), 10000);
+        QCOMPARE(window.lockWatch()->locks()->rowCount(), 0);
+        QCOMPARE(window.lockWatch()->queue()->rowCount(), 0);
+        QCOMPARE(QSettings().value("locks/recentPrefixes").toStringList(),
+                 QStringList({"/elsewhere/", "/locks/"}));
+    }
+
+    void sandboxRunsAndIsRemovedOnClose() {
+        auto window = std::make_unique<MainWindow>();
+        window->startSandbox();
+        window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(answered(*window), 30000);
+        QVERIFY2(window->windowTitle().contains("sandbox"), qPrintable(window->windowTitle()));
+        QVERIFY(labelText(*window, "endpointLabel").contains("sandbox"));
+        auto* sandbox = window->findChild<Sandbox*>();
+        QVERIFY(sandbox);
+        const QString dataDirectory = sandbox->dataDirectory();
+        QVERIFY(!dataDirectory.isEmpty() && QDir(dataDirectory).exists());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window->findChild<LatencyPlot*>("latencyPlot")->pointCount("Maintenance.Status") >= 3,
+            15000);
+        showClusterTab(*window);
+        QVERIFY(saveScreenshot(*window, "main_window_sandbox.png"));
+
+        window.reset();
+        QVERIFY2(!QDir(dataDirectory).exists(), qPrintable(dataDirectory));
+    }
+
+    void sandboxClosedWhileStartingIsStillRemoved() {
+        auto window = std::make_unique<MainWindow>();
+        window->startSandbox();
+        const QString dataDirectory = window->findChild<Sandbox*>()->dataDirectory();
+        QVERIFY(QDir(dataDirectory).exists());
+        window.reset(); // etcd is still starting: its start-up check now owns it
+        QThreadPool::globalInstance()->waitForDone();
+        QVERIFY2(!QDir(dataDirectory).exists(), qPrintable(dataDirectory));
+    }
+
+    void unreachableClusterIsShown() {
+        etcd::ClientOptions options;
+        options.endpoints = {"127.0.0.1:1"};
+        options.dialTimeout = std::chrono::milliseconds(500);
+        MainWindow window;
+        window.connectTo(options);
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(problemShown(window), 10000);
+        QVERIFY(labelText(window, "connectionLabel").contains("Unreachable"));
+        QTRY_VERIFY_WITH_TIMEOUT(statusModel(window)->rowCount() == 1, 10000);
+        QVERIFY(!statusModel(window)->statusAt(0).error.isEmpty());
+        QVERIFY(saveScreenshot(window, "main_window_unreachable.png"));
+    }
+
+    void missingEtcdIsShown() {
+        MainWindow window;
+        window.startSandbox("/nonexistent/etcd");
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(problemShown(window), 10000);
+        const QString banner = window.findChild<QLabel*>("problemBanner")->text();
+        QVERIFY2(banner.contains("/nonexistent/etcd") && banner.contains("--endpoints"),
+                 qPrintable(banner));
+        QVERIFY(labelText(window, "connectionLabel").contains("Sandbox failed"));
+        QVERIFY(saveScreenshot(window, "main_window_no_etcd.png"));
+    }
+
+private:
+    // `etcdctl lock <name>`: prints its key once it holds, then holds until SIGINT.
+    QProcess* startEtcdctlLock(const QString& name) {
+        auto* process = new QProcess(this);
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("ETCDCTL_API", "3");
+        process->setProcessEnvironment(environment);
+        process->start("etcdctl", {"--endpoints", QString::fromStdString(cluster_->endpointList()),
+                                   "lock", name});
+        return process;
+    }
+
+    std::unique_ptr<etcd::LocalCluster> cluster_;
+};
+
+QTEST_MAIN(MainWindowIntegrationTest)
+#include "main_window_integration_test.moc"

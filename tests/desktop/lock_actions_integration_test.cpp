@@ -1,0 +1,181 @@
+// LockActions against a real etcd, contending with real `etcdctl lock` processes.
+#include "app/core/lock_actions.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/key_range.h"
+#include "etcdclient/local_cluster.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace lockscope;
+
+class LockActionsIntegrationTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        cluster_ = std::make_unique<etcd::LocalCluster>(1);
+        const auto started = cluster_->start();
+        QVERIFY2(started.ok(), started.message.c_str());
+        etcd::ClientOptions options;
+        options.endpoints = cluster_->endpoints();
+        auto client = etcd::Client::create(options);
+        QVERIFY(client.ok());
+        client_ = std::move(client.value());
+    }
+    void cleanupTestCase() {
+        client_.reset();
+        cluster_.reset();
+    }
+
+    void acquiresWaitsBehindEtcdctlAndReleases() {
+        auto holder = etcdctlLock("/actions/a");
+        QVERIFY(holder->waitForReadyRead(10000));
+        LockActions actions(*client_);
+        QSignalSpy acquired(&actions, &LockActions::acquired);
+        actions.acquire("/actions/a", 10, false);
+        QTRY_COMPARE(keysUnder("/actions/a/").size(), 2);
+        QTest::qWait(300);
+        QCOMPARE(acquired.size(), 0); // etcdctl still holds it
+        holder->terminate();          // SIGTERM: etcdctl unlocks
+        QTRY_COMPARE(acquired.size(), 1);
+        const QByteArray key = acquired[0][1].toByteArray();
+        QVERIFY(key.startsWith("/actions/a/"));
+        QVERIFY(acquired[0][2].toLongLong() > 0);
+        QCOMPARE(keysUnder("/actions/a/"), QList<QByteArray>{key});
+
+        QSignalSpy released(&actions, &LockActions::released);
+        actions.release("/actions/a");
+        QTRY_COMPARE(released.size(), 1);
+        QTRY_VERIFY(keysUnder("/actions/a/").isEmpty());
+        QVERIFY(!actions.busy("/actions/a"));
+    }
+
+    void tryOnAHeldLockSaysSoAndLeavesNoKey() {
+        auto holder = etcdctlLock("/actions/b");
+        QVERIFY(holder->waitForReadyRead(10000));
+        LockActions actions(*client_);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/b", 10, true);
+        QTRY_COMPARE(notAcquired.size(), 1);
+        QVERIFY(notAcquired[0][1].toString().contains("held by someone else"));
+        QCOMPARE(keysUnder("/actions/b/").size(), 1);
+        holder->terminate();
+        QVERIFY(holder->waitForFinished(10000));
+    }
+
+    void cancellingAWaitLeavesNoKey() {
+        auto holder = etcdctlLock("/actions/c");
+        QVERIFY(holder->waitForReadyRead(10000));
+        LockActions actions(*client_);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/c", 10, false);
+        QTRY_COMPARE(keysUnder("/actions/c/").size(), 2);
+        actions.cancel("/actions/c");
+        QTRY_COMPARE(notAcquired.size(), 1);
+        QTRY_COMPARE(keysUnder("/actions/c/").size(), 1);
+        holder->terminate();
+        QVERIFY(holder->waitForFinished(10000));
+    }
+
+    void pausedKeepaliveLosesTheLockToTheNextWaiter() {
+        LockActions actions(*client_);
+        QSignalSpy acquired(&actions, &LockActions::acquired);
+        QSignalSpy lost(&actions, &LockActions::lost);
+        actions.acquire("/actions/d", 2, false);
+        QTRY_COMPARE(acquired.size(), 1);
+        auto next = etcdctlLock("/actions/d");
+        QTRY_COMPARE(keysUnder("/actions/d/").size(), 2);
+        actions.setPaused("/actions/d", true);
+        QVERIFY(actions.paused("/actions/d"));
+        QVERIFY(next->waitForReadyRead(8000)); // etcdctl prints its key once it holds
+        QTRY_COMPARE_WITH_TIMEOUT(lost.size(), 1, 3000);
+        next->terminate();
+        QVERIFY(next->waitForFinished(10000));
+    }
+
+    void forceReleaseRevokesTheHoldersLease() {
+        auto holder = etcdctlLock("/actions/e");
+        QVERIFY(holder->waitForReadyRead(10000));
+        auto kv = onlyKey("/actions/e/");
+        const auto plan = LockActions::planForceRelease(QByteArray::fromStdString(kv.key()),
+                                                        kv.lease(), kv.create_revision(), "");
+        QVERIFY(plan.description.contains("Revoke lease"));
+        QVERIFY(plan.description.contains("becomes free"));
+        LockActions actions(*client_);
+        QSignalSpy done(&actions, &LockActions::forceReleased);
+        actions.forceRelease(plan);
+        QTRY_COMPARE(done.size(), 1);
+        QCOMPARE(done[0][1].toString(), QString("lease revoked"));
+        QTRY_VERIFY(keysUnder("/actions/e/").isEmpty());
+        holder->kill();
+        holder->waitForFinished(10000);
+    }
+
+    void forceReleaseDeletesALeaselessKeyOnlyIfUnchanged() {
+        etcd::pb::PutRequest put;
+        put.set_key("/actions/f/stray");
+        QVERIFY(etcd::call(*client_, &etcd::Client::put, put).ok());
+        auto kv = onlyKey("/actions/f/");
+        auto stale = LockActions::planForceRelease(QByteArray::fromStdString(kv.key()), 0,
+                                                   kv.create_revision() - 1, "/actions/f/next");
+        QVERIFY(stale.description.contains("/actions/f/next"));
+        LockActions actions(*client_);
+        QSignalSpy done(&actions, &LockActions::forceReleased);
+        actions.forceRelease(stale);
+        QTRY_COMPARE(done.size(), 1);
+        QVERIFY(done[0][1].toString().contains("changed since you looked"));
+        QCOMPARE(keysUnder("/actions/f/").size(), 1);
+        actions.forceRelease(LockActions::planForceRelease(QByteArray::fromStdString(kv.key()), 0,
+                                                           kv.create_revision(), ""));
+        QTRY_COMPARE(done.size(), 2);
+        QCOMPARE(done[1][1].toString(), QString("key deleted"));
+        QVERIFY(keysUnder("/actions/f/").isEmpty());
+    }
+
+    void destroyingTheActionsReleasesWhatTheyHold() {
+        {
+            LockActions actions(*client_);
+            QSignalSpy acquired(&actions, &LockActions::acquired);
+            actions.acquire("/actions/g", 10, false);
+            QTRY_COMPARE(acquired.size(), 1);
+        }
+        QTRY_VERIFY(keysUnder("/actions/g/").isEmpty());
+    }
+
+private:
+    std::unique_ptr<QProcess> etcdctlLock(const QString& name) {
+        auto p = std::make_unique<QProcess>();
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("ETCDCTL_API", "3");
+        p->setProcessEnvironment(env);
+        p->start("etcdctl",
+                 {"--endpoints=" + QString::fromStdString(cluster_->endpointList()), "lock", name});
+        return p;
+    }
+    etcd::pb::RangeResponse range(const std::string& prefix) {
+        etcd::pb::RangeRequest r;
+        r.set_key(prefix);
+        r.set_range_end(etcd::prefixRangeEnd(prefix));
+        auto got = etcd::call(*client_, &etcd::Client::range, r);
+        return got ? got.value() : etcd::pb::RangeResponse{};
+    }
+    QList<QByteArray> keysUnder(const std::string& prefix) {
+        QList<QByteArray> keys;
+        const auto response = range(prefix);
+        for (const auto& kv : response.kvs())
+            keys << QByteArray::fromStdString(kv.key());
+        return keys;
+    }
+    mvccpb::KeyValue onlyKey(const std::string& prefix) {
+        auto r = range(prefix);
+        return r.kvs_size() == 1 ? r.kvs(0) : mvccpb::KeyValue{};
+    }
+
+    std::unique_ptr<etcd::LocalCluster> cluster_;
+    std::unique_ptr<etcd::Client> client_;
+};
+
+QTEST_GUILESS_MAIN(LockActionsIntegrationTest)
+#include "lock_actions_integration_test.moc"

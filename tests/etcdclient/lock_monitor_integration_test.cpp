@@ -1,0 +1,154 @@
+#include "etcdclient/blocking.h"
+#include "etcdclient/lock_monitor.h"
+#include "support/child_process.h"
+#include "support/etcd_fixture.h"
+#include "support/etcdctl.h"
+#include "support/waiting.h"
+
+#include <csignal>
+
+using namespace etcd;
+using namespace std::chrono_literals;
+using namespace lockscope::test;
+
+namespace {
+
+class LockMonitorIntegrationTest : public EtcdTest {
+protected:
+    std::string lockName() const { return prefix() + "lock"; }
+    std::shared_ptr<LockMonitor> startMonitor() {
+        auto monitor = LockMonitor::create(*client, {prefix()});
+        monitor->start();
+        EXPECT_TRUE(eventually([&] { return monitor->state().live; }));
+        return monitor;
+    }
+    std::unique_ptr<ChildProcess> etcdctl(std::vector<std::string> args) {
+        return std::make_unique<ChildProcess>(etcdctlArgs(cluster().endpointList(), args),
+                                              std::vector<std::string>{"ETCDCTL_API=3"});
+    }
+    std::vector<std::string> queueOf(const LockMonitorState& s) {
+        std::vector<std::string> keys;
+        auto it = s.locks.find(lockName());
+        if (it != s.locks.end())
+            for (const auto& k : it->second.keys)
+                keys.push_back(k.key);
+        return keys;
+    }
+};
+
+TEST_F(LockMonitorIntegrationTest, HolderAndQueueMatchWhoActuallyGetsTheLockNext) {
+    auto monitor = startMonitor();
+    std::vector<std::unique_ptr<ChildProcess>> contenders;
+    std::vector<std::string> keys;
+    contenders.push_back(etcdctl({"lock", lockName()}));
+    auto first = contenders[0]->readLine(10s);
+    ASSERT_TRUE(first);
+    keys.push_back(*first);
+    for (int i = 1; i < 4; ++i) {
+        contenders.push_back(etcdctl({"lock", lockName()}));
+        ASSERT_TRUE(
+            eventually([&] { return queueOf(monitor->state()).size() == std::size_t(i + 1); }));
+    }
+    auto state = monitor->state();
+    auto queue = queueOf(state);
+    ASSERT_EQ(queue.size(), 4u);
+    EXPECT_EQ(queue[0], keys[0]) << "the monitor's holder is not etcdctl's holder";
+    for (int i = 1; i < 4; ++i) {
+        // Release the holder; the one the monitor put next must be the one that prints its key.
+        const std::string expectedNext = queueOf(monitor->state())[1];
+        contenders[i - 1]->signal(SIGINT);
+        std::string acquired;
+        for (int j = i; j < 4 && acquired.empty(); ++j)
+            if (auto line = contenders[j]->readLine(j == i ? 10000ms : 100ms))
+                acquired = *line;
+        EXPECT_EQ(acquired, expectedNext);
+        ASSERT_TRUE(eventually([&] {
+            auto q = queueOf(monitor->state());
+            return !q.empty() && q[0] == expectedNext;
+        }));
+    }
+    contenders[3]->signal(SIGINT);
+    ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).empty(); }));
+
+    std::vector<LockEventKind> kinds;
+    for (const auto& e : monitor->history())
+        if (e.lock == lockName())
+            kinds.push_back(e.kind);
+    // The monitor was watching before the first contender came: every step was seen live.
+    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), LockEventKind::Enqueued), 4);
+    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), LockEventKind::Acquired), 4);
+    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), LockEventKind::Released), 4);
+    for (const auto& e : monitor->history())
+        EXPECT_FALSE(e.recovered);
+}
+
+TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
+    auto monitor = startMonitor();
+    auto holder = etcdctl({"lock", "--ttl", "7", lockName()});
+    ASSERT_TRUE(holder->readLine(10s));
+    ASSERT_TRUE(eventually([&] {
+        auto s = monitor->state();
+        auto q = s.locks.find(lockName());
+        return q != s.locks.end() && s.leases.count(q->second.keys[0].lease) &&
+               s.leases.at(q->second.keys[0].lease).grantedTtlSeconds == 7;
+    }));
+    holder->signal(SIGINT);
+}
+
+TEST_F(LockMonitorIntegrationTest, ElectionsShowTheLeaderAndItsProposal) {
+    auto monitor = startMonitor();
+    auto leader = etcdctl({"elect", prefix() + "election", "proposal-a"});
+    ASSERT_TRUE(leader->readLine(10s));
+    ASSERT_TRUE(eventually([&] {
+        auto s = monitor->state();
+        auto e = s.locks.find(prefix() + "election");
+        return e != s.locks.end() && e->second.holder()->value == "proposal-a";
+    }));
+    leader->signal(SIGINT);
+}
+
+// etcd cancels a watch for compaction only when its next revision is already compacted (a
+// watch that is caught up is never cancelled); WatchIntegrationTest covers that cancel, and the
+// monitor answers it by re-listing, as it does after any broken watch.
+TEST_F(LockMonitorIntegrationTest, CompactionDuringTheWatchLeavesTheViewLiveAndCorrect) {
+    auto monitor = startMonitor();
+    auto holder = etcdctl({"lock", lockName()});
+    ASSERT_TRUE(holder->readLine(10s));
+    ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).size() == 1; }));
+    pb::PutRequest filler;
+    filler.set_key(prefix() + "filler");
+    int64_t latest = 0;
+    for (int i = 0; i < 5; ++i)
+        latest = call(*client, &Client::put, filler)->header().revision();
+    ASSERT_EQ(
+        lockscope::test::etcdctl(cluster().endpointList(), {"compact", std::to_string(latest)})
+            .exitCode,
+        0);
+    holder->signal(SIGINT);
+    ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).empty(); }));
+    EXPECT_TRUE(monitor->state().live);
+}
+
+TEST_F(LockMonitorIntegrationTest, StoppingAndRestartingEtcdIsRecoveredFrom) {
+    auto monitor = startMonitor();
+    auto holder = etcdctl({"lock", "--ttl", "30", lockName()});
+    auto key = holder->readLine(10s);
+    ASSERT_TRUE(key);
+    ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).size() == 1; }));
+
+    cluster().stopMember(0);
+    ASSERT_TRUE(eventually([&] { return !monitor->state().live; }));
+    // While etcd is down the lock changes hands on disk only after restart: restart, then
+    // release, and the monitor must come back live and see the release.
+    ASSERT_TRUE(cluster().restartMember(0).ok());
+    ASSERT_TRUE(cluster().waitReady().ok());
+    ASSERT_TRUE(eventually([&] { return monitor->state().live; }, 15s));
+    holder->signal(SIGINT);
+    holder->wait(10s);
+    pb::DeleteRangeRequest del; // etcdctl may have lost its session while etcd was down
+    del.set_key(*key);
+    call(*client, &Client::deleteRange, del);
+    ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).empty(); }, 15s));
+}
+
+} // namespace

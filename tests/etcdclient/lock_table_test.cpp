@@ -1,0 +1,208 @@
+#include "etcdclient/lock_table.h"
+
+#include <gtest/gtest.h>
+
+using namespace etcd;
+using namespace std::chrono_literals;
+
+namespace {
+
+using Clock = std::chrono::system_clock;
+const Clock::time_point t0 = Clock::time_point(std::chrono::seconds(1'700'000'000));
+
+mvccpb::KeyValue kv(const std::string& key, int64_t lease, int64_t createRev,
+                    std::string value = "") {
+    mvccpb::KeyValue k;
+    k.set_key(key);
+    k.set_lease(lease);
+    k.set_create_revision(createRev);
+    k.set_mod_revision(createRev);
+    k.set_value(std::move(value));
+    return k;
+}
+
+mvccpb::Event put(const mvccpb::KeyValue& k) {
+    mvccpb::Event e;
+    e.set_type(mvccpb::Event::PUT);
+    *e.mutable_kv() = k;
+    return e;
+}
+
+mvccpb::Event del(const std::string& key) {
+    mvccpb::Event e;
+    e.set_type(mvccpb::Event::DELETE);
+    e.mutable_kv()->set_key(key);
+    return e;
+}
+
+std::vector<std::string> keysOf(const LockTable& t, const std::string& name) {
+    std::vector<std::string> out;
+    auto it = t.locks().find(name);
+    if (it != t.locks().end())
+        for (const auto& k : it->second.keys)
+            out.push_back(k.key);
+    return out;
+}
+
+std::vector<LockEventKind> kinds(const std::vector<LockEvent>& events) {
+    std::vector<LockEventKind> out;
+    for (const auto& e : events)
+        out.push_back(e.kind);
+    return out;
+}
+
+TEST(LockTableTest, HolderIsTheLowestCreateRevisionAndTheQueueFollowsCreateOrder) {
+    LockTable t;
+    t.load({kv("/l/2", 2, 12), kv("/l/1", 1, 11), kv("/l/3", 3, 13)}, 13, t0);
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/1", "/l/2", "/l/3"}));
+    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
+    EXPECT_EQ(t.revision(), 13);
+}
+
+TEST(LockTableTest, FirstLoadIsStateNotEvents) {
+    LockTable t;
+    EXPECT_TRUE(t.load({kv("/l/1", 1, 11)}, 11, t0).empty());
+    EXPECT_TRUE(t.loaded());
+}
+
+TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
+    LockTable t;
+    t.load({}, 10, t0);
+    auto e1 = t.apply(put(kv("/l/1", 1, 11)), 11, t0);
+    EXPECT_EQ(kinds(e1), (std::vector{LockEventKind::Enqueued, LockEventKind::Acquired}));
+    EXPECT_EQ(e1[1].waited, 0ms);
+    auto e2 = t.apply(put(kv("/l/2", 2, 12)), 12, t0 + 100ms);
+    EXPECT_EQ(kinds(e2), (std::vector{LockEventKind::Enqueued}));
+    auto e3 = t.apply(del("/l/1"), 13, t0 + 500ms);
+    ASSERT_EQ(kinds(e3), (std::vector{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(e3[0].key, "/l/1");
+    EXPECT_EQ(e3[0].held, 500ms);
+    EXPECT_EQ(e3[0].revision, 13);
+    EXPECT_EQ(e3[1].key, "/l/2");
+    EXPECT_EQ(e3[1].waited, 400ms);
+    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
+}
+
+TEST(LockTableTest, AWaiterLeavingIsReleasedWithoutAHolderChange) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/l/3", 3, 13)}, 13, t0);
+    auto e = t.apply(del("/l/2"), 14, t0 + 1s);
+    ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Released}));
+    EXPECT_FALSE(e[0].held.has_value());
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/1", "/l/3"}));
+}
+
+TEST(LockTableTest, DeletionOfAnExpiredLeasesKeyIsAnExpiry) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
+    t.setLeaseExpired(1, true);
+    auto e = t.apply(del("/l/1"), 13, t0 + 2s);
+    ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Expired, LockEventKind::Acquired}));
+}
+
+TEST(LockTableTest, LastKeyGoneRemovesTheLock) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11)}, 11, t0);
+    t.apply(del("/l/1"), 12, t0);
+    EXPECT_TRUE(t.locks().empty());
+    EXPECT_TRUE(t.apply(del("/nothing/here"), 13, t0).empty());
+}
+
+TEST(LockTableTest, KeysArrivingOutOfCreateOrderSortIntoPlace) {
+    LockTable t;
+    t.load({}, 10, t0);
+    t.apply(put(kv("/l/b", 0xb, 20)), 20, t0);
+    auto e = t.apply(put(kv("/l/a", 0xa, 15)), 21, t0);
+    EXPECT_EQ(kinds(e), (std::vector{LockEventKind::Enqueued, LockEventKind::Acquired}));
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/a", "/l/b"}));
+    EXPECT_FALSE(t.locks().at("/l").keys[1].acquiredAt.has_value());
+}
+
+TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
+    LockTable t;
+    t.load({kv("/e/1", 1, 11, "leader-a"), kv("/e/2", 2, 12, "b")}, 12, t0);
+    auto updated = kv("/e/1", 1, 11, "leader-a2");
+    updated.set_mod_revision(13);
+    EXPECT_TRUE(t.apply(put(updated), 13, t0).empty());
+    EXPECT_EQ(t.locks().at("/e").holder()->value, "leader-a2");
+    EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
+}
+
+TEST(LockTableTest, NestedNamesAreSeparateLocks) {
+    LockTable t;
+    t.load({kv("/a/1", 1, 11), kv("/a/b/2", 2, 12)}, 12, t0);
+    EXPECT_EQ(keysOf(t, "/a"), (std::vector<std::string>{"/a/1"}));
+    EXPECT_EQ(keysOf(t, "/a/b"), (std::vector<std::string>{"/a/b/2"}));
+}
+
+TEST(LockTableTest, TrailingSlashNameGivesADoubleSlashKey) {
+    LockTable t;
+    t.load({kv("/my-lock//694d", 0x694d, 11)}, 11, t0);
+    EXPECT_EQ(keysOf(t, "/my-lock/"), (std::vector<std::string>{"/my-lock//694d"}));
+    EXPECT_TRUE(t.anomalies().empty());
+}
+
+TEST(LockTableTest, BinaryAndUnicodeKeysAreKeptByteForByte) {
+    const std::string binary("/bin\x00\xff/1", 9);
+    const std::string unicode = "/schlöss-🔒/1";
+    LockTable t;
+    t.load({kv(binary, 1, 11), kv(unicode, 1, 12)}, 12, t0);
+    EXPECT_EQ(keysOf(t, std::string("/bin\x00\xff", 6)), (std::vector<std::string>{binary}));
+    EXPECT_EQ(keysOf(t, "/schlöss-🔒"), (std::vector<std::string>{unicode}));
+}
+
+TEST(LockTableTest, EachAnomalyIsReported) {
+    LockTable t;
+    t.load({kv("/l/7", 0, 11), kv("/l/abc", 0xdef, 12), kv("/l/not-hex", 5, 13),
+            kv("/l/2a", 0x2a, 14)},
+           14, t0);
+    t.setLeaseExpired(0x2a, true);
+    std::map<std::string, std::vector<AnomalyKind>> found;
+    for (const auto& a : t.anomalies()) {
+        found[a.key].push_back(a.kind);
+        EXPECT_FALSE(a.detail.empty());
+    }
+    EXPECT_EQ(found["/l/7"], (std::vector{AnomalyKind::NoLease}));
+    EXPECT_EQ(found["/l/abc"], (std::vector{AnomalyKind::LeaseMismatch}));
+    EXPECT_EQ(found["/l/not-hex"], (std::vector{AnomalyKind::NotALockKey}));
+    EXPECT_EQ(found["/l/2a"], (std::vector{AnomalyKind::ExpiredLease}));
+}
+
+TEST(LockTableTest, ReloadAfterAGapReportsWhatChangedAsRecovered) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/m/5", 5, 15)}, 15, t0);
+    // During the gap: /l/1 released (so /l/2 holds), /l/3 queued, /m/5 gone, /m/6 came and holds.
+    auto e = t.load({kv("/l/2", 2, 12), kv("/l/3", 3, 16), kv("/m/6", 6, 17)}, 20, t0 + 5s);
+    for (const auto& ev : e) {
+        EXPECT_TRUE(ev.recovered);
+        EXPECT_EQ(ev.revision, 20);
+    }
+    std::vector<std::pair<LockEventKind, std::string>> got;
+    for (const auto& ev : e)
+        got.emplace_back(ev.kind, ev.key);
+    const std::vector<std::pair<LockEventKind, std::string>> expected = {
+        {LockEventKind::Released, "/l/1"}, {LockEventKind::Acquired, "/l/2"},
+        {LockEventKind::Released, "/m/5"}, {LockEventKind::Enqueued, "/l/3"},
+        {LockEventKind::Enqueued, "/m/6"}, {LockEventKind::Acquired, "/m/6"}};
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/2", "/l/3"}));
+}
+
+TEST(LockTableTest, ReloadWithNothingChangedReportsNothing) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
+    EXPECT_TRUE(t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 30, t0 + 1s).empty());
+    EXPECT_EQ(t.revision(), 30);
+}
+
+TEST(LockTableTest, AKeyRecreatedDuringTheGapIsAReleaseAndANewEnqueue) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
+    auto e = t.load({kv("/l/1", 1, 20), kv("/l/2", 2, 12)}, 21, t0 + 1s);
+    std::vector<LockEventKind> expected = {LockEventKind::Released, LockEventKind::Acquired,
+                                           LockEventKind::Enqueued};
+    EXPECT_EQ(kinds(e), expected);
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/2", "/l/1"}));
+}
+
+} // namespace

@@ -1,0 +1,93 @@
+// libFuzzer target for LockTable: bytes become a script of puts, deletes and reloads over a
+// few lock names, and after every step the table must still be a set of well-formed queues.
+#include "etcdclient/lock_table.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+using namespace etcd;
+
+namespace {
+
+void check(bool ok) {
+    if (!ok)
+        std::abort();
+}
+
+// The ground truth the script builds: key -> create revision and lease.
+struct Store {
+    std::map<std::string, mvccpb::KeyValue> keys;
+    int64_t revision = 1;
+};
+
+void verify(const LockTable& table, const Store& store) {
+    std::size_t total = 0;
+    for (const auto& [name, queue] : table.locks()) {
+        check(!queue.keys.empty());
+        check(queue.name == name);
+        for (std::size_t i = 0; i < queue.keys.size(); ++i) {
+            const auto& k = queue.keys[i];
+            check(LockTable::lockNameOf(k.key) == name);
+            if (i > 0)
+                check(queue.keys[i - 1].createRevision < k.createRevision);
+            auto truth = store.keys.find(k.key);
+            check(truth != store.keys.end());
+            check(truth->second.create_revision() == k.createRevision);
+            check(i > 0 || k.acquiredAt.has_value()); // the holder knows since when it holds
+        }
+        total += queue.keys.size();
+    }
+    check(total == store.keys.size());
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const char* names[] = {"/a", "/a/b", "/a//", "", "/\xff"};
+    static const char* suffixes[] = {"1", "2", "a", "ff", "zz", ""};
+    LockTable table;
+    Store store;
+    const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1));
+    table.load({}, store.revision, now);
+    for (size_t i = 0; i + 2 < size; i += 3) {
+        const uint8_t op = data[i] % 4;
+        const std::string key =
+            std::string(names[data[i + 1] % 5]) + "/" + suffixes[data[i + 2] % 6];
+        if (op == 0 || op == 1) { // put: new key, or a value update of an existing one
+            ++store.revision;
+            mvccpb::KeyValue kv;
+            auto existing = store.keys.find(key);
+            kv.set_key(key);
+            kv.set_lease(data[i + 2] % 3);
+            kv.set_create_revision(existing != store.keys.end() ? existing->second.create_revision()
+                                                                : store.revision);
+            kv.set_mod_revision(store.revision);
+            kv.set_value(std::string(1, static_cast<char>(data[i])));
+            store.keys[key] = kv;
+            mvccpb::Event e;
+            e.set_type(mvccpb::Event::PUT);
+            *e.mutable_kv() = kv;
+            table.apply(e, store.revision, now);
+        } else if (op == 2) {
+            ++store.revision;
+            store.keys.erase(key);
+            mvccpb::Event e;
+            e.set_type(mvccpb::Event::DELETE);
+            e.mutable_kv()->set_key(key);
+            table.apply(e, store.revision, now);
+        } else { // a reload after a gap
+            std::vector<mvccpb::KeyValue> kvs;
+            for (const auto& [k, kv] : store.keys)
+                kvs.push_back(kv);
+            const auto events = table.load(kvs, store.revision, now);
+            for (const auto& e : events)
+                check(e.recovered);
+        }
+        table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80);
+        verify(table, store);
+        (void)table.anomalies();
+    }
+    return 0;
+}

@@ -1,0 +1,122 @@
+#include "app/lab/contention_lab.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/key_range.h"
+#include "support/etcd_fixture.h"
+#include "support/waiting.h"
+
+#include <cstdio>
+#include <future>
+#include <thread>
+
+using namespace lockscope::lab;
+using namespace std::chrono_literals;
+using lockscope::test::EtcdTest;
+
+namespace {
+
+class ContentionLabIntegrationTest : public EtcdTest {
+protected:
+    LabOptions optionsUnder(const std::string& sub) {
+        LabOptions o;
+        o.locks = {prefix() + sub + "/lock-a", prefix() + sub + "/lock-b"};
+        o.resourceKey = prefix() + sub + "-resource";
+        return o;
+    }
+    std::size_t keysUnder(const std::string& p) {
+        etcd::pb::RangeRequest r;
+        r.set_key(p);
+        r.set_range_end(etcd::prefixRangeEnd(p));
+        r.set_count_only(true);
+        auto got = etcd::call(*client, &etcd::Client::range, r);
+        return got ? static_cast<std::size_t>(got->count()) : 999;
+    }
+    static void stopAndWait(ContentionLab& lab) {
+        std::promise<void> stopped;
+        lab.stop([&] { stopped.set_value(); });
+        ASSERT_EQ(stopped.get_future().wait_for(20s), std::future_status::ready);
+    }
+};
+
+TEST_F(ContentionLabIntegrationTest, WithoutChaosNobodyOverlapsAndEveryWriteLands) {
+    auto options = optionsUnder("calm");
+    options.workers = 10;
+    options.hold = 20ms;
+    options.think = 5ms;
+    auto lab = ContentionLab::create(*client, options);
+    lab->start();
+    std::this_thread::sleep_for(3s);
+    stopAndWait(*lab);
+    const auto report = lab->report();
+    EXPECT_GT(report.counters.acquisitions, 20);
+    EXPECT_TRUE(report.overlaps.empty());
+    EXPECT_EQ(report.counters.writesRejectedByFencing, 0);
+    EXPECT_EQ(report.counters.writesWithoutLock, 0);
+    EXPECT_GT(report.counters.writesApplied, 0);
+    EXPECT_TRUE(lockscope::test::eventually([&] { return keysUnder(prefix() + "calm/") == 0; }))
+        << "the lab left lock keys behind";
+}
+
+TEST_F(ContentionLabIntegrationTest, StepGivesEachWorkerOneAcquisition) {
+    auto options = optionsUnder("step");
+    options.workers = 5;
+    options.hold = 10ms;
+    auto lab = ContentionLab::create(*client, options);
+    lab->step();
+    ASSERT_TRUE(lockscope::test::eventually([&] { return !lab->running(); }, 20s));
+    EXPECT_EQ(lab->counters().acquisitions, 5);
+    stopAndWait(*lab);
+    EXPECT_TRUE(lockscope::test::eventually([&] { return keysUnder(prefix() + "step/") == 0; }));
+}
+
+// The scenario: 50 workers with stall chaos for 60 s, fencing off and on side by side.
+TEST_F(ContentionLabIntegrationTest, StallsCauseSplitBrainsThatOnlyFencingKeepsFromTheResource) {
+    auto unfenced = optionsUnder("unfenced");
+    auto fenced = optionsUnder("fenced");
+    for (auto* o : {&unfenced, &fenced}) {
+        o->workers = 25;
+        o->hold = 50ms;
+        o->think = 20ms;
+        o->ttlSeconds = 2;
+        o->stallProbability = 0.05;
+    }
+    unfenced.fencing = false;
+    fenced.fencing = true;
+    auto labOff = ContentionLab::create(*client, unfenced);
+    auto labOn = ContentionLab::create(*client, fenced);
+    labOff->start();
+    labOn->start();
+    std::this_thread::sleep_for(60s);
+    stopAndWait(*labOff);
+    stopAndWait(*labOn);
+
+    const auto off = labOff->report();
+    EXPECT_GT(off.counters.stalls, 0);
+    EXPECT_FALSE(off.overlaps.empty()) << "stalled holders should have overlapped their successors";
+    EXPECT_GT(off.counters.writesWithoutLock, 0) << "without fencing, stale writes land";
+    ASSERT_EQ(off.ends.size(), off.overlaps.size());
+    int expiredByEtcd = 0;
+    for (const auto& end : off.ends)
+        expiredByEtcd += end && end->how == "expired";
+    EXPECT_GT(expiredByEtcd, 0) << "etcd's history should show the stalled holds expiring";
+
+    const auto on = labOn->report();
+    for (const auto* r : {&off, &on})
+        std::printf(
+            "lab: %lld acquisitions (%.1f/s), %lld stalls, %zu overlaps (longest %lld ms), "
+            "writes: %lld applied, %lld rejected by fencing, %lld landed without the lock\n",
+            static_cast<long long>(r->counters.acquisitions), r->acquisitionsPerSecond,
+            static_cast<long long>(r->counters.stalls), r->overlaps.size(),
+            r->overlaps.empty() ? 0LL : static_cast<long long>(r->overlaps[0].lasted.count()),
+            static_cast<long long>(r->counters.writesApplied),
+            static_cast<long long>(r->counters.writesRejectedByFencing),
+            static_cast<long long>(r->counters.writesWithoutLock));
+    EXPECT_GT(on.counters.stalls, 0);
+    EXPECT_EQ(on.counters.writesWithoutLock, 0) << "fencing let a stale write land";
+    EXPECT_GT(on.counters.writesRejectedByFencing, 0);
+
+    EXPECT_TRUE(lockscope::test::eventually([&] {
+        return keysUnder(prefix() + "unfenced/") == 0 && keysUnder(prefix() + "fenced/") == 0;
+    })) << "the lab left lock keys behind";
+}
+
+} // namespace

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace lockscope::test {
+
+// A child process whose stdout (and stderr) the test reads line by line, e.g. a real
+// `etcdctl lock` that prints its key once it holds the lock. Killed when destroyed.
+class ChildProcess {
+public:
+    explicit ChildProcess(std::vector<std::string> argv,
+                          std::vector<std::string> extraEnvironment = {});
+    ~ChildProcess();
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+
+    bool started() const { return pid_ > 0; }
+    pid_t pid() const { return pid_; }
+    // The next line of output, or nothing if none came within `timeout`.
+    std::optional<std::string> readLine(std::chrono::milliseconds timeout);
+    void signal(int sig);
+    // The exit code (128 + signal if killed), or nothing if it did not exit within `timeout`.
+    std::optional<int> wait(std::chrono::milliseconds timeout);
+
+private:
+    pid_t pid_ = -1;
+    int out_ = -1;
+    std::string buffer_;
+    std::optional<int> exitCode_;
+};
+
+// `etcdctl --endpoints=E lock ...` as a ChildProcess.
+std::vector<std::string> etcdctlArgs(const std::string& endpoints, std::vector<std::string> args);
+
+} // namespace lockscope::test

@@ -1,0 +1,35 @@
+#include "support/etcdctl.h"
+
+#include <array>
+#include <cstdio>
+#include <sys/wait.h>
+
+namespace lockscope::test {
+
+namespace {
+std::string quote(const std::string& arg) {
+    std::string out = "'";
+    for (char c : arg)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+} // namespace
+
+CommandResult etcdctl(const std::string& endpoints, const std::vector<std::string>& args) {
+    std::string command = "ETCDCTL_API=3 etcdctl --endpoints=" + quote(endpoints);
+    for (const auto& a : args)
+        command += " " + quote(a);
+    command += " 2>&1";
+    CommandResult result;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        return result;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe))
+        result.output += buffer.data();
+    const int status = ::pclose(pipe);
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+} // namespace lockscope::test

@@ -1,0 +1,80 @@
+#include "widgets/acquire_dialog.h"
+#include "widgets/connection_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace lockscope;
+
+class DialogsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void acquireDialogDefaultsToEtcdctlsTtlAndNeedsAName() {
+        AcquireDialog dialog("");
+        QCOMPARE(dialog.ttlSeconds(), 10);
+        QVERIFY(!dialog.tryOnly());
+        auto* acquire = findButton(dialog, "Acquire");
+        QVERIFY(acquire && !acquire->isEnabled());
+        dialog.findChild<QLineEdit*>()->setText(" /locks/deploy ");
+        QVERIFY(acquire->isEnabled());
+        QCOMPARE(dialog.lockName(), QString("/locks/deploy"));
+        dialog.setTtlSeconds(1);
+        QCOMPARE(dialog.ttlSeconds(), 2); // below etcd's minimum TTL is not offered
+    }
+
+    void connectionDialogStartsFromTheFirstSavedProfile() {
+        const ConnectionProfile prod{"prod", "10.0.0.5:2379", "/etc/ca.pem", "", "", "ops", true};
+        ConnectionDialog dialog({prod}, nullptr);
+        QCOMPARE(dialog.profile(), prod);
+        QVERIFY(dialog.password().isEmpty());
+    }
+
+    void savingAndDeletingEditTheProfileList() {
+        ConnectionDialog dialog({}, nullptr);
+        QSignalSpy changed(&dialog, &ConnectionDialog::profilesChanged);
+        dialog.setProfile({"local", "127.0.0.1:2379", "", "", "", "", false});
+        findButton(dialog, "Save")->click();
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(dialog.profiles().size(), 1);
+        dialog.setProfile({"local", "127.0.0.1:2380", "", "", "", "", false});
+        findButton(dialog, "Save")->click(); // same name: replaced, not added
+        QCOMPARE(dialog.profiles().size(), 1);
+        QCOMPARE(dialog.profiles()[0].endpoints, QString("127.0.0.1:2380"));
+        findButton(dialog, "Delete")->click();
+        QCOMPARE(dialog.profiles().size(), 0);
+        QCOMPARE(changed.size(), 3);
+    }
+
+    void theValidatorKeepsTheDialogOpenAndSaysWhy() {
+        ConnectionDialog dialog({}, [](const ConnectionProfile& p, const QString&) {
+            return p.endpoints.isEmpty() ? QString("give at least one endpoint") : QString();
+        });
+        dialog.show();
+        findButton(dialog, "Connect")->click();
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.result() != QDialog::Accepted);
+        bool said = false;
+        for (auto* label : dialog.findChildren<QLabel*>())
+            said = said || (label->isVisible() && label->text() == "give at least one endpoint");
+        QVERIFY(said);
+        dialog.setProfile({"", "127.0.0.1:2379", "", "", "", "", false});
+        findButton(dialog, "Connect")->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+private:
+    static QPushButton* findButton(QWidget& dialog, const QString& text) {
+        for (auto* button : dialog.findChildren<QPushButton*>())
+            if (button->text() == text)
+                return button;
+        return nullptr;
+    }
+};
+
+QTEST_MAIN(DialogsTest)
+#include "dialogs_test.moc"

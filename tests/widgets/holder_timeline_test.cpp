@@ -1,0 +1,71 @@
+#include "widgets/holder_timeline.h"
+
+#include <QtTest>
+
+using lockscope::HolderTimeline;
+
+class HolderTimelineTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void oneLanePerLockInFirstSeenOrder() {
+        HolderTimeline timeline;
+        timeline.setNow(1000);
+        timeline.beginHold("/locks/b", "k1", 990);
+        timeline.beginHold("/locks/a", "k2", 991);
+        timeline.beginHold("/locks/b", "k3", 995); // ends k1's hold on that lane
+        QCOMPARE(timeline.lanes(), (QStringList{"/locks/b", "/locks/a"}));
+        QCOMPARE(timeline.intervalCount(), 3);
+    }
+
+    void intervalsOlderThanTheWindowAreDropped() {
+        HolderTimeline timeline;
+        timeline.setWindowSeconds(60);
+        timeline.setNow(100);
+        for (int i = 0; i < 50; ++i) {
+            timeline.beginHold("/l", QString("k%1").arg(i), 100 + i);
+            timeline.endHold("/l", 100.5 + i);
+        }
+        timeline.setNow(160);
+        QCOMPARE(timeline.intervalCount(), 50);
+        timeline.setNow(200); // now only holds that ended after t=140 remain
+        QCOMPARE(timeline.intervalCount(), 10);
+    }
+
+    void anOpenHoldIsNeverDropped() {
+        HolderTimeline timeline;
+        timeline.setWindowSeconds(10);
+        timeline.beginHold("/l", "k", 0);
+        timeline.setNow(1000);
+        QCOMPARE(timeline.intervalCount(), 1);
+    }
+
+    void rendersAScreenshotForTheEye() {
+        HolderTimeline timeline;
+        timeline.resize(800, 220);
+        timeline.setWindowSeconds(60);
+        const QStringList locks = {"/locks/deploy", "/locks/db-migrate", "/locks/cron"};
+        for (int lane = 0; lane < locks.size(); ++lane) {
+            double t = 1000 + lane * 3;
+            for (int i = 0; t < 1058; ++i) {
+                timeline.beginHold(locks[lane], QString("holder-%1").arg(i % 5), t);
+                t += 1.5 + (i * 7 + lane * 3) % 5;
+                timeline.endHold(locks[lane], t);
+                t += (i + lane) % 3 * 0.7;
+            }
+        }
+        timeline.markOverlap("/locks/db-migrate", 1030, 1033.5);
+        timeline.setNow(1060);
+        const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", ".");
+        QDir().mkpath(dir);
+        QVERIFY(timeline.grab().save(dir + "/holder_timeline.png"));
+    }
+
+    void holdersGetStableDistinctColours() {
+        QCOMPARE(HolderTimeline::colorOf("/l/694d"), HolderTimeline::colorOf("/l/694d"));
+        QVERIFY(HolderTimeline::colorOf("/l/694d") != HolderTimeline::colorOf("/l/694e"));
+    }
+};
+
+QTEST_MAIN(HolderTimelineTest)
+#include "holder_timeline_test.moc"
