@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
         std::printf("monitor: load %7d lock keys %18.3f s %8.1f MB resident\n", l.keys, l.seconds,
                     l.residentMb);
 
-    const double txn = find(all, "floor: bare Txn (compare, put, range)").p(50);
+    const double txn = find(all, "floor: bare Txn (an acquire's own Txn)").p(50);
     const double watch = find(all, "floor: put to watch event").p(50);
     const double acquire = find(all, "ours: uncontended acquire, open session").p(50);
     const double handoff1 = find(all, "ours: handoff, 1 waiting").p(50);

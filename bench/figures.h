@@ -18,9 +18,10 @@ struct Scale {
     std::vector<int> monitorKeys; // lock keys for the snapshot-load figure
 };
 
-// etcd's own floor: what any client pays.
+// etcd's own floor: what any client pays. (The floors the targets divide by are measured
+// beside their figures in measureLocks.)
 std::vector<Samples> measureFloor(etcd::Client& client, const Scale& scale);
-// Our Session and Mutex.
+// Our Session and Mutex, with the bare Txn an acquire sends measured alongside.
 std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale);
 
 struct LoadFigure {

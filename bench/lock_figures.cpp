@@ -1,6 +1,8 @@
+#include "etcdclient/blocking.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/session.h"
 #include "figures.h"
+#include "put_to_watch_probe.h"
 
 #include <future>
 
@@ -31,7 +33,9 @@ void unlockNow(etcd::Mutex& mutex) {
 
 // `waiters` contenders queue behind a holder; each, once it holds, lets go at once. A sample
 // is one handoff: from the holder's unlock() call to the next contender's lock completing.
-Samples handoff(etcd::Client& client, int waiters, int rounds) {
+// With a probe, each handoff follows one put-to-watch sample into `floor`.
+Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* probe = nullptr,
+                Samples* floor = nullptr) {
     Samples samples{"ours: handoff, " + std::to_string(waiters) + " waiting", {}};
     const std::string name = "/bench/handoff/" + std::to_string(waiters);
     std::vector<std::shared_ptr<etcd::Session>> sessions;
@@ -54,6 +58,10 @@ Samples handoff(etcd::Client& client, int waiters, int rounds) {
         // floor's put-to-watch samples get the same pause.
         std::this_thread::sleep_for(pause);
         for (int i = 0; i < waiters; ++i) {
+            if (probe) { // the same pause before each, so both start equally warm
+                floor->add(probe->sample());
+                std::this_thread::sleep_for(pause);
+            }
             const auto start = Clock::now();
             mutexes[i]->unlock();
             samples.add(acquired[i + 1].get_future().get() - start);
@@ -66,20 +74,36 @@ Samples handoff(etcd::Client& client, int waiters, int rounds) {
 } // namespace
 
 std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
+    Samples bareTxn{"floor: bare Txn (an acquire's own Txn)", {}};
     Samples acquire{"ours: uncontended acquire, open session", {}};
     Samples withSession{"ours: acquire with session creation", {}};
     Samples release{"ours: release", {}};
     auto session = openSession(client);
     auto mutex = etcd::Mutex::create(client, session, "/bench/uncontended");
+    // The floor for acquire is the very Txn it sends, sent bare under another prefix; taking
+    // the two samples in turn exposes both to the same noise on a shared machine.
+    const std::string barePrefix = "/bench/bare/";
+    const std::string bareKey = barePrefix + etcd::leaseHex(session->leaseId());
+    const auto bare = etcd::acquireTxn(barePrefix, bareKey, session->leaseId());
+    etcd::pb::DeleteRangeRequest bareDelete;
+    bareDelete.set_key(bareKey);
     for (int i = 0; i < scale.rounds; ++i) {
         auto start = Clock::now();
+        etcd::call(client, &etcd::Client::txn, bare);
+        bareTxn.add(Clock::now() - start);
+        etcd::call(client, &etcd::Client::deleteRange, bareDelete);
+
+        start = Clock::now();
         lockNow(*mutex);
         acquire.add(Clock::now() - start);
         start = Clock::now();
         unlockNow(*mutex);
         release.add(Clock::now() - start);
-
-        start = Clock::now();
+    }
+    // In a loop of its own: a session's grant, keepalive stream and revoke would otherwise
+    // disturb the acquire figure above.
+    for (int i = 0; i < scale.rounds; ++i) {
+        const auto start = Clock::now();
         auto fresh = openSession(client);
         auto m = etcd::Mutex::create(client, fresh, "/bench/with-session");
         lockNow(*m);
@@ -89,9 +113,13 @@ std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
         fresh->close([&](const etcd::Error&) { closed.set_value(); });
         closed.get_future().wait();
     }
-    std::vector<Samples> out = {acquire, withSession, release};
+    std::vector<Samples> out = {bareTxn, acquire, withSession, release};
+    Samples putToWatch{"floor: put to watch event", {}};
+    PutToWatchProbe probe(client, "/bench/floor/watched");
     for (int waiters : scale.waiters)
-        out.push_back(handoff(client, waiters, scale.rounds));
+        out.push_back(waiters == 1 ? handoff(client, waiters, scale.rounds, &probe, &putToWatch)
+                                   : handoff(client, waiters, scale.rounds));
+    out.insert(out.begin(), putToWatch);
     return out;
 }
 

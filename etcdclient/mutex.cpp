@@ -106,17 +106,20 @@ pb::Compare Mutex::ownerCompare() const {
     return createRevisionIs(key_, fencingToken());
 }
 
-void Mutex::acquire(AcquireDone done) {
-    // Go's acquire Txn: put our key if it does not exist yet; either way read it and the owner.
+pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId) {
     pb::TxnRequest txn;
-    *txn.add_compare() = createRevisionIs(key_, 0);
+    *txn.add_compare() = createRevisionIs(key, 0);
     auto* put = txn.add_success()->mutable_request_put();
-    put->set_key(key_);
-    put->set_lease(session_->leaseId());
-    *txn.add_success()->mutable_request_range() = firstCreated(prefix_);
-    txn.add_failure()->mutable_request_range()->set_key(key_);
-    *txn.add_failure()->mutable_request_range() = firstCreated(prefix_);
+    put->set_key(key);
+    put->set_lease(leaseId);
+    *txn.add_success()->mutable_request_range() = firstCreated(prefix);
+    txn.add_failure()->mutable_request_range()->set_key(key);
+    *txn.add_failure()->mutable_request_range() = firstCreated(prefix);
+    return txn;
+}
 
+void Mutex::acquire(AcquireDone done) {
+    const pb::TxnRequest txn = acquireTxn(prefix_, key_, session_->leaseId());
     std::weak_ptr<Mutex> weak = weak_from_this();
     Client& client = client_;
     client_.txn(txn, [weak, &client, key = key_, done = std::move(done)](auto reply) {
