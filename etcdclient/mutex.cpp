@@ -3,6 +3,7 @@
 #include "etcdclient/key_range.h"
 
 #include <sstream>
+#include <utility>
 
 namespace etcd {
 
@@ -195,13 +196,12 @@ void Mutex::lock(std::function<void(const Error&)> done) {
         }
         self->predecessors_.clear();
         if (owner) {
-            self->startWatch(lock, revision + 1);
+            self->startWatch(lock, revision);
             self->becomeHeld(lock);
             return;
         }
         self->state_ = State::Waiting;
-        lock.unlock();
-        self->snapshot(generation);
+        self->startWatch(lock, 0);
     });
 }
 
@@ -244,7 +244,7 @@ void Mutex::tryLock(std::function<void(Result<bool>)> done) {
             return;
         }
         self->predecessors_.clear();
-        self->startWatch(lock, revision + 1);
+        self->startWatch(lock, revision);
         self->state_ = State::Held;
         lock.unlock();
         done(true);
@@ -252,7 +252,7 @@ void Mutex::tryLock(std::function<void(Result<bool>)> done) {
 }
 
 void Mutex::snapshot(uint64_t generation) {
-    // Our key and every older key, at one revision; then watch the prefix from there on.
+    // Our key and every older key, at one revision; the watch already runs.
     pb::TxnRequest txn;
     txn.add_success()->mutable_request_range()->set_key(key_);
     auto* older = txn.add_success()->mutable_request_range();
@@ -272,7 +272,7 @@ void Mutex::onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply) {
     if (generation != generation_)
         return;
     if (!reply) {
-        retrySnapshot(lock);
+        rewatch(lock);
         return;
     }
     if (reply->responses(0).response_range().kvs_size() == 0) {
@@ -286,27 +286,42 @@ void Mutex::onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply) {
     predecessors_.clear();
     for (const auto& kv : reply->responses(1).response_range().kvs())
         predecessors_.insert(kv.key());
-    startWatch(lock, reply->header().revision() + 1);
+    knownRevision_ = reply->header().revision();
+    // Deletions the watch delivered before the read answered: the read already shows the older.
+    for (const auto& [key, revision] : std::exchange(earlyDeletes_, {}))
+        if (revision > knownRevision_ && !applyDelete(lock, key))
+            return;
     if (state_ == State::Waiting && predecessors_.empty())
         becomeHeld(lock);
 }
 
-void Mutex::retrySnapshot(std::unique_lock<std::mutex>& lock) {
+void Mutex::rewatch(std::unique_lock<std::mutex>& lock) {
     const uint64_t generation = ++generation_;
     lock.unlock();
     std::weak_ptr<Mutex> weak = weak_from_this();
     client_.schedule(retryDelay, [weak, generation] {
-        if (auto self = weak.lock())
-            self->snapshot(generation);
+        auto self = weak.lock();
+        if (!self)
+            return;
+        std::unique_lock relock(self->mutex_);
+        if (generation == self->generation_ &&
+            (self->state_ == State::Waiting || self->state_ == State::Held))
+            self->startWatch(relock, 0);
     });
 }
 
-void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t fromRevision) {
+void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision) {
     const uint64_t generation = generation_;
+    knownRevision_ = knownRevision;
+    earlyDeletes_.clear();
     pb::WatchCreateRequest request;
     request.set_key(prefix_);
     request.set_range_end(prefixRangeEnd(prefix_));
-    request.set_start_revision(fromRevision);
+    // A watch from a past revision waits for etcd's unsynced-watcher loop (every 100 ms) before
+    // it delivers anything, so a waiter watches from now and reads the queue once the watch
+    // exists. Right after our own acquire the past revision is only one Txn old.
+    if (knownRevision > 0)
+        request.set_start_revision(knownRevision + 1);
     request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
     std::weak_ptr<Mutex> weak = weak_from_this();
     WatchHandle handle = client_.watch(
@@ -321,7 +336,7 @@ void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t fromRevision)
                       std::unique_lock relock(self->mutex_);
                       if (generation == self->generation_ &&
                           (self->state_ == State::Waiting || self->state_ == State::Held))
-                          self->retrySnapshot(relock); // compacted or broken: re-read, re-watch
+                          self->rewatch(relock); // compacted or broken: re-watch, re-read
                   }});
     std::swap(watch_, handle);
     // The replaced handle (if any) is cancelled outside mutex_: cancel() waits for a running
@@ -335,20 +350,34 @@ void Mutex::onWatchEvents(uint64_t generation, const pb::WatchResponse& response
     std::unique_lock lock(mutex_);
     if (generation != generation_)
         return;
+    if (response.created() && knownRevision_ == 0) {
+        lock.unlock();
+        snapshot(generation); // the watch exists: whatever the read misses, it delivers
+        return;
+    }
     for (const auto& event : response.events()) {
         if (event.type() != mvccpb::Event::DELETE)
             continue;
-        if (event.kv().key() == key_) {
-            if (state_ == State::Held)
-                loseHeld(lock, lostWhile(key_, "holding the lock"));
-            else
-                fail(lock, lostWhile(key_, "waiting for the lock"));
+        const int64_t revision = event.kv().mod_revision();
+        if (knownRevision_ == 0)
+            earlyDeletes_.emplace_back(event.kv().key(), revision);
+        else if (revision > knownRevision_ && !applyDelete(lock, event.kv().key()))
             return;
-        }
-        predecessors_.erase(event.kv().key());
     }
-    if (state_ == State::Waiting && predecessors_.empty())
+    if (knownRevision_ != 0 && state_ == State::Waiting && predecessors_.empty())
         becomeHeld(lock);
+}
+
+bool Mutex::applyDelete(std::unique_lock<std::mutex>& lock, const std::string& key) {
+    if (key != key_) {
+        predecessors_.erase(key);
+        return true;
+    }
+    if (state_ == State::Held)
+        loseHeld(lock, lostWhile(key_, "holding the lock"));
+    else
+        fail(lock, lostWhile(key_, "waiting for the lock"));
+    return false;
 }
 
 void Mutex::becomeHeld(std::unique_lock<std::mutex>& lock) {

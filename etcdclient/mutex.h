@@ -7,14 +7,17 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace etcd {
 
 // A distributed lock wire-compatible with Go's concurrency.Mutex (and so with `etcdctl lock`):
 // the key <name>/<lease id in hex> on the session's lease, the same acquire Txn, the same
 // create-revision queue. Waiting differs: instead of Go's chain of per-predecessor watches and
-// reads, it watches the whole prefix from its snapshot revision and tracks every predecessor,
-// so the lock is held the moment the last predecessor's DELETE arrives.
+// reads, it watches the whole prefix, then reads every predecessor and tracks them locally, so
+// the lock is held the moment the last predecessor's DELETE arrives.
 //
 // Thread-safe; callbacks run on the client's thread. The Client must outlive the Mutex.
 // Destroying a Mutex that still has a key deletes it (guarded by its create revision).
@@ -66,9 +69,13 @@ private:
     void acquire(AcquireDone done);
     void snapshot(uint64_t generation);
     void onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply);
-    void retrySnapshot(std::unique_lock<std::mutex>& lock);
-    void startWatch(std::unique_lock<std::mutex>& lock, int64_t fromRevision);
+    // Starts over after a failed read or a broken watch: a new watch, then a new read.
+    void rewatch(std::unique_lock<std::mutex>& lock);
+    // Watches the prefix after `knownRevision`, or with 0 from now and then reads the queue.
+    void startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision);
     void onWatchEvents(uint64_t generation, const pb::WatchResponse& response);
+    // false (and `lock` released) when the deleted key was ours: the lock is lost.
+    bool applyDelete(std::unique_lock<std::mutex>& lock, const std::string& key);
     // Each takes the held lock and returns with it released, after calling out.
     void becomeHeld(std::unique_lock<std::mutex>& lock);
     void fail(std::unique_lock<std::mutex>& lock, const Error& error);
@@ -86,6 +93,8 @@ private:
     int64_t myRevision_ = 0;
     bool cancelRequested_ = false;
     std::set<std::string> predecessors_;
+    int64_t knownRevision_ = 0; // predecessors_ is right as of this revision; 0: not read yet
+    std::vector<std::pair<std::string, int64_t>> earlyDeletes_; // delivered before the read
     WatchHandle watch_;
     std::function<void(const Error&)> lockDone_;
     std::vector<std::function<void(const Error&)>> lostListeners_;
