@@ -1,4 +1,4 @@
-#include "support/child_process.h"
+#include "process/child_process.h"
 
 #include <csignal>
 #include <poll.h>
@@ -8,7 +8,7 @@
 
 extern char** environ;
 
-namespace lockscope::test {
+namespace lockscope::process {
 
 ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> extraEnv) {
     int fds[2];
@@ -92,10 +92,4 @@ std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout) {
     }
 }
 
-std::vector<std::string> etcdctlArgs(const std::string& endpoints, std::vector<std::string> args) {
-    std::vector<std::string> argv = {"etcdctl", "--endpoints=" + endpoints};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return argv;
-}
-
-} // namespace lockscope::test
+} // namespace lockscope::process
