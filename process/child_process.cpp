@@ -1,7 +1,9 @@
 #include "process/child_process.h"
 
+#include <algorithm>
 #include <csignal>
 #include <poll.h>
+#include <string_view>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -10,14 +12,34 @@ extern char** environ;
 
 namespace lockscope::process {
 
+namespace {
+
+std::string_view variableName(std::string_view assignment) {
+    return assignment.substr(0, assignment.find('='));
+}
+
+// Our environment with `overrides` (NAME=value) replacing same-named variables: a program that
+// takes the first of two assignments (Go does) would otherwise ignore the override.
+std::vector<std::string> environmentWith(const std::vector<std::string>& overrides) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](auto& o) {
+            return variableName(o) == variableName(*e);
+        });
+        if (!overridden)
+            env.emplace_back(*e);
+    }
+    env.insert(env.end(), overrides.begin(), overrides.end());
+    return env;
+}
+
+} // namespace
+
 ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> extraEnv) {
     int fds[2];
     if (::pipe(fds) != 0)
         return;
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-        env.emplace_back(*e);
-    env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+    std::vector<std::string> env = environmentWith(extraEnv);
     std::vector<char*> args, envp;
     for (auto& a : argv)
         args.push_back(a.data());

@@ -9,7 +9,8 @@
 namespace lockscope::process {
 
 // A child process whose stdout (and stderr) is read line by line, e.g. a real `etcdctl lock`
-// that prints its key once it holds the lock. Killed when destroyed.
+// that prints its key once it holds the lock. `extraEnvironment` (NAME=value) adds to or
+// replaces the variables it inherits. Killed when destroyed.
 class ChildProcess {
 public:
     explicit ChildProcess(std::vector<std::string> argv,
