@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
         else
             return usage();
     }
-    const Scale scale = quick ? Scale{100, {1, 10}, {1000, 10000}}
-                              : Scale{500, {1, 10, 100}, {1000, 10000, 100000}};
+    const Scale scale = quick ? Scale{100, 30, {1, 10}, {1000, 10000}}
+                              : Scale{500, 200, {1, 10, 100}, {1000, 10000, 100000}};
 
     std::unique_ptr<etcd::LocalCluster> sandbox;
     etcd::ClientOptions options;
@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
     std::vector<Samples> all = measureFloor(**client, scale);
     for (auto& s : measureLocks(**client, scale))
         all.push_back(std::move(s));
+    for (auto& s : measureGoAnchor(**client, options.endpoints, scale))
+        all.push_back(std::move(s));
     const auto loads = measureMonitorLoad(**client, scale);
 
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
@@ -90,10 +92,14 @@ int main(int argc, char** argv) {
     const double watch = find(all, "floor: put to watch event").p(50);
     const double acquire = find(all, "ours: uncontended acquire, open session").p(50);
     const double handoff1 = find(all, "ours: handoff, 1 waiting").p(50);
+    const double etcdctlHandoff = find(all, "etcdctl: handoff, 1 waiting").p(50);
     std::vector<Target> targets = {
         {"uncontended acquire p50 / bare Txn p50", acquire / txn, 1.2, "x"},
         {"handoff p50 (1 waiting) / put-to-watch p50", handoff1 / watch, 1.3, "x"},
     };
+    if (etcdctlHandoff > 0)
+        targets.push_back(
+            {"handoff p50 (1 waiting) / etcdctl handoff p50", handoff1 / etcdctlHandoff, 0.6, "x"});
     for (const auto& l : loads)
         if (l.keys == 100000) {
             targets.push_back({"100k lock keys: load time", l.seconds, 2.0, "s"});

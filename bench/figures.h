@@ -14,6 +14,7 @@ constexpr std::chrono::milliseconds pause{5};
 
 struct Scale {
     int rounds;                   // samples per latency figure
+    int anchorRounds;             // samples per Go anchor figure: each starts etcdctl processes
     std::vector<int> waiters;     // handoff queue lengths
     std::vector<int> monitorKeys; // lock keys for the snapshot-load figure
 };
@@ -23,6 +24,10 @@ struct Scale {
 std::vector<Samples> measureFloor(etcd::Client& client, const Scale& scale);
 // Our Session and Mutex, with the bare Txn an acquire sends measured alongside.
 std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale);
+// The Go anchor: the handoff between `etcdctl lock` processes on `endpoints`, and between ours
+// and etcdctl both ways. Nothing (and a message on stderr) when etcdctl cannot be run.
+std::vector<Samples> measureGoAnchor(etcd::Client& client,
+                                     const std::vector<std::string>& endpoints, const Scale& scale);
 
 struct LoadFigure {
     int keys;

@@ -1,6 +1,5 @@
+#include "blocking_locks.h"
 #include "etcdclient/blocking.h"
-#include "etcdclient/mutex.h"
-#include "etcdclient/session.h"
 #include "figures.h"
 #include "put_to_watch_probe.h"
 
@@ -11,25 +10,6 @@ namespace lockscope::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::shared_ptr<etcd::Session> openSession(etcd::Client& client) {
-    std::promise<etcd::Result<std::shared_ptr<etcd::Session>>> made;
-    etcd::Session::create(client, 30, [&](auto s) { made.set_value(std::move(s)); });
-    auto s = made.get_future().get();
-    return s ? s.value() : nullptr;
-}
-
-void lockNow(etcd::Mutex& mutex) {
-    std::promise<void> done;
-    mutex.lock([&](const etcd::Error&) { done.set_value(); });
-    done.get_future().wait();
-}
-
-void unlockNow(etcd::Mutex& mutex) {
-    std::promise<void> done;
-    mutex.unlock([&](auto) { done.set_value(); });
-    done.get_future().wait();
-}
 
 // `waiters` contenders queue behind a holder; each, once it holds, lets go at once. A sample
 // is one handoff: from the holder's unlock() call to the next contender's lock completing.

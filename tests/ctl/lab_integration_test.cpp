@@ -1,6 +1,6 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
-#include "support/child_process.h"
+#include "process/child_process.h"
 #include "support/etcd_fixture.h"
 
 #include <QJsonArray>
@@ -8,6 +8,7 @@
 #include <QJsonObject>
 
 using namespace std::chrono_literals;
+using namespace lockscope::process;
 using namespace lockscope::test;
 
 namespace {

@@ -1,5 +1,6 @@
 #include "etcdclient/blocking.h"
-#include "support/child_process.h"
+#include "process/child_process.h"
+#include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
 
@@ -10,6 +11,7 @@
 
 using namespace etcd;
 using namespace std::chrono_literals;
+using namespace lockscope::process;
 using namespace lockscope::test;
 
 namespace {

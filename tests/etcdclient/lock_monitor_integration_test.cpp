@@ -1,6 +1,7 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/lock_monitor.h"
-#include "support/child_process.h"
+#include "process/child_process.h"
+#include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 #include "support/waiting.h"
@@ -9,6 +10,7 @@
 
 using namespace etcd;
 using namespace std::chrono_literals;
+using namespace lockscope::process;
 using namespace lockscope::test;
 
 namespace {

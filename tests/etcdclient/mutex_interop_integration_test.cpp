@@ -2,7 +2,8 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "etcdclient/mutex.h"
-#include "support/child_process.h"
+#include "process/child_process.h"
+#include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
 
@@ -11,6 +12,7 @@
 
 using namespace etcd;
 using namespace std::chrono_literals;
+using namespace lockscope::process;
 using namespace lockscope::test;
 
 namespace {

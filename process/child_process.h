@@ -6,10 +6,11 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace lockscope::test {
+namespace lockscope::process {
 
-// A child process whose stdout (and stderr) the test reads line by line, e.g. a real
-// `etcdctl lock` that prints its key once it holds the lock. Killed when destroyed.
+// A child process whose stdout (and stderr) is read line by line, e.g. a real `etcdctl lock`
+// that prints its key once it holds the lock. `extraEnvironment` (NAME=value) adds to or
+// replaces the variables it inherits. Killed when destroyed.
 class ChildProcess {
 public:
     explicit ChildProcess(std::vector<std::string> argv,
@@ -33,7 +34,4 @@ private:
     std::optional<int> exitCode_;
 };
 
-// `etcdctl --endpoints=E lock ...` as a ChildProcess.
-std::vector<std::string> etcdctlArgs(const std::string& endpoints, std::vector<std::string> args);
-
-} // namespace lockscope::test
+} // namespace lockscope::process

@@ -1,23 +1,45 @@
-#include "support/child_process.h"
+#include "process/child_process.h"
 
+#include <algorithm>
 #include <csignal>
 #include <poll.h>
+#include <string_view>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 extern char** environ;
 
-namespace lockscope::test {
+namespace lockscope::process {
+
+namespace {
+
+std::string_view variableName(std::string_view assignment) {
+    return assignment.substr(0, assignment.find('='));
+}
+
+// Our environment with `overrides` (NAME=value) replacing same-named variables: a program that
+// takes the first of two assignments (Go does) would otherwise ignore the override.
+std::vector<std::string> environmentWith(const std::vector<std::string>& overrides) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](auto& o) {
+            return variableName(o) == variableName(*e);
+        });
+        if (!overridden)
+            env.emplace_back(*e);
+    }
+    env.insert(env.end(), overrides.begin(), overrides.end());
+    return env;
+}
+
+} // namespace
 
 ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> extraEnv) {
     int fds[2];
     if (::pipe(fds) != 0)
         return;
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-        env.emplace_back(*e);
-    env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+    std::vector<std::string> env = environmentWith(extraEnv);
     std::vector<char*> args, envp;
     for (auto& a : argv)
         args.push_back(a.data());
@@ -92,10 +114,4 @@ std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout) {
     }
 }
 
-std::vector<std::string> etcdctlArgs(const std::string& endpoints, std::vector<std::string> args) {
-    std::vector<std::string> argv = {"etcdctl", "--endpoints=" + endpoints};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return argv;
-}
-
-} // namespace lockscope::test
+} // namespace lockscope::process
