@@ -295,6 +295,10 @@ void Mutex::onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply) {
         becomeHeld(lock);
 }
 
+bool Mutex::watching(uint64_t generation) const {
+    return generation == generation_ && (state_ == State::Waiting || state_ == State::Held);
+}
+
 void Mutex::rewatch(std::unique_lock<std::mutex>& lock) {
     const uint64_t generation = ++generation_;
     lock.unlock();
@@ -304,8 +308,7 @@ void Mutex::rewatch(std::unique_lock<std::mutex>& lock) {
         if (!self)
             return;
         std::unique_lock relock(self->mutex_);
-        if (generation == self->generation_ &&
-            (self->state_ == State::Waiting || self->state_ == State::Held))
+        if (self->watching(generation))
             self->startWatch(relock, 0);
     });
 }
@@ -334,8 +337,7 @@ void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision
                       if (!self)
                           return;
                       std::unique_lock relock(self->mutex_);
-                      if (generation == self->generation_ &&
-                          (self->state_ == State::Waiting || self->state_ == State::Held))
+                      if (self->watching(generation))
                           self->rewatch(relock); // compacted or broken: re-watch, re-read
                   }});
     std::swap(watch_, handle);

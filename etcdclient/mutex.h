@@ -69,6 +69,8 @@ private:
     void acquire(AcquireDone done);
     void snapshot(uint64_t generation);
     void onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply);
+    // Whether callbacks of `generation` still matter: it is current and we wait or hold.
+    bool watching(uint64_t generation) const; // with mutex_ held
     // Starts over after a failed read or a broken watch: a new watch, then a new read.
     void rewatch(std::unique_lock<std::mutex>& lock);
     // Watches the prefix after `knownRevision`, or with 0 from now and then reads the queue.
