@@ -35,6 +35,8 @@ public:
 
 private:
     QCPGraph* graphFor(const QString& series);
+    // Dense series as plain thin lines, sparse ones with a marker per point.
+    void styleByDensity();
     void redraw();
 
     QCustomPlot* plot_;
