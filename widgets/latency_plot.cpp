@@ -126,7 +126,15 @@ void LatencyPlot::styleByDensity() {
     }
 }
 
+void LatencyPlot::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    redraw();
+}
+
 void LatencyPlot::redraw() {
+    // On a tab not shown there is nothing to draw; showEvent catches up.
+    if (!isVisibleTo(window()))
+        return;
     if (paused_) {
         plot_->replot(QCustomPlot::rpQueuedReplot);
         return;
