@@ -36,11 +36,12 @@ std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& sc
 struct EventRateFigure {
     int eventsPerSecond;      // asked of the writer
     double achievedPerSecond; // what etcd committed
+    Samples eventToWatch;     // a committed write to a bare watch on the prefix: the floor
     Samples eventToModel;     // a committed write to the GUI thread's models showing it
     double longestStallMs;    // of the GUI thread while the events arrived
 };
-// LockScope's main window (offscreen, in the running QApplication) watching a prefix while a
-// writer puts and deletes lock keys under it at 1k and then 5k events a second.
+// LockScope's main window (offscreen, in the running QApplication) and a bare watch watching a
+// prefix while a writer puts and deletes lock keys under it at 1k and then 5k events a second.
 std::vector<EventRateFigure>
 measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, const Scale& scale);
 
