@@ -2,6 +2,8 @@
 #include "etcdclient/local_cluster.h"
 #include "figures.h"
 
+#include <QApplication>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -48,8 +50,12 @@ int main(int argc, char** argv) {
         else
             return usage();
     }
-    const Scale scale = quick ? Scale{100, 30, {1, 10}, {1000, 10000}}
-                              : Scale{500, 200, {1, 10, 100}, {1000, 10000, 100000}};
+    const Scale scale =
+        quick ? Scale{100, 30, {1, 10}, {1000, 10000}, std::chrono::seconds(2)}
+              : Scale{500, 200, {1, 10, 100}, {1000, 10000, 100000}, std::chrono::seconds(10)};
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // the GUI figures need no display
+    const QApplication application(argc, argv);
 
     std::unique_ptr<etcd::LocalCluster> sandbox;
     etcd::ClientOptions options;
@@ -79,6 +85,12 @@ int main(int argc, char** argv) {
     for (auto& s : measureGoAnchor(**client, options.endpoints, scale))
         all.push_back(std::move(s));
     const auto loads = measureMonitorLoad(**client, scale);
+    const auto eventRuns = measureEventToModel(**client, options, scale);
+    for (const auto& r : eventRuns) {
+        all.push_back(r.eventToWatch);
+        all.push_back(r.eventToModel);
+    }
+    all.push_back(measureReplot());
 
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
@@ -87,6 +99,9 @@ int main(int argc, char** argv) {
     for (const auto& l : loads)
         std::printf("monitor: load %7d lock keys %18.3f s %8.1f MB resident\n", l.keys, l.seconds,
                     l.residentMb);
+    for (const auto& r : eventRuns)
+        std::printf("gui: %dk events/s asked, %5.0f committed/s, longest GUI stall %7.1f ms\n",
+                    r.eventsPerSecond / 1000, r.achievedPerSecond, r.longestStallMs);
 
     const double txn = find(all, "floor: bare Txn (an acquire's own Txn)").p(50);
     const double watch = find(all, "floor: put to watch event").p(50);
@@ -105,6 +120,14 @@ int main(int argc, char** argv) {
             targets.push_back({"100k lock keys: load time", l.seconds, 2.0, "s"});
             targets.push_back({"100k lock keys: resident memory", l.residentMb, 300, "MB"});
         }
+    double longestStall = 0;
+    for (const auto& r : eventRuns)
+        longestStall = std::max(longestStall, r.longestStallMs);
+    targets.push_back({"event to model p99 at 5k events/s",
+                       find(all, "gui: event to model, 5k events/s").p(99), 5, "ms"});
+    targets.push_back({"longest GUI stall while events arrive", longestStall, 50, "ms"});
+    targets.push_back({"replot p90, 8 series x 36,000 points",
+                       find(all, "gui: replot, 8 series x 36,000 points").p(90), 10, "ms"});
     std::printf("\n%-46s %9s %9s  %s\n", "target", "measured", "limit", "");
     for (const auto& t : targets)
         std::printf("%-46s %8.2f%s %8.2f%s  %s\n", t.what.c_str(), t.value, t.unit.c_str(), t.limit,
@@ -122,6 +145,11 @@ int main(int argc, char** argv) {
             out << (i ? "," : "") << "{\"keys\":" << loads[i].keys
                 << ",\"seconds\":" << loads[i].seconds << ",\"resident_mb\":" << loads[i].residentMb
                 << "}";
+        out << "],\"gui_event_runs\":[";
+        for (std::size_t i = 0; i < eventRuns.size(); ++i)
+            out << (i ? "," : "") << "{\"events_per_second\":" << eventRuns[i].eventsPerSecond
+                << ",\"committed_per_second\":" << eventRuns[i].achievedPerSecond
+                << ",\"longest_gui_stall_ms\":" << eventRuns[i].longestStallMs << "}";
         out << "],\"targets\":[";
         for (std::size_t i = 0; i < targets.size(); ++i)
             out << (i ? "," : "") << "{\"what\":\"" << targets[i].what

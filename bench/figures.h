@@ -17,6 +17,8 @@ struct Scale {
     int anchorRounds;             // samples per Go anchor figure: each starts etcdctl processes
     std::vector<int> waiters;     // handoff queue lengths
     std::vector<int> monitorKeys; // lock keys for the snapshot-load figure
+    // How long the writer writes at each rate of the event-to-model figures.
+    std::chrono::seconds eventRun;
 };
 
 // etcd's own floor: what any client pays. (The floors the targets divide by are measured
@@ -36,5 +38,21 @@ struct LoadFigure {
 };
 // A LockMonitor loading a prefix of `keys` lock keys, each figure on a fresh prefix.
 std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& scale);
+
+struct EventRateFigure {
+    int eventsPerSecond;      // asked of the writer
+    double achievedPerSecond; // what etcd committed
+    Samples eventToWatch;     // a committed write to a bare watch on the prefix: the floor
+    Samples eventToModel;     // a committed write to the GUI thread's models showing it
+    double longestStallMs;    // of the GUI thread while the events arrived
+};
+// LockScope's main window (offscreen, in the running QApplication) and a bare watch watching a
+// prefix while a writer puts and deletes lock keys under it at 1k and then 5k events a second.
+std::vector<EventRateFigure>
+measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, const Scale& scale);
+
+// A LatencyPlot of 8 series, each an hour at 10 Hz, offscreen at 1200 x 400: the time of each
+// QCustomPlot replot (in the running QApplication).
+Samples measureReplot();
 
 } // namespace lockscope::bench

@@ -37,6 +37,10 @@ HolderCard::HolderCard(QWidget* parent)
     title_->setFont(bold);
     key_->setFont(bold);
     value_->setWordWrap(true);
+    // The text that changes with every refresh. At a fixed size its changes stay inside the card:
+    // any other layout change climbs to the window, whose tab widget then repaints all of it.
+    heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("999 h 59 min"),
+                           heldFor_->sizeHint().height());
     ttl_->setTextVisible(true);
     ttl_->setAlignment(Qt::AlignCenter);
     ttl_->setMaximumHeight(18);
@@ -77,8 +81,12 @@ void HolderCard::setHolder(const Holder& holder) {
     const bool low = holder.ttlRemainingSeconds &&
                      TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
                          TtlCountdownDelegate::LowFraction;
-    ttl_->setStyleSheet(low ? "QProgressBar::chunk { background: #d32f2f; }"
-                            : "QProgressBar::chunk { background: #43a047; }");
+    const QString chunk = low ? "QProgressBar::chunk { background: #d32f2f; }"
+                              : "QProgressBar::chunk { background: #43a047; }";
+    // Setting a style sheet re-polishes the bar even when it is the same: only on a change, as
+    // the card is refreshed with every batch of lock events.
+    if (ttl_->styleSheet() != chunk)
+        ttl_->setStyleSheet(chunk);
     details_->show();
 }
 

@@ -120,10 +120,18 @@ void HolderTimeline::prune() {
     }
 }
 
+void HolderTimeline::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    redraw();
+}
+
 void HolderTimeline::redraw() {
     if (followClock_)
         now_ = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-    prune();
+    prune(); // on a tab not shown too, so memory stays bounded
+    // On a tab not shown there is nothing to draw; showEvent catches up.
+    if (!isVisibleTo(window()))
+        return;
     for (auto it = intervals_.begin(); it != intervals_.end(); ++it) {
         if (!it->isEmpty() && it->last().open) // an open hold reaches the present
             it->last().bar->bottomRight->setCoords(now_, lanes_.indexOf(it.key()) + laneHalfHeight);

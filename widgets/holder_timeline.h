@@ -12,7 +12,8 @@ namespace lockscope {
 
 // One lane per lock and a bar per holding interval, coloured by holder, so contention reads at
 // a glance: gaps are idle time, many short bars a busy lock. Keeps the last `window` seconds;
-// an open interval grows with the clock until it ends; redraws at most ~10 times a second.
+// an open interval grows with the clock until it ends; redraws at most ~10 times a second, and
+// not at all on a tab not shown: it catches up when shown.
 class HolderTimeline : public QWidget {
     Q_OBJECT
 public:
@@ -31,6 +32,9 @@ public:
     QStringList lanes() const { return lanes_; }
     int intervalCount() const;
     static QColor colorOf(const QString& holder);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Interval {

@@ -12,7 +12,8 @@ namespace lockscope {
 
 // A live graph of round trips (or any values over time), one line per named series. Keeps only
 // the last `window` seconds of each series, so memory stays bounded however long it runs, and
-// redraws at most ~30 times a second however fast points arrive.
+// redraws at most ~30 times a second however fast points arrive, and not at all on a tab not
+// shown: it catches up when shown.
 class LatencyPlot : public QWidget {
     Q_OBJECT
 public:
@@ -33,8 +34,13 @@ public:
     QStringList seriesNames() const;
     int pointCount(const QString& series) const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     QCPGraph* graphFor(const QString& series);
+    // Dense series as plain thin lines, sparse ones with a marker per point.
+    void styleByDensity();
     void redraw();
 
     QCustomPlot* plot_;

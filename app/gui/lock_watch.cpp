@@ -1,6 +1,7 @@
 #include "app/gui/lock_watch.h"
 
 #include "app/core/event_log_model.h"
+#include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/queue_model.h"
@@ -11,7 +12,10 @@ namespace lockscope {
 
 struct LockWatch::Inbox {
     std::mutex mutex;
-    std::vector<etcd::LockEvent> events; // since the last drain
+    // Since the last drain. The first to arrive posts a drain, which takes the rest with it.
+    std::vector<etcd::LockEvent> events;
+    // Anything changed since the last drain: events, or only TTLs or liveness, which wait for
+    // the next tick (they come in bursts of lookups, and the countdowns move on their own).
     bool dirty = false;
 };
 
@@ -20,8 +24,6 @@ LockWatch::LockWatch(QObject* parent)
     , locks_(new LockListModel(this))
     , queue_(new QueueModel(this))
     , events_(new EventLogModel(this)) {
-    drainTimer_.setInterval(DrainIntervalMs);
-    connect(&drainTimer_, &QTimer::timeout, this, &LockWatch::drain);
     tickTimer_.setInterval(TickIntervalMs);
     connect(&tickTimer_, &QTimer::timeout, this, &LockWatch::tick);
 }
@@ -53,7 +55,6 @@ void LockWatch::restart() {
     events_->clear();
     showSelectedQueue();
     if (!client_) {
-        drainTimer_.stop();
         tickTimer_.stop();
         setLiveness(false, tr("not connected"));
         return;
@@ -61,21 +62,31 @@ void LockWatch::restart() {
     inbox_ = std::make_shared<Inbox>();
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
-    // Runs on the client's thread: no Qt here, only the inbox under its mutex.
-    auto listener = [inbox = inbox_](const std::vector<etcd::LockEvent>& events) {
-        std::lock_guard lock(inbox->mutex);
-        inbox->events.insert(inbox->events.end(), events.begin(), events.end());
-        inbox->dirty = true;
+    // Runs on the client's thread: the inbox under its mutex, and a queued drain when the first
+    // events since the last drain arrive.
+    auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](
+                        const std::vector<etcd::LockEvent>& events) {
+        {
+            std::lock_guard lock(inbox->mutex);
+            const bool first = inbox->events.empty() && !events.empty();
+            inbox->events.insert(inbox->events.end(), events.begin(), events.end());
+            inbox->dirty = true;
+            if (!first)
+                return;
+        }
+        postGuarded(watch, [](LockWatch* self) { self->drain(); });
     };
     monitor_ = etcd::LockMonitor::create(*client_, options, listener);
     monitor_->start();
     setLiveness(false,
                 tr("loading the locks under %1").arg(QString::fromStdString(displayKey(prefix_))));
-    drainTimer_.start();
     tickTimer_.start();
 }
 
 void LockWatch::drain() {
+    // A drain posted for a monitor since replaced only drains the new inbox early, if at all.
+    if (!monitor_)
+        return;
     std::vector<etcd::LockEvent> events;
     {
         std::lock_guard lock(inbox_->mutex);
@@ -95,6 +106,7 @@ void LockWatch::drain() {
 }
 
 void LockWatch::tick() {
+    drain(); // TTLs and liveness, if they changed
     locks_->tick();
     queue_->tick();
     emit refreshed();

@@ -13,13 +13,13 @@ class LockListModel;
 class QueueModel;
 
 // Runs a LockMonitor over one prefix and keeps the lock models up to date on the GUI thread.
-// The monitor's listener (the client's thread) only queues events and marks the view dirty;
-// a GUI-thread timer drains that at ~10 Hz into the models, and another moves the countdowns
-// at ~4 Hz. So a burst of etcd events costs one model update, and nothing here waits.
+// The monitor's listener (the client's thread) only queues events and, when they are the first
+// since the last drain, posts one drain to the GUI thread: what arrives before that drain runs
+// joins it, so a burst of etcd events costs one model update, and no event waits for a timer.
+// A GUI-thread timer moves the countdowns at ~4 Hz. Nothing here waits.
 class LockWatch : public QObject {
     Q_OBJECT
 public:
-    static constexpr int DrainIntervalMs = 100;
     static constexpr int TickIntervalMs = 250;
 
     explicit LockWatch(QObject* parent = nullptr);
@@ -71,7 +71,6 @@ private:
     etcd::LockMonitorState state_;
     bool live_ = false;
     QString notLiveReason_;
-    QTimer drainTimer_;
     QTimer tickTimer_;
 };
 

@@ -1,0 +1,151 @@
+#include "app/gui/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "etcdclient/key_range.h"
+#include "figures.h"
+#include "lock_event_writer.h"
+#include "stall_probe.h"
+
+#include <QEventLoop>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <atomic>
+#include <functional>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+namespace lockscope::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The rates the issue asks for.
+constexpr int eventRates[] = {1000, 5000};
+// Past this, an event the window has not shown counts as never shown.
+constexpr std::chrono::seconds settleTimeout{10};
+
+// Runs this thread's event loop until `done` holds (checked every few milliseconds) or
+// `timeout` has passed.
+void runEventsUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
+    QEventLoop loop;
+    QTimer check;
+    const auto deadline = Clock::now() + timeout;
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        if (done() || Clock::now() >= deadline)
+            loop.quit();
+    });
+    check.start(10);
+    loop.exec();
+}
+
+// When each revision under a prefix first reached a watch of its own, over a client of its own:
+// etcd's floor for the window, under the same load.
+class BareWatch {
+public:
+    BareWatch(const etcd::ClientOptions& options, const std::string& prefix)
+        : client_(etcd::Client::create(options).value()) { // the bench's own, so valid
+        etcd::pb::WatchCreateRequest request;
+        request.set_key(prefix);
+        request.set_range_end(etcd::prefixRangeEnd(prefix));
+        auto created = created_.get_future();
+        watch_ = client_->watch(request, {[this](const etcd::pb::WatchResponse& response) {
+                                              const auto now = Clock::now();
+                                              std::lock_guard lock(mutex_);
+                                              if (!std::exchange(answered_, true))
+                                                  created_.set_value();
+                                              for (const auto& event : response.events())
+                                                  arrivals_.emplace(event.kv().mod_revision(), now);
+                                          },
+                                          nullptr});
+        created.wait();
+    }
+    std::map<int64_t, Clock::time_point> arrivals() const {
+        std::lock_guard lock(mutex_);
+        return arrivals_;
+    }
+
+private:
+    std::unique_ptr<etcd::Client> client_;
+    mutable std::mutex mutex_;
+    std::promise<void> created_;
+    bool answered_ = false;
+    std::map<int64_t, Clock::time_point> arrivals_;
+    etcd::WatchHandle watch_; // destroyed first: no callback runs after it
+};
+
+// From each committed write's answer to when `seen` first had its revision. A revision seen
+// before its write was answered was on time: 0.
+Samples sinceCommitted(std::string name, const std::map<int64_t, Clock::time_point>& committed,
+                       const std::map<int64_t, Clock::time_point>& seen) {
+    Samples samples{std::move(name), {}};
+    for (const auto& [revision, committedAt] : committed) {
+        const auto found = seen.find(revision);
+        if (found != seen.end()) // never seen: the figure's n says how many were
+            samples.add(std::max(Clock::duration::zero(), found->second - committedAt));
+    }
+    return samples;
+}
+
+EventRateFigure measureRate(etcd::Client& writerClient, const etcd::ClientOptions& options,
+                            int eventsPerSecond, Clock::duration run) {
+    const std::string prefix = "/bench/events/" + std::to_string(eventsPerSecond) + "/";
+    LockEventWriter writer(writerClient, prefix);
+
+    MainWindow window; // goes before the writer, whose leases' revocation it need not see
+    window.setPrefix(QString::fromStdString(prefix));
+    window.connectTo(options);
+    window.show();
+    const LockWatch* watch = window.lockWatch();
+    runEventsUntil([watch] { return watch->live(); }, settleTimeout);
+    const BareWatch bareWatch(options, prefix);
+
+    // When the models first showed each revision; on the GUI thread, after every other
+    // receiver of the same signal (the charts) has had it too.
+    std::map<int64_t, Clock::time_point> shown;
+    QObject::connect(watch, &LockWatch::eventsArrived, &window,
+                     [&shown](const std::vector<etcd::LockEvent>& events) {
+                         const auto now = Clock::now();
+                         for (const etcd::LockEvent& event : events)
+                             shown.emplace(event.revision, now);
+                     });
+
+    StallProbe probe;
+    std::atomic<bool> written = false;
+    std::thread writing([&] {
+        writer.run(eventsPerSecond, run);
+        written = true;
+    });
+    runEventsUntil(
+        [&] {
+            // Events are shown in revision order: the last one shown means all were.
+            return written && (writer.lastRevision() == 0 || shown.contains(writer.lastRevision()));
+        },
+        std::chrono::duration_cast<std::chrono::milliseconds>(run + settleTimeout));
+    writing.join();
+
+    const std::string rate = std::to_string(eventsPerSecond / 1000) + "k events/s";
+    const auto committed = writer.committed();
+    return {eventsPerSecond, writer.achievedPerSecond(),
+            sinceCommitted("floor: event to bare watch, " + rate, committed, bareWatch.arrivals()),
+            sinceCommitted("gui: event to model, " + rate, committed, shown),
+            std::chrono::duration<double, std::milli>(probe.longest()).count()};
+}
+
+} // namespace
+
+std::vector<EventRateFigure>
+measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, const Scale& scale) {
+    // The window keeps its geometry and recent prefixes here, not in the user's settings.
+    const QTemporaryDir settings;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
+    std::vector<EventRateFigure> out;
+    for (int rate : eventRates)
+        out.push_back(measureRate(writer, window, rate, scale.eventRun));
+    return out;
+}
+
+} // namespace lockscope::bench
