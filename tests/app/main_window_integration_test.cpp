@@ -55,7 +55,11 @@ bool answered(MainWindow& window) {
 
 // The members table and latency graph are on the Cluster tab.
 void showClusterTab(MainWindow& window) {
-    window.findChild<QTabWidget*>("mainTabs")->setCurrentIndex(1);
+    auto* tabs = window.findChild<QTabWidget*>("mainTabs");
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i) == "Cluster")
+            tabs->setCurrentIndex(i);
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Cluster"));
 }
 
 bool saveScreenshot(QWidget& window, const QString& name) {
