@@ -11,6 +11,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/sandbox.h"
 #include "etcdclient/local_cluster.h"
+#include "main_window_probes.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
@@ -39,28 +40,13 @@
 #include <unistd.h>
 
 using namespace lockscope;
+using lockscope::test::saveScreenshot;
+using lockscope::test::waitersShown;
 
 namespace {
 
 constexpr int EtcdctlTimeoutMs = 15000;
 constexpr int UiTimeoutMs = 10000;
-
-bool saveScreenshot(QWidget& window, const QString& name) {
-    const QString directory =
-        qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", LOCKSCOPE_TEST_BUILD_DIR);
-    QDir().mkpath(directory);
-    const QString path = QDir(directory).filePath(name);
-    QTest::qWait(3 * LatencyPlot::ReplotIntervalMs); // let a pending coalesced redraw land
-    qInfo("screenshot: %s", qPrintable(path));
-    return window.grab().save(path);
-}
-
-// How many wait for `lock` in the window's lock list; -1 while it is not listed.
-int waitersShown(MainWindow& window, const std::string& lock) {
-    const LockListModel* locks = window.lockWatch()->locks();
-    const int row = locks->rowOfLock(lock);
-    return row < 0 ? -1 : locks->data(locks->index(row, LockListModel::Waiters)).toInt();
-}
 
 int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
     const EventLogModel* events = window.lockWatch()->events();
