@@ -46,20 +46,17 @@ class SandboxCleanupIntegrationTest : public QObject {
 private slots:
     void killingLockScopeTakesItsSandboxEtcdAlongAndTheNextSandboxSweepsItsData() {
         QProcess lockscope;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        lockscope.setProcessEnvironment(env);
-        lockscope.start(LOCKSCOPE, {"--sandbox", "--no-lab"});
-        QVERIFY(lockscope.waitForStarted(10000));
-        QList<qint64> etcd;
-        QTRY_VERIFY_WITH_TIMEOUT(!(etcd = etcdChildrenOf(lockscope.processId())).isEmpty(), 20000);
-        const QString dataDir = dataDirOf(etcd.first());
+        qint64 etcd = 0;
+        QString dataDir;
+        startOnItsSandbox(lockscope, etcd, dataDir);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY2(QDir(dataDir).exists(), qPrintable(dataDir));
 
         ::kill(static_cast<pid_t>(lockscope.processId()), SIGKILL);
         QVERIFY(lockscope.waitForFinished(10000));
-        QTRY_VERIFY_WITH_TIMEOUT(!alive(etcd.first()), 5000); // PR_SET_PDEATHSIG
-        QVERIFY(QDir(dataDir).exists());                      // nobody ran LockScope's cleanup...
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(etcd), 5000); // PR_SET_PDEATHSIG
+        QVERIFY(QDir(dataDir).exists());              // nobody ran LockScope's cleanup...
 
         etcd::LocalCluster next(1);
         QVERIFY(next.spawn().ok()); // ...so the next sandbox sweeps it
@@ -68,21 +65,32 @@ private slots:
 
     void quittingLockScopeStopsItsSandboxAndRemovesItsData() {
         QProcess lockscope;
+        qint64 etcd = 0;
+        QString dataDir;
+        startOnItsSandbox(lockscope, etcd, dataDir);
+        if (QTest::currentTestFailed())
+            return;
+        lockscope.terminate(); // SIGTERM, as a desktop session's logout sends
+        QVERIFY(lockscope.waitForFinished(15000));
+        QVERIFY(!alive(etcd));
+        QVERIFY2(!QDir(dataDir).exists(), qPrintable(dataDir));
+    }
+
+private:
+    // Starts LockScope on its own sandbox; `etcd` and `dataDir` are the sandbox's.
+    static void startOnItsSandbox(QProcess& lockscope, qint64& etcd, QString& dataDir) {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("QT_QPA_PLATFORM", "offscreen");
         lockscope.setProcessEnvironment(env);
         lockscope.start(LOCKSCOPE, {"--sandbox", "--no-lab"});
         QVERIFY(lockscope.waitForStarted(10000));
-        QList<qint64> etcd;
-        QTRY_VERIFY_WITH_TIMEOUT(!(etcd = etcdChildrenOf(lockscope.processId())).isEmpty(), 20000);
-        const QString dataDir = dataDirOf(etcd.first());
-        lockscope.terminate(); // SIGTERM, as a desktop session's logout sends
-        QVERIFY(lockscope.waitForFinished(15000));
-        QVERIFY(!alive(etcd.first()));
-        QVERIFY2(!QDir(dataDir).exists(), qPrintable(dataDir));
+        QList<qint64> children;
+        QTRY_VERIFY_WITH_TIMEOUT(!(children = etcdChildrenOf(lockscope.processId())).isEmpty(),
+                                 20000);
+        etcd = children.first();
+        dataDir = dataDirOf(etcd);
     }
 
-private:
     // The sandbox's root directory, from the etcd process's --data-dir (root/member0.etcd).
     static QString dataDirOf(qint64 etcdPid) {
         QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(etcdPid));
