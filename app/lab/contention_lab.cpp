@@ -163,8 +163,7 @@ void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::
         ++counters_.acquisitions;
         if (roll < options_.crashProbability) {
             ++counters_.crashes;
-            holds_.push_back({worker->id, worker->lock, worker->mutex->key(),
-                              worker->mutex->fencingToken(), from, from});
+            recordHold(*worker, from, from);
         } else if (roll < options_.crashProbability + options_.stallProbability) {
             ++counters_.stalls;
             stalled = true;
@@ -196,9 +195,7 @@ void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::tim
                                bool stalled) {
     if (worker->stopped) { // the lab's stop already let go of this hold: nothing to write
         std::lock_guard lock(mutex_);
-        if (holds_.size() < maxHoldsKept)
-            holds_.push_back({worker->id, worker->lock, worker->mutex->key(),
-                              worker->mutex->fencingToken(), from, stoppedAt_});
+        recordHold(*worker, from, stoppedAt_);
         return;
     }
     // The fencing demo: the worker writes the shared resource as the last act of its hold.
@@ -224,9 +221,7 @@ void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::tim
             else if (reply && !worker->stopped)
                 ++(self->options_.fencing ? self->counters_.writesRejectedByFencing
                                           : self->counters_.writesWithoutLock);
-            if (self->holds_.size() < maxHoldsKept)
-                self->holds_.push_back({worker->id, worker->lock, worker->mutex->key(),
-                                        worker->mutex->fencingToken(), from, Clock::now()});
+            self->recordHold(*worker, from, Clock::now());
         }
         if (stalled)
             worker->session.reset(); // expired by now: the next cycle starts a new one
@@ -240,6 +235,12 @@ void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::tim
         if (worker->cyclesLeft > 0)
             --worker->cyclesLeft;
     });
+}
+
+void ContentionLab::recordHold(const Worker& worker, Clock::time_point from, Clock::time_point to) {
+    if (holds_.size() < maxHoldsKept)
+        holds_.push_back(
+            {worker.id, worker.lock, worker.mutex->key(), worker.mutex->fencingToken(), from, to});
 }
 
 void ContentionLab::stop(std::function<void()> done) {

@@ -67,6 +67,8 @@ private:
     void cycle(const std::shared_ptr<Worker>& worker);
     void onLocked(const std::shared_ptr<Worker>& worker, const etcd::Error& error);
     void finishHold(const std::shared_ptr<Worker>& worker, Clock::time_point from, bool stalled);
+    // What the worker believed it held, for the checker; with mutex_ held, and bounded.
+    void recordHold(const Worker& worker, Clock::time_point from, Clock::time_point to);
     void later(std::chrono::milliseconds delay, std::function<void()> task);
     bool proceed(Worker& worker);
 
