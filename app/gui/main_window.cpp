@@ -16,6 +16,7 @@
 #include "app/gui/sandbox.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/connection_dialog.h"
+#include "widgets/frame_rate_cap.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
 #include "widgets/ttl_countdown_delegate.h"
@@ -147,6 +148,7 @@ MainWindow::MainWindow(QWidget* parent)
     , labPanel_(new LabPanel) {
     setWindowTitle("LockScope");
     resize(1280, 800);
+    new FrameRateCap(this, FrameInterval);
 
     problemBanner_->setObjectName("problemBanner");
     problemBanner_->setWordWrap(true);

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QTimer>
+#include <chrono>
 
 class QAction;
 class QComboBox;
@@ -38,6 +39,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     static constexpr int RefreshIntervalMs = 1000;
+    // At most ~30 repaints a second: smooth to the eye, and at thousands of lock events a
+    // second the GUI thread's time goes to the models rather than to repainting tables.
+    static constexpr std::chrono::milliseconds FrameInterval{33};
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
