@@ -4,6 +4,7 @@
 
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QVBoxLayout>
 #include <cmath>
@@ -12,10 +13,23 @@ namespace lockscope {
 
 namespace {
 
-QLabel* selectableLabel() {
-    auto* label = new QLabel;
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
+// Looks like a label and can be selected and copied. Unlike a QLabel, whose every new text asks
+// its parents to lay out again (up to the tab widget, which then repaints all of itself), a line
+// edit's size does not depend on its text: a new holder repaints the card's fields only.
+QLineEdit* valueField() {
+    auto* field = new QLineEdit;
+    field->setReadOnly(true);
+    field->setFrame(false);
+    field->setFocusPolicy(Qt::ClickFocus);
+    QPalette palette = field->palette();
+    palette.setColor(QPalette::Base, Qt::transparent);
+    field->setPalette(palette);
+    return field;
+}
+
+void showValue(QLineEdit* field, const QString& text) {
+    field->setText(text);
+    field->setCursorPosition(0); // the start of a long key, not its end
 }
 
 } // namespace
@@ -23,12 +37,12 @@ QLabel* selectableLabel() {
 HolderCard::HolderCard(QWidget* parent)
     : QFrame(parent)
     , title_(new QLabel)
-    , key_(selectableLabel())
-    , lease_(selectableLabel())
-    , fencingToken_(selectableLabel())
+    , key_(valueField())
+    , lease_(valueField())
+    , fencingToken_(valueField())
     , heldFor_(new QLabel)
     , ttl_(new QProgressBar)
-    , value_(selectableLabel())
+    , value_(valueField())
     , details_(new QWidget) {
     setFrameShape(QFrame::StyledPanel);
     key_->setObjectName("holderKey");
@@ -36,7 +50,6 @@ HolderCard::HolderCard(QWidget* parent)
     bold.setBold(true);
     title_->setFont(bold);
     key_->setFont(bold);
-    value_->setWordWrap(true);
     // The text that changes with every refresh. At a fixed size its changes stay inside the card:
     // any other layout change climbs to the window, whose tab widget then repaints all of it.
     heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("999 h 59 min"),
@@ -62,11 +75,11 @@ HolderCard::HolderCard(QWidget* parent)
 
 void HolderCard::setHolder(const Holder& holder) {
     title_->setText(tr("Holder"));
-    key_->setText(holder.key);
-    lease_->setText(holder.leaseHex);
-    fencingToken_->setText(QString::number(holder.fencingToken));
+    showValue(key_, holder.key);
+    showValue(lease_, holder.leaseHex);
+    showValue(fencingToken_, QString::number(holder.fencingToken));
     heldFor_->setText(holder.heldFor);
-    value_->setText(holder.value.isEmpty() ? tr("(empty)") : holder.value);
+    showValue(value_, holder.value.isEmpty() ? tr("(empty)") : holder.value);
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.
     const double remaining = holder.ttlRemainingSeconds.value_or(0);

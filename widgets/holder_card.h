@@ -4,6 +4,7 @@
 #include <optional>
 
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 
 namespace lockscope {
@@ -33,12 +34,12 @@ public:
 
 private:
     QLabel* title_;
-    QLabel* key_;
-    QLabel* lease_;
-    QLabel* fencingToken_;
+    QLineEdit* key_;
+    QLineEdit* lease_;
+    QLineEdit* fencingToken_;
     QLabel* heldFor_;
     QProgressBar* ttl_;
-    QLabel* value_;
+    QLineEdit* value_;
     QWidget* details_;
 };
 

@@ -3,12 +3,26 @@
 #include "widgets/ttl_countdown_delegate.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTest>
+#include <QVBoxLayout>
 
 using namespace lockscope;
+
+namespace {
+
+struct LayoutRequestCounter : QObject {
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+        count += event->type() == QEvent::LayoutRequest;
+        return false;
+    }
+};
+
+} // namespace
 
 class HolderCardTest : public QObject {
     Q_OBJECT
@@ -21,9 +35,33 @@ private slots:
         auto* bar = card.findChild<QProgressBar*>();
         QCOMPARE(bar->text(), QString("6 s of 60 s"));
         QVERIFY(bar->styleSheet().contains("#d32f2f")); // under a quarter left
-        QVERIFY(card.findChild<QLabel*>("holderKey")->isVisibleTo(&card));
+        QVERIFY(card.findChild<QLineEdit*>("holderKey")->isVisibleTo(&card));
         card.clear("Nobody holds /locks/demo");
         QCOMPARE(card.key(), QString());
+    }
+
+    // A window whose layout is asked to run again repaints all of its tab widget: a new holder,
+    // which comes with most batches of lock events, must not ask.
+    void aNewHolderDoesNotLayOutTheWindowAgain() {
+        QWidget window;
+        auto* card = new HolderCard;
+        (new QVBoxLayout(&window))->addWidget(card);
+        card->setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 59.5, 60, "deploy"});
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCoreApplication::processEvents();
+
+        LayoutRequestCounter requests;
+        window.installEventFilter(&requests);
+        for (int holder = 0; holder < 20; ++holder) {
+            const QString lease = QString::number(0x694d0000 + holder * 7919, 16);
+            card->setHolder({"/locks/a-much-longer-lock-name/" + lease, lease, 42 + holder,
+                             QString("%1 ms").arg(holder), 59.0 - holder, 60,
+                             QString("value of holder %1").arg(holder)});
+            QCoreApplication::processEvents();
+        }
+        QCOMPARE(requests.count, 0);
+        QCOMPARE(card->key(), QString("/locks/a-much-longer-lock-name/694f4bbd"));
     }
 
     void delegateFillsRemainingOverGranted() {
