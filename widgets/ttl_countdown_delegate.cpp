@@ -1,13 +1,12 @@
 #include "widgets/ttl_countdown_delegate.h"
 
-#include <QApplication>
 #include <QPainter>
 #include <algorithm>
 
 namespace lockscope {
 
 TtlCountdownDelegate::TtlCountdownDelegate(int remainingRole, int grantedRole, QObject* parent)
-    : QStyledItemDelegate(parent)
+    : PlainTextDelegate(parent)
     , remainingRole_(remainingRole)
     , grantedRole_(grantedRole) {}
 
@@ -20,15 +19,12 @@ void TtlCountdownDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     const QVariant remaining = index.data(remainingRole_);
     const QVariant granted = index.data(grantedRole_);
     if (!remaining.isValid() || !granted.isValid()) {
-        QStyledItemDelegate::paint(painter, option, index);
+        PlainTextDelegate::paint(painter, option, index);
         return;
     }
     QStyleOptionViewItem cell = option;
     initStyleOption(&cell, index);
-    const QString text = cell.text;
-    cell.text.clear();
-    const QStyle* style = cell.widget ? cell.widget->style() : QApplication::style();
-    style->drawControl(QStyle::CE_ItemViewItem, &cell, painter, cell.widget);
+    paintPanel(painter, cell);
 
     const double filled = fraction(remaining.toDouble(), granted.toDouble());
     const QRect bar = cell.rect.adjusted(3, 3, -3, -3);
@@ -42,9 +38,9 @@ void TtlCountdownDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     done.setWidth(static_cast<int>(bar.width() * filled));
     painter->setBrush(color);
     painter->drawRoundedRect(done, 3, 3);
-    painter->setPen(filled > 0.5 ? Qt::white : cell.palette.color(QPalette::Text));
-    painter->drawText(bar, Qt::AlignCenter, text);
     painter->restore();
+    paintText(painter, cell, bar, cell.text, Qt::AlignCenter,
+              filled > 0.5 ? QColor(Qt::white) : cell.palette.color(QPalette::Text));
 }
 
 } // namespace lockscope

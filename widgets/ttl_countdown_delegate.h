@@ -1,13 +1,13 @@
 #pragma once
 
-#include <QStyledItemDelegate>
+#include "widgets/plain_text_delegate.h"
 
 namespace lockscope {
 
 // Paints a TTL cell as a small bar, remaining over granted, with the cell's text on it; red
 // when under a quarter is left. The model gives the two numbers under roles of its choosing;
-// cells without them are painted as usual.
-class TtlCountdownDelegate : public QStyledItemDelegate {
+// cells without them are painted as plain text.
+class TtlCountdownDelegate : public PlainTextDelegate {
     Q_OBJECT
 public:
     static constexpr double LowFraction = 0.25;

@@ -19,6 +19,7 @@
 #include "widgets/frame_rate_cap.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
+#include "widgets/plain_text_delegate.h"
 #include "widgets/ttl_countdown_delegate.h"
 
 #include <QApplication>
@@ -65,6 +66,7 @@ QTableView* tableView(const QString& name, QAbstractItemModel* model, int stretc
     auto* view = new QTableView;
     view->setObjectName(name);
     view->setModel(model);
+    view->setItemDelegate(new PlainTextDelegate(view));
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setAlternatingRowColors(true);

@@ -1,0 +1,85 @@
+#include "widgets/plain_text_delegate.h"
+
+#include <QApplication>
+#include <QFontMetrics>
+#include <QPainter>
+
+namespace lockscope {
+
+namespace {
+
+const QStyle* styleOf(const QStyleOptionViewItem& cell) {
+    return cell.widget ? cell.widget->style() : QApplication::style();
+}
+
+QPalette::ColorGroup colorGroupOf(const QStyleOptionViewItem& cell) {
+    if (!(cell.state & QStyle::State_Enabled))
+        return QPalette::Disabled;
+    return cell.state & QStyle::State_Active ? QPalette::Normal : QPalette::Inactive;
+}
+
+} // namespace
+
+void PlainTextDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                              const QModelIndex& index) const {
+    QStyleOptionViewItem cell = option;
+    initStyleOption(&cell, index);
+    paintPanel(painter, cell);
+    const int margin =
+        styleOf(cell)->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, cell.widget) + 1;
+    paintText(painter, cell, cell.rect.adjusted(margin, 0, -margin, 0), cell.text,
+              cell.displayAlignment);
+}
+
+void PlainTextDelegate::paintPanel(QPainter* painter, const QStyleOptionViewItem& cell) {
+    const QStyle* style = styleOf(cell);
+    style->drawPrimitive(QStyle::PE_PanelItemViewItem, &cell, painter, cell.widget);
+    if (!(cell.state & QStyle::State_HasFocus))
+        return;
+    QStyleOptionFocusRect focus;
+    focus.QStyleOption::operator=(cell);
+    focus.state |= QStyle::State_KeyboardFocusChange | QStyle::State_Item;
+    focus.backgroundColor = cell.palette.color(
+        colorGroupOf(cell),
+        cell.state & QStyle::State_Selected ? QPalette::Highlight : QPalette::Window);
+    style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, cell.widget);
+}
+
+void PlainTextDelegate::paintText(QPainter* painter, const QStyleOptionViewItem& cell,
+                                  const QRect& area, const QString& text, Qt::Alignment alignment,
+                                  QColor color) const {
+    if (text.isEmpty() || area.width() <= 0)
+        return;
+    if (cell.font != laidOutFont_ || laidOut_.size() >= MaxLaidOut) {
+        laidOut_.clear();
+        laidOutFont_ = cell.font;
+    }
+    const Key key{text, area.width(), cell.textElideMode};
+    auto found = laidOut_.find(key);
+    if (found == laidOut_.end()) {
+        QStaticText laidOut(
+            QFontMetrics(cell.font).elidedText(text, cell.textElideMode, area.width()));
+        laidOut.setTextFormat(Qt::PlainText);
+        laidOut.prepare(QTransform(), cell.font);
+        found = laidOut_.insert(key, laidOut);
+    }
+    const QSizeF size = found->size();
+    QPointF at(area.left(), area.top() + (area.height() - size.height()) / 2);
+    if (alignment & Qt::AlignRight)
+        at.setX(area.right() + 1 - size.width());
+    else if (alignment & Qt::AlignHCenter)
+        at.setX(area.left() + (area.width() - size.width()) / 2);
+
+    if (!color.isValid())
+        color = cell.palette.color(colorGroupOf(cell), cell.state & QStyle::State_Selected
+                                                           ? QPalette::HighlightedText
+                                                           : QPalette::Text);
+    painter->save();
+    painter->setFont(cell.font);
+    painter->setPen(color);
+    painter->setClipRect(area, Qt::IntersectClip);
+    painter->drawStaticText(at, *found);
+    painter->restore();
+}
+
+} // namespace lockscope

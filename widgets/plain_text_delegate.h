@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QFont>
+#include <QHash>
+#include <QStaticText>
+#include <QStyledItemDelegate>
+
+namespace lockscope {
+
+// Paints a cell's display text on one line, elided to fit, with its alignment, over the view's
+// usual background, alternate rows, selection and focus. QStyledItemDelegate lays a cell's text out
+// twice on every paint (to place it, then to draw it): with every visible row of the lock
+// tables repainted each frame while events stream in, that was most of the GUI thread's time.
+// This one lays out each text once per width and draws it from then on. Text is all our
+// models show: no icons, check boxes or rich text.
+class PlainTextDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
+
+protected:
+    // Everything but the text.
+    static void paintPanel(QPainter* painter, const QStyleOptionViewItem& cell);
+    // `text` within `area`, elided as the view elides; `color` defaults to the cell's.
+    void paintText(QPainter* painter, const QStyleOptionViewItem& cell, const QRect& area,
+                   const QString& text, Qt::Alignment alignment, QColor color = {}) const;
+
+private:
+    struct Key {
+        QString text;
+        int width;
+        Qt::TextElideMode elide;
+        bool operator==(const Key&) const = default;
+        friend size_t qHash(const Key& key, size_t seed) {
+            return qHashMulti(seed, key.text, key.width, key.elide);
+        }
+    };
+    // Forgotten whole when full: cheaper than tracking use, and what a frame needs comes back
+    // in that frame.
+    static constexpr qsizetype MaxLaidOut = 4096;
+
+    mutable QHash<Key, QStaticText> laidOut_;
+    mutable QFont laidOutFont_; // what laidOut_ was laid out in
+};
+
+} // namespace lockscope
