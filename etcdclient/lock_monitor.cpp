@@ -61,8 +61,44 @@ void LockMonitor::stop() {
 }
 
 LockMonitorState LockMonitor::state() const {
+    LockMonitorState state;
+    update(state);
+    return state;
+}
+
+LockChanges LockMonitor::update(LockMonitorState& state) const {
+    LockChanges copied;
     std::lock_guard lock(mutex_);
-    return {table_.revision(), table_.locks(), table_.anomalies(), leases_, live_, status_};
+    state.revision = table_.revision();
+    state.live = live_;
+    state.status = status_;
+    if (state.leasesStamp != leasesStamp_) {
+        state.leases = leases_;
+        state.leasesStamp = leasesStamp_;
+        copied.leases = true;
+    }
+    auto changed = changes_.changedAfter(state.locksStamp);
+    state.locksStamp = changes_.stamp();
+    if (!changed) {
+        state.locks = table_.locks();
+        state.anomalies = table_.anomalies();
+        copied.all = true;
+        return copied;
+    }
+    std::erase_if(state.anomalies, [&](const Anomaly& anomaly) {
+        return changed->contains(LockTable::lockNameOf(anomaly.key));
+    });
+    for (const std::string& name : *changed) {
+        const auto found = table_.locks().find(name);
+        if (found == table_.locks().end()) {
+            state.locks.erase(name);
+        } else {
+            state.locks[name] = found->second;
+            table_.appendAnomalies(found->second, state.anomalies);
+        }
+    }
+    copied.locks.assign(changed->begin(), changed->end());
+    return copied;
 }
 
 std::pair<bool, std::string> LockMonitor::liveness() const {
@@ -112,6 +148,7 @@ void LockMonitor::onListed(Result<pb::RangeResponse> listed) {
         const std::vector<mvccpb::KeyValue> kvs(listed->kvs().begin(), listed->kvs().end());
         const int64_t revision = listed->header().revision();
         events = table_.load(kvs, revision, std::chrono::system_clock::now());
+        changes_.changedAll();
         live_ = true;
         status_.clear();
         backoff_ = std::chrono::milliseconds(0);
@@ -166,10 +203,12 @@ void LockMonitor::onWatchResponse(const pb::WatchResponse& response) {
                 // countdown only reaches zero for a lease nobody renewed: leases are looked up
                 // again before theirs runs low (tickLeases).
                 auto lease = leases_.find(event.prev_kv().lease());
-                if (lease != leases_.end() && lease->second.remainingAt(steadyNow) <= 0)
-                    table_.setLeaseExpired(lease->first, true);
+                if (lease != leases_.end() && lease->second.remainingAt(steadyNow) <= 0 &&
+                    table_.setLeaseExpired(lease->first, true))
+                    changes_.changedAll(); // the lease's keys under other locks are anomalies
             }
             auto applied = table_.apply(event, event.kv().mod_revision(), now);
+            changes_.changed(LockTable::lockNameOf(event.kv().key()));
             events.insert(events.end(), applied.begin(), applied.end());
         }
     }
@@ -252,8 +291,10 @@ void LockMonitor::tickLeases() {
             }
         }
         const std::set<int64_t> live(wanted.begin(), wanted.end());
-        for (auto it = leases_.begin(); it != leases_.end();)
-            it = live.count(it->first) ? std::next(it) : leases_.erase(it);
+        const std::size_t known = leases_.size();
+        std::erase_if(leases_, [&](const auto& lease) { return !live.contains(lease.first); });
+        if (leases_.size() != known)
+            ++leasesStamp_;
 
         const auto now = std::chrono::steady_clock::now();
         int budget = std::max(1, options_.leaseLookupsPerSecond *
@@ -306,7 +347,9 @@ void LockMonitor::lookUpLease(int64_t lease) {
             ttl.ttlSeconds = reply->ttl();
             ttl.grantedTtlSeconds = reply->grantedttl();
             ttl.fetchedAt = now;
-            self->table_.setLeaseExpired(lease, reply->ttl() < 0);
+            ++self->leasesStamp_;
+            if (self->table_.setLeaseExpired(lease, reply->ttl() < 0))
+                self->changes_.changedAll(); // its keys are anomalies now, or no longer
         }
         if (self->listener_)
             self->listener_({});

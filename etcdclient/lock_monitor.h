@@ -1,6 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
+#include "etcdclient/lock_change_log.h"
 #include "etcdclient/lock_table.h"
 
 #include <chrono>
@@ -26,10 +27,20 @@ struct LeaseTtl {
 struct LockMonitorState {
     int64_t revision = 0;
     std::map<std::string, LockQueue> locks;
-    std::vector<Anomaly> anomalies;
+    std::vector<Anomaly> anomalies; // grouped by lock, in key order within a lock
     std::map<int64_t, LeaseTtl> leases;
     bool live = false;  // the snapshot is loaded and the watch is running
     std::string status; // why it is not live, when it is not
+    // As of which changes of the monitor that filled it (LockMonitor::update); 0 for none.
+    uint64_t locksStamp = 0;
+    uint64_t leasesStamp = 0;
+};
+
+// What a LockMonitor::update copied.
+struct LockChanges {
+    bool all = false;               // every lock and anomaly (the first update, or a re-list)
+    std::vector<std::string> locks; // otherwise the locks copied or removed, in name order
+    bool leases = false;            // the lease TTLs
 };
 
 // Watches every lock under a prefix: a paged snapshot pinned at one revision, then a watch from
@@ -57,6 +68,10 @@ public:
     void stop();
 
     LockMonitorState state() const;
+    // Brings `state` (empty, or filled by this monitor) up to date, copying only what changed
+    // since it was last filled: a display updated many times a second copies the few locks
+    // each update touched, not all of them.
+    LockChanges update(LockMonitorState& state) const;
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
     std::vector<LockEvent> history() const;
@@ -83,7 +98,9 @@ private:
     bool running_ = false;
     uint64_t generation_ = 0;
     LockTable table_;
+    LockChangeLog changes_; // of table_'s locks
     std::map<int64_t, LeaseTtl> leases_;
+    uint64_t leasesStamp_ = 1; // bumped whenever leases_ changes
     std::deque<LockEvent> history_;
     bool live_ = false;
     std::string status_ = "starting";

@@ -217,37 +217,37 @@ void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_po
                    since(holder.enqueuedAt, now), std::nullopt, recovered});
 }
 
-void LockTable::setLeaseExpired(int64_t lease, bool expired) {
-    if (expired)
-        expiredLeases_.insert(lease);
-    else
-        expiredLeases_.erase(lease);
+bool LockTable::setLeaseExpired(int64_t lease, bool expired) {
+    return expired ? expiredLeases_.insert(lease).second : expiredLeases_.erase(lease) > 0;
 }
 
 std::vector<Anomaly> LockTable::anomalies() const {
     std::vector<Anomaly> out;
-    for (const auto& [name, queue] : locks_) {
-        for (const auto& k : queue.keys) {
-            const auto named = suffixLease(k.key);
-            if (k.lease == 0)
-                out.push_back({k.key, AnomalyKind::NoLease,
-                               "the key has no lease, so it never expires and blocks every "
-                               "waiter behind it until someone deletes it"});
-            if (!named || k.key.find('/') == std::string::npos)
-                out.push_back({k.key, AnomalyKind::NotALockKey,
-                               "not shaped <name>/<lease id in hex>; it still takes a place in "
-                               "the queue of " +
-                                   (name.empty() ? std::string("the root") : name)});
-            else if (k.lease != 0 && *named != k.lease)
-                out.push_back(
-                    {k.key, AnomalyKind::LeaseMismatch,
-                     "the key names lease " + hex(*named) + " but is attached to " + hex(k.lease)});
-            if (k.lease != 0 && expiredLeases_.count(k.lease))
-                out.push_back({k.key, AnomalyKind::ExpiredLease,
-                               "lease " + hex(k.lease) + " is gone but the key is still here"});
-        }
-    }
+    for (const auto& [name, queue] : locks_)
+        appendAnomalies(queue, out);
     return out;
+}
+
+void LockTable::appendAnomalies(const LockQueue& queue, std::vector<Anomaly>& out) const {
+    for (const auto& k : queue.keys) {
+        const auto named = suffixLease(k.key);
+        if (k.lease == 0)
+            out.push_back({k.key, AnomalyKind::NoLease,
+                           "the key has no lease, so it never expires and blocks every "
+                           "waiter behind it until someone deletes it"});
+        if (!named || k.key.find('/') == std::string::npos)
+            out.push_back({k.key, AnomalyKind::NotALockKey,
+                           "not shaped <name>/<lease id in hex>; it still takes a place in "
+                           "the queue of " +
+                               (queue.name.empty() ? std::string("the root") : queue.name)});
+        else if (k.lease != 0 && *named != k.lease)
+            out.push_back(
+                {k.key, AnomalyKind::LeaseMismatch,
+                 "the key names lease " + hex(*named) + " but is attached to " + hex(k.lease)});
+        if (k.lease != 0 && expiredLeases_.count(k.lease))
+            out.push_back({k.key, AnomalyKind::ExpiredLease,
+                           "lease " + hex(k.lease) + " is gone but the key is still here"});
+    }
 }
 
 } // namespace etcd

@@ -72,11 +72,13 @@ public:
     std::vector<LockEvent> apply(const mvccpb::Event& event, int64_t revision,
                                  std::chrono::system_clock::time_point now);
     // Leases known to be gone (LeaseTimeToLive said -1): their keys are anomalies, and their
-    // deletions count as expiries rather than releases.
-    void setLeaseExpired(int64_t lease, bool expired);
+    // deletions count as expiries rather than releases. True when that was news.
+    bool setLeaseExpired(int64_t lease, bool expired);
 
     const std::map<std::string, LockQueue>& locks() const { return locks_; }
     std::vector<Anomaly> anomalies() const;
+    // Those of one lock's keys, appended to `out`.
+    void appendAnomalies(const LockQueue& queue, std::vector<Anomaly>& out) const;
     int64_t revision() const { return revision_; }
     bool loaded() const { return loaded_; }
 

@@ -36,7 +36,25 @@ protected:
                 keys.push_back(k.key);
         return keys;
     }
+    void put(const std::string& key) {
+        pb::PutRequest request;
+        request.set_key(key);
+        ASSERT_TRUE(call(*client, &Client::put, request));
+    }
 };
+
+// Each lock's keys, and the anomalies as (key, kind) in any order: what a display shows.
+using Shown = std::pair<std::map<std::string, std::vector<std::string>>,
+                        std::set<std::pair<std::string, AnomalyKind>>>;
+Shown shown(const LockMonitorState& state) {
+    Shown out;
+    for (const auto& [name, queue] : state.locks)
+        for (const auto& key : queue.keys)
+            out.first[name].push_back(key.key);
+    for (const auto& anomaly : state.anomalies)
+        out.second.emplace(anomaly.key, anomaly.kind);
+    return out;
+}
 
 TEST_F(LockMonitorIntegrationTest, HolderAndQueueMatchWhoActuallyGetsTheLockNext) {
     auto monitor = startMonitor();
@@ -82,6 +100,35 @@ TEST_F(LockMonitorIntegrationTest, HolderAndQueueMatchWhoActuallyGetsTheLockNext
     EXPECT_EQ(std::count(kinds.begin(), kinds.end(), LockEventKind::Released), 4);
     for (const auto& e : monitor->history())
         EXPECT_FALSE(e.recovered);
+}
+
+TEST_F(LockMonitorIntegrationTest, AnUpdateCopiesOnlyTheLocksThatChanged) {
+    auto monitor = startMonitor();
+    for (const char* lock : {"a", "b", "c"})
+        put(prefix() + lock + "/1"); // no lease: each an anomaly too
+    LockMonitorState copy;
+    EXPECT_TRUE(monitor->update(copy).all);
+    ASSERT_TRUE(eventually([&] {
+        monitor->update(copy);
+        return copy.locks.size() == 3;
+    }));
+
+    put(prefix() + "b/2");
+    pb::DeleteRangeRequest release;
+    release.set_key(prefix() + "c/1");
+    ASSERT_TRUE(call(*client, &Client::deleteRange, release));
+    std::set<std::string> copied;
+    ASSERT_TRUE(eventually([&] {
+        const LockChanges changes = monitor->update(copy);
+        EXPECT_FALSE(changes.all);
+        copied.insert(changes.locks.begin(), changes.locks.end());
+        return copied.size() == 2 && shown(copy) == shown(monitor->state());
+    }));
+    EXPECT_EQ(copied, (std::set<std::string>{prefix() + "b", prefix() + "c"}));
+    EXPECT_EQ(copy.locks.at(prefix() + "b").keys.size(), 2u);
+    EXPECT_FALSE(copy.locks.contains(prefix() + "c"));
+    EXPECT_EQ(copy.anomalies.size(), 3u); // a/1, b/1, b/2
+    EXPECT_TRUE(monitor->update(copy).locks.empty());
 }
 
 TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {

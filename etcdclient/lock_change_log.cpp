@@ -1,0 +1,36 @@
+#include "etcdclient/lock_change_log.h"
+
+#include <algorithm>
+
+namespace etcd {
+
+LockChangeLog::LockChangeLog(std::size_t capacity)
+    : capacity_(std::max<std::size_t>(1, capacity)) {}
+
+void LockChangeLog::changed(const std::string& lock) {
+    changes_.push_back({++stamp_, lock});
+    if (changes_.size() > capacity_) {
+        // A copy at a stamp below the forgotten change's has missed it.
+        knownSince_ = changes_.front().stamp;
+        changes_.pop_front();
+    }
+}
+
+void LockChangeLog::changedAll() {
+    changes_.clear();
+    knownSince_ = ++stamp_;
+}
+
+std::optional<std::set<std::string>> LockChangeLog::changedAfter(uint64_t since) const {
+    if (since < knownSince_)
+        return std::nullopt;
+    const auto first =
+        std::upper_bound(changes_.begin(), changes_.end(), since,
+                         [](uint64_t stamp, const Change& change) { return stamp < change.stamp; });
+    std::set<std::string> locks;
+    for (auto change = first; change != changes_.end(); ++change)
+        locks.insert(change->lock);
+    return locks;
+}
+
+} // namespace etcd

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace etcd {
+
+// Which locks changed, in order, each change with a stamp, so a copy of the locks taken at one
+// stamp can be brought up to date by copying only the locks changed since. At thousands of
+// events a second a display copying all of 100k keys per update could not keep up; it copies
+// the few locks each update touches. Bounded: a copy from before the oldest change the log
+// still holds, or from before a change to everything, must copy everything.
+class LockChangeLog {
+public:
+    explicit LockChangeLog(std::size_t capacity = 65536);
+
+    // One lock's keys (or what is known about them) changed.
+    void changed(const std::string& lock);
+    // Every lock may have changed (the locks were read anew).
+    void changedAll();
+
+    // The stamp of the latest change; 0 before any.
+    uint64_t stamp() const { return stamp_; }
+    // The locks changed after stamp `since`, each named once; nullopt when the log cannot tell
+    // (too far back, or a change to everything since), and everything must be copied.
+    std::optional<std::set<std::string>> changedAfter(uint64_t since) const;
+
+private:
+    struct Change {
+        uint64_t stamp;
+        std::string lock;
+    };
+
+    std::size_t capacity_;
+    std::deque<Change> changes_; // oldest first
+    uint64_t stamp_ = 0;
+    // A copy at a stamp below this one has missed what the log no longer holds; stamp 0, no copy
+    // yet, always has.
+    uint64_t knownSince_ = 1;
+};
+
+} // namespace etcd
