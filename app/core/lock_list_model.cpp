@@ -4,6 +4,7 @@
 
 #include <QStringList>
 #include <algorithm>
+#include <limits>
 
 namespace lockscope {
 
@@ -19,40 +20,95 @@ LockListModel::LockListModel(QObject* parent)
     : KeyedTableModel(parent)
     , now_(std::chrono::steady_clock::now()) {}
 
+LockListModel::AnomaliesByLock
+LockListModel::anomaliesByLock(const std::vector<etcd::Anomaly>& anomalies) {
+    AnomaliesByLock byLock;
+    for (const etcd::Anomaly& anomaly : anomalies)
+        byLock[etcd::LockTable::lockNameOf(anomaly.key)].push_back(&anomaly);
+    return byLock;
+}
+
+LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
+                                        const etcd::LockMonitorState& state,
+                                        const AnomaliesByLock& anomalies) {
+    Row row;
+    row.id = queue.name;
+    row.name = text(queue.name);
+    if (const etcd::LockKey* holder = queue.holder()) {
+        row.holder = text(holder->key);
+        row.holderLease = holder->lease;
+        row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
+    }
+    row.waiters = std::max(0, static_cast<int>(queue.keys.size()) - 1);
+    if (auto found = anomalies.find(queue.name); found != anomalies.end()) {
+        QStringList kinds, details;
+        for (const etcd::Anomaly* anomaly : found->second) {
+            const QString kind = QString::fromLatin1(etcd::anomalyKindName(anomaly->kind));
+            if (!kinds.contains(kind))
+                kinds << kind;
+            details << QStringLiteral("%1: %2 (%3)")
+                           .arg(kind, text(anomaly->key), QString::fromStdString(anomaly->detail));
+        }
+        row.anomalyKinds = QStringLiteral("⚠ %1  %2").arg(details.size()).arg(kinds.join(", "));
+        row.anomalyDetails = details.join('\n');
+    }
+    return row;
+}
+
 void LockListModel::setState(const etcd::LockMonitorState& state,
                              std::chrono::steady_clock::time_point now) {
-    std::map<std::string, std::vector<const etcd::Anomaly*>> anomaliesByLock;
-    for (const etcd::Anomaly& anomaly : state.anomalies)
-        anomaliesByLock[etcd::LockTable::lockNameOf(anomaly.key)].push_back(&anomaly);
-
+    const AnomaliesByLock anomalies = anomaliesByLock(state.anomalies);
     std::vector<Row> next;
     next.reserve(state.locks.size());
-    for (const auto& [name, queue] : state.locks) {
-        Row row;
-        row.id = name;
-        row.name = text(name);
-        if (const etcd::LockKey* holder = queue.holder()) {
-            row.holder = text(holder->key);
-            row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
-        }
-        row.waiters = std::max(0, static_cast<int>(queue.keys.size()) - 1);
-        if (auto found = anomaliesByLock.find(name); found != anomaliesByLock.end()) {
-            QStringList kinds, details;
-            for (const etcd::Anomaly* anomaly : found->second) {
-                const QString kind = QString::fromLatin1(etcd::anomalyKindName(anomaly->kind));
-                if (!kinds.contains(kind))
-                    kinds << kind;
-                details << QStringLiteral("%1: %2 (%3)")
-                               .arg(kind, text(anomaly->key),
-                                    QString::fromStdString(anomaly->detail));
-            }
-            row.anomalyKinds = QStringLiteral("⚠ %1  %2").arg(details.size()).arg(kinds.join(", "));
-            row.anomalyDetails = details.join('\n');
-        }
-        next.push_back(std::move(row));
-    }
+    for (const auto& [name, queue] : state.locks)
+        next.push_back(rowOf(queue, state, anomalies));
     now_ = now;
     syncRows(rows_, std::move(next), false);
+}
+
+void LockListModel::update(const etcd::LockMonitorState& state, const etcd::LockChanges& changes,
+                           std::chrono::steady_clock::time_point now) {
+    if (changes.all) {
+        setState(state, now);
+        return;
+    }
+    now_ = now;
+    const AnomaliesByLock anomalies = anomaliesByLock(state.anomalies);
+    // In name order, as the rows are: each change lands at or after the last one's row, so the
+    // rows changed in place form one range in the end.
+    int firstChanged = std::numeric_limits<int>::max();
+    int lastChanged = -1;
+    for (const std::string& name : changes.locks) {
+        const int at = lowerBound(name);
+        const bool listed = at < rowCount() && rows_[at].id == name;
+        const auto queue = state.locks.find(name);
+        if (queue == state.locks.end()) {
+            if (listed) {
+                beginRemoveRows({}, at, at);
+                rows_.erase(rows_.begin() + at);
+                endRemoveRows();
+            }
+            continue;
+        }
+        Row row = rowOf(queue->second, state, anomalies);
+        if (!listed) {
+            beginInsertRows({}, at, at);
+            rows_.insert(rows_.begin() + at, std::move(row));
+            endInsertRows();
+        } else if (!(rows_[at] == row)) {
+            rows_[at] = std::move(row);
+            firstChanged = std::min(firstChanged, at);
+            lastChanged = at;
+        }
+    }
+    if (lastChanged >= 0)
+        emit dataChanged(index(firstChanged, 0), index(lastChanged, ColumnCount - 1));
+    if (changes.leases && !rows_.empty()) {
+        for (Row& row : rows_)
+            if (row.holderLease)
+                row.holderTtl = LeaseCountdown::of(state.leases, *row.holderLease);
+        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
+    }
 }
 
 void LockListModel::tick(std::chrono::steady_clock::time_point now) {
@@ -66,10 +122,15 @@ std::string LockListModel::lockNameAt(int row) const {
 }
 
 int LockListModel::rowOfLock(const std::string& name) const {
+    const int at = lowerBound(name);
+    return at < rowCount() && rows_[at].id == name ? at : -1;
+}
+
+int LockListModel::lowerBound(const std::string& name) const {
     const auto found =
         std::lower_bound(rows_.begin(), rows_.end(), name,
                          [](const Row& row, const std::string& n) { return row.id < n; });
-    return found != rows_.end() && found->id == name ? static_cast<int>(found - rows_.begin()) : -1;
+    return static_cast<int>(found - rows_.begin());
 }
 
 int LockListModel::rowCount(const QModelIndex& parent) const {

@@ -21,6 +21,10 @@ public:
 
     void setState(const etcd::LockMonitorState& state,
                   std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+    // The rows of the locks LockMonitor::update says it copied into `state`, and the TTLs if it
+    // copied the leases: at thousands of events a second, an update touches a few locks of many.
+    void update(const etcd::LockMonitorState& state, const etcd::LockChanges& changes,
+                std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
     // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else.
     void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
 
@@ -40,12 +44,20 @@ private:
         std::string id; // the lock's name
         QString name;
         QString holder;
+        std::optional<int64_t> holderLease; // none without a holder
         int waiters = 0;
         std::optional<LeaseCountdown> holderTtl;
         QString anomalyKinds;   // "NoLease, LeaseMismatch"
         QString anomalyDetails; // one line per anomaly
         bool operator==(const Row&) const = default;
     };
+
+    using AnomaliesByLock = std::map<std::string, std::vector<const etcd::Anomaly*>>;
+    static AnomaliesByLock anomaliesByLock(const std::vector<etcd::Anomaly>& anomalies);
+    static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state,
+                     const AnomaliesByLock& anomalies);
+    // The row of `name`, or where it would go.
+    int lowerBound(const std::string& name) const;
 
     std::vector<Row> rows_;
     std::chrono::steady_clock::time_point now_;

@@ -6,6 +6,7 @@
 #include "app/core/lock_list_model.h"
 #include "app/core/queue_model.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace lockscope {
@@ -95,9 +96,11 @@ void LockWatch::drain() {
         inbox_->dirty = false;
         events.swap(inbox_->events);
     }
-    state_ = monitor_->state();
-    locks_->setState(state_);
-    showSelectedQueue();
+    const etcd::LockChanges changes = monitor_->update(state_);
+    locks_->update(state_, changes);
+    if (changes.all || changes.leases ||
+        std::binary_search(changes.locks.begin(), changes.locks.end(), selectedLock_))
+        showSelectedQueue();
     events_->append(events);
     setLiveness(state_.live, QString::fromStdString(state_.status));
     if (!events.empty())

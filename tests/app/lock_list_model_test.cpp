@@ -5,9 +5,24 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <random>
 
 using namespace lockscope;
 using namespace lockscope::test;
+
+namespace {
+
+// Every cell of every row, as a view would ask for it.
+QStringList cellsOf(const LockListModel& model) {
+    QStringList cells;
+    for (int row = 0; row < model.rowCount(); ++row)
+        for (int column = 0; column < model.columnCount(); ++column)
+            for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole), int(TtlRemainingRole)})
+                cells << model.data(model.index(row, column), role).toString();
+    return cells;
+}
+
+} // namespace
 
 class LockListModelTest : public QObject {
     Q_OBJECT
@@ -93,6 +108,75 @@ private slots:
         QCOMPARE(bottomRight.column(), int(LockListModel::Ttl));
         QCOMPARE(topLeft.row(), 0);
         QCOMPARE(bottomRight.row(), 2);
+    }
+
+    // The incremental path against the full one, over a long run of random changes: adding and
+    // dropping locks, waiters, holders, anomalies and lease TTLs.
+    void updatingChangedLocksShowsWhatAFullUpdateShows() {
+        LockListModel incremental;
+        QAbstractItemModelTester tester(&incremental,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LockListModel full;
+        std::mt19937 random(20261123);
+        const auto pick = [&](int n) { return static_cast<int>(random() % n); };
+        etcd::LockMonitorState state;
+        int64_t next = 1000;
+        for (int step = 0; step < 500; ++step) {
+            etcd::LockChanges changes;
+            changes.all = step == 0 || pick(50) == 0;
+            std::set<std::string> changed;
+            for (int i = pick(4); i >= 0; --i) {
+                const std::string name = "/l/" + std::to_string(pick(12));
+                changed.insert(name);
+                std::erase_if(state.anomalies, [&](const etcd::Anomaly& anomaly) {
+                    return etcd::LockTable::lockNameOf(anomaly.key) == name;
+                });
+                auto found = state.locks.find(name);
+                if (found == state.locks.end()) {
+                    state.locks[name] = lockQueue(name, pick(3), next += 10);
+                } else if (pick(4) == 0) {
+                    state.locks.erase(found);
+                    continue;
+                } else if (pick(2) == 0 && found->second.keys.size() > 1) {
+                    found->second.keys.erase(found->second.keys.begin()); // a release
+                } else {
+                    ++next;
+                    found->second.keys.push_back(lockKey(name, next, next));
+                }
+                if (pick(3) == 0)
+                    state.anomalies.push_back({state.locks[name].keys.back().key,
+                                               etcd::AnomalyKind::NoLease, "no lease"});
+            }
+            if (pick(3) == 0) {
+                changes.leases = true;
+                for (const auto& [name, queue] : state.locks)
+                    state.leases[queue.keys.front().lease] = leaseTtl(pick(60));
+            }
+            changes.locks.assign(changed.begin(), changed.end());
+            incremental.update(state, changes, Epoch);
+            full.setState(state, Epoch);
+            QCOMPARE(cellsOf(incremental), cellsOf(full));
+        }
+        QVERIFY(incremental.rowCount() > 3);
+    }
+
+    // An update that names a few locks of many touches their rows only.
+    void anUpdateChangesOnlyTheRowsOfTheLocksItNames() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        for (int i = 0; i < 100; ++i) {
+            const std::string name = "/l/" + std::to_string(1000 + i);
+            state.locks[name] = lockQueue(name, 1, 100 + 10 * i);
+        }
+        model.update(state, {.all = true, .locks = {}, .leases = true});
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        state.locks["/l/1040"].keys.push_back(lockKey("/l/1040", 5000, 5000));
+        state.locks["/l/1042"].keys.push_back(lockKey("/l/1042", 5001, 5001));
+        model.update(state, {.all = false, .locks = {"/l/1040", "/l/1042"}, .leases = false});
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed[0][0].toModelIndex().row(), 40);
+        QCOMPARE(changed[0][1].toModelIndex().row(), 42);
+        QCOMPARE(model.data(model.index(40, LockListModel::Waiters)).toInt(), 2);
     }
 };
 
