@@ -3,13 +3,74 @@
 #include <QDateTime>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace lockscope {
 
 namespace {
 constexpr double laneHalfHeight = 0.35;
-}
+constexpr double overlapHalfHeight = 0.48;
+const QColor overlapColor(220, 20, 60);
+} // namespace
+
+// Every bar and overlap mark of the timeline, drawn in one pass over the intervals in view.
+// Bars thinner than a pixel that land on a pixel already drawn are skipped: at thousands of
+// holds a lane, only what can be seen is drawn.
+class HolderTimeline::Bars : public QCPLayerable {
+public:
+    Bars(QCustomPlot* plot, const HolderTimeline& timeline)
+        : QCPLayerable(plot, "main")
+        , timeline_(timeline) {}
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override {
+        applyAntialiasingHint(painter, false, QCP::aeOther);
+    }
+    QRect clipRect() const override { return mParentPlot->axisRect()->rect(); }
+
+    void draw(QCPPainter* painter) override {
+        const QCPAxis* x = mParentPlot->xAxis;
+        const QCPAxis* y = mParentPlot->yAxis;
+        const auto drawLane = [&](const QList<Interval>& intervals, int lane, double halfHeight,
+                                  const auto& paint) {
+            const double top = y->coordToPixel(lane - halfHeight);
+            const double bottom = y->coordToPixel(lane + halfHeight);
+            // Intervals end in order: skip those that ended before the left edge.
+            auto first = std::lower_bound(
+                intervals.begin(), intervals.end(), x->range().lower,
+                [](const Interval& interval, double left) { return interval.end < left; });
+            double drawnTo = -1;
+            for (auto it = first; it != intervals.end() && it->start <= x->range().upper; ++it) {
+                const double left = x->coordToPixel(it->start);
+                const double right = std::max(left + 1, x->coordToPixel(it->end));
+                if (right <= drawnTo)
+                    continue;
+                paint(*it, QRectF(QPointF(left, std::min(top, bottom)),
+                                  QPointF(right, std::max(top, bottom))));
+                drawnTo = std::floor(right);
+            }
+        };
+        for (int lane = 0; lane < timeline_.lanes_.size(); ++lane) {
+            const QString& lock = timeline_.lanes_[lane];
+            drawLane(timeline_.intervals_.value(lock), lane, laneHalfHeight,
+                     [&](const Interval& interval, const QRectF& bar) {
+                         painter->setPen(QPen(interval.color.darker(130)));
+                         painter->setBrush(interval.color);
+                         painter->drawRect(bar);
+                     });
+            drawLane(timeline_.overlaps_.value(lock), lane, overlapHalfHeight,
+                     [&](const Interval&, const QRectF& mark) {
+                         painter->setPen(QPen(overlapColor, 2));
+                         painter->setBrush(QColor(220, 20, 60, 110));
+                         painter->drawRect(mark);
+                     });
+        }
+    }
+
+private:
+    const HolderTimeline& timeline_;
+};
 
 HolderTimeline::HolderTimeline(QWidget* parent)
     : QWidget(parent)
@@ -23,6 +84,7 @@ HolderTimeline::HolderTimeline(QWidget* parent)
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot_->yAxis->setRangeReversed(true); // first lane at the top
     plot_->setMinimumHeight(120);
+    new Bars(plot_, *this); // the plot's child
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(ReplotIntervalMs);
     connect(&replotTimer_, &QTimer::timeout, this, &HolderTimeline::redraw);
@@ -48,14 +110,8 @@ int HolderTimeline::laneOf(const QString& lock) {
 
 void HolderTimeline::beginHold(const QString& lock, const QString& holder, double start) {
     endHold(lock, start);
-    const int lane = laneOf(lock);
-    auto* bar = new QCPItemRect(plot_);
-    const QColor color = colorOf(holder);
-    bar->setBrush(color);
-    bar->setPen(QPen(color.darker(130)));
-    bar->topLeft->setCoords(start, lane - laneHalfHeight);
-    bar->bottomRight->setCoords(start, lane + laneHalfHeight);
-    intervals_[lock].append({holder, start, start, true, bar});
+    laneOf(lock);
+    intervals_[lock].append({colorOf(holder), start, start, true});
     if (earliest_ == 0 || start < earliest_)
         earliest_ = start;
     if (!replotTimer_.isActive())
@@ -69,19 +125,18 @@ void HolderTimeline::endHold(const QString& lock, double end) {
     Interval& last = it->last();
     last.open = false;
     last.end = std::max(last.start, end);
-    last.bar->bottomRight->setCoords(last.end, laneOf(lock) + laneHalfHeight);
     if (!replotTimer_.isActive())
         replotTimer_.start();
 }
 
 void HolderTimeline::markOverlap(const QString& lock, double from, double to) {
-    const int lane = laneOf(lock);
-    auto* mark = new QCPItemRect(plot_);
-    mark->setBrush(QColor(220, 20, 60, 110));
-    mark->setPen(QPen(QColor(220, 20, 60), 2));
-    mark->topLeft->setCoords(from, lane - 0.48);
-    mark->bottomRight->setCoords(std::max(from, to), lane + 0.48);
-    overlaps_.append({lock, from, std::max(from, to), false, mark});
+    laneOf(lock);
+    QList<Interval>& marks = overlaps_[lock];
+    const Interval mark{overlapColor, from, std::max(from, to), false};
+    // Kept in order of their ends, as drawing and pruning expect.
+    marks.insert(std::upper_bound(marks.begin(), marks.end(), mark.end,
+                                  [](double end, const Interval& m) { return end < m.end; }),
+                 mark);
     if (earliest_ == 0 || from < earliest_)
         earliest_ = from;
     if (!replotTimer_.isActive())
@@ -108,16 +163,10 @@ int HolderTimeline::intervalCount() const {
 
 void HolderTimeline::prune() {
     const double from = now_ - windowSeconds_;
-    while (!overlaps_.isEmpty() && overlaps_.first().end < from) {
-        plot_->removeItem(overlaps_.first().bar);
-        overlaps_.removeFirst();
-    }
-    for (auto& list : intervals_) {
-        while (!list.isEmpty() && !list.first().open && list.first().end < from) {
-            plot_->removeItem(list.first().bar);
-            list.removeFirst();
-        }
-    }
+    for (auto* lists : {&intervals_, &overlaps_})
+        for (auto& list : *lists)
+            while (!list.isEmpty() && !list.first().open && list.first().end < from)
+                list.removeFirst();
 }
 
 void HolderTimeline::showEvent(QShowEvent* event) {
@@ -132,10 +181,9 @@ void HolderTimeline::redraw() {
     // On a tab not shown there is nothing to draw; showEvent catches up.
     if (!isVisibleTo(window()))
         return;
-    for (auto it = intervals_.begin(); it != intervals_.end(); ++it) {
-        if (!it->isEmpty() && it->last().open) // an open hold reaches the present
-            it->last().bar->bottomRight->setCoords(now_, lanes_.indexOf(it.key()) + laneHalfHeight);
-    }
+    for (auto& list : intervals_)
+        if (!list.isEmpty() && list.last().open) // an open hold reaches the present
+            list.last().end = std::max(list.last().start, now_);
     // Like LatencyPlot, the axis grows with the data up to the window, so the first seconds of
     // holds are not a sliver at the right edge; before any data it shows the whole window.
     const double span =

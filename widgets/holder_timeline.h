@@ -6,14 +6,15 @@
 #include <QWidget>
 
 class QCustomPlot;
-class QCPItemRect;
 
 namespace lockscope {
 
 // One lane per lock and a bar per holding interval, coloured by holder, so contention reads at
 // a glance: gaps are idle time, many short bars a busy lock. Keeps the last `window` seconds;
 // an open interval grows with the clock until it ends; redraws at most ~10 times a second, and
-// not at all on a tab not shown: it catches up when shown.
+// not at all on a tab not shown: it catches up when shown. The bars are plain data drawn in one
+// pass: a QCustomPlot item per hold cost more to create and remove than the hold took to show,
+// at thousands of holds a second.
 class HolderTimeline : public QWidget {
     Q_OBJECT
 public:
@@ -37,11 +38,11 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    class Bars;
     struct Interval {
-        QString holder;
+        QColor color;
         double start, end;
         bool open;
-        QCPItemRect* bar;
     };
     int laneOf(const QString& lock);
     void prune();
@@ -49,8 +50,8 @@ private:
 
     QCustomPlot* plot_;
     QStringList lanes_;
-    QHash<QString, QList<Interval>> intervals_;
-    QList<Interval> overlaps_; // `holder` holds the lane's lock name
+    QHash<QString, QList<Interval>> intervals_; // per lane, oldest first
+    QHash<QString, QList<Interval>> overlaps_;  // per lane, oldest first
     QTimer replotTimer_;
     double windowSeconds_ = 120;
     double now_ = 0;

@@ -40,7 +40,7 @@ private slots:
         QCOMPARE(timeline.intervalCount(), 1);
     }
 
-    void rendersAScreenshotForTheEye() {
+    void drawsEachHoldersBarsAndTheOverlaps() {
         HolderTimeline timeline;
         timeline.resize(800, 220);
         timeline.setWindowSeconds(60);
@@ -55,10 +55,51 @@ private slots:
             }
         }
         timeline.markOverlap("/locks/db-migrate", 1030, 1033.5);
-        timeline.setNow(1060);
+        timeline.setNow(1060); // before showing: shown, it would follow today's clock
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QTest::qWait(50); // the queued replot
+
+        const QImage image = timeline.grab().toImage();
         const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", ".");
         QDir().mkpath(dir);
-        QVERIFY(timeline.grab().save(dir + "/holder_timeline.png"));
+        QVERIFY(image.save(dir + "/holder_timeline.png"));
+        // Each holder's colour fills some of the plot, and the overlap's red shows.
+        const auto pixelsOf = [&](const QColor& color) {
+            int count = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    count += image.pixel(x, y) == color.rgb();
+            return count;
+        };
+        for (int holder = 0; holder < 5; ++holder) {
+            const QColor color = HolderTimeline::colorOf(QString("holder-%1").arg(holder));
+            QVERIFY2(pixelsOf(color) > 200, qPrintable(QString("holder-%1").arg(holder)));
+        }
+        QVERIFY(pixelsOf(QColor(220, 20, 60)) > 50);
+    }
+
+    // Thousands of holds a lane, each thinner than a pixel: all kept, and the lanes filled.
+    void manyShortHoldsAreKeptAndFillTheirLanes() {
+        HolderTimeline timeline;
+        timeline.resize(800, 220);
+        timeline.setWindowSeconds(120);
+        for (int i = 0; i < 20000; ++i) {
+            const QString lock = QString("/locks/%1").arg(i % 10);
+            timeline.beginHold(lock, QString("k%1").arg(i), 1000 + i * 0.005);
+            timeline.endHold(lock, 1000 + i * 0.005 + 0.004);
+        }
+        QCOMPARE(timeline.intervalCount(), 20000);
+        timeline.setNow(1100);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QTest::qWait(50); // the queued replot
+        const QImage image = timeline.grab().toImage();
+        int coloured = 0; // neither white, grey nor black: bars
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                coloured += image.pixelColor(x, y).hsvSaturation() > 60;
+        QVERIFY2(coloured > 5000, qPrintable(QString::number(coloured)));
     }
 
     void holdersGetStableDistinctColours() {
