@@ -295,12 +295,17 @@ QWidget* MainWindow::createLocksTab() {
     eventHeader->addWidget(exportButton);
     eventLayout->addLayout(eventHeader);
     eventLayout->addWidget(eventTable_, 1);
-    // Follow the newest event unless the user scrolled up to read older ones.
+    // Follow the newest event unless the user scrolled up to read older ones. Once a frame, not
+    // once a batch: each scroll moves the table's pixels in the window's backing store.
+    followEvents_.setSingleShot(true);
+    followEvents_.setInterval(FrameInterval);
+    connect(&followEvents_, &QTimer::timeout, eventTable_, &QTableView::scrollToBottom);
     connect(lockWatch_->events(), &QAbstractItemModel::rowsInserted, eventTable_, [this] {
         QScrollBar* bar = eventTable_->verticalScrollBar();
-        if (bar->value() >=
-            bar->maximum() - 2 * eventTable_->verticalHeader()->defaultSectionSize())
-            QTimer::singleShot(0, eventTable_, &QTableView::scrollToBottom);
+        if (!followEvents_.isActive() &&
+            bar->value() >=
+                bar->maximum() - 2 * eventTable_->verticalHeader()->defaultSectionSize())
+            followEvents_.start();
     });
 
     detailSplitter_->setObjectName("detailSplitter");

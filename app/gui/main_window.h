@@ -122,6 +122,7 @@ private:
     LockCharts* charts_;
     LabPanel* labPanel_;
     QTimer depthTimer_;
+    QTimer followEvents_; // scrolls the event log to its newest row, once a frame
 
     QAction* acquireAction_ = nullptr;
     QAction* releaseAction_ = nullptr;
