@@ -84,15 +84,15 @@ void LockWatch::restart() {
     tickTimer_.start();
 }
 
-void LockWatch::drain() {
+bool LockWatch::drain() {
     // A drain posted for a monitor since replaced only drains the new inbox early, if at all.
     if (!monitor_)
-        return;
+        return false;
     std::vector<etcd::LockEvent> events;
     {
         std::lock_guard lock(inbox_->mutex);
         if (!inbox_->dirty)
-            return;
+            return false;
         inbox_->dirty = false;
         events.swap(inbox_->events);
     }
@@ -106,13 +106,14 @@ void LockWatch::drain() {
     if (!events.empty())
         emit eventsArrived(events);
     emit refreshed();
+    return true;
 }
 
 void LockWatch::tick() {
-    drain(); // TTLs and liveness, if they changed
     locks_->tick();
     queue_->tick();
-    emit refreshed();
+    if (!drain()) // TTLs and liveness, if they changed; a drain ends with its own refreshed()
+        emit refreshed();
 }
 
 void LockWatch::selectLock(const std::string& name) {

@@ -54,7 +54,8 @@ private:
     struct Inbox;
 
     void restart();
-    void drain();
+    // True when there was something to drain (and refreshed() was emitted).
+    bool drain();
     void tick();
     void showSelectedQueue();
     void setLiveness(bool live, const QString& why);
