@@ -39,7 +39,7 @@ private slots:
         QVERIFY(panel.running());
         QTRY_VERIFY_WITH_TIMEOUT(acquisitionsShown(panel) >= 10, 10000);
         panel.resize(1100, 520);
-        const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", ".");
+        const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", QT_TESTCASE_BUILDDIR);
         QDir().mkpath(dir);
         QVERIFY(panel.grab().save(dir + "/lab_panel.png"));
         panel.stop();

@@ -61,7 +61,7 @@ private slots:
         QTest::qWait(50); // the queued replot
 
         const QImage image = timeline.grab().toImage();
-        const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", ".");
+        const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", QT_TESTCASE_BUILDDIR);
         QDir().mkpath(dir);
         QVERIFY(image.save(dir + "/holder_timeline.png"));
         // Each holder's colour fills some of the plot, and the overlap's red shows.
