@@ -33,17 +33,24 @@ Ink inkIn(const QImage& image, const QRect& cell) {
 
 const QString longKey = "/locks/a-lock-with-a-long-name/694d8c3f2a1b0000";
 
-void fill(QStandardItemModel& model) {
-    model.setItem(0, 0, new QStandardItem("lock-42"));
-    auto* number = new QStandardItem("17");
-    number->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    model.setItem(1, 0, number);
-    model.setItem(2, 0, new QStandardItem(longKey));
-}
+// A name, a right-aligned number and a key too long for its cell.
+struct ThreeCells : QStandardItemModel {
+    ThreeCells()
+        : QStandardItemModel(3, 1) {
+        setItem(0, 0, new QStandardItem("lock-42"));
+        auto* number = new QStandardItem("17");
+        number->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        setItem(1, 0, number);
+        setItem(2, 0, new QStandardItem(longKey));
+    }
+};
 
 struct View {
     QTableView table;
-    explicit View(QAbstractItemModel* model) {
+    // Through PlainTextDelegate, or through Qt's own with `qts`.
+    explicit View(QAbstractItemModel* model, bool qts = false) {
+        if (!qts)
+            table.setItemDelegate(new PlainTextDelegate(&table));
         table.setModel(model);
         table.setShowGrid(false);
         table.setTextElideMode(Qt::ElideMiddle);
@@ -63,11 +70,9 @@ class PlainTextDelegateTest : public QObject {
     Q_OBJECT
 private slots:
     void drawsTextWhereQtsDelegateDoes() {
-        QStandardItemModel model(3, 1);
-        fill(model);
+        ThreeCells model;
         View ours(&model);
-        ours.table.setItemDelegate(new PlainTextDelegate(&ours.table));
-        View qts(&model);
+        View qts(&model, true);
         const QImage ourImage = ours.image();
         const QImage qtImage = qts.image();
         for (int row = 0; row < model.rowCount(); ++row) {
@@ -91,10 +96,8 @@ private slots:
     }
 
     void drawsASelectedRowInTheSelectionsColours() {
-        QStandardItemModel model(3, 1);
-        fill(model);
+        ThreeCells model;
         View ours(&model);
-        ours.table.setItemDelegate(new PlainTextDelegate(&ours.table));
         const Ink before = inkIn(ours.image(), ours.cell(0));
         ours.table.selectRow(0);
         const QImage image = ours.image();
@@ -107,10 +110,8 @@ private slots:
     }
 
     void followsTheTextAsItChanges() {
-        QStandardItemModel model(3, 1);
-        fill(model);
+        ThreeCells model;
         View ours(&model);
-        ours.table.setItemDelegate(new PlainTextDelegate(&ours.table));
         const Ink short_ = inkIn(ours.image(), ours.cell(0));
         model.item(0, 0)->setText("lock-42-and-more");
         const Ink longer = inkIn(ours.image(), ours.cell(0));
