@@ -11,6 +11,8 @@ namespace lockscope::bench {
 // The pause before a sample that follows idle time (a handoff after its queue formed, and the
 // floor's put-to-watch): the same for both, so both start equally warm.
 constexpr std::chrono::milliseconds pause{5};
+// The TTL of the sessions the lock figures open: long enough to outlive any figure.
+constexpr int64_t sessionTtlSeconds = 30;
 
 struct Scale {
     int rounds;                   // samples per latency figure

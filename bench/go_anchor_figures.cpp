@@ -1,7 +1,6 @@
 // The Go anchor: the handoff our figures measure, between `etcdctl lock` processes (Go's
 // concurrency.Mutex) and between ours and etcdctl both ways. bench/README.md says what each
 // sample spans.
-#include "blocking_locks.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "figures.h"
@@ -42,7 +41,7 @@ class GoAnchor {
 public:
     GoAnchor(etcd::Client& client, const std::vector<std::string>& endpoints)
         : client_(client)
-        , session_(openSession(client)) {
+        , session_(etcd::createSession(client, sessionTtlSeconds)) {
         for (const auto& e : endpoints)
             endpoints_ += (endpoints_.empty() ? "" : ",") + e;
         if (!session_)
@@ -75,7 +74,7 @@ public:
         for (int i = 0; i < rounds; ++i) {
             const std::string name = freshName();
             auto ours = etcd::Mutex::create(client_, session_, name);
-            lockNow(*ours);
+            etcd::lockNow(*ours);
             auto waiter = startLock(name);
             awaitQueued(name);
             std::this_thread::sleep_for(settle);
@@ -111,7 +110,7 @@ public:
                 throw AnchorFailure("our Mutex did not acquire " + name +
                                     " after etcdctl's unlock");
             samples.add(acquiredAt.get() - start);
-            unlockNow(*ours);
+            etcd::unlockNow(*ours);
             awaitUnlocked(*holder);
         }
         return samples;

@@ -1,4 +1,3 @@
-#include "blocking_locks.h"
 #include "etcdclient/blocking.h"
 #include "figures.h"
 #include "put_to_watch_probe.h"
@@ -21,12 +20,12 @@ Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* 
     std::vector<std::shared_ptr<etcd::Session>> sessions;
     std::vector<std::shared_ptr<etcd::Mutex>> mutexes;
     for (int i = 0; i <= waiters; ++i) {
-        sessions.push_back(openSession(client));
+        sessions.push_back(etcd::createSession(client, sessionTtlSeconds));
         mutexes.push_back(etcd::Mutex::create(client, sessions.back(), name));
     }
     const int handoffsPerRound = waiters;
     for (int round = 0; round * handoffsPerRound < rounds; ++round) {
-        lockNow(*mutexes[0]);
+        etcd::lockNow(*mutexes[0]);
         std::vector<std::promise<Clock::time_point>> acquired(waiters + 1);
         for (int i = 1; i <= waiters; ++i) {
             mutexes[i]->lock(
@@ -46,7 +45,7 @@ Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* 
             mutexes[i]->unlock();
             samples.add(acquired[i + 1].get_future().get() - start);
         }
-        unlockNow(*mutexes[waiters]);
+        etcd::unlockNow(*mutexes[waiters]);
     }
     return samples;
 }
@@ -58,7 +57,7 @@ std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
     Samples acquire{"ours: uncontended acquire, open session", {}};
     Samples withSession{"ours: acquire with session creation", {}};
     Samples release{"ours: release", {}};
-    auto session = openSession(client);
+    auto session = etcd::createSession(client, sessionTtlSeconds);
     auto mutex = etcd::Mutex::create(client, session, "/bench/uncontended");
     // The floor for acquire is the very Txn it sends, sent bare under another prefix; taking
     // the two samples in turn exposes both to the same noise on a shared machine.
@@ -74,21 +73,21 @@ std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
         etcd::call(client, &etcd::Client::deleteRange, bareDelete);
 
         start = Clock::now();
-        lockNow(*mutex);
+        etcd::lockNow(*mutex);
         acquire.add(Clock::now() - start);
         start = Clock::now();
-        unlockNow(*mutex);
+        etcd::unlockNow(*mutex);
         release.add(Clock::now() - start);
     }
     // In a loop of its own: a session's grant, keepalive stream and revoke would otherwise
     // disturb the acquire figure above.
     for (int i = 0; i < scale.rounds; ++i) {
         const auto start = Clock::now();
-        auto fresh = openSession(client);
+        auto fresh = etcd::createSession(client, sessionTtlSeconds);
         auto m = etcd::Mutex::create(client, fresh, "/bench/with-session");
-        lockNow(*m);
+        etcd::lockNow(*m);
         withSession.add(Clock::now() - start);
-        unlockNow(*m);
+        etcd::unlockNow(*m);
         std::promise<void> closed;
         fresh->close([&](const etcd::Error&) { closed.set_value(); });
         closed.get_future().wait();

@@ -5,7 +5,7 @@
 
 using namespace etcd;
 using namespace std::chrono_literals;
-using lockscope::test::createSession;
+using etcd::createSession;
 using lockscope::test::EtcdTest;
 
 namespace {
