@@ -15,7 +15,7 @@ const QColor overlapColor(220, 20, 60);
 } // namespace
 
 // Every bar and overlap mark of the timeline, drawn in one pass over the intervals in view.
-// Bars thinner than a pixel that land on a pixel already drawn are skipped: at thousands of
+// A hold that falls within the pixels of the bar drawn before it is skipped: at thousands of
 // holds a lane, only what can be seen is drawn.
 class HolderTimeline::Bars : public QCPLayerable {
 public:
@@ -30,42 +30,44 @@ protected:
     QRect clipRect() const override { return mParentPlot->axisRect()->rect(); }
 
     void draw(QCPPainter* painter) override {
-        const QCPAxis* x = mParentPlot->xAxis;
-        const QCPAxis* y = mParentPlot->yAxis;
-        const auto drawLane = [&](const QList<Interval>& intervals, int lane, double halfHeight,
-                                  const auto& paint) {
-            const double top = y->coordToPixel(lane - halfHeight);
-            const double bottom = y->coordToPixel(lane + halfHeight);
-            // Intervals end in order: skip those that ended before the left edge.
-            auto first = std::lower_bound(
-                intervals.begin(), intervals.end(), x->range().lower,
-                [](const Interval& interval, double left) { return interval.end < left; });
-            double drawnTo = -1;
-            for (auto it = first; it != intervals.end() && it->start <= x->range().upper; ++it) {
-                const double left = x->coordToPixel(it->start);
-                const double right = std::max(left + 1, x->coordToPixel(it->end));
-                if (right <= drawnTo)
-                    continue;
-                paint(*it, QRectF(QPointF(left, std::min(top, bottom)),
-                                  QPointF(right, std::max(top, bottom))));
-                drawnTo = std::floor(right);
-            }
-        };
+        const QCPRange shown = mParentPlot->xAxis->range();
         for (int lane = 0; lane < timeline_.lanes_.size(); ++lane) {
             const QString& lock = timeline_.lanes_[lane];
-            drawLane(timeline_.intervals_.value(lock), lane, laneHalfHeight,
-                     [&](const Interval& interval, const QRectF& bar) {
-                         painter->setPen(QPen(interval.color.darker(130)));
-                         painter->setBrush(interval.color);
-                         painter->drawRect(bar);
-                     });
-            drawLane(timeline_.overlaps_.value(lock), lane, overlapHalfHeight,
-                     [&](const Interval&, const QRectF& mark) {
-                         painter->setPen(QPen(overlapColor, 2));
-                         painter->setBrush(QColor(220, 20, 60, 110));
-                         painter->drawRect(mark);
-                     });
+            // A lane's holds follow one another, so they start and end in order: begin at the
+            // first to end in view, stop at the first to start after it, and a hold whose
+            // right edge is within the last bar drawn lies wholly within it.
+            const QList<Interval> holds = timeline_.intervals_.value(lock);
+            auto hold = std::lower_bound(
+                holds.begin(), holds.end(), shown.lower,
+                [](const Interval& interval, double left) { return interval.end < left; });
+            double drawnTo = -1;
+            for (; hold != holds.end() && hold->start <= shown.upper; ++hold) {
+                const QRectF bar = rectOf(*hold, lane, laneHalfHeight);
+                if (bar.right() <= drawnTo)
+                    continue;
+                painter->setPen(QPen(hold->color.darker(130)));
+                painter->setBrush(hold->color);
+                painter->drawRect(bar);
+                drawnTo = std::floor(bar.right());
+            }
+            // Overlap marks are few and may nest: each one in view is drawn.
+            painter->setPen(QPen(overlapColor, 2));
+            painter->setBrush(
+                QColor(overlapColor.red(), overlapColor.green(), overlapColor.blue(), 110));
+            for (const Interval& mark : timeline_.overlaps_.value(lock))
+                if (mark.end >= shown.lower && mark.start <= shown.upper)
+                    painter->drawRect(rectOf(mark, lane, overlapHalfHeight));
         }
+    }
+
+    QRectF rectOf(const Interval& interval, int lane, double halfHeight) const {
+        const QCPAxis* x = mParentPlot->xAxis;
+        const QCPAxis* y = mParentPlot->yAxis;
+        const double left = x->coordToPixel(interval.start);
+        const double right = std::max(left + 1, x->coordToPixel(interval.end));
+        const double top = y->coordToPixel(lane - halfHeight);
+        const double bottom = y->coordToPixel(lane + halfHeight);
+        return QRectF(QPointF(left, std::min(top, bottom)), QPointF(right, std::max(top, bottom)));
     }
 
 private:

@@ -102,6 +102,27 @@ private slots:
         QVERIFY2(coloured > 5000, qPrintable(QString::number(coloured)));
     }
 
+    // Marks may nest: a wide one ending where a thin one ends is still drawn.
+    void nestedOverlapMarksAreEachDrawn() {
+        HolderTimeline timeline;
+        timeline.resize(800, 220);
+        timeline.setWindowSeconds(60);
+        timeline.beginHold("/l", "k", 1000);
+        timeline.endHold("/l", 1001);
+        timeline.markOverlap("/l", 1049.999, 1050);
+        timeline.markOverlap("/l", 1010, 1050);
+        timeline.setNow(1060);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QTest::qWait(50); // the queued replot
+        const QImage image = timeline.grab().toImage();
+        int outline = 0; // the marks' 2 px pen
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                outline += image.pixel(x, y) == QColor(220, 20, 60).rgb();
+        QVERIFY2(outline > 1000, qPrintable(QString::number(outline)));
+    }
+
     void holdersGetStableDistinctColours() {
         QCOMPARE(HolderTimeline::colorOf("/l/694d"), HolderTimeline::colorOf("/l/694d"));
         QVERIFY(HolderTimeline::colorOf("/l/694d") != HolderTimeline::colorOf("/l/694e"));
