@@ -22,7 +22,7 @@ void LockChangeLog::changedAll() {
 }
 
 std::optional<std::set<std::string>> LockChangeLog::changedAfter(uint64_t since) const {
-    if (since < knownSince_)
+    if (since < knownSince_ || since > stamp_) // too old, or not a stamp of this log
         return std::nullopt;
     const auto first =
         std::upper_bound(changes_.begin(), changes_.end(), since,

@@ -26,7 +26,8 @@ public:
     // The stamp of the latest change; 0 before any.
     uint64_t stamp() const { return stamp_; }
     // The locks changed after stamp `since`, each named once; nullopt when the log cannot tell
-    // (too far back, or a change to everything since), and everything must be copied.
+    // (too far back, a change to everything since, or a stamp it never gave), and everything
+    // must be copied.
     std::optional<std::set<std::string>> changedAfter(uint64_t since) const;
 
 private:

@@ -3,6 +3,8 @@
 #include "etcdclient/key_range.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <set>
 
 namespace etcd {
@@ -26,8 +28,13 @@ std::shared_ptr<LockMonitor> LockMonitor::create(Client& client, Options options
         new LockMonitor(client, std::move(options), std::move(listener)));
 }
 
+namespace {
+std::atomic<uint64_t> monitorsCreated{0};
+}
+
 LockMonitor::LockMonitor(Client& client, Options options, Listener listener)
     : client_(client)
+    , id_(++monitorsCreated)
     , options_(std::move(options))
     , listener_(std::move(listener)) {}
 
@@ -69,6 +76,11 @@ LockMonitorState LockMonitor::state() const {
 LockChanges LockMonitor::update(LockMonitorState& state) const {
     LockChanges copied;
     std::lock_guard lock(mutex_);
+    if (state.monitorId != id_) { // empty, or another monitor's: copy everything
+        state.monitorId = id_;
+        state.locksStamp = 0;
+        state.leasesStamp = 0;
+    }
     state.revision = table_.revision();
     state.live = live_;
     state.status = status_;
@@ -85,17 +97,16 @@ LockChanges LockMonitor::update(LockMonitorState& state) const {
         copied.all = true;
         return copied;
     }
-    std::erase_if(state.anomalies, [&](const Anomaly& anomaly) {
-        return changed->contains(LockTable::lockNameOf(anomaly.key));
-    });
     for (const std::string& name : *changed) {
+        state.anomalies.erase(name);
         const auto found = table_.locks().find(name);
         if (found == table_.locks().end()) {
             state.locks.erase(name);
-        } else {
-            state.locks[name] = found->second;
-            table_.appendAnomalies(found->second, state.anomalies);
+            continue;
         }
+        state.locks[name] = found->second;
+        if (auto anomalies = table_.anomaliesOf(found->second); !anomalies.empty())
+            state.anomalies[name] = std::move(anomalies);
     }
     copied.locks.assign(changed->begin(), changed->end());
     return copied;
@@ -205,7 +216,7 @@ void LockMonitor::onWatchResponse(const pb::WatchResponse& response) {
                 auto lease = leases_.find(event.prev_kv().lease());
                 if (lease != leases_.end() && lease->second.remainingAt(steadyNow) <= 0 &&
                     table_.setLeaseExpired(lease->first, true))
-                    changes_.changedAll(); // the lease's keys under other locks are anomalies
+                    changedLocksOf(lease->first); // its keys elsewhere are anomalies now
             }
             auto applied = table_.apply(event, event.kv().mod_revision(), now);
             changes_.changed(LockTable::lockNameOf(event.kv().key()));
@@ -256,6 +267,13 @@ void LockMonitor::retryLater(const std::string& why) {
         }
         self->list();
     });
+}
+
+void LockMonitor::changedLocksOf(int64_t lease) {
+    for (const auto& [name, queue] : table_.locks())
+        if (std::any_of(queue.keys.begin(), queue.keys.end(),
+                        [lease](const LockKey& key) { return key.lease == lease; }))
+            changes_.changed(name);
 }
 
 void LockMonitor::record(std::vector<LockEvent> events) {
@@ -342,14 +360,21 @@ void LockMonitor::lookUpLease(int64_t lease) {
                 return;
             const auto now = std::chrono::steady_clock::now();
             LeaseTtl& ttl = self->leases_[lease];
+            const LeaseTtl before = ttl;
             const bool known = ttl.fetchedAt != std::chrono::steady_clock::time_point{};
             ttl.jumpedUp = known && reply->ttl() > ttl.remainingAt(now) + 1.0;
             ttl.ttlSeconds = reply->ttl();
             ttl.grantedTtlSeconds = reply->grantedttl();
             ttl.fetchedAt = now;
-            ++self->leasesStamp_;
+            // A copy counting down from the last look still shows what this one says unless
+            // the lease was renewed, granted anew or has gone: no news, no copy.
+            if (!known || ttl.jumpedUp != before.jumpedUp ||
+                ttl.grantedTtlSeconds != before.grantedTtlSeconds ||
+                (ttl.ttlSeconds < 0) != (before.ttlSeconds < 0) ||
+                std::abs(ttl.remainingAt(now) - before.remainingAt(now)) >= 1.0)
+                ++self->leasesStamp_;
             if (self->table_.setLeaseExpired(lease, reply->ttl() < 0))
-                self->changes_.changedAll(); // its keys are anomalies now, or no longer
+                self->changedLocksOf(lease); // its keys are anomalies now, or no longer
         }
         if (self->listener_)
             self->listener_({});

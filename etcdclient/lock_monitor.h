@@ -27,18 +27,19 @@ struct LeaseTtl {
 struct LockMonitorState {
     int64_t revision = 0;
     std::map<std::string, LockQueue> locks;
-    std::vector<Anomaly> anomalies; // grouped by lock, in key order within a lock
+    AnomaliesByLock anomalies;
     std::map<int64_t, LeaseTtl> leases;
     bool live = false;  // the snapshot is loaded and the watch is running
     std::string status; // why it is not live, when it is not
-    // As of which changes of the monitor that filled it (LockMonitor::update); 0 for none.
+    // Which monitor filled it (LockMonitor::update), and as of which of its changes; 0 for none.
+    uint64_t monitorId = 0;
     uint64_t locksStamp = 0;
     uint64_t leasesStamp = 0;
 };
 
 // What a LockMonitor::update copied.
 struct LockChanges {
-    bool all = false;               // every lock and anomaly (the first update, or a re-list)
+    bool all = false;               // every lock and anomaly (see update())
     std::vector<std::string> locks; // otherwise the locks copied or removed, in name order
     bool leases = false;            // the lease TTLs
 };
@@ -68,9 +69,10 @@ public:
     void stop();
 
     LockMonitorState state() const;
-    // Brings `state` (empty, or filled by this monitor) up to date, copying only what changed
-    // since it was last filled: a display updated many times a second copies the few locks
-    // each update touched, not all of them.
+    // Brings `state` up to date, copying only what changed since this monitor last filled it:
+    // a display updated many times a second copies the few locks each update touched, not all
+    // of them. Everything is copied into a state this monitor has not filled, after a re-list,
+    // and when the state is older than the 65536 lock changes the monitor remembers.
     LockChanges update(LockMonitorState& state) const;
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
@@ -89,8 +91,11 @@ private:
     void record(std::vector<LockEvent> events);
     void tickLeases();
     void lookUpLease(int64_t lease);
+    // Logs every lock holding a key on `lease` as changed (its keys' anomalies did).
+    void changedLocksOf(int64_t lease);
 
     Client& client_;
+    const uint64_t id_; // tells the states this monitor filled from others'
     const Options options_;
     const Listener listener_;
 

@@ -221,14 +221,16 @@ bool LockTable::setLeaseExpired(int64_t lease, bool expired) {
     return expired ? expiredLeases_.insert(lease).second : expiredLeases_.erase(lease) > 0;
 }
 
-std::vector<Anomaly> LockTable::anomalies() const {
-    std::vector<Anomaly> out;
+AnomaliesByLock LockTable::anomalies() const {
+    AnomaliesByLock out;
     for (const auto& [name, queue] : locks_)
-        appendAnomalies(queue, out);
+        if (auto found = anomaliesOf(queue); !found.empty())
+            out.emplace(name, std::move(found));
     return out;
 }
 
-void LockTable::appendAnomalies(const LockQueue& queue, std::vector<Anomaly>& out) const {
+std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
+    std::vector<Anomaly> out;
     for (const auto& k : queue.keys) {
         const auto named = suffixLease(k.key);
         if (k.lease == 0)
@@ -248,6 +250,7 @@ void LockTable::appendAnomalies(const LockQueue& queue, std::vector<Anomaly>& ou
             out.push_back({k.key, AnomalyKind::ExpiredLease,
                            "lease " + hex(k.lease) + " is gone but the key is still here"});
     }
+    return out;
 }
 
 } // namespace etcd

@@ -43,6 +43,8 @@ struct Anomaly {
     AnomalyKind kind;
     std::string detail;
 };
+// By lock name, in key order within a lock; a lock without any is absent.
+using AnomaliesByLock = std::map<std::string, std::vector<Anomaly>>;
 
 enum class LockEventKind { Enqueued, Acquired, Released, Expired };
 const char* lockEventKindName(LockEventKind kind);
@@ -76,9 +78,8 @@ public:
     bool setLeaseExpired(int64_t lease, bool expired);
 
     const std::map<std::string, LockQueue>& locks() const { return locks_; }
-    std::vector<Anomaly> anomalies() const;
-    // Those of one lock's keys, appended to `out`.
-    void appendAnomalies(const LockQueue& queue, std::vector<Anomaly>& out) const;
+    AnomaliesByLock anomalies() const;
+    std::vector<Anomaly> anomaliesOf(const LockQueue& queue) const;
     int64_t revision() const { return revision_; }
     bool loaded() const { return loaded_; }
 

@@ -63,15 +63,16 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
         json.endArray().endObject();
     }
     json.endArray().key("anomalies").beginArray();
-    for (const auto& a : state.anomalies)
-        json.beginObject()
-            .key("key")
-            .value(displayKey(a.key))
-            .key("kind")
-            .value(etcd::anomalyKindName(a.kind))
-            .key("detail")
-            .value(a.detail)
-            .endObject();
+    for (const auto& [name, anomalies] : state.anomalies)
+        for (const auto& a : anomalies)
+            json.beginObject()
+                .key("key")
+                .value(displayKey(a.key))
+                .key("kind")
+                .value(etcd::anomalyKindName(a.kind))
+                .key("detail")
+                .value(a.detail)
+                .endObject();
     json.endArray().endObject();
     return json.text();
 }

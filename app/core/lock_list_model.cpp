@@ -20,17 +20,8 @@ LockListModel::LockListModel(QObject* parent)
     : KeyedTableModel(parent)
     , now_(std::chrono::steady_clock::now()) {}
 
-LockListModel::AnomaliesByLock
-LockListModel::anomaliesByLock(const std::vector<etcd::Anomaly>& anomalies) {
-    AnomaliesByLock byLock;
-    for (const etcd::Anomaly& anomaly : anomalies)
-        byLock[etcd::LockTable::lockNameOf(anomaly.key)].push_back(&anomaly);
-    return byLock;
-}
-
 LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
-                                        const etcd::LockMonitorState& state,
-                                        const AnomaliesByLock& anomalies) {
+                                        const etcd::LockMonitorState& state) {
     Row row;
     row.id = queue.name;
     row.name = text(queue.name);
@@ -40,14 +31,14 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
         row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
     }
     row.waiters = std::max(0, static_cast<int>(queue.keys.size()) - 1);
-    if (auto found = anomalies.find(queue.name); found != anomalies.end()) {
+    if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end()) {
         QStringList kinds, details;
-        for (const etcd::Anomaly* anomaly : found->second) {
-            const QString kind = QString::fromLatin1(etcd::anomalyKindName(anomaly->kind));
+        for (const etcd::Anomaly& anomaly : found->second) {
+            const QString kind = QString::fromLatin1(etcd::anomalyKindName(anomaly.kind));
             if (!kinds.contains(kind))
                 kinds << kind;
             details << QStringLiteral("%1: %2 (%3)")
-                           .arg(kind, text(anomaly->key), QString::fromStdString(anomaly->detail));
+                           .arg(kind, text(anomaly.key), QString::fromStdString(anomaly.detail));
         }
         row.anomalyKinds = QStringLiteral("⚠ %1  %2").arg(details.size()).arg(kinds.join(", "));
         row.anomalyDetails = details.join('\n');
@@ -57,11 +48,10 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
 
 void LockListModel::setState(const etcd::LockMonitorState& state,
                              std::chrono::steady_clock::time_point now) {
-    const AnomaliesByLock anomalies = anomaliesByLock(state.anomalies);
     std::vector<Row> next;
     next.reserve(state.locks.size());
     for (const auto& [name, queue] : state.locks)
-        next.push_back(rowOf(queue, state, anomalies));
+        next.push_back(rowOf(queue, state));
     now_ = now;
     syncRows(rows_, std::move(next), false);
 }
@@ -73,7 +63,6 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
         return;
     }
     now_ = now;
-    const AnomaliesByLock anomalies = anomaliesByLock(state.anomalies);
     // In name order, as the rows are: each change lands at or after the last one's row, so the
     // rows changed in place form one range in the end.
     int firstChanged = std::numeric_limits<int>::max();
@@ -90,7 +79,7 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
             }
             continue;
         }
-        Row row = rowOf(queue->second, state, anomalies);
+        Row row = rowOf(queue->second, state);
         if (!listed) {
             beginInsertRows({}, at, at);
             rows_.insert(rows_.begin() + at, std::move(row));

@@ -52,10 +52,7 @@ private:
         bool operator==(const Row&) const = default;
     };
 
-    using AnomaliesByLock = std::map<std::string, std::vector<const etcd::Anomaly*>>;
-    static AnomaliesByLock anomaliesByLock(const std::vector<etcd::Anomaly>& anomalies);
-    static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state,
-                     const AnomaliesByLock& anomalies);
+    static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
     // The row of `name`, or where it would go.
     int lowerBound(const std::string& name) const;
 

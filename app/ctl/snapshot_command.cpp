@@ -45,9 +45,10 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
                 state->locks.size(), displayKey(args->prefix.toStdString()).c_str());
     if (!state->locks.empty())
         std::fputs(qPrintable(renderTextTable(model)), stdout);
-    for (const auto& anomaly : state->anomalies)
-        std::printf("anomaly: %s: %s: %s\n", displayKey(anomaly.key).c_str(),
-                    etcd::anomalyKindName(anomaly.kind), anomaly.detail.c_str());
+    for (const auto& [name, anomalies] : state->anomalies)
+        for (const auto& anomaly : anomalies)
+            std::printf("anomaly: %s: %s: %s\n", displayKey(anomaly.key).c_str(),
+                        etcd::anomalyKindName(anomaly.kind), anomaly.detail.c_str());
     return ExitOk;
 }
 

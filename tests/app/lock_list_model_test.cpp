@@ -48,7 +48,7 @@ private slots:
         etcd::LockMonitorState state;
         state.locks["/locks/a"] = lockQueue("/locks/a", 3);
         state.leases[100] = leaseTtl(30, 60);
-        state.anomalies.push_back(
+        state.anomalies["/locks/a"].push_back(
             {"/locks/a/beef", etcd::AnomalyKind::NoLease, "no lease: blocks the queue forever"});
         model.setState(state, Epoch + std::chrono::milliseconds(10500));
         QCOMPARE(model.rowCount(), 1);
@@ -128,9 +128,7 @@ private slots:
             for (int i = pick(4); i >= 0; --i) {
                 const std::string name = "/l/" + std::to_string(pick(12));
                 changed.insert(name);
-                std::erase_if(state.anomalies, [&](const etcd::Anomaly& anomaly) {
-                    return etcd::LockTable::lockNameOf(anomaly.key) == name;
-                });
+                state.anomalies.erase(name);
                 auto found = state.locks.find(name);
                 if (found == state.locks.end()) {
                     state.locks[name] = lockQueue(name, pick(3), next += 10);
@@ -144,8 +142,8 @@ private slots:
                     found->second.keys.push_back(lockKey(name, next, next));
                 }
                 if (pick(3) == 0)
-                    state.anomalies.push_back({state.locks[name].keys.back().key,
-                                               etcd::AnomalyKind::NoLease, "no lease"});
+                    state.anomalies[name].push_back({state.locks[name].keys.back().key,
+                                                     etcd::AnomalyKind::NoLease, "no lease"});
             }
             if (pick(3) == 0) {
                 changes.leases = true;

@@ -52,3 +52,10 @@ TEST(LockChangeLog, ACopyOlderThanWhatTheLogHoldsCopiesEverything) {
     EXPECT_FALSE(log.changedAfter(copied));
     EXPECT_EQ(log.changedAfter(copied + 1), (Locks{"/b", "/c", "/d"}));
 }
+
+TEST(LockChangeLog, AStampItNeverGaveCopiesEverything) {
+    LockChangeLog log;
+    log.changedAll();
+    log.changed("/a");
+    EXPECT_FALSE(log.changedAfter(log.stamp() + 5)); // another log's, further along
+}

@@ -158,10 +158,12 @@ TEST(LockTableTest, EachAnomalyIsReported) {
            14, t0);
     t.setLeaseExpired(0x2a, true);
     std::map<std::string, std::vector<AnomalyKind>> found;
-    for (const auto& a : t.anomalies()) {
-        found[a.key].push_back(a.kind);
-        EXPECT_FALSE(a.detail.empty());
-    }
+    for (const auto& [name, anomalies] : t.anomalies())
+        for (const auto& a : anomalies) {
+            EXPECT_EQ(name, "/l");
+            found[a.key].push_back(a.kind);
+            EXPECT_FALSE(a.detail.empty());
+        }
     EXPECT_EQ(found["/l/7"], (std::vector{AnomalyKind::NoLease}));
     EXPECT_EQ(found["/l/abc"], (std::vector{AnomalyKind::LeaseMismatch}));
     EXPECT_EQ(found["/l/not-hex"], (std::vector{AnomalyKind::NotALockKey}));
