@@ -13,8 +13,9 @@ namespace lockscope {
 // free after any change, so models updated on every batch of etcd events repaint every visible
 // table once per batch: at thousands of events a second, painting took most of the GUI thread
 // and held each next batch back. Capped, the changes of one interval join into one repaint, and
-// a change after a quiet spell still paints at once. Installed on the window it caps; goes with
-// it.
+// a change after a quiet spell still paints at once. A repaint() inside the interval waits for
+// its end too; exposing or resizing the window paints at once, outside the cap. Installed on
+// the window it caps; goes with it.
 class FrameRateCap : public QObject {
     Q_OBJECT
 public:

@@ -300,6 +300,9 @@ QWidget* MainWindow::createLocksTab() {
     followEvents_.setSingleShot(true);
     followEvents_.setInterval(FrameInterval);
     connect(&followEvents_, &QTimer::timeout, eventTable_, &QTableView::scrollToBottom);
+    // Scrolling by hand while a follow is pending means "stop following".
+    connect(eventTable_->verticalScrollBar(), &QAbstractSlider::actionTriggered, &followEvents_,
+            &QTimer::stop);
     connect(lockWatch_->events(), &QAbstractItemModel::rowsInserted, eventTable_, [this] {
         QScrollBar* bar = eventTable_->verticalScrollBar();
         if (!followEvents_.isActive() &&
