@@ -30,6 +30,7 @@ QLineEdit* valueField() {
 void showValue(QLineEdit* field, const QString& text) {
     field->setText(text);
     field->setCursorPosition(0); // the start of a long key, not its end
+    field->setToolTip(text);     // all of it, however long
 }
 
 } // namespace
