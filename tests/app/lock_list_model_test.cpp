@@ -158,8 +158,8 @@ private slots:
         QVERIFY(incremental.rowCount() > 3);
     }
 
-    // An update that names a few locks of many touches their rows only.
-    void anUpdateChangesOnlyTheRowsOfTheLocksItNames() {
+    // An update that names a few locks of many reports one range over their rows.
+    void anUpdateReportsTheRangeOfTheLocksItNames() {
         LockListModel model;
         etcd::LockMonitorState state;
         for (int i = 0; i < 100; ++i) {

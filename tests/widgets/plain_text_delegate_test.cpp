@@ -107,6 +107,14 @@ private slots:
         const Ink selected = inkIn(image, cell);
         QVERIFY2(std::abs(selected.pixels - before.pixels) <= before.pixels / 4,
                  qPrintable(QString("%1 vs %2").arg(selected.pixels).arg(before.pixels)));
+        // The text in the selection's text colour: its strokes' cores are exactly that colour.
+        const QRgb highlightedText =
+            ours.table.palette().color(QPalette::Inactive, QPalette::HighlightedText).rgb();
+        int strokes = 0;
+        for (int y = cell.top(); y <= cell.bottom(); ++y)
+            for (int x = cell.left(); x <= cell.right(); ++x)
+                strokes += image.pixel(x, y) == highlightedText;
+        QVERIFY2(strokes >= 5, qPrintable(QString::number(strokes)));
     }
 
     void followsTheTextAsItChanges() {
