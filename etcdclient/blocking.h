@@ -13,17 +13,15 @@ namespace etcd {
 // The waiting forms below are for command-line tools, tests and the bench, never the GUI
 // thread. Never call one on the client's own thread (from a callback): it would wait on itself.
 
-// Runs one asynchronous Client call and waits for its result.
-template <class Req, class Resp>
-Result<Resp> call(Client& client, void (Client::*method)(Req, Callback<Resp>), Req request) {
-    if (client.onClientThread()) {
-        std::fputs("etcdclient: a blocking call was made from a client callback\n", stderr);
-        std::abort();
-    }
-    auto promise = std::make_shared<std::promise<Result<Resp>>>();
+namespace detail {
+
+// Starts an asynchronous call through `start`, which is handed the call's callback, and waits
+// for what the callback is given. A callback dropped uncalled (the client shut down) gives a
+// Cancelled error.
+template <class T, class Start> T waitFor(Start start) {
+    auto promise = std::make_shared<std::promise<T>>();
     auto future = promise->get_future();
-    (client.*method)(std::move(request),
-                     [promise](Result<Resp> result) { promise->set_value(std::move(result)); });
+    start([promise](T result) { promise->set_value(std::move(result)); });
     try {
         return future.get();
     } catch (const std::future_error&) {
@@ -31,30 +29,36 @@ Result<Resp> call(Client& client, void (Client::*method)(Req, Callback<Resp>), R
     }
 }
 
+} // namespace detail
+
+// Runs one asynchronous Client call and waits for its result.
+template <class Req, class Resp>
+Result<Resp> call(Client& client, void (Client::*method)(Req, Callback<Resp>), Req request) {
+    if (client.onClientThread()) {
+        std::fputs("etcdclient: a blocking call was made from a client callback\n", stderr);
+        std::abort();
+    }
+    return detail::waitFor<Result<Resp>>(
+        [&](auto done) { (client.*method)(std::move(request), std::move(done)); });
+}
+
 // A new session with its keepalive running; null when etcd refused the lease.
 inline std::shared_ptr<Session> createSession(Client& client, int64_t ttlSeconds) {
-    std::promise<Result<std::shared_ptr<Session>>> made;
-    Session::create(client, ttlSeconds, [&](auto s) { made.set_value(std::move(s)); });
-    auto session = made.get_future().get();
+    auto session = detail::waitFor<Result<std::shared_ptr<Session>>>(
+        [&](auto done) { Session::create(client, ttlSeconds, std::move(done)); });
     return session ? session.value() : nullptr;
 }
 
 inline Error lockNow(Mutex& mutex) {
-    std::promise<Error> done;
-    mutex.lock([&](const Error& e) { done.set_value(e); });
-    return done.get_future().get();
+    return detail::waitFor<Error>([&](auto done) { mutex.lock(std::move(done)); });
 }
 
 inline Result<bool> unlockNow(Mutex& mutex) {
-    std::promise<Result<bool>> done;
-    mutex.unlock([&](Result<bool> r) { done.set_value(std::move(r)); });
-    return done.get_future().get();
+    return detail::waitFor<Result<bool>>([&](auto done) { mutex.unlock(std::move(done)); });
 }
 
 inline Result<bool> tryLockNow(Mutex& mutex) {
-    std::promise<Result<bool>> done;
-    mutex.tryLock([&](Result<bool> r) { done.set_value(std::move(r)); });
-    return done.get_future().get();
+    return detail::waitFor<Result<bool>>([&](auto done) { mutex.tryLock(std::move(done)); });
 }
 
 } // namespace etcd
