@@ -135,7 +135,7 @@ void HolderTimeline::markOverlap(const QString& lock, double from, double to) {
     laneOf(lock);
     QList<Interval>& marks = overlaps_[lock];
     const Interval mark{overlapColor, from, std::max(from, to), false};
-    // Kept in order of their ends, as drawing and pruning expect.
+    // Kept in order of their ends, as pruning expects.
     marks.insert(std::upper_bound(marks.begin(), marks.end(), mark.end,
                                   [](double end, const Interval& m) { return end < m.end; }),
                  mark);
