@@ -72,14 +72,14 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
         loop.exec();
 
     print(stdout, parser.isSet(jsonOption) ? asJson(rows) : asTable(rows));
-    const auto failed = std::count_if(rows.cbegin(), rows.cend(),
-                                      [](const EndpointStatus& row) { return !row.answered(); });
-    if (failed == 0)
-        return ExitOk;
-    print(stderr, QStringLiteral("lockscopectl: %1 of %2 endpoints did not answer\n")
-                      .arg(failed)
-                      .arg(rows.size()));
-    return ExitFailed;
+    int exitCode = ExitOk;
+    for (const EndpointStatus& row : rows) {
+        if (row.answered())
+            continue;
+        print(stderr, "lockscopectl: " + row.error + "\n");
+        exitCode = std::max(exitCode, exitCodeFor(row.errorCode));
+    }
+    return exitCode;
 }
 
 } // namespace lockscope
