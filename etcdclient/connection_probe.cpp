@@ -189,11 +189,13 @@ public:
         }
         if (SSL_connect(ssl.get()) != 1)
             return handshakeFailed(ssl.get());
-        // With TLS 1.3 the server judges our certificate after the handshake: a request
-        // tells whether it accepted us (an HTTP/2 answer) or not (an alert).
-        char answer[9];
-        if (SSL_write(ssl.get(), http2Preface, static_cast<int>(http2PrefaceSize)) > 0 &&
-            SSL_read(ssl.get(), answer, sizeof(answer)) > 0)
+        // With TLS 1.3 the server judges our certificate after the handshake: it then sends
+        // an alert, or a session ticket (etcd's Go server sends one once it accepted us).
+        // Without auto-retry, reading the ticket returns WANT_READ instead of waiting for data.
+        SSL_clear_mode(ssl.get(), SSL_MODE_AUTO_RETRY);
+        char byte = 0;
+        const int read = SSL_read(ssl.get(), &byte, 1);
+        if (read > 0 || SSL_get_error(ssl.get(), read) == SSL_ERROR_WANT_READ)
             return {};
         return rejectedByServer();
     }

@@ -54,13 +54,18 @@ void EtcdTlsTest::TearDownTestSuite() {
 }
 
 void EtcdClusterTest::SetUp() {
-    cluster = std::make_unique<etcd::LocalCluster>(3);
+    cluster = std::make_unique<etcd::LocalCluster>(3, "etcd", clusterTls());
     const etcd::Error error = cluster->start();
     ASSERT_TRUE(error.ok()) << "could not start a 3-member etcd cluster: " << error.message;
 }
 
 void EtcdClusterTest::TearDown() {
     cluster.reset();
+}
+
+etcd::LocalClusterTls EtcdTlsClusterTest::clusterTls() {
+    EXPECT_EQ(certificates.error(), "");
+    return certificates.clusterTls();
 }
 
 } // namespace lockscope::test

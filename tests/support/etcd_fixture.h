@@ -54,7 +54,16 @@ class EtcdClusterTest : public ::testing::Test {
 protected:
     void SetUp() override;
     void TearDown() override;
+    // The cluster's TLS files; none by default.
+    virtual etcd::LocalClusterTls clusterTls() { return {}; }
     std::unique_ptr<etcd::LocalCluster> cluster;
+};
+
+// EtcdClusterTest with TLS between clients and members and among members.
+class EtcdTlsClusterTest : public EtcdClusterTest {
+protected:
+    etcd::LocalClusterTls clusterTls() override;
+    TestCertificates certificates;
 };
 
 } // namespace lockscope::test
