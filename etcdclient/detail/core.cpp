@@ -4,6 +4,7 @@
 #include "etcdclient/detail/unary_call.h"
 #include "etcdclient/tls_files.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -150,10 +151,12 @@ Error Core::explainFailure(const grpc::Status& status, std::size_t index,
                                    "user '" + options_.username + "' may not " + access));
     if (!connectionFailedVaguely(status))
         return error;
-    // One probe per member and second at most: calls failing together share its finding.
+    // One probe per member and second at most: calls failing together share its finding. A
+    // handshake takes milliseconds; the bound keeps a silent server from stalling the queue.
     const auto now = std::chrono::steady_clock::now();
     if (now - m.probedAt > std::chrono::seconds(1)) {
-        m.probeFinding = probeConnection(m.endpoint, options_, options_.dialTimeout);
+        const auto bound = std::min(options_.dialTimeout, std::chrono::milliseconds(1000));
+        m.probeFinding = probeConnection(m.endpoint, options_, bound);
         m.probedAt = now;
     }
     return m.probeFinding.ok() ? error : m.probeFinding;
