@@ -73,12 +73,18 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
 
     print(stdout, parser.isSet(jsonOption) ? asJson(rows) : asTable(rows));
     int exitCode = ExitOk;
+    int failed = 0;
     for (const EndpointStatus& row : rows) {
         if (row.answered())
             continue;
+        ++failed;
         print(stderr, "lockscopectl: " + row.error + "\n");
         exitCode = std::max(exitCode, exitCodeFor(row.errorCode));
     }
+    if (failed > 0 && rows.size() > 1)
+        print(stderr, QStringLiteral("lockscopectl: %1 of %2 endpoints did not answer\n")
+                          .arg(failed)
+                          .arg(rows.size()));
     return exitCode;
 }
 
