@@ -127,6 +127,8 @@ std::string detail(ErrorCode code, const std::string& msg, const std::string& en
                (contains(msg, "unparseable") ? "unparseable" : "DNS lookup failed") + ")";
     if (code == ErrorCode::Unavailable && refused(msg))
         return "connection refused: nothing listens at this address";
+    if (code == ErrorCode::Unavailable && contains(msg, "timed out before receiving SETTINGS"))
+        return "no answer: the connection was accepted but nothing spoke gRPC on it in time";
     return msg.empty() ? std::string("no detail from gRPC") : msg;
 }
 

@@ -69,6 +69,19 @@ TEST(ErrorTest, ARefusedConnectionSaysNothingListens) {
         etcd::connectionFailedVaguely(grpc::Status(grpc::StatusCode::UNAVAILABLE, refusedText)));
 }
 
+TEST(ErrorTest, ASilentServerIsNoAnswerAtAll) {
+    const auto error = errorFromStatus(
+        grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                     "failed to connect to all addresses; last error: UNKNOWN: "
+                     "ipv4:127.0.0.1:23795: connection attempt timed out before receiving "
+                     "SETTINGS frame"),
+        "h:1");
+    EXPECT_EQ(error.code, ErrorCode::Unavailable);
+    EXPECT_EQ(error.message, "unavailable (h:1): no answer: the connection was accepted but "
+                             "nothing spoke gRPC on it in time; check that etcd is running and "
+                             "that --endpoints names its client URL");
+}
+
 TEST(ErrorTest, AFailedLookupIsAUsageErrorAboutTheHost) {
     const auto error = errorFromStatus(grpc::Status(grpc::StatusCode::UNAVAILABLE, unresolvedText),
                                        "nosuchhost.invalid:2379");
