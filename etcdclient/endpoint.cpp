@@ -23,6 +23,12 @@ bool parseEndpoint(const std::string& text, Endpoint& out, std::string& error) {
         error = "endpoint '" + text + "' needs a host and a port, like 127.0.0.1:2379";
         return false;
     }
+    const auto close = rest.find(']');
+    if ((rest.front() == '[') != (close != std::string::npos) ||
+        (close != std::string::npos && close + 1 != colon)) {
+        error = "endpoint '" + text + "' has an unbalanced IPv6 bracket; write it like [::1]:2379";
+        return false;
+    }
     const std::string port = rest.substr(colon + 1);
     for (char c : port) {
         if (!std::isdigit(static_cast<unsigned char>(c))) {

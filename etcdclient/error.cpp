@@ -8,6 +8,14 @@ const char* errorCodeName(ErrorCode code) {
     switch (code) {
     case ErrorCode::Ok: return "ok";
     case ErrorCode::Unavailable: return "unavailable";
+    case ErrorCode::HostNotFound: return "host not found";
+    case ErrorCode::SchemeMismatch: return "wrong scheme";
+    case ErrorCode::TlsFilesInvalid: return "unusable TLS files";
+    case ErrorCode::TlsUntrustedServer: return "untrusted server certificate";
+    case ErrorCode::TlsHostMismatch: return "server certificate for another host";
+    case ErrorCode::TlsClientCertRequired: return "client certificate required";
+    case ErrorCode::TlsClientCertRejected: return "client certificate rejected";
+    case ErrorCode::TlsHandshakeFailed: return "TLS handshake failed";
     case ErrorCode::DeadlineExceeded: return "deadline exceeded";
     case ErrorCode::Cancelled: return "cancelled";
     case ErrorCode::AuthFailed: return "authentication failed";
@@ -34,8 +42,19 @@ bool contains(const std::string& text, const char* needle) {
     return text.find(needle) != std::string::npos;
 }
 
-// etcd reports several distinct conditions under one gRPC code; its message text tells them apart.
+bool refused(const std::string& msg) {
+    return contains(msg, "Connection refused");
+}
+
+bool unresolved(const std::string& msg) {
+    return contains(msg, "DNS resolution failed");
+}
+
+// etcd reports several distinct conditions under one gRPC code, and gRPC several transport
+// failures under UNAVAILABLE; the message text tells them apart.
 ErrorCode classify(grpc::StatusCode code, const std::string& msg) {
+    if (code == grpc::StatusCode::UNAVAILABLE && unresolved(msg))
+        return ErrorCode::HostNotFound;
     if (contains(msg, "required revision has been compacted"))
         return ErrorCode::Compacted;
     if (contains(msg, "requested lease not found"))
@@ -69,6 +88,25 @@ const char* advice(ErrorCode code) {
     switch (code) {
     case ErrorCode::Unavailable:
         return "check that etcd is running and that --endpoints names its client URL";
+    case ErrorCode::HostNotFound: return "check the host name in --endpoints";
+    case ErrorCode::SchemeMismatch:
+        return "write the endpoint with the scheme etcd serves: http:// for plain text, "
+               "https:// (with --cacert) for TLS";
+    case ErrorCode::TlsFilesInvalid:
+        return "give readable PEM files: the CA with --cacert, a certificate with --cert and "
+               "that certificate's own key with --key";
+    case ErrorCode::TlsUntrustedServer:
+        return "pass with --cacert the CA that signed etcd's --cert-file";
+    case ErrorCode::TlsHostMismatch:
+        return "connect by a name or address the certificate lists, or reissue etcd's "
+               "certificate with this host among its subject alternative names";
+    case ErrorCode::TlsClientCertRequired:
+        return "etcd runs with --client-cert-auth: pass a client certificate with --cert and "
+               "its key with --key";
+    case ErrorCode::TlsClientCertRejected:
+        return "pass a client certificate signed by a CA in etcd's --trusted-ca-file";
+    case ErrorCode::TlsHandshakeFailed:
+        return "check --cacert, --cert and --key against etcd's TLS flags";
     case ErrorCode::DeadlineExceeded:
         return "the cluster is slow or unreachable; check its health or raise --command-timeout";
     case ErrorCode::AuthFailed: return "check the user name and password given with --user";
@@ -81,18 +119,63 @@ const char* advice(ErrorCode code) {
     }
 }
 
+// What to say instead of gRPC's text where that text is transport jargon.
+std::string detail(ErrorCode code, const std::string& msg, const std::string& endpoint) {
+    if (code == ErrorCode::HostNotFound)
+        return "'" + endpoint.substr(0, endpoint.rfind(':')) +
+               "' is not a host name that resolves (" +
+               (contains(msg, "unparseable") ? "unparseable" : "DNS lookup failed") + ")";
+    if (code == ErrorCode::Unavailable && refused(msg))
+        return "connection refused: nothing listens at this address";
+    if (code == ErrorCode::Unavailable && contains(msg, "timed out before receiving SETTINGS"))
+        return "no answer: the connection was accepted but nothing spoke gRPC on it in time";
+    return msg.empty() ? std::string("no detail from gRPC") : msg;
+}
+
 } // namespace
+
+bool isUsageError(ErrorCode code) {
+    return code == ErrorCode::HostNotFound || code == ErrorCode::TlsFilesInvalid;
+}
+
+bool isConnectionFailure(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::Unavailable:
+    case ErrorCode::HostNotFound:
+    case ErrorCode::SchemeMismatch:
+    case ErrorCode::TlsUntrustedServer:
+    case ErrorCode::TlsHostMismatch:
+    case ErrorCode::TlsClientCertRequired:
+    case ErrorCode::TlsClientCertRejected:
+    case ErrorCode::TlsHandshakeFailed: return true;
+    default: return false;
+    }
+}
+
+std::string describeError(ErrorCode code, const std::string& endpoint, const std::string& detail) {
+    std::string text = errorCodeName(code);
+    if (!endpoint.empty())
+        text += " (" + endpoint + ")";
+    text += ": " + detail;
+    if (const char* tip = advice(code))
+        text += "; " + std::string(tip);
+    return text;
+}
 
 Error errorFromStatus(const grpc::Status& status, const std::string& endpoint) {
     if (status.ok())
         return {};
     const std::string& msg = status.error_message();
-    ErrorCode code = classify(status.error_code(), msg);
-    std::string text = std::string(errorCodeName(code)) + " (" + endpoint +
-                       "): " + (msg.empty() ? std::string("no detail from gRPC") : msg);
-    if (const char* tip = advice(code))
-        text += "; " + std::string(tip);
-    return {code, std::move(text)};
+    const ErrorCode code = classify(status.error_code(), msg);
+    return {code, describeError(code, endpoint, detail(code, msg, endpoint))};
+}
+
+bool connectionFailedVaguely(const grpc::Status& status) {
+    const std::string& msg = status.error_message();
+    return status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+           (contains(msg, "failed to connect to all addresses") ||
+            contains(msg, "empty address list")) &&
+           !refused(msg) && !unresolved(msg);
 }
 
 } // namespace etcd

@@ -66,14 +66,11 @@ std::string makeRoot() {
     return pattern;
 }
 
-std::string url(int port) {
-    return "http://127.0.0.1:" + std::to_string(port);
-}
-
 } // namespace
 
-LocalCluster::LocalCluster(int members, std::string etcdBinary)
+LocalCluster::LocalCluster(int members, std::string etcdBinary, LocalClusterTls tls)
     : etcdBinary_(std::move(etcdBinary))
+    , tls_(std::move(tls))
     , members_(static_cast<std::size_t>(members)) {
     for (int i = 0; i < members; ++i)
         members_[i].name = "member" + std::to_string(i);
@@ -95,7 +92,27 @@ std::vector<std::string> LocalCluster::endpoints() const {
 }
 
 std::string LocalCluster::endpoint(int member) const {
-    return "127.0.0.1:" + std::to_string(members_[member].clientPort);
+    return (tls_.enabled() ? "https://127.0.0.1:" : "127.0.0.1:") +
+           std::to_string(members_[member].clientPort);
+}
+
+std::string LocalCluster::clientUrl(int member) const {
+    return (tls_.enabled() ? "https://127.0.0.1:" : "http://127.0.0.1:") +
+           std::to_string(members_[member].clientPort);
+}
+
+std::string LocalCluster::peerUrl(int member) const {
+    return (tls_.enabled() ? "https://127.0.0.1:" : "http://127.0.0.1:") +
+           std::to_string(members_[member].peerPort);
+}
+
+ClientOptions LocalCluster::clientOptions() const {
+    ClientOptions options;
+    options.endpoints = endpoints();
+    options.caFile = tls_.caFile;
+    options.certFile = tls_.clientCertFile;
+    options.keyFile = tls_.clientKeyFile;
+    return options;
 }
 
 std::string LocalCluster::endpointList() const {
@@ -144,18 +161,17 @@ Error LocalCluster::spawn() {
 Error LocalCluster::launch(int member) {
     MemberProcess& m = members_[member];
     std::string initialCluster;
-    for (const auto& other : members_)
-        initialCluster +=
-            (initialCluster.empty() ? "" : ",") + other.name + "=" + url(other.peerPort);
+    for (int i = 0; i < size(); ++i)
+        initialCluster += (initialCluster.empty() ? "" : ",") + members_[i].name + "=" + peerUrl(i);
     const std::string dataDir = root_ + "/" + m.name + ".etcd";
     std::vector<std::string> args = {
         etcdBinary_,
         "--name=" + m.name,
         "--data-dir=" + dataDir,
-        "--listen-client-urls=" + url(m.clientPort),
-        "--advertise-client-urls=" + url(m.clientPort),
-        "--listen-peer-urls=" + url(m.peerPort),
-        "--initial-advertise-peer-urls=" + url(m.peerPort),
+        "--listen-client-urls=" + clientUrl(member),
+        "--advertise-client-urls=" + clientUrl(member),
+        "--listen-peer-urls=" + peerUrl(member),
+        "--initial-advertise-peer-urls=" + peerUrl(member),
         "--initial-cluster=" + initialCluster,
         "--initial-cluster-state=" + std::string(m.started ? "existing" : "new"),
         "--initial-cluster-token=lockscope-" + fs::path(root_).filename().string(),
@@ -163,6 +179,14 @@ Error LocalCluster::launch(int member) {
         "--log-outputs=stderr",
         "--log-level=warn",
     };
+    if (tls_.enabled()) {
+        for (const char* side : {"", "peer-"}) {
+            args.push_back("--" + std::string(side) + "cert-file=" + tls_.serverCertFile);
+            args.push_back("--" + std::string(side) + "key-file=" + tls_.serverKeyFile);
+            args.push_back("--" + std::string(side) + "trusted-ca-file=" + tls_.caFile);
+            args.push_back("--" + std::string(side) + "client-cert-auth");
+        }
+    }
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());
@@ -201,7 +225,7 @@ Error LocalCluster::launch(int member) {
 Error LocalCluster::waitReady(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (int i = 0; i < size(); ++i) {
-        ClientOptions options;
+        ClientOptions options = clientOptions();
         options.endpoints = {endpoint(i)};
         options.dialTimeout = std::chrono::milliseconds(500);
         options.commandTimeout = std::chrono::milliseconds(1000);

@@ -6,7 +6,7 @@ set -euo pipefail
 LOCKSCOPE_PACKAGES=(
   cmake ninja-build ccache pkg-config g++ clang-format clang libclang-rt-14-dev
   qt6-base-dev qt6-base-dev-tools libgl-dev libqcustomplot-dev libqt6svg6
-  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libssl-dev openssl
   libgtest-dev libgmock-dev
   etcd-server etcd-client
   xvfb xauth

@@ -17,7 +17,7 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
         if (client)
             target.client = std::move(client.value());
         else
-            target.setupError = QString::fromStdString(client.error().message);
+            target.setupError = client.error();
         targets_.push_back(std::move(target));
     }
 }
@@ -36,10 +36,8 @@ void ClusterStatusProbe::refresh() {
     for (std::size_t row = 0; row < targets_.size(); ++row) {
         const Target& target = targets_[row];
         if (!target.client) {
-            EndpointStatus failed;
-            failed.endpoint = target.endpoint;
-            failed.error = target.setupError;
-            deliver(static_cast<int>(row), failed);
+            deliver(static_cast<int>(row),
+                    EndpointStatus::fromReply(target.endpoint, target.setupError, 0));
             continue;
         }
         const auto sentAt = std::chrono::steady_clock::now();

@@ -35,7 +35,7 @@ private:
     struct Target {
         QString endpoint;
         std::unique_ptr<etcd::Client> client;
-        QString setupError; // why no client could be made for this endpoint
+        etcd::Error setupError; // why no client could be made for this endpoint
     };
     void deliver(int row, const EndpointStatus& status);
 

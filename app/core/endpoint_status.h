@@ -15,6 +15,7 @@ namespace lockscope {
 struct EndpointStatus {
     QString endpoint;
     QString error; // empty when the member answered
+    etcd::ErrorCode errorCode = etcd::ErrorCode::Ok;
     QString version;
     quint64 memberId = 0;
     quint64 leaderId = 0;

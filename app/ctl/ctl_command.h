@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/core/connection_options.h"
+#include "etcdclient/error.h"
 
 #include <QStringList>
 
@@ -8,6 +9,12 @@ namespace lockscope {
 
 // Exit codes shared by every subcommand.
 enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+
+// ExitUsage when what the user gave is wrong (a host that does not resolve, unusable TLS
+// files), ExitFailed for everything else.
+inline int exitCodeFor(etcd::ErrorCode code) {
+    return etcd::isUsageError(code) ? ExitUsage : ExitFailed;
+}
 
 // One lockscopectl subcommand. `arguments` start with the subcommand's name, so a command can
 // hand them to its own QCommandLineParser; the global connection flags are already read.

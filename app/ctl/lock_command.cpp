@@ -180,7 +180,7 @@ int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& opt
     auto client = etcd::Client::create(clientOptions);
     if (!client) {
         say(client.error().message);
-        return ExitFailed;
+        return exitCodeFor(client.error().code);
     }
     std::promise<etcd::Result<std::shared_ptr<etcd::Session>>> made;
     etcd::Session::create(**client, options.ttlSeconds,
@@ -188,7 +188,7 @@ int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& opt
     auto session = made.get_future().get();
     if (!session) {
         say("cannot start a session: " + session.error().message);
-        return ExitFailed;
+        return exitCodeFor(session.error().code);
     }
     LockHolder holder(**client, *session, options.name);
     if (options.tryOnly) {

@@ -6,6 +6,7 @@
 #include "app/ctl/snapshot_command.h"
 #include "app/ctl/status_command.h"
 #include "app/ctl/watch_command.h"
+#include "etcdclient/grpc_log.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -58,12 +59,15 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     ConnectionOptions::addFlags(parser);
+    const QCommandLineOption debugOption("debug", "Also print gRPC's own log lines to stderr.");
+    parser.addOption(debugOption);
     parser.addPositionalArgument("command", "The command to run; see below.", "<command> [args]");
     // Everything after the command name belongs to the command.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
     if (!parser.parse(app.arguments()))
         return usageError(parser.errorText());
+    etcd::routeGrpcLog(parser.isSet(debugOption));
     if (parser.isSet(helpOption)) {
         // Qt's usage line names the binary's full path and omits the command's place.
         const QString usage = "Usage: lockscopectl [connection flags] <command> [args]\n";

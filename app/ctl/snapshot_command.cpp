@@ -25,7 +25,7 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     auto client = etcd::Client::create(connection.client);
     if (!client) {
         std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
-        return ExitFailed;
+        return exitCodeFor(client.error().code);
     }
     std::promise<etcd::Result<etcd::LockMonitorState>> read;
     etcd::readLockSnapshot(**client, args->prefix.toStdString(),
@@ -33,7 +33,7 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     const auto state = read.get_future().get();
     if (!state) {
         std::fprintf(stderr, "lockscopectl: %s\n", state.error().message.c_str());
-        return ExitFailed;
+        return exitCodeFor(state.error().code);
     }
     if (args->json) {
         std::printf("%s\n", lockStateJson(*state).c_str());

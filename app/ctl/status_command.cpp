@@ -72,14 +72,20 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
         loop.exec();
 
     print(stdout, parser.isSet(jsonOption) ? asJson(rows) : asTable(rows));
-    const auto failed = std::count_if(rows.cbegin(), rows.cend(),
-                                      [](const EndpointStatus& row) { return !row.answered(); });
-    if (failed == 0)
-        return ExitOk;
-    print(stderr, QStringLiteral("lockscopectl: %1 of %2 endpoints did not answer\n")
-                      .arg(failed)
-                      .arg(rows.size()));
-    return ExitFailed;
+    int exitCode = ExitOk;
+    int failed = 0;
+    for (const EndpointStatus& row : rows) {
+        if (row.answered())
+            continue;
+        ++failed;
+        print(stderr, "lockscopectl: " + row.error + "\n");
+        exitCode = std::max(exitCode, exitCodeFor(row.errorCode));
+    }
+    if (failed > 0 && rows.size() > 1)
+        print(stderr, QStringLiteral("lockscopectl: %1 of %2 endpoints did not answer\n")
+                          .arg(failed)
+                          .arg(rows.size()));
+    return exitCode;
 }
 
 } // namespace lockscope

@@ -22,7 +22,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
     auto client = etcd::Client::create(connection.client);
     if (!client) {
         std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
-        return ExitFailed;
+        return exitCodeFor(client.error().code);
     }
     TerminationSignals termination; // Ctrl-C ends the event loop, then everything is released
     const bool json = args->json;

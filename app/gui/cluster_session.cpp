@@ -12,7 +12,7 @@ ClusterSession::ClusterSession(const etcd::ClientOptions& options, QObject* pare
     : QObject(parent) {
     auto client = etcd::Client::create(options);
     if (!client) {
-        setupError_ = QString::fromStdString(client.error().message);
+        setupError_ = client.error();
         return;
     }
     client_ = std::move(client.value());
@@ -24,9 +24,7 @@ ClusterSession::~ClusterSession() = default;
 
 void ClusterSession::refresh() {
     if (!client_) {
-        EndpointStatus failed;
-        failed.error = setupError_;
-        emit statusChanged(failed);
+        emit statusChanged(EndpointStatus::fromReply({}, setupError_, 0));
         return;
     }
     refreshStatus();

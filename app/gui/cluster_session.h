@@ -42,7 +42,7 @@ private:
     void refreshMembers();
 
     std::unique_ptr<etcd::Client> client_;
-    QString setupError_;
+    etcd::Error setupError_;
     // Declared after client_ so it is destroyed first: it listens to the client's recorder.
     std::unique_ptr<LatencyFeed> latencyFeed_;
     bool statusInFlight_ = false;

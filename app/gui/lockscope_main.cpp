@@ -2,6 +2,7 @@
 #include "app/core/connection_options.h"
 #include "app/core/termination_signals.h"
 #include "app/gui/main_window.h"
+#include "etcdclient/grpc_log.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -60,9 +61,11 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption noLabOption(
         "no-lab", "On the sandbox, do not start the contention lab's demo workers.");
     const QCommandLineOption readOnlyOption("read-only", "Hide every action that writes.");
-    parser.addOptions({sandboxOption, etcdOption, noLabOption, readOnlyOption});
+    const QCommandLineOption debugOption("debug", "Also print gRPC's own log lines to stderr.");
+    parser.addOptions({sandboxOption, etcdOption, noLabOption, readOnlyOption, debugOption});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
+    etcd::routeGrpcLog(parser.isSet(debugOption));
     if (parser.isSet("help"))
         parser.showHelp(0);
     if (parser.isSet("version"))

@@ -549,8 +549,12 @@ void MainWindow::refresh() {
 
 void MainWindow::showSessionStatus(const EndpointStatus& status) {
     if (!status.answered()) {
-        setConnectionState(tr("Unreachable"), "#c62828");
-        showProblem(tr("Cannot reach the cluster: %1").arg(status.error));
+        // Only an unanswered connection is "unreachable"; other errors (TLS, DNS, credentials)
+        // already say what is wrong.
+        const bool unreachable = status.errorCode == etcd::ErrorCode::Unavailable;
+        setConnectionState(unreachable ? tr("Unreachable") : tr("Not connected"), "#c62828");
+        showProblem(unreachable ? tr("Cannot reach the cluster: %1").arg(status.error)
+                                : status.error);
         for (QLabel* label : {leaderLabel_, revisionLabel_, termLabel_, roundTripLabel_})
             label->clear();
         return;

@@ -1,47 +1,24 @@
 #include "etcdclient/detail/core.h"
 
+#include "etcdclient/connection_probe.h"
 #include "etcdclient/detail/unary_call.h"
+#include "etcdclient/tls_files.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace etcd::detail {
 
 namespace {
 
-bool readFile(const std::string& path, const char* what, std::string& out, Error& error) {
-    if (path.empty())
-        return true;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error =
-            Error(ErrorCode::InvalidArgument, std::string("cannot read the ") + what + " file '" +
-                                                  path + "'; check the path and its permissions");
-        return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    out = text.str();
-    return true;
-}
-
-std::shared_ptr<grpc::ChannelCredentials> credentials(const ClientOptions& options, bool tls,
-                                                      Error& error) {
-    if (!tls && options.caFile.empty() && options.certFile.empty())
+std::shared_ptr<grpc::ChannelCredentials> credentials(const TlsFiles& files, bool tls) {
+    if (!tls)
         return grpc::InsecureChannelCredentials();
     grpc::SslCredentialsOptions ssl;
-    if (!readFile(options.caFile, "CA certificate", ssl.pem_root_certs, error) ||
-        !readFile(options.certFile, "client certificate", ssl.pem_cert_chain, error) ||
-        !readFile(options.keyFile, "client key", ssl.pem_private_key, error))
-        return nullptr;
-    if (ssl.pem_cert_chain.empty() != ssl.pem_private_key.empty()) {
-        error = Error(ErrorCode::InvalidArgument,
-                      "a client certificate needs its key and a key needs its certificate: "
-                      "give both --cert and --key");
-        return nullptr;
-    }
+    ssl.pem_root_certs = files.caPem;
+    ssl.pem_cert_chain = files.certPem;
+    ssl.pem_private_key = files.keyPem;
     return grpc::SslCredentials(ssl);
 }
 
@@ -68,16 +45,19 @@ Result<std::shared_ptr<Core>> Core::create(ClientOptions options) {
         return Error(ErrorCode::InvalidArgument, "no endpoint given; pass --endpoints host:port");
     if (options.commandTimeout.count() <= 0 || options.dialTimeout.count() <= 0)
         return Error(ErrorCode::InvalidArgument, "timeouts must be positive durations");
+    // Checked before dialling: gRPC would only say "empty address list" for a bad pair.
+    const Result<TlsFiles> files = readTlsFiles(options);
+    if (!files)
+        return files.error();
+    const bool tlsFilesGiven = !options.caFile.empty() || !options.certFile.empty();
     std::vector<Member> members;
     for (const auto& text : options.endpoints) {
         Member m;
         std::string problem;
         if (!parseEndpoint(text, m.endpoint, problem))
             return Error(ErrorCode::InvalidArgument, problem);
-        Error error;
-        auto creds = credentials(options, m.endpoint.tls, error);
-        if (!creds)
-            return error;
+        m.endpoint.tls = m.endpoint.tls || tlsFilesGiven;
+        const auto creds = credentials(*files, m.endpoint.tls);
         m.channel = grpc::CreateCustomChannel(m.endpoint.target, creds, channelArguments(options));
         m.kv = pb::KV::NewStub(m.channel);
         m.watch = pb::Watch::NewStub(m.channel);
@@ -159,6 +139,27 @@ void Core::streamFinalized() {
         --liveStreams_;
     }
     maybeShutdownQueue();
+}
+
+Error Core::explainFailure(const grpc::Status& status, std::size_t index,
+                           const std::string& access) {
+    Member& m = members_[index];
+    const Error error = errorFromStatus(status, m.endpoint.target);
+    if (error.code == ErrorCode::PermissionDenied)
+        return Error(error.code,
+                     describeError(error.code, m.endpoint.target,
+                                   "user '" + options_.username + "' may not " + access));
+    if (!connectionFailedVaguely(status))
+        return error;
+    // One probe per member and second at most: calls failing together share its finding. A
+    // handshake takes milliseconds; the bound keeps a silent server from stalling the queue.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m.probedAt > std::chrono::seconds(1)) {
+        const auto bound = std::min(options_.dialTimeout, std::chrono::milliseconds(1000));
+        m.probeFinding = probeConnection(m.endpoint, options_, bound);
+        m.probedAt = now;
+    }
+    return m.probeFinding.ok() ? error : m.probeFinding;
 }
 
 void Core::markUnavailable(std::size_t index) {

@@ -30,6 +30,9 @@ struct Member {
     std::unique_ptr<pb::Maintenance::Stub> maintenance;
     std::unique_ptr<pb::Auth::Stub> auth;
     std::unique_ptr<v3lockpb::Lock::Stub> lock;
+    // What the last connection probe found (queue thread only; see Core::explainFailure).
+    Error probeFinding;
+    std::chrono::steady_clock::time_point probedAt;
 };
 
 // When a failed call may be sent again to another member.
@@ -64,6 +67,11 @@ public:
     std::size_t memberCount() const { return members_.size(); }
     std::size_t preferredMember() const { return preferred_.load(); }
     Member& member(std::size_t index) { return members_[index]; }
+    // The Error for a failed call to member `index` that tried to `access` keys (a phrase such
+    // as "read keys ['/a', '/b')", for permission errors). Where gRPC's text hides why a
+    // connection failed, probes the member (blocking the queue thread for a handshake) and
+    // names the cause. On the queue thread only.
+    Error explainFailure(const grpc::Status& status, std::size_t index, const std::string& access);
     // After a member failed to answer, calls go to the next one.
     void markUnavailable(std::size_t index);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "etcdclient/detail/core.h"
+#include "etcdclient/detail/request_access.h"
 
 #include <type_traits>
 
@@ -46,7 +47,7 @@ public:
             complete(std::move(response_));
             return;
         }
-        Error error = errorFromStatus(status_, core_.member(member_).endpoint.target);
+        Error error = core_.explainFailure(status_, member_, accessPhrase(request_, method_));
         if (error.code == ErrorCode::Unauthenticated && needsAuth_ && !reauthenticated_ &&
             core_.authConfigured()) {
             reauthenticated_ = true; // the token expired: get a new one and try once more
@@ -54,7 +55,7 @@ public:
             begin();
             return;
         }
-        if (error.code == ErrorCode::Unavailable) {
+        if (isConnectionFailure(error.code)) {
             core_.markUnavailable(member_);
             const bool safe = retry_ == Retry::Always || !channelWasReady_;
             if (safe && ++failovers_ < core_.memberCount() &&

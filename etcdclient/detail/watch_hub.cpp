@@ -148,9 +148,9 @@ void WatchHub::onClosed(const grpc::Status& status) {
         error = Error(ErrorCode::Unavailable,
                       "the watch stream to " + target + " was closed by the server; watch again");
     } else {
-        error = errorFromStatus(status, target);
+        error = core_.explainFailure(status, member_, "watch keys");
         error.message = "watch stream broke: " + error.message;
-        if (error.code == ErrorCode::Unavailable) {
+        if (isConnectionFailure(error.code)) {
             core_.markUnavailable(member_);
             // A stream that died before answering anything created no watch on the server:
             // its create requests can go to the next member unchanged.

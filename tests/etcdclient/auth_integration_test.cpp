@@ -86,6 +86,9 @@ TEST_F(AuthIntegrationTest, OutsideTheRolesPrefixIsPermissionDenied) {
     auto put = call(*alice, &Client::put, putOf("/bob/x"));
     ASSERT_FALSE(put);
     EXPECT_EQ(put.error().code, ErrorCode::PermissionDenied) << put.error().message;
+    EXPECT_NE(put.error().message.find("user 'alice' may not write key '/bob/x'"),
+              std::string::npos)
+        << put.error().message;
 }
 
 TEST_F(AuthIntegrationTest, WatchAndKeepAliveStreamsCarryTheToken) {

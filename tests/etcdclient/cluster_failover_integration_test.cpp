@@ -3,14 +3,15 @@
 
 using namespace etcd;
 using lockscope::test::EtcdClusterTest;
+using lockscope::test::EtcdTlsClusterTest;
 
 class ClusterFailoverIntegrationTest : public EtcdClusterTest {};
+class TlsClusterFailoverIntegrationTest : public EtcdTlsClusterTest {};
 
 namespace {
 
 std::unique_ptr<Client> connect(const LocalCluster& cluster) {
-    ClientOptions options;
-    options.endpoints = cluster.endpoints();
+    ClientOptions options = cluster.clientOptions();
     options.commandTimeout = std::chrono::seconds(10);
     auto created = Client::create(options);
     EXPECT_TRUE(created);
@@ -19,7 +20,7 @@ std::unique_ptr<Client> connect(const LocalCluster& cluster) {
 
 int memberIndexOf(const LocalCluster& cluster, const std::string& endpoint) {
     for (int i = 0; i < cluster.size(); ++i)
-        if (cluster.endpoint(i) == endpoint)
+        if (cluster.endpoint(i).ends_with(endpoint)) // "https://" + the client's "host:port"
             return i;
     return -1;
 }
@@ -31,24 +32,34 @@ pb::PutRequest putOf(const std::string& key, const std::string& value) {
     return p;
 }
 
-TEST_F(ClusterFailoverIntegrationTest, StoppingTheMemberInUseDoesNotFailTheNextCalls) {
-    auto client = connect(*cluster);
-    ASSERT_TRUE(call(*client, &Client::put, putOf("/failover/a", "1")));
-    const int used = memberIndexOf(*cluster, client->currentEndpoint());
+// Stops the member `client` uses; reads and writes then go to another one.
+void expectCallsContinueWhenTheMemberInUseStops(LocalCluster& cluster, Client& client) {
+    ASSERT_TRUE(call(client, &Client::put, putOf("/failover/a", "1")));
+    const int used = memberIndexOf(cluster, client.currentEndpoint());
     ASSERT_GE(used, 0);
 
-    cluster->stopMember(used);
+    cluster.stopMember(used);
 
     pb::RangeRequest get;
     get.set_key("/failover/a");
-    auto read = call(*client, &Client::range, get);
+    auto read = call(client, &Client::range, get);
     ASSERT_TRUE(read) << read.error().message;
     ASSERT_EQ(read->kvs_size(), 1);
     EXPECT_EQ(read->kvs(0).value(), "1");
-    EXPECT_NE(client->currentEndpoint(), cluster->endpoint(used));
+    EXPECT_FALSE(cluster.endpoint(used).ends_with(client.currentEndpoint()));
 
-    auto write = call(*client, &Client::put, putOf("/failover/b", "2"));
+    auto write = call(client, &Client::put, putOf("/failover/b", "2"));
     ASSERT_TRUE(write) << write.error().message;
+}
+
+TEST_F(ClusterFailoverIntegrationTest, StoppingTheMemberInUseDoesNotFailTheNextCalls) {
+    auto client = connect(*cluster);
+    expectCallsContinueWhenTheMemberInUseStops(*cluster, *client);
+}
+
+TEST_F(TlsClusterFailoverIntegrationTest, StoppingTheMemberInUseDoesNotFailTheNextCalls) {
+    auto client = connect(*cluster);
+    expectCallsContinueWhenTheMemberInUseStops(*cluster, *client);
 }
 
 TEST_F(ClusterFailoverIntegrationTest, AWriteFailsOverWhenItsMemberIsAlreadyDown) {

@@ -22,8 +22,9 @@ TEST(EndpointTest, AcceptsTheFormsEtcdctlAccepts) {
 
 TEST(EndpointTest, RejectsMalformedEndpointsWithAMessage) {
     Endpoint e;
-    for (const char* bad : {"", "localhost", "localhost:", ":2379", "host:abc", "host:70000",
-                            "host:0", "unix://sock:1", "ftp://host:21"}) {
+    for (const char* bad :
+         {"", "localhost", "localhost:", ":2379", "host:abc", "host:70000", "host:0",
+          "unix://sock:1", "ftp://host:21", "[::1", "::1]:2379", "[::1]x:2379"}) {
         std::string error;
         EXPECT_FALSE(parseEndpoint(bad, e, error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;

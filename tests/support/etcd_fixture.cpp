@@ -5,7 +5,11 @@ namespace lockscope::test {
 std::unique_ptr<etcd::LocalCluster> EtcdTest::cluster_;
 
 void EtcdTest::SetUpTestSuite() {
-    cluster_ = std::make_unique<etcd::LocalCluster>(1);
+    startSuiteCluster();
+}
+
+void EtcdTest::startSuiteCluster(etcd::LocalClusterTls tls) {
+    cluster_ = std::make_unique<etcd::LocalCluster>(1, "etcd", std::move(tls));
     const etcd::Error error = cluster_->start();
     ASSERT_TRUE(error.ok()) << "could not start etcd: " << error.message;
 }
@@ -23,21 +27,45 @@ void EtcdTest::SetUp() {
 }
 
 std::unique_ptr<etcd::Client> EtcdTest::makeClient(etcd::ClientOptions options) {
+    const etcd::ClientOptions suite = cluster_->clientOptions();
     if (options.endpoints == etcd::ClientOptions{}.endpoints)
-        options.endpoints = cluster_->endpoints();
+        options.endpoints = suite.endpoints;
+    if (options.caFile.empty() && options.certFile.empty()) {
+        options.caFile = suite.caFile;
+        options.certFile = suite.certFile;
+        options.keyFile = suite.keyFile;
+    }
     auto created = etcd::Client::create(std::move(options));
     EXPECT_TRUE(created.ok()) << created.error().message;
     return created ? std::move(created).value() : nullptr;
 }
 
+std::unique_ptr<TestCertificates> EtcdTlsTest::certificates_;
+
+void EtcdTlsTest::SetUpTestSuite() {
+    certificates_ = std::make_unique<TestCertificates>();
+    ASSERT_EQ(certificates_->error(), "");
+    startSuiteCluster(certificates_->clusterTls());
+}
+
+void EtcdTlsTest::TearDownTestSuite() {
+    EtcdTest::TearDownTestSuite();
+    certificates_.reset();
+}
+
 void EtcdClusterTest::SetUp() {
-    cluster = std::make_unique<etcd::LocalCluster>(3);
+    cluster = std::make_unique<etcd::LocalCluster>(3, "etcd", clusterTls());
     const etcd::Error error = cluster->start();
     ASSERT_TRUE(error.ok()) << "could not start a 3-member etcd cluster: " << error.message;
 }
 
 void EtcdClusterTest::TearDown() {
     cluster.reset();
+}
+
+etcd::LocalClusterTls EtcdTlsClusterTest::clusterTls() {
+    EXPECT_EQ(certificates.error(), "");
+    return certificates.clusterTls();
 }
 
 } // namespace lockscope::test

@@ -2,6 +2,7 @@
 
 #include "etcdclient/client.h"
 #include "etcdclient/local_cluster.h"
+#include "support/test_certificates.h"
 
 #include <gtest/gtest.h>
 #include <memory>
@@ -18,8 +19,11 @@ public:
 protected:
     void SetUp() override;
 
+    // Starts the suite's etcd (with TLS when `tls` names certificates).
+    static void startSuiteCluster(etcd::LocalClusterTls tls = {});
     static etcd::LocalCluster& cluster() { return *cluster_; }
-    // A new client on the suite's etcd, with options adjusted by the caller.
+    // A new client on the suite's etcd (with its TLS files unless the caller sets some), with
+    // options adjusted by the caller.
     std::unique_ptr<etcd::Client> makeClient(etcd::ClientOptions options = {});
     // Keys of this test live under this prefix ("/t/<suite>/<test>/").
     const std::string& prefix() const { return prefix_; }
@@ -31,12 +35,35 @@ private:
     std::string prefix_;
 };
 
+// EtcdTest over TLS: the suite's etcd serves https only and requires client certificates
+// signed by certificates()'s CA; makeClient() presents one.
+class EtcdTlsTest : public EtcdTest {
+public:
+    static void SetUpTestSuite();
+    static void TearDownTestSuite();
+
+protected:
+    static const TestCertificates& certificates() { return *certificates_; }
+
+private:
+    static std::unique_ptr<TestCertificates> certificates_;
+};
+
 // A 3-member cluster on loopback, per test: failover tests stop and restart members.
 class EtcdClusterTest : public ::testing::Test {
 protected:
     void SetUp() override;
     void TearDown() override;
+    // The cluster's TLS files; none by default.
+    virtual etcd::LocalClusterTls clusterTls() { return {}; }
     std::unique_ptr<etcd::LocalCluster> cluster;
+};
+
+// EtcdClusterTest with TLS between clients and members and among members.
+class EtcdTlsClusterTest : public EtcdClusterTest {
+protected:
+    etcd::LocalClusterTls clusterTls() override;
+    TestCertificates certificates;
 };
 
 } // namespace lockscope::test

@@ -1,0 +1,99 @@
+// The main window connecting through a connection profile that names TLS files, against a real
+// TLS etcd (client certificates required), offscreen; and the classified message it shows when
+// the profile's CA is the wrong one. Screenshots go where main_window_probes.h says.
+#include "app/core/endpoint_status_model.h"
+#include "app/gui/connection_profiles.h"
+#include "app/gui/main_window.h"
+#include "main_window_probes.h"
+#include "support/test_certificates.h"
+
+#include <QLabel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+using namespace lockscope;
+using lockscope::test::saveScreenshot;
+using lockscope::test::TestCertificates;
+
+namespace {
+
+const EndpointStatusModel* statusModel(MainWindow& window) {
+    auto* table = window.findChild<QTableView*>("endpointStatusTable");
+    return table ? qobject_cast<const EndpointStatusModel*>(table->model()) : nullptr;
+}
+
+QString labelText(MainWindow& window, const char* name) {
+    auto* label = window.findChild<QLabel*>(name);
+    return label ? label->text() : QString();
+}
+
+} // namespace
+
+class TlsConnectionIntegrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
+        QVERIFY2(certificates_.error().empty(), certificates_.error().c_str());
+        cluster_ = std::make_unique<etcd::LocalCluster>(1, "etcd", certificates_.clusterTls());
+        const etcd::Error error = cluster_->start();
+        QVERIFY2(error.ok(), error.message.c_str());
+    }
+
+    void cleanupTestCase() { cluster_.reset(); }
+
+    void aProfileWithTheTlsFilesConnects() {
+        MainWindow window;
+        connectThrough(window, profile(certificates_.caFile));
+        const EndpointStatusModel* model = statusModel(window);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 1 && model->statusAt(0).answered(), 15000);
+        QVERIFY(model->statusAt(0).isLeader());
+        QTRY_VERIFY_WITH_TIMEOUT(labelText(window, "connectionLabel").contains("Connected"), 10000);
+        QVERIFY(labelText(window, "endpointLabel").startsWith("tls-profile"));
+        // The lock list reads and watches over the same TLS channel.
+        QTRY_VERIFY_WITH_TIMEOUT(labelText(window, "lockWatchStatus").contains("live"), 15000);
+        QVERIFY(saveScreenshot(window, "tls_profile_connected.png"));
+    }
+
+    void aProfileWithAnotherCaShowsTheClassifiedMessage() {
+        MainWindow window;
+        connectThrough(window, profile(certificates_.otherCaFile));
+        auto* banner = window.findChild<QLabel*>("problemBanner");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 15000);
+        QVERIFY2(banner->text().contains("untrusted server certificate"),
+                 qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QString::fromStdString(certificates_.otherCaFile)),
+                 qPrintable(banner->text()));
+        QVERIFY2(!banner->text().contains("Cannot reach"), qPrintable(banner->text()));
+        QVERIFY(labelText(window, "connectionLabel").contains("Not connected"));
+        QVERIFY(saveScreenshot(window, "tls_profile_wrong_ca.png"));
+    }
+
+private:
+    ConnectionProfile profile(const std::string& caFile) const {
+        return {"tls-profile",
+                QString::fromStdString(cluster_->endpointList()),
+                QString::fromStdString(caFile),
+                QString::fromStdString(certificates_.clientCertFile),
+                QString::fromStdString(certificates_.clientKeyFile),
+                "",
+                false};
+    }
+
+    // What the connection dialog does with the profile it returns.
+    static void connectThrough(MainWindow& window, const ConnectionProfile& chosen) {
+        QString error;
+        const auto options = toConnectionOptions(chosen, "", error);
+        QVERIFY2(options.has_value(), qPrintable(error));
+        window.connectTo(options->client, chosen.name);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+    }
+
+    TestCertificates certificates_;
+    std::unique_ptr<etcd::LocalCluster> cluster_;
+};
+
+QTEST_MAIN(TlsConnectionIntegrationTest)
+#include "tls_connection_integration_test.moc"
