@@ -56,7 +56,7 @@ std::optional<ConnectionOptions> toConnectionOptions(const ConnectionProfile& pr
         error = parser.errorText();
         return std::nullopt;
     }
-    return ConnectionOptions::read(parser, QProcessEnvironment(), error);
+    return ConnectionOptions::read(parser, QProcessEnvironment(), nullptr, error);
 }
 
 ConnectionProfile profileOf(const etcd::ClientOptions& options) {

@@ -70,8 +70,8 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(sandboxOption) && parser.isSet("endpoints"))
         return usageError("give either --sandbox or --endpoints, not both");
     QString problem;
-    const auto connection =
-        ConnectionOptions::read(parser, QProcessEnvironment::systemEnvironment(), problem);
+    const auto connection = ConnectionOptions::read(
+        parser, QProcessEnvironment::systemEnvironment(), nullptr, problem);
     if (!connection)
         return usageError(problem);
 
