@@ -12,6 +12,7 @@ EndpointStatus EndpointStatus::fromReply(const QString& endpoint,
     status.roundTripMs = roundTripMs;
     if (!reply) {
         status.error = QString::fromStdString(reply.error().message);
+        status.errorCode = reply.error().code;
         if (status.error.isEmpty())
             status.error = QString::fromLatin1(etcd::errorCodeName(reply.error().code));
         return status;
