@@ -6,6 +6,7 @@
 #include <QDeadlineTimer>
 #include <QProcess>
 #include <QTest>
+#include <QThread>
 #include <memory>
 #include <poll.h>
 #include <pty.h>
@@ -79,9 +80,13 @@ TerminalRun runOnTerminal(const QStringList& arguments, const QByteArray& typed)
         readScreen(master, run.screen, {}, deadline);
     }
     int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == 0 && !deadline.hasExpired())
-        QTest::qWait(100); // the terminal closes just before the process is gone
-    if (::waitpid(pid, &status, 0) == pid) {
+    pid_t reaped = 0;
+    while ((reaped = ::waitpid(pid, &status, WNOHANG)) == 0 && !deadline.hasExpired())
+        QThread::msleep(20);
+    if (reaped == 0) { // hung: the test fails on its exit code, and nothing is left running
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+    } else if (reaped == pid) {
         if (WIFEXITED(status))
             run.exitCode = WEXITSTATUS(status);
         if (WIFSIGNALED(status))
