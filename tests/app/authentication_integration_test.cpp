@@ -8,6 +8,7 @@
 #include "app/gui/password_source.h"
 #include "etcdclient/local_cluster.h"
 #include "main_window_probes.h"
+#include "password_probes.h"
 #include "support/etcd_auth.h"
 #include "widgets/password_dialog.h"
 
@@ -24,32 +25,14 @@
 using namespace lockscope;
 using lockscope::test::authPassword;
 using lockscope::test::authUser;
+using lockscope::test::buttonNamed;
 using lockscope::test::saveScreenshot;
+using lockscope::test::shownPasswordDialog;
 
 namespace {
 
 QLabel* label(MainWindow& window, const char* name) {
     return window.findChild<QLabel*>(name);
-}
-
-PasswordDialog* shownDialog(MainWindow& window) {
-    for (auto* dialog : window.findChildren<PasswordDialog*>())
-        if (dialog->isVisible())
-            return dialog;
-    return nullptr;
-}
-
-QPushButton* button(QWidget& dialog, const QString& text) {
-    for (auto* candidate : dialog.findChildren<QPushButton*>())
-        if (candidate->text() == text)
-            return candidate;
-    return nullptr;
-}
-
-template <class Call> void waitForKeyring(Call call) {
-    auto done = std::make_shared<bool>(false);
-    call([done](auto&&...) { *done = true; });
-    QVERIFY2(QTest::qWaitFor([done] { return *done; }, 10000), "the keyring did not answer");
 }
 
 } // namespace
@@ -72,7 +55,7 @@ private slots:
         window_ = std::make_unique<MainWindow>();
         window_->show();
         // Each test starts with nothing kept for the user.
-        waitForKeyring([&](auto done) { keyring().remove(account(), done); });
+        QCOMPARE(lockscope::test::removeFromKeyring(keyring(), account()), QString());
     }
 
     void cleanup() { window_.reset(); }
@@ -89,8 +72,8 @@ private slots:
         QVERIFY2(label(*window_, "connectionLabel")->text().contains("Authentication failed"),
                  qPrintable(label(*window_, "connectionLabel")->text()));
 
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(*window_), 10000);
-        PasswordDialog* dialog = shownDialog(*window_);
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 10000);
+        PasswordDialog* dialog = shownPasswordDialog(*window_);
         auto* problem = dialog->findChild<QLabel*>("passwordProblem");
         QVERIFY(problem && problem->text() == banner->text());
         QVERIFY(saveScreenshot(*dialog, "password-dialog-after-refusal.png"));
@@ -107,7 +90,7 @@ private slots:
 
         // The right password, typed again, connects.
         dialog->findChild<QLineEdit*>()->setText(QString::fromStdString(authPassword));
-        button(*dialog, "Connect")->click();
+        buttonNamed(*dialog, "Connect")->click();
         QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
                                  15000);
         QVERIFY(!banner->isVisible());
@@ -115,12 +98,12 @@ private slots:
 
     void cancellingTheDialogLeavesItStopped() {
         window_->openConnection(connectionWithPassword("wrong"));
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(*window_), 15000);
-        button(*shownDialog(*window_), "Cancel")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 15000);
+        buttonNamed(*shownPasswordDialog(*window_), "Cancel")->click();
         const int attempts = authenticateCalls();
         QTest::qWait(3 * MainWindow::RefreshIntervalMs);
         QCOMPARE(authenticateCalls(), attempts);
-        QVERIFY(!shownDialog(*window_));
+        QVERIFY(!shownPasswordDialog(*window_));
         QVERIFY(label(*window_, "problemBanner")->isVisible());
         QVERIFY(label(*window_, "problemBanner")->text().contains("File → Connect"));
         QVERIFY(label(*window_, "connectionLabel")->text().contains("Authentication failed"));
@@ -128,12 +111,12 @@ private slots:
 
     void aRememberedPasswordIsKeptOnceItWorksAndUsedNextTime() {
         window_->openConnection(connectionNeedingPassword());
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(*window_), 10000);
-        PasswordDialog* dialog = shownDialog(*window_);
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 10000);
+        PasswordDialog* dialog = shownPasswordDialog(*window_);
         QVERIFY(!dialog->findChild<QLabel*>("passwordProblem")); // first time: no reproach
         dialog->findChild<QLineEdit*>()->setText(QString::fromStdString(authPassword));
         dialog->findChild<QCheckBox*>()->setChecked(true);
-        button(*dialog, "Connect")->click();
+        buttonNamed(*dialog, "Connect")->click();
         QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
                                  15000);
         QTRY_COMPARE_WITH_TIMEOUT(
@@ -145,14 +128,14 @@ private slots:
         window_->openConnection(connectionNeedingPassword());
         QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
                                  15000);
-        QVERIFY(!shownDialog(*window_));
+        QVERIFY(!shownPasswordDialog(*window_));
     }
 
     void aRefusedKeptPasswordIsForgottenAndAskedAgain() {
-        waitForKeyring([&](auto done) { keyring().write(account(), "changed-since", done); });
+        QCOMPARE(lockscope::test::writeKeyring(keyring(), account(), "changed-since"), QString());
         window_->openConnection(connectionNeedingPassword());
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(*window_), 15000);
-        QVERIFY(shownDialog(*window_)->findChild<QLabel*>("passwordProblem"));
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 15000);
+        QVERIFY(shownPasswordDialog(*window_)->findChild<QLabel*>("passwordProblem"));
         QVERIFY(label(*window_, "connectionLabel")->text().contains("Authentication failed"));
         QCOMPARE(storedPassword(), std::nullopt);
     }
@@ -176,14 +159,7 @@ private:
         return PasswordKeyring::accountOf(connectionNeedingPassword().client);
     }
     std::optional<QString> storedPassword() {
-        auto stored = std::make_shared<std::optional<QString>>();
-        waitForKeyring([&](auto done) {
-            keyring().read(account(), [stored, done](std::optional<QString> password, QString) {
-                *stored = password;
-                done();
-            });
-        });
-        return *stored;
+        return lockscope::test::readKeyring(keyring(), account()).password;
     }
 
     // How many Authenticate calls etcd has served, from its own metrics.

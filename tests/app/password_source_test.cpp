@@ -3,6 +3,7 @@
 // calls a window makes (accepted, refused).
 #include "app/gui/password_keyring.h"
 #include "app/gui/password_source.h"
+#include "password_probes.h"
 #include "widgets/password_dialog.h"
 
 #include <QCheckBox>
@@ -14,53 +15,15 @@
 #include <memory>
 
 using namespace lockscope;
+using namespace lockscope::test;
 
 namespace {
-
-struct KeyringAnswer {
-    bool answered = false;
-    std::optional<QString> password;
-    QString problem;
-};
-
-// The keyring's entry for `account`, waiting for its answer (the event loop turns meanwhile).
-std::shared_ptr<KeyringAnswer> readKeyring(PasswordKeyring& keyring, const QString& account) {
-    auto answer = std::make_shared<KeyringAnswer>();
-    keyring.read(account, [answer](std::optional<QString> password, const QString& problem) {
-        *answer = {true, std::move(password), problem};
-    });
-    if (!QTest::qWaitFor([answer] { return answer->answered; }, 10000))
-        answer->problem = "the keyring did not answer within 10 s";
-    return answer;
-}
-
-QString writeKeyring(PasswordKeyring& keyring, const QString& account, const QString& password) {
-    auto problem = std::make_shared<std::optional<QString>>();
-    keyring.write(account, password, [problem](const QString& why) { *problem = why; });
-    if (!QTest::qWaitFor([problem] { return problem->has_value(); }, 10000))
-        return "the keyring did not answer within 10 s";
-    return problem->value();
-}
 
 etcd::ClientOptions optionsFor(const std::string& user) {
     etcd::ClientOptions options;
     options.endpoints = {"127.0.0.1:2379", "127.0.0.2:2379"};
     options.username = user;
     return options;
-}
-
-PasswordDialog* shownDialog(QWidget& window) {
-    for (auto* dialog : window.findChildren<PasswordDialog*>())
-        if (dialog->isVisible())
-            return dialog;
-    return nullptr;
-}
-
-QPushButton* button(QWidget& dialog, const QString& text) {
-    for (auto* candidate : dialog.findChildren<QPushButton*>())
-        if (candidate->text() == text)
-            return candidate;
-    return nullptr;
 }
 
 } // namespace
@@ -73,17 +36,14 @@ private slots:
         const QString account = PasswordKeyring::accountOf(optionsFor("keeper"));
         QCOMPARE(account, QString("keeper@127.0.0.1:2379,127.0.0.2:2379"));
         QCOMPARE(writeKeyring(keyring, account, "pa:ss"), QString());
-        auto answer = readKeyring(keyring, account);
-        QVERIFY2(answer->answered && answer->problem.isEmpty(), qPrintable(answer->problem));
-        QCOMPARE(answer->password, std::optional<QString>("pa:ss"));
+        KeyringAnswer answer = readKeyring(keyring, account);
+        QVERIFY2(answer.problem.isEmpty(), qPrintable(answer.problem));
+        QCOMPARE(answer.password, std::optional<QString>("pa:ss"));
 
-        auto removed = std::make_shared<std::optional<QString>>();
-        keyring.remove(account, [removed](const QString& why) { *removed = why; });
-        QVERIFY(QTest::qWaitFor([removed] { return removed->has_value(); }, 10000));
-        QCOMPARE(removed->value(), QString());
+        QCOMPARE(removeFromKeyring(keyring, account), QString());
         answer = readKeyring(keyring, account);
-        QVERIFY2(answer->answered && answer->problem.isEmpty(), qPrintable(answer->problem));
-        QVERIFY(!answer->password); // gone, and a missing entry is not a problem
+        QVERIFY2(answer.problem.isEmpty(), qPrintable(answer.problem));
+        QVERIFY(!answer.password); // gone, and a missing entry is not a problem
     }
 
     void aStoredPasswordIsUsedWithoutAsking() {
@@ -96,7 +56,7 @@ private slots:
         source.find(options);
         QVERIFY(ready.wait(10000));
         QCOMPARE(ready.first().first().value<etcd::ClientOptions>().password, "kept");
-        QVERIFY(!shownDialog(window));
+        QVERIFY(!shownPasswordDialog(window));
     }
 
     void anAskedPasswordIsRememberedOnlyOnceTheClusterAcceptsIt() {
@@ -105,19 +65,19 @@ private slots:
         const etcd::ClientOptions options = optionsFor("asked");
         QSignalSpy ready(&source, &PasswordSource::ready);
         source.find(options);
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(window), 10000);
-        PasswordDialog* dialog = shownDialog(window);
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(window), 10000);
+        PasswordDialog* dialog = shownPasswordDialog(window);
         dialog->findChild<QLineEdit*>()->setText("typed");
         dialog->findChild<QCheckBox*>()->setChecked(true);
-        button(*dialog, "Connect")->click();
+        buttonNamed(*dialog, "Connect")->click();
         QCOMPARE(ready.size(), 1);
         const auto withPassword = ready.first().first().value<etcd::ClientOptions>();
         QCOMPARE(withPassword.password, "typed");
 
         const QString account = PasswordKeyring::accountOf(options);
-        QVERIFY(!readKeyring(source.keyring(), account)->password); // not before it worked
+        QVERIFY(!readKeyring(source.keyring(), account).password); // not before it worked
         source.accepted(withPassword);
-        QTRY_COMPARE_WITH_TIMEOUT(readKeyring(source.keyring(), account)->password,
+        QTRY_COMPARE_WITH_TIMEOUT(readKeyring(source.keyring(), account).password,
                                   std::optional<QString>("typed"), 10000);
     }
 
@@ -127,13 +87,13 @@ private slots:
         const etcd::ClientOptions options = optionsFor("unticked");
         QSignalSpy ready(&source, &PasswordSource::ready);
         source.find(options);
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(window), 10000);
-        shownDialog(window)->findChild<QLineEdit*>()->setText("typed");
-        button(*shownDialog(window), "Connect")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(window), 10000);
+        shownPasswordDialog(window)->findChild<QLineEdit*>()->setText("typed");
+        buttonNamed(*shownPasswordDialog(window), "Connect")->click();
         QCOMPARE(ready.size(), 1);
         source.accepted(ready.first().first().value<etcd::ClientOptions>());
         QTest::qWait(500); // a write, had one started, would have landed
-        QVERIFY(!readKeyring(source.keyring(), PasswordKeyring::accountOf(options))->password);
+        QVERIFY(!readKeyring(source.keyring(), PasswordKeyring::accountOf(options)).password);
     }
 
     void aRefusedStoredPasswordIsForgottenAndAskedAgain() {
@@ -149,10 +109,10 @@ private slots:
         QCOMPARE(stale.password, "stale");
 
         source.refused(stale, "Authentication failed for user refused");
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(window), 10000);
-        auto* problem = shownDialog(window)->findChild<QLabel*>("passwordProblem");
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(window), 10000);
+        auto* problem = shownPasswordDialog(window)->findChild<QLabel*>("passwordProblem");
         QVERIFY(problem && problem->text() == "Authentication failed for user refused");
-        QVERIFY(!readKeyring(source.keyring(), account)->password); // forgotten first
+        QVERIFY(!readKeyring(source.keyring(), account).password); // forgotten first
     }
 
     void cancellingTheDialogIsReported() {
@@ -161,8 +121,8 @@ private slots:
         QSignalSpy ready(&source, &PasswordSource::ready);
         QSignalSpy cancelled(&source, &PasswordSource::cancelled);
         source.find(optionsFor("cancelling"));
-        QTRY_VERIFY_WITH_TIMEOUT(shownDialog(window), 10000);
-        button(*shownDialog(window), "Cancel")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(window), 10000);
+        buttonNamed(*shownPasswordDialog(window), "Cancel")->click();
         QCOMPARE(cancelled.size(), 1);
         QCOMPARE(ready.size(), 0);
     }
