@@ -604,8 +604,8 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
     roundTripLabel_->setText(tr("Round trip: %1 ms").arg(status.roundTripMs, 0, 'f', 2));
 }
 
-// Retrying a refused password would only be refused again (and count against the user in the
-// server's logs): the session stops, and the password is asked again.
+// A refused password is refused again on every refresh: the session stops instead, and the
+// password is asked again.
 void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
     const etcd::ClientOptions refused = session_->options();
     const QString message =
