@@ -25,7 +25,6 @@ ConnectionDialog::ConnectionDialog(QList<ConnectionProfile> profiles, Validator 
     , certFile_(fileField(tr("client certificate (PEM)")))
     , keyFile_(fileField(tr("client key (PEM)")))
     , user_(new QLineEdit(this))
-    , password_(new QLineEdit(this))
     , readOnly_(new QCheckBox(tr("Read-only: hide every action "
                                  "that writes"),
                               this))
@@ -33,7 +32,8 @@ ConnectionDialog::ConnectionDialog(QList<ConnectionProfile> profiles, Validator 
     setWindowTitle(tr("Connect to etcd"));
     endpoints_->setPlaceholderText("10.0.0.5:2379,10.0.0.6:2379 or https://etcd:2379");
     user_->setPlaceholderText(tr("none"));
-    password_->setEchoMode(QLineEdit::Password);
+    user_->setToolTip(tr("The password is asked when connecting; it can be kept in the "
+                         "desktop's keyring, never in the profile"));
     problem_->setWordWrap(true);
     problem_->setStyleSheet("color: #b00020");
     problem_->hide();
@@ -65,7 +65,6 @@ ConnectionDialog::ConnectionDialog(QList<ConnectionProfile> profiles, Validator 
         form->addRow(label, row);
     }
     form->addRow(tr("User"), user_);
-    form->addRow(tr("Password"), password_);
     form->addRow(QString(), readOnly_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
@@ -101,10 +100,6 @@ ConnectionProfile ConnectionDialog::profile() const {
             readOnly_->isChecked()};
 }
 
-QString ConnectionDialog::password() const {
-    return password_->text();
-}
-
 void ConnectionDialog::setProfile(const ConnectionProfile& p) {
     name_->setText(p.name);
     endpoints_->setText(p.endpoints);
@@ -113,7 +108,6 @@ void ConnectionDialog::setProfile(const ConnectionProfile& p) {
     keyFile_->setText(p.keyFile);
     user_->setText(p.user);
     readOnly_->setChecked(p.readOnly);
-    password_->clear();
 }
 
 void ConnectionDialog::pick(int index) {
@@ -123,6 +117,8 @@ void ConnectionDialog::pick(int index) {
 
 void ConnectionDialog::saveProfile() {
     ConnectionProfile p = profile();
+    if (!isValid(p))
+        return;
     if (p.name.isEmpty())
         p.name = p.endpoints.isEmpty() ? tr("unnamed") : p.endpoints;
     name_->setText(p.name);
@@ -148,11 +144,15 @@ void ConnectionDialog::deleteProfile() {
 }
 
 void ConnectionDialog::tryAccept() {
-    const QString problem = validate_ ? validate_(profile(), password()) : QString();
+    if (isValid(profile()))
+        accept();
+}
+
+bool ConnectionDialog::isValid(const ConnectionProfile& p) {
+    const QString problem = validate_ ? validate_(p) : QString();
     problem_->setText(problem);
     problem_->setVisible(!problem.isEmpty());
-    if (problem.isEmpty())
-        accept();
+    return problem.isEmpty();
 }
 
 } // namespace lockscope

@@ -12,19 +12,19 @@ class QLabel;
 
 namespace lockscope {
 
-// Picks or edits a connection profile: endpoints, TLS files, user (the password is asked here,
-// never stored), read-only. Saving and deleting edit the list the caller persists; a validator
-// the caller supplies checks the fields before Connect is accepted and says what is wrong.
+// Picks or edits a connection profile: endpoints, TLS files, user (its password is asked when
+// connecting, never here and never stored with the profile), read-only. Saving and deleting edit
+// the list the caller persists; a validator the caller supplies checks the fields before a
+// profile is saved or Connect accepted, and says what is wrong.
 class ConnectionDialog : public QDialog {
     Q_OBJECT
 public:
-    using Validator = std::function<QString(const ConnectionProfile&, const QString& password)>;
+    using Validator = std::function<QString(const ConnectionProfile&)>;
 
     ConnectionDialog(QList<ConnectionProfile> profiles, Validator validate,
                      QWidget* parent = nullptr);
 
     ConnectionProfile profile() const; // the fields as they are now
-    QString password() const;
     QList<ConnectionProfile> profiles() const { return profiles_; }
 
     void setProfile(const ConnectionProfile& profile);
@@ -37,6 +37,7 @@ private:
     void deleteProfile();
     void pick(int index);
     void tryAccept();
+    bool isValid(const ConnectionProfile& profile); // says why not below the fields
     QLineEdit* fileField(const QString& placeholder);
 
     Validator validate_;
@@ -48,7 +49,6 @@ private:
     QLineEdit* certFile_;
     QLineEdit* keyFile_;
     QLineEdit* user_;
-    QLineEdit* password_;
     QCheckBox* readOnly_;
     QLabel* problem_;
 };

@@ -21,6 +21,7 @@ const Setting caCertSetting{"cacert", "ETCDCTL_CACERT"};
 const Setting certSetting{"cert", "ETCDCTL_CERT"};
 const Setting keySetting{"key", "ETCDCTL_KEY"};
 const Setting userSetting{"user", "ETCDCTL_USER"};
+const Setting passwordSetting{"password", "ETCDCTL_PASSWORD"};
 const Setting dialTimeoutSetting{"dial-timeout", "ETCDCTL_DIAL_TIMEOUT"};
 const Setting commandTimeoutSetting{"command-timeout", "ETCDCTL_COMMAND_TIMEOUT"};
 
@@ -84,15 +85,42 @@ bool readTimeout(const Value& value, std::chrono::milliseconds& out, QString& er
     return true;
 }
 
-bool readUser(const Value& value, std::string& name, std::string& password, QString& error) {
-    // Split at the first ':' only: a password may contain ':' itself.
-    const qsizetype colon = value.text.indexOf(':');
-    if (colon <= 0) {
-        error = QStringLiteral("%1: give the user as name:password").arg(value.origin);
+// etcdctl's rules: a password given apart makes --user the name whole; else the name ends at
+// the first ':' (a password may contain ':' itself); else the password is asked for.
+bool readCredentials(const QCommandLineParser& parser, const QProcessEnvironment& environment,
+                     const PasswordPrompt& askPassword, ConnectionOptions& options,
+                     QString& error) {
+    const auto user = lookup(parser, environment, userSetting);
+    const auto password = lookup(parser, environment, passwordSetting);
+    if (!user) {
+        // ETCDCTL_PASSWORD alone is ignored as etcdctl does; the flag alone is a mistake.
+        if (parser.isSet(passwordSetting.flag)) {
+            error = QStringLiteral("--password needs a user: add --user name");
+            return false;
+        }
+        return true;
+    }
+    etcd::ClientOptions& client = options.client;
+    QString name = user->text;
+    if (password && !password->text.isEmpty()) {
+        client.password = password->text.toStdString();
+    } else if (const qsizetype colon = name.indexOf(':'); colon >= 0) {
+        client.password = name.mid(colon + 1).toStdString();
+        name.truncate(colon);
+    } else if (askPassword) {
+        auto asked = askPassword(name, error);
+        if (!asked)
+            return false;
+        client.password = std::move(*asked);
+    } else {
+        options.needsPassword = true;
+    }
+    if (name.isEmpty()) {
+        error = QStringLiteral("%1: the user name is empty; give name or name:password")
+                    .arg(user->origin);
         return false;
     }
-    name = value.text.left(colon).toStdString();
-    password = value.text.mid(colon + 1).toStdString();
+    client.username = name.toStdString();
     return true;
 }
 
@@ -105,7 +133,12 @@ void ConnectionOptions::addFlags(QCommandLineParser& parser) {
         {caCertSetting.flag, "Verify the server with this CA bundle (PEM).", "file"},
         {certSetting.flag, "Client certificate for TLS (PEM), with --key.", "file"},
         {keySetting.flag, "Client key for TLS (PEM), with --cert.", "file"},
-        {userSetting.flag, "Authenticate as this user.", "name:password"},
+        {userSetting.flag,
+         "Authenticate as this user; without :password (or --password) the password is asked "
+         "on the terminal.",
+         "name[:password]"},
+        {passwordSetting.flag, "The password of --user (then --user is the name whole).",
+         "password"},
         {dialTimeoutSetting.flag, "Give up connecting after this long (default 2s).", "duration"},
         {commandTimeoutSetting.flag, "Give up on a request after this long (default 5s).",
          "duration"},
@@ -114,6 +147,7 @@ void ConnectionOptions::addFlags(QCommandLineParser& parser) {
 
 std::optional<ConnectionOptions> ConnectionOptions::read(const QCommandLineParser& parser,
                                                          const QProcessEnvironment& environment,
+                                                         const PasswordPrompt& askPassword,
                                                          QString& error) {
     ConnectionOptions options;
     etcd::ClientOptions& client = options.client;
@@ -135,14 +169,14 @@ std::optional<ConnectionOptions> ConnectionOptions::read(const QCommandLineParse
     if (cert &&
         (!readFile(*cert, client.certFile, error) || !readFile(*key, client.keyFile, error)))
         return std::nullopt;
-    if (auto value = lookup(parser, environment, userSetting);
-        value && !readUser(*value, client.username, client.password, error))
-        return std::nullopt;
     if (auto value = lookup(parser, environment, dialTimeoutSetting);
         value && !readTimeout(*value, client.dialTimeout, error))
         return std::nullopt;
     if (auto value = lookup(parser, environment, commandTimeoutSetting);
         value && !readTimeout(*value, client.commandTimeout, error))
+        return std::nullopt;
+    // Last, so bad input elsewhere is reported before anyone is asked for a password.
+    if (!readCredentials(parser, environment, askPassword, options, error))
         return std::nullopt;
     return options;
 }

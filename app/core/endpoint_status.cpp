@@ -11,8 +11,8 @@ EndpointStatus EndpointStatus::fromReply(const QString& endpoint,
     status.endpoint = endpoint;
     status.roundTripMs = roundTripMs;
     if (!reply) {
-        status.errorCode = reply.error().code;
         status.error = QString::fromStdString(reply.error().message);
+        status.errorCode = reply.error().code;
         if (status.error.isEmpty())
             status.error = QString::fromLatin1(etcd::errorCodeName(reply.error().code));
         return status;

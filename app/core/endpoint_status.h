@@ -14,8 +14,8 @@ namespace lockscope {
 // One member's answer to a Status call, as plain values.
 struct EndpointStatus {
     QString endpoint;
-    QString error; // empty when the member answered
-    etcd::ErrorCode errorCode = etcd::ErrorCode::Ok;
+    QString error;                                   // empty when the member answered
+    etcd::ErrorCode errorCode = etcd::ErrorCode::Ok; // what kind of failure `error` is
     QString version;
     quint64 memberId = 0;
     quint64 leaderId = 0;

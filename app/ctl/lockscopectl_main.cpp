@@ -1,5 +1,6 @@
 // lockscopectl: LockScope without windows. `lockscopectl [connection flags] <command> ...`
 #include "app/core/connection_options.h"
+#include "app/core/terminal_password_prompt.h"
 #include "app/ctl/ctl_command.h"
 #include "app/ctl/lab_command.h"
 #include "app/ctl/lock_command.h"
@@ -88,8 +89,8 @@ int main(int argc, char* argv[]) {
         return usageError(QStringLiteral("unknown command \"%1\"").arg(arguments.first()));
 
     QString problem;
-    const auto connection =
-        ConnectionOptions::read(parser, QProcessEnvironment::systemEnvironment(), problem);
+    const auto connection = ConnectionOptions::read(
+        parser, QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal, problem);
     if (!connection)
         return usageError(problem);
     return command->run(arguments, *connection);

@@ -9,7 +9,8 @@
 namespace lockscope {
 
 ClusterSession::ClusterSession(const etcd::ClientOptions& options, QObject* parent)
-    : QObject(parent) {
+    : QObject(parent)
+    , options_(options) {
     auto client = etcd::Client::create(options);
     if (!client) {
         setupError_ = client.error();

@@ -30,6 +30,7 @@ public:
     // Null when the client could not be set up (refresh() then reports why). For monitors and
     // actions that share the connection; they must be stopped before the session goes.
     etcd::Client* client() const { return client_.get(); }
+    const etcd::ClientOptions& options() const { return options_; }
 
 signals:
     // `status.endpoint` is the member the client used; `status.error` is set when none answered.
@@ -41,6 +42,7 @@ private:
     void refreshStatus();
     void refreshMembers();
 
+    const etcd::ClientOptions options_;
     std::unique_ptr<etcd::Client> client_;
     etcd::Error setupError_;
     // Declared after client_ so it is destroyed first: it listens to the client's recorder.

@@ -37,26 +37,30 @@ void saveProfiles(QSettings& settings, const QList<ConnectionProfile>& profiles)
 }
 
 std::optional<ConnectionOptions> toConnectionOptions(const ConnectionProfile& profile,
-                                                     const QString& password, QString& error) {
+                                                     QString& error) {
     if (profile.endpoints.isEmpty()) {
         error = QObject::tr("give at least one endpoint, like 127.0.0.1:2379");
+        return std::nullopt;
+    }
+    if (profile.user.contains(':')) {
+        error = QObject::tr("give the user name alone, without ':': the password is asked when "
+                            "connecting and never saved with the profile");
         return std::nullopt;
     }
     QStringList arguments = {"lockscope", "--endpoints", profile.endpoints};
     for (const auto& [flag, value] : {std::pair{"--cacert", profile.caFile},
                                       {"--cert", profile.certFile},
-                                      {"--key", profile.keyFile}})
+                                      {"--key", profile.keyFile},
+                                      {"--user", profile.user}})
         if (!value.isEmpty())
             arguments << flag << value;
-    if (!profile.user.isEmpty())
-        arguments << "--user" << profile.user + ":" + password;
     QCommandLineParser parser;
     ConnectionOptions::addFlags(parser);
     if (!parser.parse(arguments)) {
         error = parser.errorText();
         return std::nullopt;
     }
-    return ConnectionOptions::read(parser, QProcessEnvironment(), error);
+    return ConnectionOptions::read(parser, QProcessEnvironment(), nullptr, error);
 }
 
 ConnectionProfile profileOf(const etcd::ClientOptions& options) {

@@ -14,9 +14,10 @@ namespace lockscope {
 QList<ConnectionProfile> loadProfiles(QSettings& settings);
 void saveProfiles(QSettings& settings, const QList<ConnectionProfile>& profiles);
 
-// The profile as etcdctl flags, checked exactly as the command line is (same messages).
+// The profile as etcdctl flags, checked exactly as the command line is (same messages). With a
+// user, needsPassword is set: the password is asked when connecting, never kept in a profile.
 std::optional<ConnectionOptions> toConnectionOptions(const ConnectionProfile& profile,
-                                                     const QString& password, QString& error);
+                                                     QString& error);
 
 // The profile that reproduces the current command-line connection, for the dialog to start from.
 ConnectionProfile profileOf(const etcd::ClientOptions& options);

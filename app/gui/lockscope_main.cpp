@@ -73,8 +73,10 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(sandboxOption) && parser.isSet("endpoints"))
         return usageError("give either --sandbox or --endpoints, not both");
     QString problem;
+    // No terminal prompt: the window asks for a missing password (and may find it in the
+    // keyring), also when LockScope was started from a desktop menu.
     const auto connection =
-        ConnectionOptions::read(parser, QProcessEnvironment::systemEnvironment(), problem);
+        ConnectionOptions::read(parser, QProcessEnvironment::systemEnvironment(), nullptr, problem);
     if (!connection)
         return usageError(problem);
 
@@ -89,7 +91,7 @@ int main(int argc, char* argv[]) {
                 window.startLabDemoWhenConnected(); // a queue moving within seconds
             window.startSandbox(parser.value(etcdOption), sandboxMembers);
         } else
-            window.connectTo(connection->client);
+            window.openConnection(*connection);
         exitCode = QApplication::exec();
     }
     // A sandbox still starting when the window closed is stopped once its start-up check ends.

@@ -13,6 +13,7 @@
 #include "app/gui/lab_panel.h"
 #include "app/gui/lock_charts.h"
 #include "app/gui/lock_watch.h"
+#include "app/gui/password_source.h"
 #include "app/gui/sandbox.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/connection_dialog.h"
@@ -245,6 +246,18 @@ MainWindow::MainWindow(QWidget* parent)
 
     refreshTimer_.setInterval(RefreshIntervalMs);
     connect(&refreshTimer_, &QTimer::timeout, this, &MainWindow::refresh);
+
+    passwords_ = new PasswordSource(this);
+    connect(passwords_, &PasswordSource::ready, this, &MainWindow::replaceConnection);
+    connect(passwords_, &PasswordSource::cancelled, this, [this] {
+        if (session_ || problemBanner_->isVisible())
+            return; // the connection in use stays, or the refusal stays said
+        setConnectionState(tr("Not connected"), "gray");
+        showProblem(tr("Not connected: no password was given. Choose File → Connect… to "
+                       "connect."));
+    });
+    connect(passwords_, &PasswordSource::keyringFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     restoreSettings();
 }
 
@@ -416,10 +429,14 @@ void MainWindow::showHolder() {
 }
 
 void MainWindow::showLiveness(bool live, const QString& why) {
+    // The refresh timer runs while a connection is in use: without one nothing reconnects.
+    const bool connected = refreshTimer_.isActive();
     liveLabel_->setText(
         live ? QStringLiteral("<span style='color:#2e7d32'>●</span> %1").arg(tr("live"))
-             : QStringLiteral("<span style='color:#b07d00'>●</span> %1")
-                   .arg(tr("reconnecting: %1").arg(why.toHtmlEscaped())));
+        : connected
+            ? QStringLiteral("<span style='color:#b07d00'>●</span> %1")
+                  .arg(tr("reconnecting: %1").arg(why.toHtmlEscaped()))
+            : QStringLiteral("<span style='color:gray'>●</span> %1").arg(why.toHtmlEscaped()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -506,6 +523,20 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     refreshTimer_.start();
 }
 
+void MainWindow::openConnection(const ConnectionOptions& connection, const QString& origin) {
+    pendingOrigin_ = origin;
+    if (connection.needsPassword)
+        passwords_->find(connection.client);
+    else
+        replaceConnection(connection.client);
+}
+
+void MainWindow::replaceConnection(const etcd::ClientOptions& options) {
+    disconnectSession();
+    problemBanner_->hide();
+    connectTo(options, pendingOrigin_);
+}
+
 void MainWindow::startSandbox(const QString& etcdProgram, int members) {
     origin_ = tr("sandbox");
     setPlace(tr("starting…"));
@@ -548,6 +579,10 @@ void MainWindow::refresh() {
 }
 
 void MainWindow::showSessionStatus(const EndpointStatus& status) {
+    if (status.errorCode == etcd::ErrorCode::AuthFailed) {
+        stopOnRefusedPassword(status);
+        return;
+    }
     if (!status.answered()) {
         // Only an unanswered connection is "unreachable"; other errors (TLS, DNS, credentials)
         // already say what is wrong.
@@ -560,6 +595,7 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
         return;
     }
     problemBanner_->hide();
+    passwords_->accepted(session_->options());
     setConnectionState(tr("Connected"), "#2e7d32");
     const QString using_ = tr("using %1").arg(status.endpoint);
     endpointLabel_->setText(origin_.isEmpty() ? using_ : origin_ + " · " + using_);
@@ -572,8 +608,35 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
     roundTripLabel_->setText(tr("Round trip: %1 ms").arg(status.roundTripMs, 0, 'f', 2));
 }
 
+// A refused password is refused again on every refresh: the session stops instead, and the
+// password is asked again.
+void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
+    const etcd::ClientOptions refused = session_->options();
+    const QString message =
+        tr("Authentication failed for user %1: etcd refused the user name or password. Enter "
+           "the password again, or choose File → Connect… to change the user or the cluster.")
+            .arg(QString::fromStdString(refused.username));
+    // Queued: this runs inside the session's own signal, and the session is deleted.
+    QMetaObject::invokeMethod(
+        this,
+        [this, failed = QPointer(session_), refused, message, detail = status.error] {
+            if (!failed || session_ != failed)
+                return;
+            disconnectSession();
+            setConnectionState(tr("Authentication failed"), "#c62828");
+            for (QLabel* label : {leaderLabel_, revisionLabel_, termLabel_, roundTripLabel_})
+                label->clear();
+            showProblem(message);
+            problemBanner_->setToolTip(detail);
+            pendingOrigin_ = origin_;
+            passwords_->refused(refused, message);
+        },
+        Qt::QueuedConnection);
+}
+
 void MainWindow::showProblem(const QString& message) {
     problemBanner_->setText(message);
+    problemBanner_->setToolTip({});
     problemBanner_->show();
 }
 
@@ -731,9 +794,9 @@ void MainWindow::chooseConnection() {
     QSettings settings;
     ConnectionDialog dialog(
         loadProfiles(settings),
-        [](const ConnectionProfile& profile, const QString& password) {
+        [](const ConnectionProfile& profile) {
             QString error;
-            return toConnectionOptions(profile, password, error) ? QString() : error;
+            return toConnectionOptions(profile, error) ? QString() : error;
         },
         this);
     connect(&dialog, &ConnectionDialog::profilesChanged, this,
@@ -744,12 +807,10 @@ void MainWindow::chooseConnection() {
     if (dialog.exec() != QDialog::Accepted)
         return;
     QString error;
-    const auto options = toConnectionOptions(dialog.profile(), dialog.password(), error);
+    const auto options = toConnectionOptions(dialog.profile(), error);
     if (!options)
         return;
-    disconnectSession();
-    problemBanner_->hide();
-    connectTo(options->client, dialog.profile().name);
+    openConnection(*options, dialog.profile().name);
     setReadOnly(dialog.profile().readOnly);
 }
 

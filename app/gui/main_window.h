@@ -28,7 +28,9 @@ class LockActions;
 class LockCharts;
 class LatencyPlot;
 class LockWatch;
+class PasswordSource;
 class Sandbox;
+struct ConnectionOptions;
 
 // LockScope's main window. The Locks tab: the locks under a prefix (filterable), the selected
 // lock's holder and queue, and the lock events as they happen. The Cluster tab: each
@@ -48,6 +50,10 @@ public:
 
     // Connects to a cluster; `origin` ("sandbox" or empty) is shown beside the endpoints.
     void connectTo(const etcd::ClientOptions& options, const QString& origin = {});
+    // Connects as `connection` says, in place of the current connection. A user named without a
+    // password gets it from the keyring or the password dialog first; the current connection
+    // stays until then (and stays if the dialog is cancelled).
+    void openConnection(const ConnectionOptions& connection, const QString& origin = {});
     // Starts a one-member etcd and connects to it once it is ready.
     void startSandbox(const QString& etcdProgram = "etcd", int members = 1);
     // Once connected, start the contention lab with a few workers and watch its locks: what a
@@ -88,6 +94,8 @@ private:
     void saveSettings() const;
     void refresh();
     void showSessionStatus(const EndpointStatus& status);
+    void stopOnRefusedPassword(const EndpointStatus& status);
+    void replaceConnection(const etcd::ClientOptions& options);
     void showProblem(const QString& message);
     void setConnectionState(const QString& text, const QString& color);
     void setPlace(const QString& endpoints);
@@ -137,6 +145,8 @@ private:
     QHash<quint64, QString> memberNames_;
     Sandbox* sandbox_ = nullptr;
     ClusterSession* session_ = nullptr;
+    PasswordSource* passwords_ = nullptr;
+    QString pendingOrigin_; // the origin of the connection whose password is being found
     ClusterStatusProbe* probe_ = nullptr;
     LockActions* lockActions_ = nullptr; // ours, through session_'s client
 };

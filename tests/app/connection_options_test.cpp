@@ -16,7 +16,24 @@ struct Parsed {
     QString error;
 };
 
-Parsed parse(const QStringList& flags, const QList<QPair<QString, QString>>& environment = {}) {
+// Stands in for the terminal: answers `answer` (or fails as a missing terminal does) and
+// remembers whom it was asked about.
+struct FakePrompt {
+    std::optional<std::string> answer;
+    QStringList askedFor;
+
+    PasswordPrompt function() {
+        return [this](const QString& user, QString& error) {
+            askedFor << user;
+            if (!answer)
+                error = "no terminal";
+            return answer;
+        };
+    }
+};
+
+Parsed parse(const QStringList& flags, const QList<QPair<QString, QString>>& environment = {},
+             const PasswordPrompt& prompt = nullptr) {
     QCommandLineParser parser;
     ConnectionOptions::addFlags(parser);
     if (!parser.parse(QStringList{"lockscopectl"} + flags))
@@ -26,7 +43,7 @@ Parsed parse(const QStringList& flags, const QList<QPair<QString, QString>>& env
     for (const auto& [name, value] : environment)
         env.insert(name, value);
     Parsed parsed;
-    parsed.options = ConnectionOptions::read(parser, env, parsed.error);
+    parsed.options = ConnectionOptions::read(parser, env, prompt, parsed.error);
     return parsed;
 }
 
@@ -98,17 +115,105 @@ private slots:
         QCOMPARE(parsed.options->client.password, std::string("pa:ss:"));
     }
 
-    void userWithoutPasswordOrNameIsRejected_data() {
-        QTest::addColumn<QString>("user");
-        QTest::newRow("no colon") << "root";
-        QTest::newRow("no name") << ":secret";
+    void userWithoutPasswordIsAskedFor() {
+        FakePrompt prompt{"typed:pw", {}};
+        const Parsed parsed = parse({"--user", "root"}, {}, prompt.function());
+        QVERIFY2(parsed.options, qPrintable(parsed.error));
+        QCOMPARE(prompt.askedFor, QStringList{"root"});
+        QCOMPARE(parsed.options->client.username, std::string("root"));
+        QCOMPARE(parsed.options->client.password, std::string("typed:pw"));
+        QVERIFY(!parsed.options->needsPassword);
     }
-    void userWithoutPasswordOrNameIsRejected() {
-        QFETCH(QString, user);
-        const Parsed parsed = parse({"--user", user});
+
+    void aPromptThatCannotAskFailsTheRead() {
+        FakePrompt prompt{std::nullopt, {}};
+        const Parsed parsed = parse({}, {{"ETCDCTL_USER", "root"}}, prompt.function());
         QVERIFY(!parsed.options);
-        QVERIFY2(parsed.error.contains("--user") && parsed.error.contains("name:password"),
+        QCOMPARE(parsed.error, QString("no terminal"));
+    }
+
+    void withoutAPromptTheCallerIsToldToAsk() {
+        const Parsed parsed = parse({"--user", "root"});
+        QVERIFY2(parsed.options, qPrintable(parsed.error));
+        QVERIFY(parsed.options->needsPassword);
+        QCOMPARE(parsed.options->client.username, std::string("root"));
+        QVERIFY(parsed.options->client.password.empty());
+    }
+
+    void givenPasswordsAreNotAskedFor_data() {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("environmentPassword");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("password");
+        // As etcdctl 3.4: with --password (or ETCDCTL_PASSWORD) --user is the name whole.
+        QTest::newRow("--password") << QStringList{"--user", "root", "--password", "p:w"} << ""
+                                    << "root"
+                                    << "p:w";
+        QTest::newRow("ETCDCTL_PASSWORD") << QStringList{"--user", "root"} << "envpw"
+                                          << "root"
+                                          << "envpw";
+        QTest::newRow("flag wins over variable")
+            << QStringList{"--user", "root", "--password=flagpw"} << "envpw"
+            << "root"
+            << "flagpw";
+        QTest::newRow("--password makes the colon part of the name")
+            << QStringList{"--user", "ro:ot", "--password", "pw"} << ""
+            << "ro:ot"
+            << "pw";
+        QTest::newRow("name:password") << QStringList{"--user", "root:pw"} << ""
+                                       << "root"
+                                       << "pw";
+        QTest::newRow("empty --password falls back to name:password")
+            << QStringList{"--user", "root:pw", "--password="} << ""
+            << "root"
+            << "pw";
+        QTest::newRow("empty password after the colon") << QStringList{"--user", "root:"} << ""
+                                                        << "root"
+                                                        << "";
+    }
+    void givenPasswordsAreNotAskedFor() {
+        QFETCH(QStringList, flags);
+        QFETCH(QString, environmentPassword);
+        QFETCH(QString, user);
+        QFETCH(QString, password);
+        FakePrompt prompt{"asked", {}};
+        QList<QPair<QString, QString>> environment;
+        if (!environmentPassword.isEmpty())
+            environment.append({"ETCDCTL_PASSWORD", environmentPassword});
+        const Parsed parsed = parse(flags, environment, prompt.function());
+        QVERIFY2(parsed.options, qPrintable(parsed.error));
+        QVERIFY(prompt.askedFor.isEmpty());
+        QCOMPARE(QString::fromStdString(parsed.options->client.username), user);
+        QCOMPARE(QString::fromStdString(parsed.options->client.password), password);
+    }
+
+    void passwordWithoutUser() {
+        // etcdctl ignores ETCDCTL_PASSWORD without a user: a shell set up for it still works.
+        Parsed parsed = parse({}, {{"ETCDCTL_PASSWORD", "pw"}});
+        QVERIFY2(parsed.options, qPrintable(parsed.error));
+        QVERIFY(parsed.options->client.username.empty());
+        QVERIFY(parsed.options->client.password.empty());
+        // The flag alone is a mistake worth saying.
+        parsed = parse({"--password", "pw"});
+        QVERIFY(!parsed.options);
+        QVERIFY2(parsed.error.contains("--password") && parsed.error.contains("--user"),
                  qPrintable(parsed.error));
+    }
+
+    void emptyUserNameIsRejected() {
+        FakePrompt prompt{"asked", {}};
+        const Parsed parsed = parse({"--user", ":secret"}, {}, prompt.function());
+        QVERIFY(!parsed.options);
+        QVERIFY2(parsed.error.startsWith("--user") && parsed.error.contains("empty"),
+                 qPrintable(parsed.error));
+    }
+
+    void badInputIsReportedBeforeThePasswordIsAsked() {
+        FakePrompt prompt{"asked", {}};
+        const Parsed parsed =
+            parse({"--user", "root", "--dial-timeout", "soon"}, {}, prompt.function());
+        QVERIFY(!parsed.options);
+        QVERIFY(prompt.askedFor.isEmpty());
     }
 
     void durations_data() {

@@ -27,23 +27,29 @@ private slots:
     void aProfileBecomesTheSameOptionsAsTheCommandLine() {
         QString error;
         const auto options = toConnectionOptions(
-            {"x", "https://10.0.0.5:2379, 10.0.0.6:2379", "", "", "", "ops", false}, "pa:ss",
-            error);
+            {"x", "https://10.0.0.5:2379, 10.0.0.6:2379", "", "", "", "ops", false}, error);
         QVERIFY2(options.has_value(), qPrintable(error));
         QCOMPARE(options->client.endpoints.size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(options->client.username), QString("ops"));
-        QCOMPARE(QString::fromStdString(options->client.password), QString("pa:ss"));
+        QVERIFY(options->client.password.empty());
+        QVERIFY(options->needsPassword); // asked when connecting, never kept in the profile
+
+        const auto anonymous = toConnectionOptions({"y", "h:1", "", "", "", "", false}, error);
+        QVERIFY2(anonymous.has_value(), qPrintable(error));
+        QVERIFY(!anonymous->needsPassword);
     }
 
     void badProfilesSayWhatIsWrong() {
         QString error;
-        QVERIFY(!toConnectionOptions({"x", "", "", "", "", "", false}, "", error));
+        QVERIFY(!toConnectionOptions({"x", "", "", "", "", "", false}, error));
         QVERIFY(error.contains("endpoint"));
-        QVERIFY(!toConnectionOptions({"x", "ftp://h:1", "", "", "", "", false}, "", error));
+        QVERIFY(!toConnectionOptions({"x", "ftp://h:1", "", "", "", "", false}, error));
         QVERIFY(!error.isEmpty());
-        QVERIFY(
-            !toConnectionOptions({"x", "h:1", "/no/such/ca.pem", "", "", "", false}, "", error));
+        QVERIFY(!toConnectionOptions({"x", "h:1", "/no/such/ca.pem", "", "", "", false}, error));
         QVERIFY2(error.contains("/no/such/ca.pem"), qPrintable(error));
+        // A password typed into the user field would end up in the saved profile.
+        QVERIFY(!toConnectionOptions({"x", "h:1", "", "", "", "ops:secret", false}, error));
+        QVERIFY2(error.contains("password"), qPrintable(error));
     }
 
     void theCommandLineConnectionIsTheDialogsStartingPoint() {

@@ -1,11 +1,12 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/local_cluster.h"
-#include "support/etcdctl.h"
+#include "support/etcd_auth.h"
 
 #include <gtest/gtest.h>
 
 using namespace etcd;
-using lockscope::test::etcdctl;
+using lockscope::test::authPassword;
+using lockscope::test::authUser;
 
 namespace {
 
@@ -17,17 +18,8 @@ protected:
         cluster_ = std::make_unique<LocalCluster>(1);
         const Error started = cluster_->start();
         ASSERT_TRUE(started.ok()) << started.message;
-        const std::string ep = cluster_->endpointList();
-        for (const std::vector<std::string>& args :
-             {std::vector<std::string>{"user", "add", "root:rootpw"},
-              {"user", "add", "alice:s3cr:et"},
-              {"role", "add", "alice-role"},
-              {"role", "grant-permission", "alice-role", "--prefix=true", "readwrite", "/alice/"},
-              {"user", "grant-role", "alice", "alice-role"},
-              {"auth", "enable"}}) {
-            auto r = etcdctl(ep, args);
-            ASSERT_EQ(r.exitCode, 0) << r.output;
-        }
+        const std::string problem = lockscope::test::enableAuthentication(cluster_->endpointList());
+        ASSERT_TRUE(problem.empty()) << problem;
     }
     static void TearDownTestSuite() { cluster_.reset(); }
 
@@ -53,7 +45,7 @@ protected:
 std::unique_ptr<LocalCluster> AuthIntegrationTest::cluster_;
 
 TEST_F(AuthIntegrationTest, RightPasswordWorks) {
-    auto alice = clientAs("alice", "s3cr:et");
+    auto alice = clientAs(authUser, authPassword);
     auto put = call(*alice, &Client::put, putOf("/alice/x"));
     ASSERT_TRUE(put) << put.error().message;
     pb::RangeRequest get;
@@ -64,7 +56,7 @@ TEST_F(AuthIntegrationTest, RightPasswordWorks) {
 }
 
 TEST_F(AuthIntegrationTest, WrongPasswordGivesAClearAuthFailedError) {
-    auto wrong = clientAs("alice", "nope");
+    auto wrong = clientAs(authUser, "nope");
     auto put = call(*wrong, &Client::put, putOf("/alice/y"));
     ASSERT_FALSE(put);
     EXPECT_EQ(put.error().code, ErrorCode::AuthFailed) << put.error().message;
@@ -82,7 +74,7 @@ TEST_F(AuthIntegrationTest, NoCredentialsSaysAuthenticationIsRequired) {
 }
 
 TEST_F(AuthIntegrationTest, OutsideTheRolesPrefixIsPermissionDenied) {
-    auto alice = clientAs("alice", "s3cr:et");
+    auto alice = clientAs(authUser, authPassword);
     auto put = call(*alice, &Client::put, putOf("/bob/x"));
     ASSERT_FALSE(put);
     EXPECT_EQ(put.error().code, ErrorCode::PermissionDenied) << put.error().message;
@@ -92,7 +84,7 @@ TEST_F(AuthIntegrationTest, OutsideTheRolesPrefixIsPermissionDenied) {
 }
 
 TEST_F(AuthIntegrationTest, WatchAndKeepAliveStreamsCarryTheToken) {
-    auto alice = clientAs("alice", "s3cr:et");
+    auto alice = clientAs(authUser, authPassword);
     std::promise<pb::WatchResponse> created;
     pb::WatchCreateRequest w;
     w.set_key("/alice/watched");
@@ -110,7 +102,7 @@ TEST_F(AuthIntegrationTest, WatchAndKeepAliveStreamsCarryTheToken) {
 }
 
 TEST_F(AuthIntegrationTest, ExpiredTokenIsRenewedTransparently) {
-    auto alice = clientAs("alice", "s3cr:et");
+    auto alice = clientAs(authUser, authPassword);
     ASSERT_TRUE(call(*alice, &Client::put, putOf("/alice/a")));
     // Restarting etcd forgets every simple token: the next call meets "invalid auth token".
     ASSERT_TRUE(cluster_->restartMember(0).ok());

@@ -1,6 +1,8 @@
 #include "widgets/acquire_dialog.h"
 #include "widgets/connection_dialog.h"
+#include "widgets/password_dialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -31,7 +33,9 @@ private slots:
         const ConnectionProfile prod{"prod", "10.0.0.5:2379", "/etc/ca.pem", "", "", "ops", true};
         ConnectionDialog dialog({prod}, nullptr);
         QCOMPARE(dialog.profile(), prod);
-        QVERIFY(dialog.password().isEmpty());
+        // The password is asked when connecting: the profile dialog has no field for it.
+        for (auto* field : dialog.findChildren<QLineEdit*>())
+            QVERIFY(field->echoMode() == QLineEdit::Normal);
     }
 
     void savingAndDeletingEditTheProfileList() {
@@ -51,7 +55,7 @@ private slots:
     }
 
     void theValidatorKeepsTheDialogOpenAndSaysWhy() {
-        ConnectionDialog dialog({}, [](const ConnectionProfile& p, const QString&) {
+        ConnectionDialog dialog({}, [](const ConnectionProfile& p) {
             return p.endpoints.isEmpty() ? QString("give at least one endpoint") : QString();
         });
         dialog.show();
@@ -65,6 +69,48 @@ private slots:
         dialog.setProfile({"", "127.0.0.1:2379", "", "", "", "", false});
         findButton(dialog, "Connect")->click();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+    void aProfileTheValidatorRefusesIsNotSaved() {
+        ConnectionDialog dialog({}, [](const ConnectionProfile& p) {
+            return p.user.contains(':') ? QString("user name alone") : QString();
+        });
+        QSignalSpy changed(&dialog, &ConnectionDialog::profilesChanged);
+        dialog.setProfile({"p", "127.0.0.1:2379", "", "", "", "ops:secret", false});
+        findButton(dialog, "Save")->click();
+        QCOMPARE(changed.size(), 0);
+        QVERIFY(dialog.profiles().isEmpty());
+    }
+
+    void passwordDialogHidesThePasswordAndRemembersOnlyWhenAsked() {
+        PasswordDialog dialog("alice", "127.0.0.1:2379", QString());
+        dialog.show();
+        auto* field = dialog.findChild<QLineEdit*>();
+        QVERIFY(field && field->echoMode() == QLineEdit::Password);
+        QTest::keyClicks(field, "s3cr:et");
+        QCOMPARE(dialog.password(), QString("s3cr:et"));
+        auto* remember = dialog.findChild<QCheckBox*>();
+        QVERIFY(remember && remember->text().contains("keyring"));
+        QVERIFY(!dialog.remember()); // kept only when the user asks
+        remember->setChecked(true);
+        QVERIFY(dialog.remember());
+        QVERIFY(!dialog.findChild<QLabel*>("passwordProblem"));
+        findButton(dialog, "Connect")->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+    void passwordDialogSaysWhyItAsksAgainAndWhenItCannotRemember() {
+        PasswordDialog dialog("alice", "127.0.0.1:2379", "Authentication failed for user alice");
+        auto* problem = dialog.findChild<QLabel*>("passwordProblem");
+        QVERIFY(problem && problem->text() == "Authentication failed for user alice");
+        auto* remember = dialog.findChild<QCheckBox*>();
+        remember->setChecked(true);
+        dialog.disableRemember("No keyring to remember it in: no backend");
+        QVERIFY(!remember->isEnabled() && !remember->isChecked());
+        QCOMPARE(remember->toolTip(), QString("No keyring to remember it in: no backend"));
+        QVERIFY(!dialog.remember());
+        findButton(dialog, "Cancel")->click();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
     }
 
 private:

@@ -1,0 +1,184 @@
+// The window against a real etcd with authentication on, and a real keyring (with_keyring.sh):
+// a refused password is said as such, never retried, and asked again; a kept one is used.
+// Saves screenshots of the password dialog and of the banner (see main_window_probes.h).
+#include "app/core/connection_options.h"
+#include "app/gui/cluster_session.h"
+#include "app/gui/main_window.h"
+#include "app/gui/password_keyring.h"
+#include "app/gui/password_source.h"
+#include "etcdclient/local_cluster.h"
+#include "main_window_probes.h"
+#include "password_probes.h"
+#include "support/etcd_auth.h"
+#include "widgets/password_dialog.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTest>
+#include <memory>
+
+using namespace lockscope;
+using lockscope::test::authPassword;
+using lockscope::test::authUser;
+using lockscope::test::buttonNamed;
+using lockscope::test::saveScreenshot;
+using lockscope::test::shownPasswordDialog;
+
+namespace {
+
+QLabel* label(MainWindow& window, const char* name) {
+    return window.findChild<QLabel*>(name);
+}
+
+} // namespace
+
+class AuthenticationIntegrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
+        cluster_ = std::make_unique<etcd::LocalCluster>(1);
+        const etcd::Error error = cluster_->start();
+        QVERIFY2(error.ok(), error.message.c_str());
+        const std::string problem = lockscope::test::enableAuthentication(cluster_->endpointList());
+        QVERIFY2(problem.empty(), problem.c_str());
+    }
+
+    void cleanupTestCase() { cluster_.reset(); }
+
+    void init() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        // Each test starts with nothing kept for the user.
+        QCOMPARE(lockscope::test::removeFromKeyring(keyring(), account()), QString());
+    }
+
+    void cleanup() { window_.reset(); }
+
+    void aRefusedPasswordIsSaidAsSuchAndNotRetried() {
+        window_->openConnection(connectionWithPassword("wrong"));
+        QLabel* banner = label(*window_, "problemBanner");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 15000);
+        const QString expected = "Authentication failed for user " +
+                                 QString::fromStdString(authUser) +
+                                 ": etcd refused the user name or password.";
+        QVERIFY2(banner->text().startsWith(expected), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains("File → Connect"), qPrintable(banner->text()));
+        QVERIFY2(label(*window_, "connectionLabel")->text().contains("Authentication failed"),
+                 qPrintable(label(*window_, "connectionLabel")->text()));
+
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 10000);
+        PasswordDialog* dialog = shownPasswordDialog(*window_);
+        auto* problem = dialog->findChild<QLabel*>("passwordProblem");
+        QVERIFY(problem && problem->text() == banner->text());
+        QVERIFY(saveScreenshot(*dialog, "password-dialog-after-refusal.png"));
+        QVERIFY(saveScreenshot(*window_, "authentication-failed-banner.png"));
+
+        // Nothing asks etcd again while the user decides: no session, no new Authenticate.
+        QVERIFY(window_->findChildren<ClusterSession*>().isEmpty());
+        QVERIFY2(!label(*window_, "lockWatchStatus")->text().contains("reconnecting"),
+                 qPrintable(label(*window_, "lockWatchStatus")->text()));
+        const int attempts = authenticateCalls();
+        QVERIFY(attempts >= 1);
+        QTest::qWait(3 * MainWindow::RefreshIntervalMs);
+        QCOMPARE(authenticateCalls(), attempts);
+
+        // The right password, typed again, connects.
+        dialog->findChild<QLineEdit*>()->setText(QString::fromStdString(authPassword));
+        buttonNamed(*dialog, "Connect")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
+                                 15000);
+        QVERIFY(!banner->isVisible());
+    }
+
+    void cancellingTheDialogLeavesItStopped() {
+        window_->openConnection(connectionWithPassword("wrong"));
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 15000);
+        buttonNamed(*shownPasswordDialog(*window_), "Cancel")->click();
+        const int attempts = authenticateCalls();
+        QTest::qWait(3 * MainWindow::RefreshIntervalMs);
+        QCOMPARE(authenticateCalls(), attempts);
+        QVERIFY(!shownPasswordDialog(*window_));
+        QVERIFY(label(*window_, "problemBanner")->isVisible());
+        QVERIFY(label(*window_, "problemBanner")->text().contains("File → Connect"));
+        QVERIFY(label(*window_, "connectionLabel")->text().contains("Authentication failed"));
+    }
+
+    void aRememberedPasswordIsKeptOnceItWorksAndUsedNextTime() {
+        window_->openConnection(connectionNeedingPassword());
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 10000);
+        PasswordDialog* dialog = shownPasswordDialog(*window_);
+        QVERIFY(!dialog->findChild<QLabel*>("passwordProblem")); // first time: no reproach
+        dialog->findChild<QLineEdit*>()->setText(QString::fromStdString(authPassword));
+        dialog->findChild<QCheckBox*>()->setChecked(true);
+        buttonNamed(*dialog, "Connect")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
+                                 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            storedPassword(), std::optional<QString>(QString::fromStdString(authPassword)), 10000);
+
+        // A new window finds it in the keyring and does not ask.
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        window_->openConnection(connectionNeedingPassword());
+        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
+                                 15000);
+        QVERIFY(!shownPasswordDialog(*window_));
+    }
+
+    void aRefusedKeptPasswordIsForgottenAndAskedAgain() {
+        QCOMPARE(lockscope::test::writeKeyring(keyring(), account(), "changed-since"), QString());
+        window_->openConnection(connectionNeedingPassword());
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 15000);
+        QVERIFY(shownPasswordDialog(*window_)->findChild<QLabel*>("passwordProblem"));
+        QVERIFY(label(*window_, "connectionLabel")->text().contains("Authentication failed"));
+        QCOMPARE(storedPassword(), std::nullopt);
+    }
+
+private:
+    ConnectionOptions connectionNeedingPassword() const {
+        ConnectionOptions connection;
+        connection.client.endpoints = cluster_->endpoints();
+        connection.client.username = authUser;
+        connection.needsPassword = true;
+        return connection;
+    }
+    ConnectionOptions connectionWithPassword(const std::string& password) const {
+        ConnectionOptions connection = connectionNeedingPassword();
+        connection.client.password = password;
+        connection.needsPassword = false; // as --user name:password gives it
+        return connection;
+    }
+    PasswordKeyring& keyring() { return window_->findChild<PasswordSource*>()->keyring(); }
+    QString account() const {
+        return PasswordKeyring::accountOf(connectionNeedingPassword().client);
+    }
+    std::optional<QString> storedPassword() {
+        return lockscope::test::readKeyring(keyring(), account()).password;
+    }
+
+    // How many Authenticate calls etcd has served, from its own metrics.
+    int authenticateCalls() const {
+        QProcess curl;
+        curl.start("curl",
+                   {"-sf", QString::fromStdString("http://" + cluster_->endpoint(0) + "/metrics")});
+        if (!curl.waitForFinished(10000))
+            return -1;
+        const QRegularExpression line(
+            R"(^grpc_server_started_total\{grpc_method="Authenticate"[^}]*\} (\d+)$)",
+            QRegularExpression::MultilineOption);
+        const auto match = line.match(QString::fromUtf8(curl.readAllStandardOutput()));
+        return match.hasMatch() ? match.captured(1).toInt() : -1;
+    }
+
+    std::unique_ptr<etcd::LocalCluster> cluster_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(AuthenticationIntegrationTest)
+#include "authentication_integration_test.moc"
