@@ -5,15 +5,20 @@
 #include "app/gui/lab_panel.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/local_cluster.h"
+#include "process/child_process.h"
+#include "process/etcdctl_args.h"
 #include "support/etcdctl.h"
 
-#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QtTest>
+#include <csignal>
 
 using namespace lockscope;
+using namespace std::chrono_literals;
+using lockscope::process::ChildProcess;
+using lockscope::process::etcdctlArgs;
 using lockscope::test::etcdctl;
 
 class WindowTeardownIntegrationTest : public QObject {
@@ -32,45 +37,17 @@ private slots:
 
     // The race that left a key and a lease behind one time in eight: tried 20 times, with a
     // held lock, a waiting one and the lab running.
-    void closingTheWindowLeavesNoKeyAndNoLease() {
-        auto holder = etcdctlLock("/window/queued");
-        QVERIFY(holder->waitForReadyRead(10000));
-        const QString leasesBefore = etcdctlOutput({"lease", "list"});
-        for (int round = 0; round < 20; ++round) {
-            MainWindow window;
-            window.connectTo(options_);
-            window.show();
-            holdQueueAndRunTheLab(window);
-            window.close(); // completes once etcd has answered
-            QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 6000);
-            expectNothingLeft(leasesBefore, round);
-        }
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
-    }
+    void closingTheWindowLeavesNoKeyAndNoLease() { endTheWindowAndCheck(true, 20); }
 
     // A termination signal quits without closing the window: its destructor waits instead.
-    void destroyingTheWindowWithoutACloseLeavesNoKeyAndNoLease() {
-        auto holder = etcdctlLock("/window/queued");
-        QVERIFY(holder->waitForReadyRead(10000));
-        const QString leasesBefore = etcdctlOutput({"lease", "list"});
-        for (int round = 0; round < 5; ++round) {
-            {
-                MainWindow window;
-                window.connectTo(options_);
-                holdQueueAndRunTheLab(window);
-            }
-            expectNothingLeft(leasesBefore, round);
-        }
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
-    }
+    void destroyingTheWindowWithoutACloseLeavesNoKeyAndNoLease() { endTheWindowAndCheck(false, 5); }
 
     void aWaitThatLosesItsSessionShowsItRetries() {
-        auto holder = etcdctlLock("/window/retry");
-        QVERIFY(holder->waitForReadyRead(10000));
-        const QString holderKey =
-            etcdctlOutput({"get", "--prefix", "--keys-only", "/window/retry/"}).trimmed();
+        ChildProcess holder(etcdctlArgs(cluster_->endpointList(), {"lock", "/window/retry"}),
+                            {"ETCDCTL_API=3"});
+        const auto printed = holder.readLine(10s);
+        QVERIFY(printed);
+        const QString holderKey = QString::fromStdString(*printed);
         MainWindow window;
         window.connectTo(options_);
         window.resize(1000, 700);
@@ -99,11 +76,32 @@ private slots:
         qInfo("screenshot: %s", qPrintable(path));
         QTRY_VERIFY(ourKey("/window/retry/", holderKey) != "" &&
                     ourKey("/window/retry/", holderKey) != ours);
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
+        holder.signal(SIGINT);
+        QCOMPARE(holder.wait(10s), std::optional<int>(0));
     }
 
 private:
+    void endTheWindowAndCheck(bool closeFirst, int rounds) {
+        ChildProcess holder(etcdctlArgs(cluster_->endpointList(), {"lock", "/window/queued"}),
+                            {"ETCDCTL_API=3"});
+        QVERIFY(holder.readLine(10s));
+        const QString leasesBefore = etcdctlOutput({"lease", "list"});
+        for (int round = 0; round < rounds; ++round) {
+            {
+                MainWindow window;
+                window.connectTo(options_);
+                window.show();
+                holdQueueAndRunTheLab(window);
+                if (closeFirst) {
+                    window.close(); // completes once etcd has answered
+                    QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 6000);
+                }
+            }
+            expectNothingLeft(leasesBefore, round);
+        }
+        holder.signal(SIGINT); // etcdctl unlocks
+        QCOMPARE(holder.wait(10s), std::optional<int>(0));
+    }
     // Holds /window/held, waits for /window/queued (behind etcdctl) and runs the lab.
     void holdQueueAndRunTheLab(MainWindow& window) {
         auto* actions = window.findChild<LockActions*>();
@@ -146,16 +144,6 @@ private:
     QString etcdctlOutput(const std::vector<std::string>& args) {
         return QString::fromStdString(etcdctl(cluster_->endpointList(), args).output);
     }
-    std::unique_ptr<QProcess> etcdctlLock(const QString& name) {
-        auto p = std::make_unique<QProcess>();
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("ETCDCTL_API", "3");
-        p->setProcessEnvironment(env);
-        p->start("etcdctl",
-                 {"--endpoints=" + QString::fromStdString(cluster_->endpointList()), "lock", name});
-        return p;
-    }
-
     std::unique_ptr<etcd::LocalCluster> cluster_;
     etcd::ClientOptions options_;
 };

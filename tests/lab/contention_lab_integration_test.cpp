@@ -82,8 +82,9 @@ TEST_F(ContentionLabIntegrationTest, StopLeavesNoKeyAndNoLeaseEvenWithCrashesAnd
         lab->start();
         std::this_thread::sleep_for(runFor);
         stopAndWait(*lab);
-        if (runFor > 0ms)
+        if (runFor > 0ms) {
             EXPECT_GT(lab->report().counters.crashes, 0);
+        }
         lab.reset();
         own.reset(); // as lockscopectl and the window do once stop() said done
         EXPECT_EQ(keysUnder(prefix() + "teardown/"), 0u) << "after " << runFor.count() << " ms";
