@@ -22,21 +22,23 @@ double LeaseTtl::remainingAt(std::chrono::steady_clock::time_point now) const {
     return std::max(0.0, static_cast<double>(ttlSeconds) - elapsed);
 }
 
-std::shared_ptr<LockMonitor> LockMonitor::create(Client& client, Options options,
-                                                 Listener listener) {
+std::shared_ptr<LockMonitor> LockMonitor::create(Client& client, Options options, Listener listener,
+                                                 RetryListener retryListener) {
     return std::shared_ptr<LockMonitor>(
-        new LockMonitor(client, std::move(options), std::move(listener)));
+        new LockMonitor(client, std::move(options), std::move(listener), std::move(retryListener)));
 }
 
 namespace {
 std::atomic<uint64_t> monitorsCreated{0};
 }
 
-LockMonitor::LockMonitor(Client& client, Options options, Listener listener)
+LockMonitor::LockMonitor(Client& client, Options options, Listener listener,
+                         RetryListener retryListener)
     : client_(client)
     , id_(++monitorsCreated)
     , options_(std::move(options))
-    , listener_(std::move(listener)) {}
+    , listener_(std::move(listener))
+    , retryListener_(std::move(retryListener)) {}
 
 LockMonitor::~LockMonitor() {
     stop();
@@ -150,7 +152,8 @@ void LockMonitor::list() {
 
 void LockMonitor::onListed(Result<pb::RangeResponse> listed) {
     if (!listed) {
-        retryLater("cannot read " + options_.prefix + ": " + listed.error().message);
+        retryLater(Error(listed.error().code,
+                         "cannot read " + options_.prefix + ": " + listed.error().message));
         return;
     }
     std::vector<LockEvent> events;
@@ -163,6 +166,7 @@ void LockMonitor::onListed(Result<pb::RangeResponse> listed) {
         live_ = true;
         status_.clear();
         backoff_ = std::chrono::milliseconds(0);
+        failures_ = 0;
     }
     watchFrom(listed->header().revision() + 1);
     record(std::move(events));
@@ -237,24 +241,28 @@ void LockMonitor::onWatchEnd(const Error& error) {
         list(); // history is gone: re-list and reconcile
         return;
     }
-    retryLater(error.message);
+    retryLater(error);
 }
 
-void LockMonitor::retryLater(const std::string& why) {
-    std::chrono::milliseconds delay{};
+void LockMonitor::retryLater(const Error& error) {
+    Retry retry{0, {}, error};
     uint64_t generation = 0;
     {
         std::lock_guard lock(mutex_);
         if (!running_)
             return;
         live_ = false;
-        status_ = why;
+        status_ = error.message;
         backoff_ = std::clamp(backoff_ * 2, minBackoff, maxBackoff);
-        delay = backoff_;
+        retry.delay = backoff_;
+        retry.attempt = ++failures_;
         generation = generation_;
     }
+    if (retryListener_)
+        retryListener_(retry);
     if (listener_)
         listener_({});
+    const auto delay = retry.delay;
     std::weak_ptr<LockMonitor> weak = weak_from_this();
     client_.schedule(delay, [weak, generation] {
         auto self = weak.lock();

@@ -60,9 +60,18 @@ public:
     };
     // Each batch of lock events, and an empty batch when only TTLs or liveness changed.
     using Listener = std::function<void(const std::vector<LockEvent>&)>;
+    // A list or watch that failed, and when the monitor tries again: so a user can say it is
+    // reconnecting, or give up on an error retrying cannot fix (permission denied).
+    struct Retry {
+        int attempt = 0; // failures since the view was last live, from 1
+        std::chrono::milliseconds delay{};
+        Error error;
+    };
+    using RetryListener = std::function<void(const Retry&)>;
 
     static std::shared_ptr<LockMonitor> create(Client& client, Options options,
-                                               Listener listener = nullptr);
+                                               Listener listener = nullptr,
+                                               RetryListener retryListener = nullptr);
     ~LockMonitor();
 
     void start();
@@ -80,14 +89,14 @@ public:
     const Options& options() const { return options_; }
 
 private:
-    LockMonitor(Client& client, Options options, Listener listener);
+    LockMonitor(Client& client, Options options, Listener listener, RetryListener retryListener);
 
     void list();
     void onListed(Result<pb::RangeResponse> listed);
     void watchFrom(int64_t revision);
     void onWatchResponse(const pb::WatchResponse& response);
     void onWatchEnd(const Error& error);
-    void retryLater(const std::string& why);
+    void retryLater(const Error& error);
     void record(std::vector<LockEvent> events);
     void tickLeases();
     void lookUpLease(int64_t lease);
@@ -98,6 +107,7 @@ private:
     const uint64_t id_; // tells the states this monitor filled from others'
     const Options options_;
     const Listener listener_;
+    const RetryListener retryListener_;
 
     mutable std::mutex mutex_; // guards everything below
     bool running_ = false;
@@ -110,6 +120,7 @@ private:
     bool live_ = false;
     std::string status_ = "starting";
     std::chrono::milliseconds backoff_{0};
+    int failures_ = 0; // since the last successful list
     WatchHandle watch_;
     int leaseLookupsInFlight_ = 0;
 };

@@ -1,11 +1,15 @@
 #include "app/core/lock_actions.h"
 
+#include "app/core/completion_latch.h"
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
+#include "app/core/retry_backoff.h"
 #include "etcdclient/client.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/session.h"
+
+#include <QTimer>
 
 namespace lockscope {
 
@@ -20,96 +24,171 @@ QString shown(const QByteArray& key) {
 
 LockActions::LockActions(etcd::Client& client, QObject* parent)
     : QObject(parent)
-    , client_(client) {}
+    , client_(client)
+    , outstanding_(CompletionLatch::create()) {}
 
 LockActions::~LockActions() {
-    // Unlock and revoke without waiting: revoking the lease deletes our keys on the server
-    // even if the unlock is still in flight.
-    for (auto& held : locks_) {
-        if (held.mutex)
+    if (!closing_)
+        releaseAll(nullptr); // nobody waits for the answers, but every release is sent
+}
+
+void LockActions::releaseAll(std::function<void()> released) {
+    closing_ = true;
+    for (Held& held : locks_) {
+        if (held.mutex) {
+            held.mutex->cancel();
             held.mutex->unlock();
-        if (held.session)
-            held.session->close();
+        }
+        revoke(held); // deletes our keys on the server even if the unlock is still in flight
     }
+    locks_.clear();
+    outstanding_->seal(std::move(released));
+}
+
+void LockActions::revoke(Held& held) {
+    if (!held.session)
+        return;
+    held.session->close([revoked = std::move(held.revoked)](const etcd::Error&) { revoked(); });
+    held.session.reset();
 }
 
 void LockActions::acquire(const QString& name, int ttlSeconds, bool tryOnly) {
-    if (name.isEmpty() || locks_.contains(name))
+    if (closing_ || name.isEmpty() || locks_.contains(name))
         return;
-    locks_.insert(name, {});
+    Held held;
+    held.ttlSeconds = ttlSeconds;
+    held.tryOnly = tryOnly;
+    held.backoff = std::make_shared<RetryBackoff>();
+    locks_.insert(name, held);
     emit acquiring(name);
-    etcd::Session::create(client_, ttlSeconds, [guard = QPointer(this), name, tryOnly](auto made) {
-        postGuarded(guard, [made = std::move(made), name, tryOnly](LockActions* self) {
-            if (!made) {
-                self->forget(name);
-                emit self->notAcquired(name, message(made.error()));
-                return;
-            }
-            self->onSession(name, tryOnly, made.value());
-        });
-    });
+    queue(name);
 }
 
-void LockActions::onSession(const QString& name, bool tryOnly,
-                            std::shared_ptr<etcd::Session> session) {
+void LockActions::queue(const QString& name) {
+    auto it = locks_.find(name);
+    it->granting = true;
+    auto revoked = outstanding_->add();
+    etcd::Session::create(
+        client_, it->ttlSeconds, [guard = QPointer(this), name, revoked](auto made) {
+            // Not postGuarded: a session granted after this object is gone must still be revoked.
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [guard, name, revoked, made = std::move(made)] {
+                    if (!made) {
+                        revoked();
+                        if (guard)
+                            guard->onWaitFailed(name, made.error());
+                    } else if (!guard || guard->closing_) {
+                        made.value()->close([revoked](const etcd::Error&) { revoked(); });
+                    } else {
+                        guard->onSession(name, made.value(), revoked);
+                    }
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> session,
+                            std::function<void()> revoked) {
     auto it = locks_.find(name);
     if (it == locks_.end() || it->cancelRequested) {
-        session->close();
-        forget(name);
-        emit notAcquired(name, tr("cancelled"));
+        session->close([revoked](const etcd::Error&) { revoked(); });
+        if (it != locks_.end()) {
+            forget(name);
+            emit notAcquired(name, tr("cancelled"));
+        }
         return;
     }
     auto mutex = etcd::Mutex::create(client_, session, name.toStdString());
+    it->granting = false;
+    it->queued = true;
     it->session = session;
     it->mutex = mutex;
+    it->revoked = std::move(revoked);
     const QPointer<LockActions> guard(this);
     mutex->onLost([guard, name](const etcd::Error& error) {
         postGuarded(guard, [name, reason = message(error)](LockActions* self) {
             emit self->lost(name, reason);
         });
     });
-    auto report = [guard, name, mutex](bool held, const QString& reason) {
-        postGuarded(guard, [name, held, reason, key = QByteArray::fromStdString(mutex->key()),
+    // Ok once held; otherwise why not.
+    auto finish = [guard, name, mutex](const etcd::Error& error) {
+        postGuarded(guard, [name, error, mutex, key = QByteArray::fromStdString(mutex->key()),
                             token = mutex->fencingToken()](LockActions* self) {
-            if (held) {
+            auto it = self->locks_.find(name);
+            if (it == self->locks_.end() || it->mutex != mutex)
+                return; // released or cancelled meanwhile
+            if (error.ok())
                 emit self->acquired(name, key, token);
-                return;
-            }
-            self->forget(name);
-            emit self->notAcquired(name, reason);
+            else
+                self->onWaitFailed(name, error);
         });
     };
-    if (tryOnly) {
-        mutex->tryLock([report, name](etcd::Result<bool> tried) {
+    if (it->tryOnly) {
+        mutex->tryLock([finish, name](etcd::Result<bool> tried) {
             if (!tried)
-                report(false, message(tried.error()));
+                finish(tried.error());
+            else if (tried.value())
+                finish({});
             else
-                report(tried.value(), tr("%1 is held by someone else").arg(name));
+                finish(etcd::Error(etcd::ErrorCode::FailedPrecondition,
+                                   tr("%1 is held by someone else").arg(name).toStdString()));
         });
     } else {
-        mutex->lock([report](const etcd::Error& error) { report(error.ok(), message(error)); });
+        mutex->lock(finish);
     }
+}
+
+void LockActions::onWaitFailed(const QString& name, const etcd::Error& error) {
+    auto it = locks_.find(name);
+    if (it == locks_.end() || closing_)
+        return;
+    // Only a wait that once had its place in the queue comes back: a cluster that never
+    // answered, a refusal or the user's cancel end it.
+    const bool again =
+        it->queued && !it->tryOnly && !it->cancelRequested && RetryBackoff::worthRetrying(error);
+    it->mutex.reset();
+    it->granting = false;
+    revoke(*it);
+    if (!again) {
+        forget(name);
+        emit notAcquired(name, message(error));
+        return;
+    }
+    const auto backoff = it->backoff;
+    const auto delay = backoff->next();
+    emit retrying(name, backoff->attempts(), static_cast<double>(delay.count()) / 1000.0,
+                  message(error));
+    QTimer::singleShot(delay, this, [this, name, backoff] {
+        auto it = locks_.find(name);
+        if (it != locks_.end() && it->backoff == backoff && !closing_)
+            queue(name); // unless cancelled (or cancelled and acquired anew) meanwhile
+    });
 }
 
 void LockActions::cancel(const QString& name) {
     auto it = locks_.find(name);
     if (it == locks_.end())
         return;
-    if (!it->mutex) {
-        it->cancelRequested = true; // the session is still being created
-        return;
+    if (it->mutex) {
+        it->mutex->cancel(); // lock() then ends with Cancelled, reported as notAcquired
+    } else if (it->granting) {
+        it->cancelRequested = true; // the session is still being granted
+    } else {                        // between two attempts
+        forget(name);
+        emit notAcquired(name, tr("cancelled"));
     }
-    it->mutex->cancel(); // lock() then ends with Cancelled, reported as notAcquired
 }
 
 void LockActions::release(const QString& name) {
     auto it = locks_.find(name);
     if (it == locks_.end() || !it->mutex)
         return;
-    it->mutex->unlock([guard = QPointer(this), name, session = it->session](auto) {
-        session->close();
-        postGuarded(guard, [name](LockActions* self) { emit self->released(name); });
-    });
+    it->mutex->unlock(
+        [guard = QPointer(this), name, session = it->session, revoked = it->revoked](auto) {
+            session->close([revoked](const etcd::Error&) { revoked(); });
+            postGuarded(guard, [name](LockActions* self) { emit self->released(name); });
+        });
     forget(name);
 }
 

@@ -4,15 +4,20 @@
 #include <QHash>
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 
 namespace etcd {
 class Client;
 class Mutex;
 class Session;
+struct Error;
 } // namespace etcd
 
 namespace lockscope {
+
+class CompletionLatch;
+class RetryBackoff;
 
 // What a force release will do, spelled out for the confirmation dialog.
 struct ForceReleasePlan {
@@ -24,7 +29,11 @@ struct ForceReleasePlan {
 
 // The locks this window takes and gives back by hand, and force releases of other holders.
 // Every reply from etcd comes back on the GUI thread as a signal; a late reply after this
-// object is gone is dropped. Destroying it releases what it holds and revokes its sessions.
+// object is gone is dropped. A wait whose session is lost (or that fails with a transient
+// error) queues again with a new session after a RetryBackoff delay, saying so (retrying); a
+// held lock that is lost is reported (lost), never taken again silently.
+// releaseAll() lets go of everything and says when etcd has answered, so the client can go;
+// destroying this object without it still releases, without waiting.
 class LockActions : public QObject {
     Q_OBJECT
 public:
@@ -32,7 +41,8 @@ public:
     ~LockActions() override;
 
     // Queues for `name` with a new session of `ttlSeconds` (or, with tryOnly, takes it only if
-    // free). Progress: acquiring, then acquired or notAcquired.
+    // free). Progress: acquiring, retrying while a failed wait queues again, then acquired or
+    // notAcquired.
     void acquire(const QString& name, int ttlSeconds, bool tryOnly);
     void cancel(const QString& name);
     void release(const QString& name);
@@ -50,10 +60,18 @@ public:
                                              qint64 createRevision, const QString& nextHolder);
     void forceRelease(const ForceReleasePlan& plan);
 
+    // Cancels every wait, unlocks every lock and revokes every session, also those still being
+    // granted; nothing is acquired afterwards. `released` runs once etcd has answered each (every
+    // call is bounded by the command timeout), on the client's thread or, when nothing was
+    // pending, at once: then the client may be destroyed.
+    void releaseAll(std::function<void()> released);
+
 signals:
     void acquiring(const QString& name);
     void acquired(const QString& name, const QByteArray& key, qint64 fencingToken);
     void notAcquired(const QString& name, const QString& reason);
+    // A wait failed; the lock is queued for again after `delaySeconds` (attempt counts failures).
+    void retrying(const QString& name, int attempt, double delaySeconds, const QString& reason);
     void released(const QString& name);
     void lost(const QString& name, const QString& reason);
     void forceReleased(const QByteArray& key, const QString& outcome);
@@ -62,13 +80,29 @@ private:
     struct Held {
         std::shared_ptr<etcd::Session> session;
         std::shared_ptr<etcd::Mutex> mutex;
-        bool cancelRequested = false;
+        std::function<void()> revoked; // tells outstanding_ the session's revoke was answered
+        int ttlSeconds = 0;
+        bool tryOnly = false;
+        bool granting = false;        // a session is being granted
+        bool queued = false;          // an attempt had its place in the queue
+        bool cancelRequested = false; // while granting
+        std::shared_ptr<RetryBackoff> backoff;
     };
-    void onSession(const QString& name, bool tryOnly, std::shared_ptr<etcd::Session> session);
+    // Grants a session for `name`'s next attempt.
+    void queue(const QString& name);
+    void onSession(const QString& name, std::shared_ptr<etcd::Session> session,
+                   std::function<void()> revoked);
+    void onWaitFailed(const QString& name, const etcd::Error& error);
+    // Revokes `held`'s session (if any), counted in outstanding_.
+    static void revoke(Held& held);
     void forget(const QString& name);
 
     etcd::Client& client_;
     QHash<QString, Held> locks_;
+    // Every session granted or being granted until its revoke is answered: releaseAll waits
+    // for it. Shared with the callbacks, which may outlive this object.
+    std::shared_ptr<CompletionLatch> outstanding_;
+    bool closing_ = false;
 };
 
 } // namespace lockscope

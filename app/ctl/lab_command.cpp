@@ -5,6 +5,7 @@
 #include "app/core/key_text.h"
 #include "app/core/termination_signals.h"
 #include "app/lab/contention_lab.h"
+#include "etcdclient/blocking.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -161,6 +162,15 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     auto client = etcd::Client::create(connection.client);
     if (!client) {
         std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
+        return ExitFailed;
+    }
+    // A cluster that does not answer (or refuses us) is an error, not a run of 0 acquisitions.
+    etcd::pb::RangeRequest probe;
+    probe.set_key(options.resourceKey);
+    probe.set_count_only(true);
+    if (auto reached = etcd::call(**client, &etcd::Client::range, probe); !reached) {
+        std::fprintf(stderr, "lockscopectl lab: cannot start: %s\n",
+                     reached.error().message.c_str());
         return ExitFailed;
     }
     TerminationSignals termination; // Ctrl-C ends the run early; the report still comes

@@ -1,5 +1,7 @@
 #include "app/ctl/lock_command.h"
 
+#include "app/core/retry_backoff.h"
+#include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/session.h"
@@ -28,12 +30,27 @@ sigset_t lockSignals() {
     return set;
 }
 
-// Waits up to 100 ms for one of the blocked signals; 0 when none came.
-int nextSignal() {
+// Waits up to `wait` (100 ms by default) for one of the blocked signals; 0 when none came.
+int nextSignal(std::chrono::milliseconds wait = std::chrono::milliseconds(100)) {
     const sigset_t set = lockSignals();
-    timespec tick{0, 100'000'000};
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait);
+    timespec tick{static_cast<time_t>(seconds.count()),
+                  static_cast<long>(std::chrono::nanoseconds(wait - seconds).count())};
     const int sig = ::sigtimedwait(&set, nullptr, &tick);
     return sig > 0 ? sig : 0;
+}
+
+// Sleeps for `delay` unless SIGINT or SIGTERM comes first: true when one did.
+bool interruptedWithin(std::chrono::milliseconds delay) {
+    const auto until = std::chrono::steady_clock::now() + delay;
+    for (auto left = delay; left.count() > 0;
+         left = std::chrono::duration_cast<std::chrono::milliseconds>(
+             until - std::chrono::steady_clock::now())) {
+        const int sig = nextSignal(left);
+        if (sig == SIGINT || sig == SIGTERM)
+            return true;
+    }
+    return false;
 }
 
 void say(const std::string& message) {
@@ -102,11 +119,13 @@ public:
         });
     }
     ~LockHolder() {
-        // Wait for both answers so no key outlives the process.
+        // Both at once, then wait for both answers (each bounded by the command timeout), so
+        // neither our key nor our lease outlives the process; the revoke alone would delete
+        // the key, the unlock says so sooner.
         std::promise<void> unlocked, closed;
         mutex_->unlock([&](auto) { unlocked.set_value(); });
-        unlocked.get_future().wait();
         session_->close([&](const etcd::Error&) { closed.set_value(); });
+        unlocked.get_future().wait();
         closed.get_future().wait();
     }
 
@@ -176,30 +195,25 @@ int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command)
     }
 }
 
-int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& options) {
-    auto client = etcd::Client::create(clientOptions);
-    if (!client) {
-        say(client.error().message);
-        return exitCodeFor(client.error().code);
-    }
-    std::promise<etcd::Result<std::shared_ptr<etcd::Session>>> made;
-    etcd::Session::create(**client, options.ttlSeconds,
-                          [&](auto s) { made.set_value(std::move(s)); });
-    auto session = made.get_future().get();
-    if (!session) {
-        say("cannot start a session: " + session.error().message);
-        return exitCodeFor(session.error().code);
-    }
-    LockHolder holder(**client, *session, options.name);
+// How one attempt at the lock ended: an exit code, or a wait that failed and may be retried.
+struct Attempt {
+    std::optional<int> exitCode;
+    etcd::Error waitFailed;
+};
+
+// One session, one place in the queue; the holder releases both on the way out.
+Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
+                const LockCommandOptions& options) {
+    LockHolder holder(client, std::move(session), options.name);
     if (options.tryOnly) {
         auto tried = holder.tryLock();
         if (!tried) {
             say(tried.error().message);
-            return ExitFailed;
+            return {ExitFailed, {}};
         }
         if (!tried.value()) {
             say(options.name + " is held by someone else");
-            return ExitLockHeldElsewhere;
+            return {ExitLockHeldElsewhere, {}};
         }
     } else {
         bool interrupted = false;
@@ -207,15 +221,52 @@ int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& opt
         if (interrupted) {
             say("interrupted while waiting for " + options.name +
                 "; our place in the queue was removed");
-            return ExitFailed;
+            return {ExitFailed, {}};
         }
-        if (!locked.ok()) {
-            say(locked.message);
+        if (!locked.ok())
+            return {std::nullopt, locked};
+    }
+    return {options.command.empty() ? holdUntilSignal(holder)
+                                    : runWhileHolding(holder, options.command),
+            {}};
+}
+
+int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& options) {
+    auto client = etcd::Client::create(clientOptions);
+    if (!client) {
+        say(client.error().message);
+        return exitCodeFor(client.error().code);
+    }
+    RetryBackoff backoff;
+    while (true) {
+        auto session = etcd::detail::waitFor<etcd::Result<std::shared_ptr<etcd::Session>>>(
+            [&](auto done) { etcd::Session::create(**client, options.ttlSeconds, done); });
+        etcd::Error failed;
+        if (session) {
+            const Attempt outcome = attempt(**client, *session, options);
+            if (outcome.exitCode)
+                return *outcome.exitCode;
+            failed = outcome.waitFailed;
+        } else if (backoff.attempts() == 0) {
+            // Never reached the cluster: nothing to wait for, as etcdctl lock does.
+            say("cannot start a session: " + session.error().message);
+            return exitCodeFor(session.error().code);
+        } else {
+            failed = session.error();
+        }
+        if (!options.retry || !RetryBackoff::worthRetrying(failed)) {
+            say(failed.message);
+            return exitCodeFor(failed.code);
+        }
+        const auto delay = backoff.next();
+        say("waiting for " + options.name + " failed (attempt " +
+            std::to_string(backoff.attempts()) + "): " + failed.message + "; queueing again in " +
+            RetryBackoff::seconds(delay) + " s");
+        if (interruptedWithin(delay)) {
+            say("interrupted while waiting for " + options.name + " to queue again");
             return ExitFailed;
         }
     }
-    return options.command.empty() ? holdUntilSignal(holder)
-                                   : runWhileHolding(holder, options.command);
 }
 
 } // namespace
@@ -231,6 +282,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         }
         if (arg == "--try") {
             options.tryOnly = true;
+        } else if (arg == "--no-retry") {
+            options.retry = false;
         } else if (arg == "--ttl" || arg.startsWith("--ttl=")) {
             const QString value = arg == "--ttl"
                                       ? (i + 1 < arguments.size() ? arguments[++i] : QString())
@@ -245,7 +298,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             }
         } else if (arg.startsWith("-")) {
             problem =
-                QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, -- COMMAND)").arg(arg);
+                QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, --no-retry, -- COMMAND)")
+                    .arg(arg);
             return false;
         } else if (options.name.empty()) {
             options.name = arg.toStdString();
@@ -255,7 +309,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         }
     }
     if (options.name.empty()) {
-        problem = "lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [-- COMMAND]";
+        problem = "lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [--no-retry] "
+                  "[-- COMMAND]";
         return false;
     }
     return true;

@@ -8,11 +8,13 @@
 
 namespace lockscope {
 
-// `lockscopectl lock NAME [--ttl N] [--try] [-- COMMAND ARGS...]`, as `etcdctl lock` does it.
+// `lockscopectl lock NAME [--ttl N] [--try] [--no-retry] [-- COMMAND ARGS...]`, as
+// `etcdctl lock` does it.
 struct LockCommandOptions {
     std::string name;
     int64_t ttlSeconds = 10; // etcdctl lock's default
     bool tryOnly = false;
+    bool retry = true;                // a waiter whose session is lost queues again after a backoff
     std::vector<std::string> command; // empty: hold until SIGINT or SIGTERM
 };
 
@@ -28,8 +30,10 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
 // Acquires the lock, then prints its key and holds it until SIGINT or SIGTERM, or runs the
 // command with LOCKSCOPE_LOCK_KEY and LOCKSCOPE_FENCING_TOKEN (our key's create revision) in
 // its environment and exits with its status. If the lock is lost meanwhile, the command is
-// terminated and we exit ExitLockLost saying so. The lock and the session are released on
-// every way out, so no key is left behind.
+// terminated and we exit ExitLockLost saying so. A waiter whose session is lost, or whose wait
+// fails with a transient error, queues again with a new session after a RetryBackoff delay
+// (unless --no-retry). The lock and the session are released on every way out, waiting for
+// etcd's answers, so no key or lease is left behind.
 int runLockCommand(const QStringList& arguments, const ConnectionOptions& connection);
 
 } // namespace lockscope

@@ -23,7 +23,8 @@ namespace {
 constexpr std::array commands = {
     CtlCommand{"status", "Show each endpoint's status (add --json for JSON).", runStatusCommand},
     CtlCommand{"lock",
-               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [-- COMMAND ARGS...].",
+               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--no-retry] "
+               "[-- COMMAND ARGS...].",
                runLockCommand},
     CtlCommand{"snapshot", "Show every lock under PREFIX: holder, queue, TTLs (--json).",
                runSnapshotCommand},

@@ -1,23 +1,64 @@
 #include "app/ctl/watch_command.h"
 
+#include "app/core/json_writer.h"
 #include "app/core/lock_json.h"
+#include "app/core/retry_backoff.h"
 #include "app/core/termination_signals.h"
 #include "app/ctl/prefix_arguments.h"
 #include "etcdclient/lock_monitor.h"
 
 #include <QCoreApplication>
+#include <QMetaObject>
 #include <atomic>
 #include <cstdio>
 
 namespace lockscope {
 
+namespace {
+
+constexpr const char* usage = "lockscopectl [connection flags] watch PREFIX [--json]";
+
+// `--json`'s line for a failed list or watch, beside the lock events.
+std::string reconnectingJson(const etcd::LockMonitor::Retry& retry) {
+    JsonWriter json;
+    json.beginObject()
+        .key("event")
+        .value("reconnecting")
+        .key("attempt")
+        .value(static_cast<int64_t>(retry.attempt))
+        .key("next_in_s")
+        .value(static_cast<double>(retry.delay.count()) / 1000.0)
+        .key("error")
+        .value(etcd::errorCodeName(retry.error.code))
+        .key("reason")
+        .value(retry.error.message)
+        .endObject();
+    return json.text();
+}
+
+// Ends the event loop from the client's thread.
+void quitWith(int exitCode) {
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(), [exitCode] { QCoreApplication::exit(exitCode); },
+        Qt::QueuedConnection);
+}
+
+} // namespace
+
 int runWatchCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
-        arguments, "lockscopectl [connection flags] watch PREFIX [--json]",
-        "Print every lock event under PREFIX as it happens, until interrupted.", exitCode);
+        arguments, usage, "Print every lock event under PREFIX as it happens, until interrupted.",
+        exitCode);
     if (!args)
         return exitCode;
+    if (args->prefix.isEmpty()) { // it would watch the whole keyspace, not one lock family
+        std::fprintf(stderr,
+                     "lockscopectl: watch needs a non-empty PREFIX, like /locks/ (use / for "
+                     "every lock under the root)\nUsage: %s\n",
+                     usage);
+        return ExitUsage;
+    }
 
     auto client = etcd::Client::create(connection.client);
     if (!client) {
@@ -26,28 +67,44 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
     }
     TerminationSignals termination; // Ctrl-C ends the event loop, then everything is released
     const bool json = args->json;
-    // The listener runs on the client's thread; stdio is thread-safe, and each line is flushed
+    // The listeners run on the client's thread; stdio is thread-safe, and each line is flushed
     // so a pipe sees events as they happen.
     auto wasLive = std::make_shared<std::atomic<bool>>(false);
     std::weak_ptr<etcd::LockMonitor> weak;
-    auto monitor = etcd::LockMonitor::create(
-        **client, {args->prefix.toStdString()},
-        [json, wasLive, &weak](const std::vector<etcd::LockEvent>& events) {
-            for (const auto& e : events)
-                std::printf("%s\n", (json ? lockEventJson(e) : lockEventLine(e)).c_str());
-            if (auto self = weak.lock()) {
-                const auto [live, status] = self->liveness();
-                if (live != wasLive->exchange(live))
-                    std::fprintf(stderr, "lockscopectl: %s\n",
-                                 live ? "watching" : ("not watching: " + status).c_str());
-            }
+    auto onEvents = [json, wasLive, &weak](const std::vector<etcd::LockEvent>& events) {
+        for (const auto& e : events)
+            std::printf("%s\n", (json ? lockEventJson(e) : lockEventLine(e)).c_str());
+        if (auto self = weak.lock()) {
+            const auto [live, status] = self->liveness();
+            if (live != wasLive->exchange(live))
+                std::fprintf(stderr, "lockscopectl: %s\n",
+                             live ? "watching" : ("not watching: " + status).c_str());
+        }
+        std::fflush(stdout);
+    };
+    // A script must tell idle from broken: every failed attempt is said, and one that
+    // retrying cannot fix (permission denied, bad credentials) ends the watch.
+    auto onRetry = [json](const etcd::LockMonitor::Retry& retry) {
+        if (!RetryBackoff::worthRetrying(retry.error)) {
+            std::fprintf(stderr, "lockscopectl: %s\n", retry.error.message.c_str());
+            quitWith(ExitFailed);
+            return;
+        }
+        std::fprintf(stderr, "lockscopectl: reconnecting (attempt %d, next in %s s): %s\n",
+                     retry.attempt, RetryBackoff::seconds(retry.delay).c_str(),
+                     retry.error.message.c_str());
+        if (json) {
+            std::printf("%s\n", reconnectingJson(retry).c_str());
             std::fflush(stdout);
-        });
+        }
+    };
+    auto monitor =
+        etcd::LockMonitor::create(**client, {args->prefix.toStdString()}, onEvents, onRetry);
     weak = monitor;
     monitor->start();
-    QCoreApplication::exec();
+    exitCode = QCoreApplication::exec();
     monitor->stop();
-    return ExitOk;
+    return exitCode;
 }
 
 } // namespace lockscope

@@ -115,6 +115,19 @@ void LabPanel::setClient(etcd::Client* client) {
     updateButtons();
 }
 
+void LabPanel::detachClient(std::function<void()> released) {
+    if (lab_) {
+        lab_->stop(std::move(released));
+        refresh(); // the final figures stay shown
+        lab_.reset();
+    } else if (released) {
+        released();
+    }
+    refreshTimer_.stop();
+    client_ = nullptr;
+    updateButtons();
+}
+
 lab::LabOptions LabPanel::options() const {
     lab::LabOptions o;
     o.workers = workers_->value();

@@ -5,6 +5,7 @@
 #include <QSet>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 class QCheckBox;
@@ -37,6 +38,9 @@ public:
 
     // The lab works through this client (null: disabled until there is one).
     void setClient(etcd::Client* client);
+    // Stops the lab and lets go of the client; `released` runs (on the client's thread, or at
+    // once without a lab) when every worker's session is revoked: then the client may go.
+    void detachClient(std::function<void()> released);
     lab::LabOptions options() const;
     void setOptions(const lab::LabOptions& options);
 

@@ -1,9 +1,11 @@
 #include "app/gui/main_window.h"
 
 #include "app/core/cluster_status_probe.h"
+#include "app/core/completion_latch.h"
 #include "app/core/duration_text.h"
 #include "app/core/endpoint_status_model.h"
 #include "app/core/event_log_model.h"
+#include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_list_model.h"
@@ -25,6 +27,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
@@ -44,6 +47,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThread>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -361,7 +365,21 @@ QWidget* MainWindow::createClusterTab() {
 MainWindow::~MainWindow() {
     // Monitor, then clients, then the sandbox's etcd: nothing is left talking to a stopped
     // server, and no monitor outlives the client it watches through.
+    closeWhenReleased_ = false;
     disconnectSession();
+    // Destroyed without a close (a termination signal, a test's end): the window is going
+    // away, so waiting here for etcd's answers blocks nothing anyone sees, and it is bounded
+    // by the command timeout. The answers arrive as calls queued on the application object.
+    auto deadline = std::chrono::steady_clock::now();
+    for (const Retiring& r : retiring_)
+        deadline = std::max(deadline, r.deadline);
+    while (!retiring_.empty() && std::chrono::steady_clock::now() < deadline) {
+        QCoreApplication::sendPostedEvents(QCoreApplication::instance(), QEvent::MetaCall);
+        QThread::msleep(5);
+    }
+    for (const Retiring& r : retiring_)
+        delete r.session;
+    retiring_.clear();
     delete sandbox_;
 }
 
@@ -441,6 +459,15 @@ void MainWindow::showLiveness(bool live, const QString& why) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     saveSettings();
+    disconnectSession();
+    if (!retiring_.empty()) {
+        // Closed for real once etcd has confirmed our keys and leases are gone (or the command
+        // timeout passed; see finishRetiring): the window never blocks on the network.
+        closeWhenReleased_ = true;
+        statusBar()->showMessage(tr("Releasing our locks before closing…"));
+        event->ignore();
+        return;
+    }
     QMainWindow::closeEvent(event);
 }
 
@@ -491,6 +518,15 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
                     statusBar()->showMessage(tr("Did not acquire %1: %2").arg(name, reason), 8000);
                     updateLockActions();
                 });
+        connect(
+            lockActions_, &LockActions::retrying, this,
+            [this](const QString& name, int attempt, double delaySeconds, const QString& reason) {
+                statusBar()->showMessage(tr("Waiting for %1: retrying in %2 s (attempt %3): %4")
+                                             .arg(name)
+                                             .arg(delaySeconds, 0, 'f', 1)
+                                             .arg(attempt)
+                                             .arg(reason));
+            });
         connect(lockActions_, &LockActions::released, this, [this](const QString& name) {
             statusBar()->showMessage(tr("Released %1").arg(name), 5000);
             updateLockActions();
@@ -561,16 +597,45 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
 
 void MainWindow::disconnectSession() {
     // Monitor, lab and our own locks first, then clients: nothing may outlive the client it
-    // works through, and our locks are released while the client can still say so.
+    // works through. Our locks and the lab's sessions are released through the client, whose
+    // destruction would cancel those calls: it is retired until etcd has answered them.
     refreshTimer_.stop();
     lockWatch_->setClient(nullptr);
-    labPanel_->setClient(nullptr);
-    delete lockActions_;
-    lockActions_ = nullptr;
     delete probe_;
     probe_ = nullptr;
-    delete session_;
-    session_ = nullptr;
+    auto latch = CompletionLatch::create();
+    labPanel_->detachClient(latch->add());
+    if (lockActions_)
+        lockActions_->releaseAll(latch->add());
+    delete lockActions_;
+    lockActions_ = nullptr;
+    ClusterSession* session = std::exchange(session_, nullptr);
+    if (!session) {
+        latch->seal(nullptr);
+        return;
+    }
+    const uint64_t id = ++retired_;
+    const auto timeout = session->client() ? session->client()->options().commandTimeout
+                                           : std::chrono::milliseconds(0);
+    retiring_.push_back({id, session, std::chrono::steady_clock::now() + timeout});
+    QTimer::singleShot(timeout, session, [this, id] { finishRetiring(id); });
+    latch->seal([guard = QPointer(this), id] {
+        postGuarded(guard, [id](MainWindow* self) { self->finishRetiring(id); });
+    });
+}
+
+void MainWindow::finishRetiring(uint64_t id) {
+    const auto found = std::find_if(retiring_.begin(), retiring_.end(),
+                                    [id](const Retiring& r) { return r.id == id; });
+    if (found == retiring_.end())
+        return;
+    ClusterSession* session = found->session;
+    retiring_.erase(found);
+    delete session;
+    if (retiring_.empty() && closeWhenReleased_) {
+        closeWhenReleased_ = false;
+        close();
+    }
 }
 
 void MainWindow::refresh() {

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <QTimer>
 #include <chrono>
+#include <vector>
 
 class QAction;
 class QComboBox;
@@ -149,6 +150,19 @@ private:
     QString pendingOrigin_; // the origin of the connection whose password is being found
     ClusterStatusProbe* probe_ = nullptr;
     LockActions* lockActions_ = nullptr; // ours, through session_'s client
+
+    // Connections let go of whose client must live on until etcd has answered the release of
+    // our locks and the lab's sessions: each is deleted by finishRetiring once those answers
+    // are in, or when its command timeout has passed.
+    struct Retiring {
+        uint64_t id;
+        ClusterSession* session;
+        std::chrono::steady_clock::time_point deadline;
+    };
+    void finishRetiring(uint64_t id);
+    std::vector<Retiring> retiring_;
+    uint64_t retired_ = 0;           // Retiring ids handed out
+    bool closeWhenReleased_ = false; // a close waits for retiring_ to empty
 };
 
 } // namespace lockscope

@@ -31,6 +31,9 @@ struct ContentionLab::Worker {
     std::vector<std::shared_ptr<etcd::Mutex>> crashed; // kept so their keys expire, not delete
     int cyclesLeft = -1;                               // -1: until stopped
     bool stopped = false;
+    bool granting = false; // a session is being granted
+    // A stop's callbacks for a session still being granted: it is revoked once granted.
+    std::vector<std::function<void()>> whenGrantRevoked;
 };
 
 std::shared_ptr<ContentionLab> ContentionLab::create(etcd::Client& client, LabOptions options) {
@@ -113,18 +116,25 @@ void ContentionLab::cycle(const std::shared_ptr<Worker>& worker) {
         return;
     std::weak_ptr<ContentionLab> weak = weak_from_this();
     if (!worker->session || worker->session->lost()) {
+        worker->granting = true;
         etcd::Session::create(client_, options_.ttlSeconds, [weak, worker](auto made) {
+            worker->granting = false;
+            if (worker->stopped) { // the lab's stop waits for this revoke too
+                auto revoked = [waiting = std::move(worker->whenGrantRevoked)](const etcd::Error&) {
+                    for (const auto& done : waiting)
+                        done();
+                };
+                made ? made.value()->close(revoked) : revoked({});
+                return;
+            }
             auto self = weak.lock();
             if (!self)
                 return;
-            if (made && worker->stopped)
-                made.value()->close();
-            if (!made || worker->stopped) {
-                if (!worker->stopped)
-                    self->later(retryDelay, [weak, worker] {
-                        if (auto s = weak.lock())
-                            s->cycle(worker);
-                    });
+            if (!made) {
+                self->later(retryDelay, [weak, worker] {
+                    if (auto s = weak.lock())
+                        s->cycle(worker);
+                });
                 return;
             }
             worker->session = made.value();
@@ -262,16 +272,25 @@ void ContentionLab::stop(std::function<void()> done) {
             if (--*pending == 0 && done)
                 done();
         };
+        auto revoke = [&](etcd::Session& session) {
+            ++*pending;
+            session.close([finishOne](const etcd::Error&) { finishOne(); });
+        };
         for (auto& w : workers) {
             w->stopped = true;
             if (w->mutex) {
                 w->mutex->cancel();
                 w->mutex->unlock();
             }
+            // A crashed holder's lease would outlive the lab by its TTL.
+            for (const auto& crashed : w->crashed)
+                revoke(*crashed->session());
             w->crashed.clear();
-            if (w->session) {
+            if (w->session)
+                revoke(*w->session);
+            if (w->granting) {
                 ++*pending;
-                w->session->close([finishOne](const etcd::Error&) { finishOne(); });
+                w->whenGrantRevoked.push_back(finishOne);
             }
         }
         finishOne();

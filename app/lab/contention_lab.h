@@ -51,8 +51,9 @@ public:
     void start();
     // One acquisition per worker, then they idle (for showing a queue step by step).
     void step();
-    // Every worker lets go (cancel, unlock) and revokes its session; `done` runs (on the
-    // client's thread) once every session is revoked, so no key of the lab is left.
+    // Every worker lets go (cancel, unlock) and revokes its session, crashed holders' leases and
+    // sessions still being granted included; `done` runs (on the client's thread) once etcd
+    // answered every revoke, so no key or lease of the lab is left and the client may go.
     void stop(std::function<void()> done = nullptr);
     bool running() const;
 

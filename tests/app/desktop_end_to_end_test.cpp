@@ -427,7 +427,8 @@ private slots:
         tabs->setCurrentWidget(window->findChild<QWidget*>("labPanel"));
         QVERIFY(saveScreenshot(*window, "desktop_lab_tab.png"));
 
-        QVERIFY(window->close());
+        window->close(); // finishes once the lab's sessions are revoked
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), UiTimeoutMs);
         window.reset();
         QVERIFY2(!QDir(dataDirectory).exists(), qPrintable(dataDirectory));
         QTRY_VERIFY_WITH_TIMEOUT(!etcdChildren().contains(*sandboxEtcd.begin()), UiTimeoutMs);

@@ -1,5 +1,6 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
+#include "etcdclient/mutex.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
@@ -7,6 +8,7 @@
 #include "support/waiting.h"
 
 #include <csignal>
+#include <regex>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -40,6 +42,27 @@ protected:
         EXPECT_TRUE(got) << got.error().message;
         return got ? std::vector<mvccpb::KeyValue>(got->kvs().begin(), got->kvs().end())
                    : std::vector<mvccpb::KeyValue>{};
+    }
+    // What the real etcdctl says is left on the server: keys under the lock, and whether
+    // `lease` is still listed.
+    std::string keysLeft() {
+        return etcdctl(cluster().endpointList(), {"get", "--prefix", "--keys-only", lockName()})
+            .output;
+    }
+    bool leaseListed(int64_t lease) {
+        return etcdctl(cluster().endpointList(), {"lease", "list"}).output.find(leaseHex(lease)) !=
+               std::string::npos;
+    }
+    void revokeLease(int64_t lease) {
+        auto revoked = etcdctl(cluster().endpointList(), {"lease", "revoke", leaseHex(lease)});
+        ASSERT_EQ(revoked.exitCode, 0) << revoked.output;
+    }
+    // The line lockscopectl writes when a wait fails and it queues again, if one comes.
+    static std::optional<std::string> retryLine(ChildProcess& process) {
+        while (auto line = process.readLine(10s))
+            if (line->find("queueing again") != std::string::npos)
+                return line;
+        return std::nullopt;
     }
 };
 
@@ -75,20 +98,6 @@ TEST_F(LockscopectlLockIntegrationTest, RunsTheCommandWithKeyAndFencingTokenAndE
     EXPECT_TRUE(queue().empty()) << "the key outlived the command";
 }
 
-TEST_F(LockscopectlLockIntegrationTest, WaitsBehindEtcdctlAndInterruptingTheWaitLeavesNoKey) {
-    auto theirs = etcdctlLock();
-    ASSERT_TRUE(theirs->readLine(10s));
-    auto ours = lockscopectl({lockName()});
-    ASSERT_TRUE(eventually([&] { return queue().size() == 2; }));
-    EXPECT_FALSE(ours->readLine(300ms));
-    ours->signal(SIGTERM);
-    EXPECT_EQ(ours->wait(10s), 1);
-    auto q = queue();
-    ASSERT_EQ(q.size(), 1u) << "our waiting key was left behind";
-    theirs->signal(SIGINT);
-    EXPECT_EQ(theirs->wait(10s), 0);
-}
-
 TEST_F(LockscopectlLockIntegrationTest, TryOnAHeldLockExitsThreeAndLeavesNoKey) {
     auto theirs = etcdctlLock();
     ASSERT_TRUE(theirs->readLine(10s));
@@ -119,6 +128,89 @@ TEST_F(LockscopectlLockIntegrationTest, LosingTheLockTerminatesTheCommandAndSays
         said = said || line->find("lost") != std::string::npos ||
                line->find("deleted") != std::string::npos;
     EXPECT_TRUE(said) << "lockscopectl did not say the lock was lost";
+}
+
+TEST_F(LockscopectlLockIntegrationTest, AWaiterWhoseLeaseIsRevokedQueuesAgainWithANewLease) {
+    auto theirs = etcdctlLock();
+    ASSERT_TRUE(theirs->readLine(10s));
+    auto ours = lockscopectl({lockName()});
+    ASSERT_TRUE(eventually([&] { return queue().size() == 2; }));
+    const int64_t firstLease = queue()[1].lease();
+    revokeLease(firstLease);
+    const auto said = retryLine(*ours);
+    ASSERT_TRUE(said) << "no retry line";
+    EXPECT_TRUE(
+        std::regex_match(*said, std::regex("lockscopectl: waiting for " + lockName() +
+                                           R"( failed \(attempt 1\): lock key .* was deleted .*; )"
+                                           R"(queueing again in [0-9]+\.[0-9] s)")))
+        << *said;
+    ASSERT_TRUE(eventually([&] {
+        auto q = queue();
+        return q.size() == 2 && q[1].lease() != firstLease;
+    })) << "did not queue again with a new lease: "
+        << keysLeft();
+    const std::string secondKey = queue()[1].key();
+    EXPECT_EQ(secondKey, lockName() + "/" + leaseHex(queue()[1].lease()));
+    EXPECT_FALSE(leaseListed(firstLease));
+
+    theirs->signal(SIGINT);
+    EXPECT_EQ(theirs->wait(10s), 0);
+    EXPECT_EQ(ours->readLine(10s), std::optional<std::string>(secondKey))
+        << "the second attempt did not acquire";
+    ours->signal(SIGINT);
+    EXPECT_EQ(ours->wait(10s), 0);
+}
+
+TEST_F(LockscopectlLockIntegrationTest, WithNoRetryAWaiterWhoseLeaseIsRevokedExitsOne) {
+    auto theirs = etcdctlLock();
+    ASSERT_TRUE(theirs->readLine(10s));
+    auto ours = lockscopectl({lockName(), "--no-retry"});
+    ASSERT_TRUE(eventually([&] { return queue().size() == 2; }));
+    revokeLease(queue()[1].lease());
+    EXPECT_EQ(ours->wait(10s), 1);
+    bool said = false;
+    while (auto line = ours->readLine(100ms)) {
+        EXPECT_EQ(line->find("queueing again"), std::string::npos) << *line;
+        said = said || line->find("deleted") != std::string::npos;
+    }
+    EXPECT_TRUE(said) << "lockscopectl did not say why it stopped waiting";
+    EXPECT_EQ(queue().size(), 1u);
+    theirs->signal(SIGINT);
+    EXPECT_EQ(theirs->wait(10s), 0);
+}
+
+TEST_F(LockscopectlLockIntegrationTest, SigtermWhileHoldingLeavesNoKeyAndNoLease) {
+    for (bool runsCommand : {false, true}) {
+        auto ours = runsCommand
+                        ? lockscopectl({lockName(), "--", "sh", "-c", "echo held; sleep 30"})
+                        : lockscopectl({lockName()});
+        ASSERT_TRUE(ours->readLine(10s));
+        const auto q = queue();
+        ASSERT_EQ(q.size(), 1u);
+        ours->signal(SIGTERM);
+        ASSERT_TRUE(ours->wait(10s));
+        // Right after the process ends: no waiting for a lease to expire.
+        EXPECT_EQ(keysLeft(), "") << "a key outlived lockscopectl";
+        EXPECT_FALSE(leaseListed(q[0].lease())) << "our lease outlived lockscopectl";
+    }
+}
+
+TEST_F(LockscopectlLockIntegrationTest, WaitsBehindEtcdctlAndSigtermLeavesNoKeyAndNoLease) {
+    auto theirs = etcdctlLock();
+    const auto theirKey = theirs->readLine(10s);
+    ASSERT_TRUE(theirKey);
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        auto ours = lockscopectl({lockName()});
+        ASSERT_TRUE(eventually([&] { return queue().size() == 2; }));
+        EXPECT_FALSE(ours->readLine(100ms)) << "acquired while etcdctl held the lock";
+        const int64_t lease = queue()[1].lease();
+        ours->signal(SIGTERM);
+        EXPECT_EQ(ours->wait(10s), 1);
+        EXPECT_EQ(keysLeft(), *theirKey + "\n\n") << "our waiting key outlived lockscopectl";
+        EXPECT_FALSE(leaseListed(lease)) << "our lease outlived lockscopectl";
+    }
+    theirs->signal(SIGINT);
+    EXPECT_EQ(theirs->wait(10s), 0);
 }
 
 TEST_F(LockscopectlLockIntegrationTest, BadArgumentsExitTwoWithAMessage) {

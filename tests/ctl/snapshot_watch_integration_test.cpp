@@ -2,12 +2,14 @@
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
+#include "support/etcdctl.h"
 #include "support/waiting.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <csignal>
+#include <regex>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -117,12 +119,94 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, WatchPrintsOneJsonLinePerLockEv
     EXPECT_EQ(watch->wait(10s), 0);
 }
 
+TEST_F(LockscopectlSnapshotWatchIntegrationTest,
+       WatchThatCannotReachTheClusterSaysItIsReconnectingWithinTheDialTimeout) {
+    // A port nobody listens on, and https against this plain-text etcd.
+    for (const std::string& endpoint :
+         {std::string("127.0.0.1:1"), "https://" + cluster().endpoint(0)}) {
+        const auto start = std::chrono::steady_clock::now();
+        ChildProcess watch({LOCKSCOPECTL, "--endpoints", endpoint, "--dial-timeout", "1s", "watch",
+                            prefix(), "--json"});
+        auto first = watch.readLine(10s);
+        ASSERT_TRUE(first) << endpoint << ": silent";
+        EXPECT_LT(std::chrono::steady_clock::now() - start, 3s)
+            << endpoint << ": the first word came later than the dial timeout allows";
+        bool saidOnStderr = false, saidInJson = false;
+        for (auto line = first; line && !(saidOnStderr && saidInJson); line = watch.readLine(10s)) {
+            if (std::regex_search(*line, std::regex(R"(^lockscopectl: reconnecting \(attempt )"
+                                                    R"([0-9]+, next in [0-9]+\.[0-9] s\): )"
+                                                    R"(cannot read .*unavailable)")))
+                saidOnStderr = true;
+            const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(*line));
+            if (doc.isObject() && doc["event"].toString() == "reconnecting") {
+                saidInJson = true;
+                EXPECT_GE(doc["attempt"].toInt(), 1);
+                EXPECT_GT(doc["next_in_s"].toDouble(), 0);
+                EXPECT_EQ(doc["error"].toString(), "unavailable") << *line;
+                EXPECT_FALSE(doc["reason"].toString().isEmpty());
+            }
+        }
+        EXPECT_TRUE(saidOnStderr) << endpoint;
+        EXPECT_TRUE(saidInJson) << endpoint;
+        watch.signal(SIGINT);
+        EXPECT_EQ(watch.wait(10s), 0) << endpoint;
+    }
+}
+
+TEST_F(LockscopectlSnapshotWatchIntegrationTest, WatchOfAnEmptyPrefixIsAUsageError) {
+    auto watch = lockscopectl({"watch", ""});
+    auto line = watch->readLine(5s);
+    ASSERT_TRUE(line);
+    EXPECT_NE(line->find("non-empty PREFIX"), std::string::npos) << *line;
+    EXPECT_EQ(watch->wait(5s), 2);
+}
+
 TEST_F(LockscopectlSnapshotWatchIntegrationTest, MissingPrefixIsAUsageError) {
     auto snapshot = lockscopectl({"snapshot"});
     auto line = snapshot->readLine(5s);
     ASSERT_TRUE(line);
     EXPECT_NE(line->find("PREFIX"), std::string::npos);
     EXPECT_EQ(snapshot->wait(5s), 2);
+}
+
+// etcd with authentication on and a user "bob" who may read only under /bob/.
+class LockscopectlWatchAuthIntegrationTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        cluster_ = std::make_unique<etcd::LocalCluster>(1);
+        const Error started = cluster_->start();
+        ASSERT_TRUE(started.ok()) << started.message;
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"user", "add", "root:rootpw"},
+              {"user", "add", "bob:bobpw"},
+              {"role", "add", "bob-role"},
+              {"role", "grant-permission", "bob-role", "--prefix=true", "read", "/bob/"},
+              {"user", "grant-role", "bob", "bob-role"},
+              {"auth", "enable"}}) {
+            auto r = etcdctl(cluster_->endpointList(), args);
+            ASSERT_EQ(r.exitCode, 0) << r.output;
+        }
+    }
+    std::unique_ptr<etcd::LocalCluster> cluster_;
+};
+
+TEST_F(LockscopectlWatchAuthIntegrationTest, WatchOfAPrefixTheUserMayNotReadExitsOneAtOnce) {
+    const auto start = std::chrono::steady_clock::now();
+    ChildProcess watch({LOCKSCOPECTL, "--endpoints", cluster_->endpointList(), "--user",
+                        "bob:bobpw", "watch", "/locks/"});
+    auto line = watch.readLine(10s);
+    ASSERT_TRUE(line) << "silent";
+    EXPECT_NE(line->find("permission"), std::string::npos) << *line;
+    EXPECT_NE(line->find("/locks/"), std::string::npos) << *line;
+    EXPECT_EQ(watch.wait(10s), 1);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+
+    // Where bob may read, the same watch runs.
+    ChildProcess allowed({LOCKSCOPECTL, "--endpoints", cluster_->endpointList(), "--user",
+                          "bob:bobpw", "watch", "/bob/"});
+    EXPECT_EQ(allowed.readLine(10s), std::optional<std::string>("lockscopectl: watching"));
+    allowed.signal(SIGINT);
+    EXPECT_EQ(allowed.wait(10s), 0);
 }
 
 } // namespace

@@ -7,6 +7,8 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QtTest>
+#include <atomic>
+#include <set>
 
 using namespace lockscope;
 
@@ -144,7 +146,109 @@ private slots:
         QTRY_VERIFY(keysUnder("/actions/g/").isEmpty());
     }
 
+    void aWaitWhoseLeaseIsRevokedRetriesWithANewSessionAndAcquires() {
+        auto holder = etcdctlLock("/actions/h");
+        QVERIFY(holder->waitForReadyRead(10000));
+        const QByteArray holderKey = QByteArray::fromStdString(onlyKey("/actions/h/").key());
+        LockActions actions(*client_);
+        QSignalSpy retrying(&actions, &LockActions::retrying);
+        QSignalSpy acquired(&actions, &LockActions::acquired);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/h", 10, false);
+        QTRY_COMPARE(keysUnder("/actions/h/").size(), 2);
+        const int64_t firstLease = leaseOfOtherThan("/actions/h/", holderKey);
+        etcd::pb::LeaseRevokeRequest revoke;
+        revoke.set_id(firstLease);
+        QVERIFY(etcd::call(*client_, &etcd::Client::leaseRevoke, revoke).ok());
+
+        QTRY_COMPARE(retrying.size(), 1);
+        QCOMPARE(retrying[0][0].toString(), QString("/actions/h"));
+        QCOMPARE(retrying[0][1].toInt(), 1);
+        QVERIFY(retrying[0][2].toDouble() >= 0 && retrying[0][2].toDouble() <= 0.1);
+        QVERIFY2(retrying[0][3].toString().contains("deleted"),
+                 qPrintable(retrying[0][3].toString()));
+        QTRY_VERIFY(keysUnder("/actions/h/").size() == 2 &&
+                    leaseOfOtherThan("/actions/h/", holderKey) != firstLease);
+        QCOMPARE(notAcquired.size(), 0);
+        QCOMPARE(acquired.size(), 0);
+        holder->terminate();
+        QTRY_COMPARE(acquired.size(), 1);
+        QVERIFY(acquired[0][1].toByteArray() != holderKey);
+        QCOMPARE(onlyKey("/actions/h/").key(), acquired[0][1].toByteArray().toStdString());
+        QVERIFY(onlyKey("/actions/h/").lease() != firstLease);
+        QTRY_COMPARE(holder->state(), QProcess::NotRunning);
+    }
+
+    void cancellingBetweenTwoAttemptsEndsTheWait() {
+        auto holder = etcdctlLock("/actions/j");
+        QVERIFY(holder->waitForReadyRead(10000));
+        const QByteArray holderKey = QByteArray::fromStdString(onlyKey("/actions/j/").key());
+        LockActions actions(*client_);
+        QSignalSpy retrying(&actions, &LockActions::retrying);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/j", 10, false);
+        QTRY_COMPARE(keysUnder("/actions/j/").size(), 2);
+        for (int failures = 1; failures <= 6; ++failures) { // until a delay is long enough
+            etcd::pb::LeaseRevokeRequest revoke;
+            revoke.set_id(leaseOfOtherThan("/actions/j/", holderKey));
+            QVERIFY(etcd::call(*client_, &etcd::Client::leaseRevoke, revoke).ok());
+            QTRY_COMPARE(retrying.size(), failures);
+            if (retrying.last()[2].toDouble() >= 0.2)
+                break;
+            QTRY_COMPARE(keysUnder("/actions/j/").size(), 2);
+        }
+        QVERIFY(retrying.last()[2].toDouble() >= 0.2);
+        actions.cancel("/actions/j");
+        QCOMPARE(notAcquired.size(), 1);
+        QVERIFY(!actions.busy("/actions/j"));
+        QTest::qWait(static_cast<int>(retrying.last()[2].toDouble() * 1000) + 300);
+        QCOMPARE(keysUnder("/actions/j/"), QList<QByteArray>{holderKey}); // it did not come back
+        holder->terminate();
+        QVERIFY(holder->waitForFinished(10000));
+    }
+
+    void releaseAllSaysWhenEtcdHasAnsweredAndLeavesNothing() {
+        auto holder = etcdctlLock("/actions/k-waiting");
+        QVERIFY(holder->waitForReadyRead(10000));
+        const auto before = leases();
+        for (int round = 0; round < 10; ++round) {
+            LockActions actions(*client_);
+            QSignalSpy acquired(&actions, &LockActions::acquired);
+            actions.acquire("/actions/k-held", 10, false);
+            actions.acquire("/actions/k-waiting", 10, false);
+            QTRY_COMPARE(acquired.size(), 1);
+            QTRY_COMPARE(keysUnder("/actions/k-waiting/").size(), 2);
+            actions.acquire("/actions/k-granting", 10, false); // its lease is still being granted
+            std::atomic<bool> released = false;
+            actions.releaseAll([&] { released = true; });
+            QTRY_VERIFY(released.load());
+            // Right then: nothing left to expire later.
+            QVERIFY(keysUnder("/actions/k-held/").isEmpty());
+            QCOMPARE(keysUnder("/actions/k-waiting/").size(), 1);
+            QVERIFY(keysUnder("/actions/k-granting/").isEmpty());
+            QCOMPARE(leases(), before);
+        }
+        holder->terminate();
+        QVERIFY(holder->waitForFinished(10000));
+    }
+
 private:
+    std::set<int64_t> leases() {
+        auto listed =
+            etcd::call(*client_, &etcd::Client::leaseLeases, etcd::pb::LeaseLeasesRequest{});
+        std::set<int64_t> ids;
+        if (listed)
+            for (const auto& lease : listed->leases())
+                ids.insert(lease.id());
+        return ids;
+    }
+    int64_t leaseOfOtherThan(const std::string& prefix, const QByteArray& key) {
+        const auto response = range(prefix);
+        for (const auto& kv : response.kvs())
+            if (QByteArray::fromStdString(kv.key()) != key)
+                return kv.lease();
+        return 0;
+    }
     std::unique_ptr<QProcess> etcdctlLock(const QString& name) {
         auto p = std::make_unique<QProcess>();
         auto env = QProcessEnvironment::systemEnvironment();

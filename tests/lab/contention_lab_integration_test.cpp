@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <future>
+#include <set>
 #include <thread>
 
 using namespace lockscope::lab;
@@ -29,6 +30,16 @@ protected:
         r.set_count_only(true);
         auto got = etcd::call(*client, &etcd::Client::range, r);
         return got ? static_cast<std::size_t>(got->count()) : 999;
+    }
+    std::set<int64_t> leases() {
+        auto listed =
+            etcd::call(*client, &etcd::Client::leaseLeases, etcd::pb::LeaseLeasesRequest{});
+        EXPECT_TRUE(listed) << listed.error().message;
+        std::set<int64_t> ids;
+        if (listed)
+            for (const auto& lease : listed->leases())
+                ids.insert(lease.id());
+        return ids;
     }
     static void stopAndWait(ContentionLab& lab) {
         std::promise<void> stopped;
@@ -54,6 +65,36 @@ TEST_F(ContentionLabIntegrationTest, WithoutChaosNobodyOverlapsAndEveryWriteLand
     EXPECT_GT(report.counters.writesApplied, 0);
     EXPECT_TRUE(lockscope::test::eventually([&] { return keysUnder(prefix() + "calm/") == 0; }))
         << "the lab left lock keys behind";
+}
+
+TEST_F(ContentionLabIntegrationTest, StopLeavesNoKeyAndNoLeaseEvenWithCrashesAndGrantsInFlight) {
+    const auto before = leases();
+    auto options = optionsUnder("teardown");
+    options.workers = 20;
+    options.hold = 20ms;
+    options.think = 5ms;
+    options.ttlSeconds = 10;
+    options.crashProbability = 0.3; // crashed holders orphan their leases
+    // At once (every session still being granted), then after a while of running.
+    for (auto runFor : {0ms, 1500ms}) {
+        auto own = makeClient();
+        auto lab = ContentionLab::create(*own, options);
+        lab->start();
+        std::this_thread::sleep_for(runFor);
+        stopAndWait(*lab);
+        if (runFor > 0ms) {
+            EXPECT_GT(lab->report().counters.crashes, 0);
+        }
+        lab.reset();
+        own.reset(); // as lockscopectl and the window do once stop() said done
+        EXPECT_EQ(keysUnder(prefix() + "teardown/"), 0u) << "after " << runFor.count() << " ms";
+        std::set<int64_t> left;
+        for (int64_t lease : leases())
+            if (!before.contains(lease))
+                left.insert(lease);
+        EXPECT_TRUE(left.empty()) << left.size() << " leases of the lab left after "
+                                  << runFor.count() << " ms";
+    }
 }
 
 TEST_F(ContentionLabIntegrationTest, StepGivesEachWorkerOneAcquisition) {
