@@ -1,5 +1,7 @@
 // lockscopectl: LockScope without windows. `lockscopectl [connection flags] <command> ...`
 #include "app/core/connection_options.h"
+#include "app/core/key_text.h"
+#include "app/core/lossless_arguments.h"
 #include "app/ctl/ctl_command.h"
 #include "app/ctl/lab_command.h"
 #include "app/ctl/lock_command.h"
@@ -21,7 +23,8 @@ namespace {
 constexpr std::array commands = {
     CtlCommand{"status", "Show each endpoint's status (add --json for JSON).", runStatusCommand},
     CtlCommand{"lock",
-               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [-- COMMAND ARGS...].",
+               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] [-- COMMAND "
+               "ARGS...].",
                runLockCommand},
     CtlCommand{"snapshot", "Show every lock under PREFIX: holder, queue, TTLs (--json).",
                runSnapshotCommand},
@@ -47,6 +50,8 @@ int usageError(const QString& message) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    // Lock names and prefixes are bytes: read them before Qt decodes (and mangles) them.
+    const QStringList allArguments = losslessArguments(argc, argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("lockscopectl");
     QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);
@@ -62,7 +67,7 @@ int main(int argc, char* argv[]) {
     // Everything after the command name belongs to the command.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
-    if (!parser.parse(app.arguments()))
+    if (!parser.parse(allArguments))
         return usageError(parser.errorText());
     if (parser.isSet(helpOption)) {
         // Qt's usage line names the binary's full path and omits the command's place.
@@ -81,7 +86,9 @@ int main(int argc, char* argv[]) {
         return arguments.first() == QLatin1String(c.name);
     });
     if (command == commands.end())
-        return usageError(QStringLiteral("unknown command \"%1\"").arg(arguments.first()));
+        return usageError(
+            QStringLiteral("unknown command \"%1\"")
+                .arg(QString::fromStdString(displayKey(argumentBytes(arguments.first())))));
 
     QString problem;
     const auto connection =

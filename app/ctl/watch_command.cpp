@@ -31,7 +31,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
     auto wasLive = std::make_shared<std::atomic<bool>>(false);
     std::weak_ptr<etcd::LockMonitor> weak;
     auto monitor = etcd::LockMonitor::create(
-        **client, {args->prefix.toStdString()},
+        **client, {args->prefix},
         [json, wasLive, &weak](const std::vector<etcd::LockEvent>& events) {
             for (const auto& e : events)
                 std::printf("%s\n", (json ? lockEventJson(e) : lockEventLine(e)).c_str());
