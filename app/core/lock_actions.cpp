@@ -4,6 +4,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
 #include "etcdclient/client.h"
+#include "etcdclient/lease_ttl.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/session.h"
 
@@ -33,24 +34,34 @@ LockActions::~LockActions() {
     }
 }
 
-void LockActions::acquire(const QString& name, int ttlSeconds, bool tryOnly) {
+void LockActions::acquire(const QString& text, qint64 ttlSeconds, bool tryOnly) {
+    std::string problem;
+    const auto bytes = parseKeyText(text.toStdString(), problem);
+    if (bytes)
+        problem = etcd::leaseTtlProblem(ttlSeconds);
+    if (!problem.empty()) {
+        emit notAcquired(text, QString::fromStdString(problem));
+        return;
+    }
+    const QString name = shown(QByteArray::fromStdString(*bytes)); // \x41 is A: one spelling
     if (name.isEmpty() || locks_.contains(name))
         return;
     locks_.insert(name, {});
     emit acquiring(name);
-    etcd::Session::create(client_, ttlSeconds, [guard = QPointer(this), name, tryOnly](auto made) {
-        postGuarded(guard, [made = std::move(made), name, tryOnly](LockActions* self) {
-            if (!made) {
-                self->forget(name);
-                emit self->notAcquired(name, message(made.error()));
-                return;
-            }
-            self->onSession(name, tryOnly, made.value());
+    etcd::Session::create(
+        client_, ttlSeconds, [guard = QPointer(this), name, bytes = *bytes, tryOnly](auto made) {
+            postGuarded(guard, [made = std::move(made), name, bytes, tryOnly](LockActions* self) {
+                if (!made) {
+                    self->forget(name);
+                    emit self->notAcquired(name, message(made.error()));
+                    return;
+                }
+                self->onSession(name, bytes, tryOnly, made.value());
+            });
         });
-    });
 }
 
-void LockActions::onSession(const QString& name, bool tryOnly,
+void LockActions::onSession(const QString& name, const std::string& bytes, bool tryOnly,
                             std::shared_ptr<etcd::Session> session) {
     auto it = locks_.find(name);
     if (it == locks_.end() || it->cancelRequested) {
@@ -59,7 +70,7 @@ void LockActions::onSession(const QString& name, bool tryOnly,
         emit notAcquired(name, tr("cancelled"));
         return;
     }
-    auto mutex = etcd::Mutex::create(client_, session, name.toStdString());
+    auto mutex = etcd::Mutex::create(client_, session, bytes);
     it->session = session;
     it->mutex = mutex;
     const QPointer<LockActions> guard(this);

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <string>
 
 namespace etcd {
 class Client;
@@ -31,9 +32,12 @@ public:
     explicit LockActions(etcd::Client& client, QObject* parent = nullptr);
     ~LockActions() override;
 
-    // Queues for `name` with a new session of `ttlSeconds` (or, with tryOnly, takes it only if
-    // free). Progress: acquiring, then acquired or notAcquired.
-    void acquire(const QString& name, int ttlSeconds, bool tryOnly);
+    // Lock names here are text as displayKey writes them, so any bytes can be named; acquire
+    // also takes other spellings (\x41 for A) and goes on under the displayKey one. Queues for
+    // the lock parseKeyText(text) with a new session of `ttlSeconds` (or, with tryOnly, takes
+    // it only if free). Progress: acquiring, then acquired or notAcquired; a bad escape or a
+    // TTL etcd would refuse is notAcquired at once, before any call.
+    void acquire(const QString& text, qint64 ttlSeconds, bool tryOnly);
     void cancel(const QString& name);
     void release(const QString& name);
     // Stops (or resumes) keepalives of a lock we hold: the lease expires and the next waiter
@@ -64,7 +68,8 @@ private:
         std::shared_ptr<etcd::Mutex> mutex;
         bool cancelRequested = false;
     };
-    void onSession(const QString& name, bool tryOnly, std::shared_ptr<etcd::Session> session);
+    void onSession(const QString& name, const std::string& bytes, bool tryOnly,
+                   std::shared_ptr<etcd::Session> session);
     void forget(const QString& name);
 
     etcd::Client& client_;
