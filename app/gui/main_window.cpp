@@ -166,6 +166,9 @@ MainWindow::MainWindow(QWidget* parent)
     prefixBox_->setMinimumContentsLength(30);
     prefixBox_->setToolTip(tr("The key prefix whose locks to watch (Ctrl+L); Enter applies it"));
     connect(prefixBox_, &QComboBox::textActivated, this, &MainWindow::setPrefix);
+    // With NoInsert, Enter activates only a listed prefix; a newly typed one is applied here.
+    connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
+            [this] { setPrefix(prefixBox_->currentText()); });
     liveLabel_->setObjectName("lockWatchStatus");
     liveLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* prefixRow = new QHBoxLayout;

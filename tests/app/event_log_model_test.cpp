@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -97,6 +98,41 @@ private slots:
 
         QVERIFY(!model.saveCsv(directory.filePath("missing/dir/events.csv"), error));
         QVERIFY(!error.isEmpty());
+    }
+
+    // \xfd and \xfe are two locks: shown, exported as CSV and as JSON, never as one U+FFFD.
+    void bytesThatAreNotUtf8StayApartInTheTableAndBothExports() {
+        EventLogModel model;
+        auto batch = events(1, 2);
+        batch[0].lock = "/n/\xfd";
+        batch[0].key = "/n/\xfd/1";
+        batch[1].lock = "/n/\xfe";
+        batch[1].key = "/n/\xfe/2";
+        model.append(batch);
+        const auto cell = [&](int row, int column) {
+            return model.data(model.index(row, column)).toString();
+        };
+        QSet<QString> locks{cell(0, EventLogModel::Lock), cell(1, EventLogModel::Lock)};
+        QCOMPARE(locks, (QSet<QString>{"/n/\\xfd", "/n/\\xfe"}));
+
+        QTemporaryDir directory;
+        QString error;
+        const QString csvPath = directory.filePath("events.csv");
+        QVERIFY2(model.saveCsv(csvPath, error), qPrintable(error));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QByteArray text = csv.readAll();
+        QVERIFY2(text.contains(",/n/\\xfd,/n/\\xfd/1,") && text.contains(",/n/\\xfe,/n/\\xfe/2,"),
+                 text.constData());
+
+        const QString jsonPath = directory.filePath("events.json");
+        QVERIFY2(model.saveJson(jsonPath, error), qPrintable(error));
+        QFile json(jsonPath);
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QSet<QByteArray> exported;
+        for (const auto& e : QJsonDocument::fromJson(json.readAll()).array())
+            exported << QByteArray::fromBase64(e.toObject()["lock_b64"].toString().toLatin1());
+        QCOMPARE(exported, (QSet<QByteArray>{"/n/\xfd", "/n/\xfe"}));
     }
 };
 

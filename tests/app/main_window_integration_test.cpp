@@ -313,7 +313,7 @@ private slots:
         lockTable->setCurrentIndex(
             proxy->mapFromSource(locks->index(locks->rowOfLock(base + "\xfe"), 0)));
         QCOMPARE(window.lockWatch()->selectedLock(), base + "\xfe");
-        QCOMPARE(window.lockWatch()->queue()->entryAt(0).key, keys[1]);
+        QCOMPARE(window.lockWatch()->queue()->entryAt(0).key, keys[1]); // the exact bytes
         auto* card = window.findChild<HolderCard*>("holderCard");
         QCOMPARE(card->key(), QString("/raw\\xff/n/\\xfe/") +
                                   QString::fromStdString(keys[1].substr(base.size() + 2)));
@@ -333,6 +333,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(enqueuedRow() >= 0, 10000);
         QCOMPARE(events->data(events->index(enqueuedRow(), EventLogModel::Lock)).toString(),
                  QString("/raw\\xff/n/\\xff"));
+        const QueueModel* queue = window.lockWatch()->queue();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queue->data(queue->index(0, QueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
         QVERIFY(saveScreenshot(window, "main_window_raw_byte_locks.png"));
 
         typePrefix("/raw\\\\xff/"); // a literal backslash: another prefix, with no locks
