@@ -1,10 +1,6 @@
 // Lock names that are not UTF-8 stay exact bytes through lockscopectl, against a real etcd and
 // the real `etcdctl lock`: /n/\xff is etcdctl's /n/\xff, and \xfd, \xfe, \xff are three locks.
-#include "etcdclient/blocking.h"
-#include "etcdclient/key_range.h"
-#include "process/child_process.h"
-#include "process/etcdctl_args.h"
-#include "support/etcd_fixture.h"
+#include "lockscopectl_test.h"
 #include "support/waiting.h"
 
 #include <QJsonArray>
@@ -27,7 +23,7 @@ QJsonObject jsonLine(const std::string& line) {
     return QJsonDocument::fromJson(QByteArray::fromStdString(line)).object();
 }
 
-class LockscopectlKeyBytesIntegrationTest : public EtcdTest {
+class LockscopectlKeyBytesIntegrationTest : public LockscopectlTest {
 protected:
     // prefix() + "n/" + the byte: the names of the issue, under this test's prefix.
     std::string lockName(char byte) const { return prefix() + "n/" + std::string(1, byte); }
@@ -38,15 +34,6 @@ protected:
         return prefix() + "n/" + escape;
     }
 
-    std::unique_ptr<ChildProcess> lockscopectl(std::vector<std::string> args) {
-        std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", cluster().endpointList()};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return std::make_unique<ChildProcess>(argv);
-    }
-    std::unique_ptr<ChildProcess> etcdctlLock(const std::string& name) {
-        return std::make_unique<ChildProcess>(etcdctlArgs(cluster().endpointList(), {"lock", name}),
-                                              std::vector<std::string>{"ETCDCTL_API=3"});
-    }
     // Runs lockscopectl to its end: its exit code and every line it printed.
     std::pair<std::optional<int>, std::vector<std::string>>
     run(const std::vector<std::string>& args) {
@@ -55,21 +42,6 @@ protected:
         while (auto line = child->readLine(15s))
             lines.push_back(*line);
         return {child->wait(15s), lines};
-    }
-    // The keys under `keyPrefix`, oldest first.
-    std::vector<std::string> keysUnder(const std::string& keyPrefix) {
-        pb::RangeRequest r;
-        r.set_key(keyPrefix);
-        r.set_range_end(prefixRangeEnd(keyPrefix));
-        r.set_sort_target(pb::RangeRequest::CREATE);
-        r.set_sort_order(pb::RangeRequest::ASCEND);
-        auto got = call(*client, &Client::range, r);
-        EXPECT_TRUE(got) << got.error().message;
-        std::vector<std::string> keys;
-        if (got)
-            for (const auto& kv : got->kvs())
-                keys.push_back(kv.key());
-        return keys;
     }
     std::vector<std::string> queueOf(const std::string& name) { return keysUnder(name + "/"); }
 };
@@ -150,6 +122,15 @@ TEST_F(LockscopectlKeyBytesIntegrationTest, XfdXfeXffAreThreeLocksInSnapshotAndW
             return row.find(shown) != std::string::npos;
         });
         EXPECT_EQ(rows, 1) << shown << " is not on exactly one row";
+    }
+
+    // A raw-byte prefix, and its escaped form, select exactly the \xff lock.
+    for (const std::string& rawPrefix : {lockName('\xff'), escapedName('\xff')}) {
+        const auto [code, lines] = run({"snapshot", rawPrefix});
+        EXPECT_EQ(code, 0);
+        ASSERT_FALSE(lines.empty());
+        EXPECT_NE(lines[0].find("1 lock(s) under " + escapedName('\xff')), std::string::npos)
+            << lines[0];
     }
 
     const auto [jsonExit, json] = run({"snapshot", prefix(), "--json"});
