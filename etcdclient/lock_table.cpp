@@ -238,10 +238,10 @@ std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
                            "the key has no lease, so it never expires and blocks every "
                            "waiter behind it until someone deletes it"});
         if (!named || k.key.find('/') == std::string::npos)
+            // The detail names no key: keys are bytes, and whoever shows them escapes them.
             out.push_back({k.key, AnomalyKind::NotALockKey,
                            "not shaped <name>/<lease id in hex>; it still takes a place in "
-                           "the queue of " +
-                               (queue.name.empty() ? std::string("the root") : queue.name)});
+                           "its lock's queue"});
         else if (k.lease != 0 && *named != k.lease)
             out.push_back(
                 {k.key, AnomalyKind::LeaseMismatch,

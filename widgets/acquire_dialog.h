@@ -1,10 +1,11 @@
 #pragma once
 
 #include <QDialog>
+#include <functional>
 
 class QCheckBox;
+class QLabel;
 class QLineEdit;
-class QSpinBox;
 
 namespace lockscope {
 
@@ -13,19 +14,34 @@ namespace lockscope {
 class AcquireDialog : public QDialog {
     Q_OBJECT
 public:
+    // What Acquire checks before the dialog accepts; the caller knows the rules (how a name is
+    // written, etcd's limits), the dialog only asks. An empty text means "fine".
+    struct Checks {
+        std::function<QString(const QString& name)> nameProblem;
+        std::function<QString(qint64 ttlSeconds)> ttlProblem; // refuses: shown in the dialog
+        std::function<QString(qint64 ttlSeconds)> ttlWarning; // asks "acquire anyway?" first
+    };
+
     explicit AcquireDialog(const QString& lockName, QWidget* parent = nullptr);
 
+    void setChecks(Checks checks) { checks_ = std::move(checks); }
+
     QString lockName() const;
-    int ttlSeconds() const;
+    qint64 ttlSeconds() const; // 0 when the field holds no number
     bool tryOnly() const;
 
-    void setTtlSeconds(int seconds);
+    void setTtlSeconds(qint64 seconds);
     void setTryOnly(bool tryOnly);
+
+    // Accepts only when the checks pass and, for a TTL with a warning, the user confirms.
+    void accept() override;
 
 private:
     QLineEdit* name_;
-    QSpinBox* ttl_;
+    QLineEdit* ttl_;
     QCheckBox* tryOnly_;
+    QLabel* problem_;
+    Checks checks_;
 };
 
 } // namespace lockscope

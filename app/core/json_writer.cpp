@@ -1,5 +1,8 @@
 #include "app/core/json_writer.h"
 
+#include "app/core/key_text.h"
+
+#include <QByteArray>
 #include <cmath>
 #include <cstdio>
 
@@ -101,6 +104,11 @@ JsonWriter& JsonWriter::null() {
     separate();
     out_ += "null";
     return *this;
+}
+
+JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& bytes) {
+    key(name).value(displayKey(bytes));
+    return key(name + "_b64").value(QByteArray::fromStdString(bytes).toBase64().toStdString());
 }
 
 } // namespace lockscope

@@ -21,6 +21,9 @@ public:
     JsonWriter& value(double number);
     JsonWriter& value(bool flag);
     JsonWriter& null();
+    // A field that holds bytes (a key, a lock name, a value): "name" gets displayKey(bytes),
+    // readable and unambiguous, and "name_b64" the exact bytes in base64, for programs.
+    JsonWriter& bytesField(const std::string& name, const std::string& bytes);
 
     const std::string& text() const { return out_; }
 

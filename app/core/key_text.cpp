@@ -4,10 +4,21 @@ namespace lockscope {
 
 namespace {
 
-// Length of the valid, printable UTF-8 sequence at `i`, or 0.
-std::size_t utf8Length(const std::string& s, std::size_t i) {
+int hexDigit(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+} // namespace
+
+std::size_t utf8SequenceLength(const std::string& s, std::size_t i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f)
+    if (c < 0x80)
         return 1;
     std::size_t length = 0;
     if (c >= 0xc2 && c <= 0xdf)
@@ -28,8 +39,6 @@ std::size_t utf8Length(const std::string& s, std::size_t i) {
     return length;
 }
 
-} // namespace
-
 std::string displayKey(const std::string& bytes) {
     static const char hex[] = "0123456789abcdef";
     std::string out;
@@ -40,15 +49,47 @@ std::string displayKey(const std::string& bytes) {
             ++i;
             continue;
         }
-        if (const std::size_t n = utf8Length(bytes, i)) {
+        const auto c = static_cast<unsigned char>(bytes[i]);
+        const bool control = c < 0x20 || c == 0x7f;
+        if (const std::size_t n = control ? 0 : utf8SequenceLength(bytes, i)) {
             out.append(bytes, i, n);
             i += n;
             continue;
         }
-        const auto c = static_cast<unsigned char>(bytes[i++]);
+        ++i;
         out += "\\x";
         out += hex[c >> 4];
         out += hex[c & 0xf];
+    }
+    return out;
+}
+
+std::optional<std::string> parseKeyText(const std::string& text, std::string& problem) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\\') {
+            out += text[i];
+            continue;
+        }
+        if (i + 1 < text.size() && text[i + 1] == '\\') {
+            out += '\\';
+            ++i;
+            continue;
+        }
+        const bool hexEscape = i + 1 < text.size() && text[i + 1] == 'x';
+        const int high = i + 2 < text.size() ? hexDigit(text[i + 2]) : -1;
+        const int low = i + 3 < text.size() ? hexDigit(text[i + 3]) : -1;
+        if (hexEscape && high >= 0 && low >= 0) {
+            out += static_cast<char>(high * 16 + low);
+            i += 3;
+            continue;
+        }
+        // What follows the backslash, as far as an escape would reach.
+        const std::string rest = text.substr(i + 1, hexEscape ? 3 : 1);
+        problem = "bad escape \"\\" + displayKey(rest) + "\" at byte " + std::to_string(i + 1) +
+                  ": write \\xNN (two hex digits) for a byte or \\\\ for a backslash";
+        return std::nullopt;
     }
     return out;
 }

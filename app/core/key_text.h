@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 namespace lockscope {
@@ -7,5 +9,15 @@ namespace lockscope {
 // An etcd key (any bytes) as text that never mangles it: valid UTF-8 stays as it is, a
 // backslash doubles, and every other byte (controls, invalid UTF-8) becomes \xNN.
 std::string displayKey(const std::string& bytes);
+
+// The other way: `\xNN` (two hex digits, either case) is that byte, `\\` is one backslash, and
+// every other byte is itself, so raw non-UTF-8 bytes pass through unchanged. A backslash that
+// starts neither escape is refused, with what was wrong and how to write it in `problem`.
+// parseKeyText(displayKey(b)) == b for all bytes b.
+std::optional<std::string> parseKeyText(const std::string& text, std::string& problem);
+
+// The length of the valid UTF-8 sequence starting at s[i] (1 for ASCII), or 0 when there is
+// none: a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut off.
+std::size_t utf8SequenceLength(const std::string& s, std::size_t i);
 
 } // namespace lockscope

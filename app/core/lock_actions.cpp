@@ -6,6 +6,7 @@
 #include "app/core/lock_json.h"
 #include "app/core/retry_backoff.h"
 #include "etcdclient/client.h"
+#include "etcdclient/lease_ttl.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/session.h"
 
@@ -52,10 +53,20 @@ void LockActions::revoke(Held& held) {
     held.session.reset();
 }
 
-void LockActions::acquire(const QString& name, int ttlSeconds, bool tryOnly) {
+void LockActions::acquire(const QString& text, qint64 ttlSeconds, bool tryOnly) {
+    std::string problem;
+    const auto bytes = parseKeyText(text.toStdString(), problem);
+    if (bytes)
+        problem = etcd::leaseTtlProblem(ttlSeconds);
+    if (!problem.empty()) {
+        emit notAcquired(text, QString::fromStdString(problem));
+        return;
+    }
+    const QString name = shown(QByteArray::fromStdString(*bytes)); // \x41 is A: one spelling
     if (closing_ || name.isEmpty() || locks_.contains(name))
         return;
     Held held;
+    held.bytes = *bytes;
     held.ttlSeconds = ttlSeconds;
     held.tryOnly = tryOnly;
     held.backoff = std::make_shared<RetryBackoff>();
@@ -99,7 +110,7 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
         }
         return;
     }
-    auto mutex = etcd::Mutex::create(client_, session, name.toStdString());
+    auto mutex = etcd::Mutex::create(client_, session, it->bytes);
     it->granting = false;
     it->queued = true;
     it->session = session;

@@ -6,6 +6,7 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace etcd {
 class Client;
@@ -40,10 +41,13 @@ public:
     explicit LockActions(etcd::Client& client, QObject* parent = nullptr);
     ~LockActions() override;
 
-    // Queues for `name` with a new session of `ttlSeconds` (or, with tryOnly, takes it only if
-    // free). Progress: acquiring, retrying while a failed wait queues again, then acquired or
-    // notAcquired.
-    void acquire(const QString& name, int ttlSeconds, bool tryOnly);
+    // Lock names here are text as displayKey writes them, so any bytes can be named; acquire
+    // also takes other spellings (\x41 for A) and goes on under the displayKey one. Queues for
+    // the lock parseKeyText(text) with a new session of `ttlSeconds` (or, with tryOnly, takes
+    // it only if free). Progress: acquiring, retrying while a failed wait queues again, then
+    // acquired or notAcquired; a bad escape or a TTL etcd would refuse is notAcquired at once,
+    // before any call.
+    void acquire(const QString& text, qint64 ttlSeconds, bool tryOnly);
     void cancel(const QString& name);
     void release(const QString& name);
     // Stops (or resumes) keepalives of a lock we hold: the lease expires and the next waiter
@@ -81,7 +85,8 @@ private:
         std::shared_ptr<etcd::Session> session;
         std::shared_ptr<etcd::Mutex> mutex;
         std::function<void()> revoked; // tells outstanding_ the session's revoke was answered
-        int ttlSeconds = 0;
+        std::string bytes;             // the lock's exact name
+        qint64 ttlSeconds = 0;
         bool tryOnly = false;
         bool granting = false;        // a session is being granted
         bool queued = false;          // an attempt had its place in the queue

@@ -15,12 +15,12 @@ std::string leaseHex(int64_t lease) {
 namespace {
 
 void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonitorState& state) {
-    json.key("key").value(displayKey(key.key));
+    json.bytesField("key", key.key);
     json.key("lease").value(key.lease);
     json.key("lease_hex").value(leaseHex(key.lease));
     json.key("create_revision").value(key.createRevision);
     json.key("mod_revision").value(key.modRevision);
-    json.key("value").value(displayKey(key.value));
+    json.bytesField("value", key.value);
     auto ttl = state.leases.find(key.lease);
     if (ttl == state.leases.end()) {
         json.key("ttl").null();
@@ -49,7 +49,7 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
     JsonWriter json;
     json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
     for (const auto& [name, queue] : state.locks) {
-        json.beginObject().key("name").value(displayKey(name));
+        json.beginObject().bytesField("name", name);
         json.key("holder").beginObject();
         writeKey(json, queue.keys.front(), state);
         json.endObject().key("waiters").beginArray();
@@ -57,7 +57,7 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
             json.beginObject();
             writeKey(json, queue.keys[i], state);
             json.key("position").value(static_cast<int64_t>(i));
-            json.key("waits_for").value(displayKey(queue.keys[i - 1].key));
+            json.bytesField("waits_for", queue.keys[i - 1].key);
             json.endObject();
         }
         json.endArray().endObject();
@@ -66,8 +66,7 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
     for (const auto& [name, anomalies] : state.anomalies)
         for (const auto& a : anomalies)
             json.beginObject()
-                .key("key")
-                .value(displayKey(a.key))
+                .bytesField("key", a.key)
                 .key("kind")
                 .value(etcd::anomalyKindName(a.kind))
                 .key("detail")
@@ -82,10 +81,8 @@ std::string lockEventJson(const etcd::LockEvent& event) {
     json.beginObject()
         .key("event")
         .value(etcd::lockEventKindName(event.kind))
-        .key("lock")
-        .value(displayKey(event.lock))
-        .key("key")
-        .value(displayKey(event.key))
+        .bytesField("lock", event.lock)
+        .bytesField("key", event.key)
         .key("lease")
         .value(event.lease)
         .key("lease_hex")

@@ -9,10 +9,13 @@ namespace lockscope {
 // `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "holder", "waiters"}],
 // "anomalies"}; a holder or waiter is {"key", "lease", "lease_hex", "create_revision",
 // "mod_revision", "value", "ttl", "granted_ttl"} and a waiter adds "position" (1 = next) and
-// "waits_for" (its predecessor's key). Keys and values go through displayKey.
+// "waits_for" (its predecessor's key). Every name, key and value is written by
+// JsonWriter::bytesField: the displayKey form plus a "*_b64" field with the exact bytes.
 std::string lockStateJson(const etcd::LockMonitorState& state);
 
-// One lock event as a JSON object, for `lockscopectl watch --json` (one per line).
+// One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",
+// "lock", "key" (each with its "*_b64"), "lease", "lease_hex", "revision", "observed_at",
+// "waited_ms", "held_ms", "recovered".
 std::string lockEventJson(const etcd::LockEvent& event);
 
 // One lock event as a line of text.

@@ -17,7 +17,9 @@ inline int exitCodeFor(etcd::ErrorCode code) {
 }
 
 // One lockscopectl subcommand. `arguments` start with the subcommand's name, so a command can
-// hand them to its own QCommandLineParser; the global connection flags are already read.
+// hand them to its own QCommandLineParser; the global connection flags are already read. They
+// come from losslessArguments(): argumentBytes() gives an argument's exact bytes, and a lock
+// name or prefix is then parseKeyText() of those (so `\xNN` and `\\` escapes work too).
 struct CtlCommand {
     const char* name;
     const char* summary;

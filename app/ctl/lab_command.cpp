@@ -3,6 +3,7 @@
 #include "app/core/go_duration.h"
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
+#include "app/core/lossless_arguments.h"
 #include "app/core/termination_signals.h"
 #include "app/lab/contention_lab.h"
 #include "etcdclient/blocking.h"
@@ -44,8 +45,7 @@ std::string reportJson(const lab::LabReport& r) {
     for (std::size_t i = 0; i < r.overlaps.size(); ++i) {
         const auto& o = r.overlaps[i];
         json.beginObject()
-            .key("lock")
-            .value(displayKey(o.lock))
+            .bytesField("lock", o.lock)
             .key("lasted_ms")
             .value(static_cast<int64_t>(o.lasted.count()));
         for (const auto& [name, hold] : {std::pair{"first", &o.first}, {"second", &o.second}})
@@ -53,8 +53,7 @@ std::string reportJson(const lab::LabReport& r) {
                 .beginObject()
                 .key("worker")
                 .value(static_cast<int64_t>(hold->worker))
-                .key("key")
-                .value(displayKey(hold->key))
+                .bytesField("key", hold->key)
                 .key("fencing_token")
                 .value(hold->fencingToken)
                 .endObject();
@@ -108,8 +107,10 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     parser.setApplicationDescription("Run the contention lab: workers contending on locks with "
                                      "chaos, then report split brains and the fencing demo.");
     const QCommandLineOption workers("workers", "Workers, 1 to 200.", "n", "10");
-    const QCommandLineOption locks("locks", "Comma-separated lock names.", "names",
-                                   "/lockscope-lab/lock");
+    const QCommandLineOption locks("locks",
+                                   "Comma-separated lock names (\\xNN is a byte, \\x2c a comma, "
+                                   "\\\\ a backslash).",
+                                   "names", "/lockscope-lab/lock");
     const QCommandLineOption hold("hold", "How long each hold lasts.", "duration", "100ms");
     const QCommandLineOption think("think", "Pause between attempts.", "duration", "50ms");
     const QCommandLineOption ttl("ttl", "Session TTL in seconds.", "seconds", "2");
@@ -138,8 +139,13 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     bool ok = true;
     options.workers = parser.value(workers).toInt(&ok);
     options.locks.clear();
-    for (const auto& name : parser.value(locks).split(',', Qt::SkipEmptyParts))
-        options.locks.push_back(name.toStdString());
+    for (const auto& text : parser.value(locks).split(',', Qt::SkipEmptyParts)) {
+        std::string why;
+        const auto name = parseKeyText(argumentBytes(text), why);
+        if (!name)
+            return fail(QString::fromStdString("--locks: " + why));
+        options.locks.push_back(*name);
+    }
     const auto holdTime = parseGoDuration(parser.value(hold));
     const auto thinkTime = parseGoDuration(parser.value(think));
     const auto runTime = parseGoDuration(parser.value(duration));

@@ -1,8 +1,11 @@
 #include "app/ctl/lock_command.h"
 
+#include "app/core/key_text.h"
+#include "app/core/lossless_arguments.h"
 #include "app/core/retry_backoff.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
+#include "etcdclient/lease_ttl.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/session.h"
 
@@ -161,7 +164,7 @@ private:
 };
 
 int holdUntilSignal(LockHolder& holder) {
-    std::printf("%s\n", holder.mutex().key().c_str());
+    std::printf("%s\n", displayKey(holder.mutex().key()).c_str());
     std::fflush(stdout);
     while (true) {
         const int sig = nextSignal();
@@ -212,14 +215,14 @@ Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
             return {ExitFailed, {}};
         }
         if (!tried.value()) {
-            say(options.name + " is held by someone else");
+            say(displayKey(options.name) + " is held by someone else");
             return {ExitLockHeldElsewhere, {}};
         }
     } else {
         bool interrupted = false;
         const etcd::Error locked = holder.lock(interrupted);
         if (interrupted) {
-            say("interrupted while waiting for " + options.name +
+            say("interrupted while waiting for " + displayKey(options.name) +
                 "; our place in the queue was removed");
             return {ExitFailed, {}};
         }
@@ -259,11 +262,11 @@ int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& opt
             return exitCodeFor(failed.code);
         }
         const auto delay = backoff.next();
-        say("waiting for " + options.name + " failed (attempt " +
+        say("waiting for " + displayKey(options.name) + " failed (attempt " +
             std::to_string(backoff.attempts()) + "): " + failed.message + "; queueing again in " +
             RetryBackoff::seconds(delay) + " s");
         if (interruptedWithin(delay)) {
-            say("interrupted while waiting for " + options.name + " to queue again");
+            say("interrupted while waiting for " + displayKey(options.name) + " to queue again");
             return ExitFailed;
         }
     }
@@ -273,17 +276,22 @@ int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& opt
 
 bool parseLockArguments(const QStringList& arguments, LockCommandOptions& options,
                         QString& problem) {
+    const auto takeCommand = [&](int from) {
+        for (int i = from; i < arguments.size(); ++i)
+            options.command.push_back(argumentBytes(arguments[i]));
+    };
     for (int i = 1; i < arguments.size(); ++i) {
         const QString& arg = arguments[i];
         if (arg == "--") {
-            for (++i; i < arguments.size(); ++i)
-                options.command.push_back(arguments[i].toStdString());
+            takeCommand(i + 1);
             break;
         }
         if (arg == "--try") {
             options.tryOnly = true;
         } else if (arg == "--no-retry") {
             options.retry = false;
+        } else if (arg == "--force") {
+            options.force = true;
         } else if (arg == "--ttl" || arg.startsWith("--ttl=")) {
             const QString value = arg == "--ttl"
                                       ? (i + 1 < arguments.size() ? arguments[++i] : QString())
@@ -293,24 +301,40 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             if (!ok || options.ttlSeconds <= 0) {
                 problem = QStringLiteral("--ttl takes a whole number of seconds above 0, not "
                                          "\"%1\"")
-                              .arg(value);
+                              .arg(QString::fromStdString(displayKey(argumentBytes(value))));
                 return false;
             }
         } else if (arg.startsWith("-")) {
-            problem =
-                QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, --no-retry, -- COMMAND)")
-                    .arg(arg);
+            problem = QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, --force, "
+                                     "--no-retry, -- COMMAND)")
+                          .arg(QString::fromStdString(displayKey(argumentBytes(arg))));
             return false;
         } else if (options.name.empty()) {
-            options.name = arg.toStdString();
+            std::string why;
+            const auto name = parseKeyText(argumentBytes(arg), why);
+            if (!name || name->empty()) {
+                problem = QString::fromStdString("lock NAME: " + (name ? "it is empty" : why));
+                return false;
+            }
+            options.name = *name;
         } else {
-            for (; i < arguments.size(); ++i) // etcdctl's form: the command without "--"
-                options.command.push_back(arguments[i].toStdString());
+            takeCommand(i); // etcdctl's form: the command without "--"
+            break;
         }
     }
     if (options.name.empty()) {
-        problem = "lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [--no-retry] "
-                  "[-- COMMAND]";
+        problem = "lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [--force] "
+                  "[--no-retry] [-- COMMAND]";
+        return false;
+    }
+    if (const std::string ttlProblem = etcd::leaseTtlProblem(options.ttlSeconds);
+        !ttlProblem.empty()) {
+        problem = QString::fromStdString("--ttl: " + ttlProblem);
+        return false;
+    }
+    if (const std::string warning = etcd::longLeaseTtlWarning(options.ttlSeconds);
+        !warning.empty() && !options.force) {
+        problem = QString::fromStdString("--ttl: " + warning + "; add --force to use it anyway");
         return false;
     }
     return true;

@@ -8,13 +8,14 @@
 
 namespace lockscope {
 
-// `lockscopectl lock NAME [--ttl N] [--try] [--no-retry] [-- COMMAND ARGS...]`, as
-// `etcdctl lock` does it.
+// `lockscopectl lock NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND ARGS...]`, as
+// `etcdctl lock` does it. NAME and COMMAND are exact bytes.
 struct LockCommandOptions {
     std::string name;
     int64_t ttlSeconds = 10; // etcdctl lock's default
     bool tryOnly = false;
     bool retry = true;                // a waiter whose session is lost queues again after a backoff
+    bool force = false;               // allows a TTL over a day
     std::vector<std::string> command; // empty: hold until SIGINT or SIGTERM
 };
 
@@ -22,8 +23,11 @@ struct LockCommandOptions {
 constexpr int ExitLockHeldElsewhere = 3; // --try, and someone else holds the lock
 constexpr int ExitLockLost = 4;          // the lock was lost while we held it
 
-// Reads the arguments after "lock". Flags may come before or after NAME; "--" (or the first
-// word after NAME that is not a flag, as etcdctl allows) starts the command.
+// Reads the arguments after "lock" (losslessArguments()). Flags may come before or after NAME;
+// "--" (or the first word after NAME that is not a flag, as etcdctl allows) starts the
+// command. NAME is parseKeyText() of its bytes: raw bytes are themselves, `\xNN` is a byte and
+// a literal backslash is written `\\`. A TTL beyond etcd's limit is refused, and one over a
+// day needs --force.
 bool parseLockArguments(const QStringList& arguments, LockCommandOptions& options,
                         QString& problem);
 

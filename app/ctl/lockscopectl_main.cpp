@@ -1,5 +1,7 @@
 // lockscopectl: LockScope without windows. `lockscopectl [connection flags] <command> ...`
 #include "app/core/connection_options.h"
+#include "app/core/key_text.h"
+#include "app/core/lossless_arguments.h"
 #include "app/core/terminal_password_prompt.h"
 #include "app/ctl/ctl_command.h"
 #include "app/ctl/lab_command.h"
@@ -23,7 +25,7 @@ namespace {
 constexpr std::array commands = {
     CtlCommand{"status", "Show each endpoint's status (add --json for JSON).", runStatusCommand},
     CtlCommand{"lock",
-               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--no-retry] "
+               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] [--no-retry] "
                "[-- COMMAND ARGS...].",
                runLockCommand},
     CtlCommand{"snapshot", "Show every lock under PREFIX: holder, queue, TTLs (--json).",
@@ -50,6 +52,8 @@ int usageError(const QString& message) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    // Lock names and prefixes are bytes: read them before Qt decodes (and mangles) them.
+    const QStringList allArguments = losslessArguments(argc, argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("lockscopectl");
     QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);
@@ -67,7 +71,7 @@ int main(int argc, char* argv[]) {
     // Everything after the command name belongs to the command.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
-    if (!parser.parse(app.arguments()))
+    if (!parser.parse(allArguments))
         return usageError(parser.errorText());
     etcd::routeGrpcLog(parser.isSet(debugOption));
     if (parser.isSet(helpOption)) {
@@ -87,7 +91,9 @@ int main(int argc, char* argv[]) {
         return arguments.first() == QLatin1String(c.name);
     });
     if (command == commands.end())
-        return usageError(QStringLiteral("unknown command \"%1\"").arg(arguments.first()));
+        return usageError(
+            QStringLiteral("unknown command \"%1\"")
+                .arg(QString::fromStdString(displayKey(argumentBytes(arguments.first())))));
 
     QString problem;
     const auto connection = ConnectionOptions::read(

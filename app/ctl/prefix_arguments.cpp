@@ -1,5 +1,7 @@
 #include "app/ctl/prefix_arguments.h"
 
+#include "app/core/key_text.h"
+#include "app/core/lossless_arguments.h"
 #include "app/ctl/ctl_command.h"
 
 #include <QCommandLineParser>
@@ -15,7 +17,8 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
     const QCommandLineOption jsonOption("json", "Print JSON instead of text.");
     const QCommandLineOption helpOption({"h", "help"}, "Show this help.");
     parser.addOptions({jsonOption, helpOption});
-    parser.addPositionalArgument("prefix", "The key prefix whose locks to show, e.g. /locks/");
+    parser.addPositionalArgument("prefix", "The key prefix whose locks to show, e.g. /locks/. "
+                                           "Any bytes; \\xNN is a byte and \\\\ a backslash.");
     const bool parsed = parser.parse(arguments);
     if (parsed && parser.isSet(helpOption)) {
         std::printf("Usage: %s\n%s", qPrintable(usage),
@@ -24,18 +27,24 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
         return std::nullopt;
     }
     const QStringList positional = parser.positionalArguments(); // arguments[0] is the command
-    if (!parsed || positional.size() != 1) {
-        const QString problem =
-            !parsed ? parser.errorText()
-            : positional.isEmpty()
-                ? QStringLiteral("a PREFIX is needed, like /locks/")
-                : QStringLiteral("one PREFIX only, got %1").arg(positional.join(' '));
-        std::fprintf(stderr, "lockscopectl: %s\nUsage: %s\n", qPrintable(problem),
-                     qPrintable(usage));
+    std::string problem;
+    std::optional<std::string> prefix;
+    if (!parsed)
+        problem = parser.errorText().toStdString();
+    else if (positional.isEmpty())
+        problem = "a PREFIX is needed, like /locks/";
+    else if (positional.size() > 1) {
+        problem = "one PREFIX only, got";
+        for (const QString& argument : positional)
+            problem += " " + displayKey(argumentBytes(argument));
+    } else if (prefix = parseKeyText(argumentBytes(positional.first()), problem); !prefix)
+        problem = "PREFIX: " + problem;
+    if (!problem.empty()) {
+        std::fprintf(stderr, "lockscopectl: %s\nUsage: %s\n", problem.c_str(), qPrintable(usage));
         exitCode = ExitUsage;
         return std::nullopt;
     }
-    return PrefixArguments{positional.first(), parser.isSet(jsonOption)};
+    return PrefixArguments{*prefix, parser.isSet(jsonOption)};
 }
 
 } // namespace lockscope

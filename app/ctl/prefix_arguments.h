@@ -3,12 +3,13 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <string>
 
 namespace lockscope {
 
 // The arguments of a command that takes one PREFIX and an optional --json.
 struct PrefixArguments {
-    QString prefix;
+    std::string prefix; // exact bytes
     bool json = false;
 };
 

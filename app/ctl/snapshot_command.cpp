@@ -28,7 +28,7 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         return exitCodeFor(client.error().code);
     }
     std::promise<etcd::Result<etcd::LockMonitorState>> read;
-    etcd::readLockSnapshot(**client, args->prefix.toStdString(),
+    etcd::readLockSnapshot(**client, args->prefix,
                            [&](auto state) { read.set_value(std::move(state)); });
     const auto state = read.get_future().get();
     if (!state) {
@@ -42,7 +42,7 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     LockKeysModel model;
     model.setState(*state);
     std::printf("revision %lld, %zu lock(s) under %s\n", static_cast<long long>(state->revision),
-                state->locks.size(), displayKey(args->prefix.toStdString()).c_str());
+                state->locks.size(), displayKey(args->prefix).c_str());
     if (!state->locks.empty())
         std::fputs(qPrintable(renderTextTable(model)), stdout);
     for (const auto& [name, anomalies] : state->anomalies)

@@ -52,7 +52,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         exitCode);
     if (!args)
         return exitCode;
-    if (args->prefix.isEmpty()) { // it would watch the whole keyspace, not one lock family
+    if (args->prefix.empty()) { // it would watch the whole keyspace, not one lock family
         std::fprintf(stderr,
                      "lockscopectl: watch needs a non-empty PREFIX, like /locks/ (use / for "
                      "every lock under the root)\nUsage: %s\n",
@@ -99,7 +99,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         }
     };
     auto monitor =
-        etcd::LockMonitor::create(**client, {args->prefix.toStdString()}, onEvents, onRetry);
+        etcd::LockMonitor::create(**client, {args->prefix}, onEvents, onRetry);
     weak = monitor;
     monitor->start();
     exitCode = QCoreApplication::exec();

@@ -35,6 +35,20 @@ QDoubleSpinBox* percent(QWidget* parent, const QString& tip) {
     return box;
 }
 
+// The comma-separated names of the lock field as bytes (\xNN escapes; \x2c is a comma). A name
+// with a bad escape is left out and the first such problem kept in `problem`.
+std::vector<std::string> lockNames(const QString& text, std::string& problem) {
+    std::vector<std::string> names;
+    for (const auto& name : text.split(',', Qt::SkipEmptyParts)) {
+        std::string why;
+        if (const auto bytes = parseKeyText(name.trimmed().toStdString(), why))
+            names.push_back(*bytes);
+        else if (problem.empty())
+            problem = "lock names: " + why;
+    }
+    return names;
+}
+
 // Steady-clock instants from the lab as wall-clock seconds, for the timeline.
 double unixSeconds(lab::Clock::time_point at) {
     const auto sinceNow = std::chrono::duration<double>(at - lab::Clock::now()).count();
@@ -131,9 +145,8 @@ void LabPanel::detachClient(std::function<void()> released) {
 lab::LabOptions LabPanel::options() const {
     lab::LabOptions o;
     o.workers = workers_->value();
-    o.locks.clear();
-    for (const auto& name : locks_->text().split(',', Qt::SkipEmptyParts))
-        o.locks.push_back(name.trimmed().toStdString());
+    std::string ignored; // launch() says it
+    o.locks = lockNames(locks_->text(), ignored);
     o.hold = std::chrono::milliseconds(hold_->value());
     o.think = std::chrono::milliseconds(think_->value());
     o.ttlSeconds = ttl_->value();
@@ -148,7 +161,7 @@ void LabPanel::setOptions(const lab::LabOptions& o) {
     workers_->setValue(o.workers);
     QStringList names;
     for (const auto& l : o.locks)
-        names << QString::fromStdString(l);
+        names << QString::fromStdString(displayKey(l));
     locks_->setText(names.join(','));
     hold_->setValue(static_cast<int>(o.hold.count()));
     think_->setValue(static_cast<int>(o.think.count()));
@@ -170,7 +183,11 @@ void LabPanel::launch(bool once) {
     if (!client_ || running())
         return;
     const lab::LabOptions o = options();
-    if (const auto problem = o.problem(); !problem.empty()) {
+    std::string problem;
+    lockNames(locks_->text(), problem);
+    if (problem.empty())
+        problem = o.problem();
+    if (!problem.empty()) {
         QMessageBox::warning(this, tr("Contention lab"), QString::fromStdString(problem));
         return;
     }

@@ -121,8 +121,12 @@ void LockWatch::selectLock(const std::string& name) {
         return;
     selectedLock_ = name;
     showSelectedQueue();
-    emit selectedLockChanged(QString::fromStdString(displayKey(name)));
+    emit selectedLockChanged(selectedLockText());
     emit refreshed();
+}
+
+QString LockWatch::selectedLockText() const {
+    return QString::fromStdString(displayKey(selectedLock_));
 }
 
 void LockWatch::showSelectedQueue() {

@@ -34,6 +34,8 @@ public:
     // The lock whose queue QueueModel shows (a name as etcd has it); empty for none.
     void selectLock(const std::string& name);
     const std::string& selectedLock() const { return selectedLock_; }
+    // The same as text (displayKey): how LockActions names it.
+    QString selectedLockText() const;
 
     LockListModel* locks() const { return locks_; }
     QueueModel* queue() const { return queue_; }

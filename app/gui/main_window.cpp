@@ -17,6 +17,7 @@
 #include "app/gui/lock_watch.h"
 #include "app/gui/password_source.h"
 #include "app/gui/sandbox.h"
+#include "etcdclient/lease_ttl.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/frame_rate_cap.h"
@@ -170,6 +171,9 @@ MainWindow::MainWindow(QWidget* parent)
     prefixBox_->setMinimumContentsLength(30);
     prefixBox_->setToolTip(tr("The key prefix whose locks to watch (Ctrl+L); Enter applies it"));
     connect(prefixBox_, &QComboBox::textActivated, this, &MainWindow::setPrefix);
+    // With NoInsert, Enter activates only a listed prefix; a newly typed one is applied here.
+    connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
+            [this] { setPrefix(prefixBox_->currentText()); });
     liveLabel_->setObjectName("lockWatchStatus");
     liveLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* prefixRow = new QHBoxLayout;
@@ -385,6 +389,13 @@ MainWindow::~MainWindow() {
 
 void MainWindow::setPrefix(const QString& prefix) {
     const QString text = prefix.isEmpty() ? QStringLiteral("/") : prefix;
+    std::string problem; // the field takes escapes (\xNN, \\) for bytes text cannot hold
+    const auto bytes = parseKeyText(text.toStdString(), problem);
+    if (!bytes) {
+        statusBar()->showMessage(tr("Prefix not changed: %1").arg(QString::fromStdString(problem)),
+                                 10000);
+        return;
+    }
     QSettings settings;
     QStringList recent = settings.value("locks/recentPrefixes").toStringList();
     recent.removeAll(text);
@@ -395,7 +406,7 @@ void MainWindow::setPrefix(const QString& prefix) {
     prefixBox_->clear();
     prefixBox_->addItems(recent);
     prefixBox_->setCurrentIndex(0);
-    lockWatch_->setPrefix(text.toStdString());
+    lockWatch_->setPrefix(*bytes);
 }
 
 bool MainWindow::exportEventLog(const QString& path, QString& error) const {
@@ -429,9 +440,7 @@ void MainWindow::showHolder() {
         return;
     }
     if (queue->rowCount() == 0) {
-        holderCard_->clear(
-            tr("Nobody holds %1")
-                .arg(QString::fromStdString(displayKey(lockWatch_->selectedLock()))));
+        holderCard_->clear(tr("Nobody holds %1").arg(lockWatch_->selectedLockText()));
         return;
     }
     const QueueModel::Entry& holder = queue->entryAt(0);
@@ -504,7 +513,9 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     connect(session_, &ClusterSession::latencySampled, latencyPlot_, &LatencyPlot::addPoint);
 
     lockWatch_->setClient(session_->client());
-    lockWatch_->setPrefix(prefixBox_->currentText().toStdString());
+    std::string unused; // the recent prefixes were all parsed before they were kept
+    lockWatch_->setPrefix(
+        parseKeyText(prefixBox_->currentText().toStdString(), unused).value_or("/"));
     if (etcd::Client* client = session_->client()) {
         lockActions_ = new LockActions(*client, this);
         connect(lockActions_, &LockActions::acquired, this,
@@ -734,7 +745,7 @@ void MainWindow::createLockActions() {
     pauseAction_->setToolTip(tr("Stop renewing the lease of a lock we hold: it expires and the "
                                 "next waiter takes over, live"));
     connect(pauseAction_, &QAction::toggled, this, [this](bool paused) {
-        const QString name = QString::fromStdString(lockWatch_->selectedLock());
+        const QString name = lockWatch_->selectedLockText();
         if (lockActions_ && lockActions_->busy(name) && lockActions_->paused(name) != paused)
             lockActions_->setPaused(name, paused);
     });
@@ -763,7 +774,7 @@ int MainWindow::selectedQueueRow() const {
 }
 
 void MainWindow::updateLockActions() {
-    const QString name = QString::fromStdString(lockWatch_->selectedLock());
+    const QString name = lockWatch_->selectedLockText();
     const bool connected = lockActions_ != nullptr;
     const bool ours = connected && lockActions_->busy(name);
     acquireAction_->setVisible(!readOnly_);
@@ -794,7 +805,15 @@ void MainWindow::setReadOnly(bool readOnly) {
 void MainWindow::acquireLock() {
     if (!lockActions_ || readOnly_)
         return;
-    AcquireDialog dialog(QString::fromStdString(lockWatch_->selectedLock()), this);
+    AcquireDialog dialog(lockWatch_->selectedLockText(), this);
+    const auto text = [](const std::string& problem) { return QString::fromStdString(problem); };
+    dialog.setChecks({[text](const QString& name) {
+                          std::string problem;
+                          return parseKeyText(name.toStdString(), problem) ? QString()
+                                                                           : text(problem);
+                      },
+                      [text](qint64 ttl) { return text(etcd::leaseTtlProblem(ttl)); },
+                      [text](qint64 ttl) { return text(etcd::longLeaseTtlWarning(ttl)); }});
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString name = dialog.lockName();
@@ -822,7 +841,7 @@ void MainWindow::acquireLock() {
 }
 
 void MainWindow::releaseLock() {
-    const QString name = QString::fromStdString(lockWatch_->selectedLock());
+    const QString name = lockWatch_->selectedLockText();
     if (!lockActions_ || !lockActions_->busy(name))
         return;
     lockActions_->cancel(name); // a pending wait ends; a held lock is unaffected by this

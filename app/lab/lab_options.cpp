@@ -1,5 +1,7 @@
 #include "app/lab/lab_options.h"
 
+#include "etcdclient/lease_ttl.h"
+
 namespace lockscope::lab {
 
 std::string LabOptions::problem() const {
@@ -9,8 +11,8 @@ std::string LabOptions::problem() const {
         return "give the lab at least one lock name";
     if (hold.count() < 0 || think.count() < 0)
         return "hold and think times cannot be negative";
-    if (ttlSeconds < 1)
-        return "the session TTL must be at least 1 s (etcd raises it to its minimum)";
+    if (const std::string ttlProblem = etcd::leaseTtlProblem(ttlSeconds); !ttlProblem.empty())
+        return "session TTL: " + ttlProblem;
     for (double p : {stallProbability, crashProbability, slowProbability})
         if (p < 0 || p > 1)
             return "chaos probabilities are between 0 and 1";

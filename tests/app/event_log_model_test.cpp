@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -33,6 +34,21 @@ std::vector<etcd::LockEvent> events(int first, int count) {
         batch.push_back(event(i % 2 ? etcd::LockEventKind::Acquired : etcd::LockEventKind::Enqueued,
                               first + i));
     return batch;
+}
+
+// What the model exports to a file named `name` (.csv or .json); empty if it could not.
+QByteArray exported(const EventLogModel& model, const QString& name) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(name);
+    QString error;
+    const bool saved =
+        name.endsWith(".json") ? model.saveJson(path, error) : model.saveCsv(path, error);
+    QFile file(path);
+    if (!saved || !file.open(QIODevice::ReadOnly)) {
+        qWarning("export failed: %s", qPrintable(error));
+        return {};
+    }
+    return file.readAll();
 }
 
 } // namespace
@@ -73,30 +89,47 @@ private slots:
         auto batch = events(1, 2);
         batch[0].key = "/locks/a/with,comma";
         model.append(batch);
-        QTemporaryDir directory;
-        QString error;
-        const QString csvPath = directory.filePath("events.csv");
-        QVERIFY2(model.saveCsv(csvPath, error), qPrintable(error));
-        QFile csv(csvPath);
-        QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = csv.readAll().split('\n');
+        const QList<QByteArray> lines = exported(model, "events.csv").split('\n');
         QCOMPARE(lines.size(), 4); // header, two events, the final newline
         QVERIFY(lines[0].startsWith("observed_at,event,lock,key"));
         QVERIFY2(lines[1].contains(",\"/locks/a/with,comma\","), lines[1].constData());
         QVERIFY(lines[2].contains(
             "2023-11-14T22:13:20.000Z,acquired,/locks/a,/locks/a/2,2,2,250,,false"));
 
-        const QString jsonPath = directory.filePath("events.json");
-        QVERIFY2(model.saveJson(jsonPath, error), qPrintable(error));
-        QFile json(jsonPath);
-        QVERIFY(json.open(QIODevice::ReadOnly));
-        const QJsonArray array = QJsonDocument::fromJson(json.readAll()).array();
+        const QJsonArray array = QJsonDocument::fromJson(exported(model, "events.json")).array();
         QCOMPARE(array.size(), 2);
         QCOMPARE(array[1].toObject()["event"].toString(), QString("acquired"));
         QCOMPARE(array[1].toObject()["waited_ms"].toInt(), 250);
 
+        QTemporaryDir directory;
+        QString error;
         QVERIFY(!model.saveCsv(directory.filePath("missing/dir/events.csv"), error));
         QVERIFY(!error.isEmpty());
+    }
+
+    // \xfd and \xfe are two locks: shown, exported as CSV and as JSON, never as one U+FFFD.
+    void bytesThatAreNotUtf8StayApartInTheTableAndBothExports() {
+        EventLogModel model;
+        auto batch = events(1, 2);
+        batch[0].lock = "/n/\xfd";
+        batch[0].key = "/n/\xfd/1";
+        batch[1].lock = "/n/\xfe";
+        batch[1].key = "/n/\xfe/2";
+        model.append(batch);
+        const auto cell = [&](int row, int column) {
+            return model.data(model.index(row, column)).toString();
+        };
+        QSet<QString> locks{cell(0, EventLogModel::Lock), cell(1, EventLogModel::Lock)};
+        QCOMPARE(locks, (QSet<QString>{"/n/\\xfd", "/n/\\xfe"}));
+
+        const QByteArray csv = exported(model, "events.csv");
+        QVERIFY2(csv.contains(",/n/\\xfd,/n/\\xfd/1,") && csv.contains(",/n/\\xfe,/n/\\xfe/2,"),
+                 csv.constData());
+
+        QSet<QByteArray> exportedLocks;
+        for (const auto& e : QJsonDocument::fromJson(exported(model, "events.json")).array())
+            exportedLocks << QByteArray::fromBase64(e.toObject()["lock_b64"].toString().toLatin1());
+        QCOMPARE(exportedLocks, (QSet<QByteArray>{"/n/\xfd", "/n/\xfe"}));
     }
 };
 

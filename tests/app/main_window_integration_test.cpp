@@ -11,12 +11,17 @@
 #include "etcdclient/client.h"
 #include "etcdclient/local_cluster.h"
 #include "main_window_probes.h"
+#include "process/child_process.h"
+#include "process/etcdctl_args.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
+#include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -259,6 +264,91 @@ private slots:
                  qPrintable(banner));
         QVERIFY(labelText(window, "connectionLabel").contains("Sandbox failed"));
         QVERIFY(saveScreenshot(window, "main_window_no_etcd.png"));
+    }
+
+    // Lock names with bytes that are not UTF-8, taken by real `etcdctl lock` processes: the
+    // prefix field's escaped form selects the raw-byte prefix and the models tell them apart.
+    void showsRawByteLocksApartThroughTheEscapedPrefix() {
+        const std::string base = "/raw\xff/n/";
+        const std::string bytes = "\xfd\xfe\xff";
+        std::vector<std::unique_ptr<process::ChildProcess>> holders;
+        std::vector<std::string> keys;
+        for (char byte : bytes) {
+            holders.push_back(std::make_unique<process::ChildProcess>(
+                process::etcdctlArgs(cluster_->endpointList(), {"lock", base + byte}),
+                std::vector<std::string>{"ETCDCTL_API=3"}));
+            const auto key = holders.back()->readLine(std::chrono::seconds(15));
+            QVERIFY2(key, "etcdctl did not take a lock of its own byte");
+            keys.push_back(*key);
+        }
+
+        etcd::ClientOptions options;
+        options.endpoints = cluster_->endpoints();
+        MainWindow window;
+        window.connectTo(options);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* prefixField = window.findChild<QComboBox*>("prefixBox")->lineEdit();
+        const auto typePrefix = [&](const QString& text) {
+            prefixField->selectAll();
+            QTest::keyClicks(prefixField, text);
+            QTest::keyClick(prefixField, Qt::Key_Return);
+        };
+        typePrefix("/raw\\xff/");
+        QCOMPARE(window.lockWatch()->prefix(), std::string("/raw\xff/"));
+        const LockListModel* locks = window.lockWatch()->locks();
+        QTRY_COMPARE_WITH_TIMEOUT(locks->rowCount(), 3, 10000);
+        QSet<QString> shown;
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            const int row = locks->rowOfLock(base + bytes[i]);
+            QVERIFY(row >= 0);
+            shown << locks->data(locks->index(row, LockListModel::Name)).toString();
+        }
+        QCOMPARE(shown,
+                 (QSet<QString>{"/raw\\xff/n/\\xfd", "/raw\\xff/n/\\xfe", "/raw\\xff/n/\\xff"}));
+
+        auto* lockTable = window.findChild<QTableView*>("lockTable");
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(lockTable->model());
+        lockTable->setCurrentIndex(
+            proxy->mapFromSource(locks->index(locks->rowOfLock(base + "\xfe"), 0)));
+        QCOMPARE(window.lockWatch()->selectedLock(), base + "\xfe");
+        QCOMPARE(window.lockWatch()->queue()->entryAt(0).key, keys[1]); // the exact bytes
+        auto* card = window.findChild<HolderCard*>("holderCard");
+        QCOMPARE(card->key(), QString("/raw\\xff/n/\\xfe/") +
+                                  QString::fromStdString(keys[1].substr(base.size() + 2)));
+
+        // A waiter on \xff: its event names the lock escaped, not as U+FFFD.
+        holders.push_back(std::make_unique<process::ChildProcess>(
+            process::etcdctlArgs(cluster_->endpointList(), {"lock", base + "\xff"}),
+            std::vector<std::string>{"ETCDCTL_API=3"}));
+        const EventLogModel* events = window.lockWatch()->events();
+        const auto enqueuedRow = [&] {
+            for (int row = 0; row < events->rowCount(); ++row)
+                if (events->eventAt(row).kind == etcd::LockEventKind::Enqueued &&
+                    events->eventAt(row).lock == base + "\xff")
+                    return row;
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(enqueuedRow() >= 0, 10000);
+        QCOMPARE(events->data(events->index(enqueuedRow(), EventLogModel::Lock)).toString(),
+                 QString("/raw\\xff/n/\\xff"));
+        const QueueModel* queue = window.lockWatch()->queue();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queue->data(queue->index(0, QueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
+        QVERIFY(saveScreenshot(window, "main_window_raw_byte_locks.png"));
+
+        typePrefix("/raw\\\\xff/"); // a literal backslash: another prefix, with no locks
+        QCOMPARE(window.lockWatch()->prefix(), std::string("/raw\\xff/"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), 10000);
+        QCOMPARE(locks->rowCount(), 0);
+        typePrefix("/raw\\q/");
+        QCOMPARE(window.lockWatch()->prefix(), std::string("/raw\\xff/"));
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                     "Prefix not changed: bad escape \"\\q\" at byte 5"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        for (auto& holder : holders)
+            holder->signal(SIGINT);
     }
 
 private:

@@ -84,7 +84,7 @@ private:
     // What the connection dialog does with the profile it returns.
     static void connectThrough(MainWindow& window, const ConnectionProfile& chosen) {
         QString error;
-        const auto options = toConnectionOptions(chosen, "", error);
+        const auto options = toConnectionOptions(chosen, error);
         QVERIFY2(options.has_value(), qPrintable(error));
         window.connectTo(options->client, chosen.name);
         window.show();

@@ -2,8 +2,11 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
 #include "app/core/lock_keys_model.h"
+#include "app/core/lossless_arguments.h"
+#include "etcdclient/lease_ttl.h"
 
 #include <QAbstractItemModelTester>
+#include <QCommandLineParser>
 #include <gtest/gtest.h>
 
 using namespace lockscope;
@@ -15,6 +18,78 @@ TEST(KeyTextTest, Utf8StaysAndEverythingElseIsEscapedReversibly) {
     EXPECT_EQ(displayKey("a\\x00"), "a\\\\x00"); // a literal backslash cannot pass as an escape
     EXPECT_EQ(displayKey("\xc3"), "\\xc3");      // a cut-off UTF-8 sequence
     EXPECT_EQ(displayKey("\xed\xa0\x80"), "\\xed\\xa0\\x80"); // a surrogate is not UTF-8
+}
+
+TEST(KeyTextTest, EveryByteSurvivesDisplayAndParse) {
+    std::string all;
+    for (int b = 0; b < 256; ++b) {
+        const std::string one = "/n/" + std::string(1, static_cast<char>(b)) + "/x";
+        std::string problem;
+        EXPECT_EQ(parseKeyText(displayKey(one), problem), one) << "byte " << b << ": " << problem;
+        all += static_cast<char>(b);
+    }
+    std::string problem;
+    EXPECT_EQ(parseKeyText(displayKey(all), problem), all) << problem;
+    EXPECT_EQ(displayKey("\\xfd"), "\\\\xfd"); // a backslash and "xfd" are not the byte
+    EXPECT_NE(displayKey("\\xfd"), displayKey("\xfd"));
+    EXPECT_NE(displayKey("\xfd"), displayKey("\xfe"));
+}
+
+TEST(KeyTextTest, ParseTakesRawBytesAndEitherHexCase) {
+    std::string problem;
+    EXPECT_EQ(parseKeyText("/n/\xff", problem), "/n/\xff");
+    EXPECT_EQ(parseKeyText("/n/\\xFF\\x2c", problem), "/n/\xff,"); // \x2c: a comma in --locks
+    EXPECT_EQ(parseKeyText("/schlöss/\\\\", problem), "/schlöss/\\");
+    EXPECT_TRUE(problem.empty()) << problem;
+}
+
+TEST(KeyTextTest, MalformedEscapesAreRefusedSayingWhereAndHow) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"/a\\q", "bad escape \"\\q\" at byte 3"},     {"/a\\x4", "bad escape \"\\x4\" at byte 3"},
+        {"/a\\xg1", "bad escape \"\\xg1\" at byte 3"}, {"/a\\", "bad escape \"\\\" at byte 3"},
+        {"\\x", "bad escape \"\\x\" at byte 1"},
+    };
+    for (const auto& [text, expected] : cases) {
+        std::string problem;
+        EXPECT_FALSE(parseKeyText(text, problem)) << text;
+        EXPECT_EQ(problem.rfind(expected, 0), 0u) << problem;
+        EXPECT_NE(problem.find("write \\xNN (two hex digits) for a byte or \\\\ for a backslash"),
+                  std::string::npos)
+            << problem;
+    }
+}
+
+TEST(LosslessArgumentsTest, EveryByteOfArgvComesBackAndTheParserKeepsThem) {
+    const std::string fd = "/n/\xfd", fe = "/n/\xfe", ff = "/n/\xff";
+    const std::string utf8 = "/ö/\xf0\x90\x82\x80/\xed\xa0\x80"; // U+10080, then a surrogate
+    const char* argv[] = {"lockscopectl", "--endpoints", "x",        "lock",
+                          fd.c_str(),     fe.c_str(),    ff.c_str(), utf8.c_str()};
+    const QStringList arguments = losslessArguments(8, argv);
+    ASSERT_EQ(arguments.size(), 8);
+    EXPECT_NE(arguments[4], arguments[5]);
+    EXPECT_NE(arguments[5], arguments[6]);
+    QCommandLineParser parser;
+    parser.addOption({"endpoints", "", "e"});
+    ASSERT_TRUE(parser.parse(arguments));
+    const QStringList positional = parser.positionalArguments();
+    ASSERT_EQ(positional.size(), 5);
+    EXPECT_EQ(argumentBytes(positional[1]), fd);
+    EXPECT_EQ(argumentBytes(positional[2]), fe);
+    EXPECT_EQ(argumentBytes(positional[3]), ff);
+    EXPECT_EQ(argumentBytes(positional[4]), utf8);
+    EXPECT_EQ(positional[4].left(3), QString("/ö/"));
+}
+
+TEST(LeaseTtlTest, EtcdsLimitIsNamedAndADayIsTheLongMark) {
+    EXPECT_EQ(etcd::leaseTtlProblem(9'000'000'000), "");
+    EXPECT_EQ(etcd::leaseTtlProblem(9'000'000'001),
+              "a lease TTL of 9000000001 s is above etcd's limit of 9000000000 s (285.2 years); "
+              "etcd would refuse it");
+    EXPECT_NE(etcd::leaseTtlProblem(0), "");
+    EXPECT_EQ(etcd::longLeaseTtlWarning(86'400), "");
+    EXPECT_EQ(etcd::longLeaseTtlWarning(172'800),
+              "a lease TTL of 172800 s (2.0 days) keeps the lock taken that long if its holder "
+              "dies without releasing it");
 }
 
 TEST(JsonWriterTest, WritesNestedValuesAndExactInt64) {
@@ -53,11 +128,32 @@ TEST(LockJsonTest, SnapshotNamesPositionsAndPredecessors) {
     state.leases[0xa] = {7, 10, {}, false};
     const std::string json = lockStateJson(state);
     EXPECT_NE(json.find(R"("revision":9)"), std::string::npos) << json;
-    EXPECT_NE(json.find(R"("holder":{"key":"/l/a","lease":10,"lease_hex":"a")"), std::string::npos)
+    EXPECT_NE(
+        json.find(R"("holder":{"key":"/l/a","key_b64":"L2wvYQ==","lease":10,"lease_hex":"a")"),
+        std::string::npos)
         << json;
     EXPECT_NE(json.find(R"("ttl":7,"granted_ttl":10)"), std::string::npos) << json;
-    EXPECT_NE(json.find(R"("position":1,"waits_for":"/l/a")"), std::string::npos) << json;
+    EXPECT_NE(json.find(R"("position":1,"waits_for":"/l/a","waits_for_b64":"L2wvYQ==")"),
+              std::string::npos)
+        << json;
     EXPECT_NE(json.find(R"("ttl":null)"), std::string::npos) << json;
+}
+
+TEST(LockJsonTest, KeyLikeFieldsCarryTheirExactBytesInBase64) {
+    etcd::LockMonitorState state;
+    etcd::LockQueue queue;
+    queue.name = "/n/\xff";
+    queue.keys = {{"/n/\xff/a", 0xa, 5, 5, "v\xfe", {}, {}}};
+    state.locks[queue.name] = queue;
+    const std::string json = lockStateJson(state);
+    EXPECT_NE(json.find(R"("name":"/n/\\xff","name_b64":"L24v/w==")"), std::string::npos) << json;
+    EXPECT_NE(json.find(R"("key":"/n/\\xff/a","key_b64":"L24v/y9h")"), std::string::npos) << json;
+    EXPECT_NE(json.find(R"("value":"v\\xfe","value_b64":"dv4=")"), std::string::npos) << json;
+
+    etcd::LockEvent event{
+        etcd::LockEventKind::Acquired, "/n/\xfd", "/n/\xfd/a", 0xa, 5, {}, {}, {}, false};
+    const std::string line = lockEventJson(event);
+    EXPECT_NE(line.find(R"("lock":"/n/\\xfd","lock_b64":"L24v/Q==")"), std::string::npos) << line;
 }
 
 TEST(LockKeysModelTest, RowsFollowQueueOrderAndTheModelIsWellFormed) {

@@ -1,4 +1,5 @@
 #include "etcdclient/blocking.h"
+#include "lockscopectl_test.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
@@ -18,17 +19,8 @@ using namespace lockscope::test;
 
 namespace {
 
-class LockscopectlSnapshotWatchIntegrationTest : public EtcdTest {
+class LockscopectlSnapshotWatchIntegrationTest : public LockscopectlTest {
 protected:
-    std::unique_ptr<ChildProcess> lockscopectl(std::vector<std::string> args) {
-        std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", cluster().endpointList()};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return std::make_unique<ChildProcess>(argv);
-    }
-    std::unique_ptr<ChildProcess> etcdctlLock(const std::string& name) {
-        return std::make_unique<ChildProcess>(etcdctlArgs(cluster().endpointList(), {"lock", name}),
-                                              std::vector<std::string>{"ETCDCTL_API=3"});
-    }
     void putRaw(const std::string& key) {
         pb::PutRequest put;
         put.set_key(key);

@@ -67,6 +67,35 @@ private slots:
         QVERIFY(holder->waitForFinished(10000));
     }
 
+    // Names are displayKey text: "\xff" written so is the byte, the lock etcdctl would take.
+    void anEscapedNameTakesTheLockOfItsExactBytes() {
+        LockActions actions(*client_);
+        QSignalSpy acquired(&actions, &LockActions::acquired);
+        actions.acquire("/actions/\\xff", 10, false);
+        QTRY_COMPARE(acquired.size(), 1);
+        QCOMPARE(acquired[0][0].toString(), QString("/actions/\\xff"));
+        const QByteArray key = acquired[0][1].toByteArray();
+        QVERIFY(key.startsWith("/actions/\xff/"));
+        QCOMPARE(keysUnder("/actions/\xff/"), QList<QByteArray>{key});
+        QVERIFY(actions.busy("/actions/\\xff"));
+        QCOMPARE(actions.keyOf("/actions/\\xff"),
+                 "/actions/\\xff/" + key.mid(11)); // after "/actions/" 0xff "/"
+        actions.release("/actions/\\xff");
+        QTRY_VERIFY(keysUnder("/actions/\xff/").isEmpty());
+    }
+
+    void aBadEscapeOrATtlEtcdRefusesIsNotAcquiredBeforeAnyCall() {
+        LockActions actions(*client_);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/\\q", 10, false);
+        actions.acquire("/actions/h", 9'000'000'001, false);
+        QCOMPARE(notAcquired.size(), 2); // at once: nothing went to etcd
+        QVERIFY(notAcquired[0][1].toString().startsWith("bad escape"));
+        QVERIFY(notAcquired[1][1].toString().contains("above etcd's limit of 9000000000 s"));
+        QVERIFY(!actions.busy("/actions/h"));
+        QVERIFY(keysUnder("/actions/h/").isEmpty());
+    }
+
     void cancellingAWaitLeavesNoKey() {
         auto holder = etcdctlLock("/actions/c");
         QVERIFY(holder->waitForReadyRead(10000));

@@ -16,19 +16,6 @@ namespace {
 class MutexIntegrationTest : public EtcdTest {
 protected:
     std::string lockName() const { return prefix() + "lock"; }
-    std::vector<std::string> keysUnder(const std::string& p) {
-        pb::RangeRequest r;
-        r.set_key(p);
-        r.set_range_end(prefixRangeEnd(p));
-        r.set_keys_only(true);
-        auto got = call(*client, &Client::range, r);
-        EXPECT_TRUE(got) << got.error().message;
-        std::vector<std::string> keys;
-        if (got)
-            for (const auto& kv : got->kvs())
-                keys.push_back(kv.key());
-        return keys;
-    }
     std::size_t queueLength() { return keysUnder(lockName() + "/").size(); }
 };
 

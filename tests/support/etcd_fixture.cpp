@@ -1,5 +1,8 @@
 #include "support/etcd_fixture.h"
 
+#include "etcdclient/blocking.h"
+#include "etcdclient/key_range.h"
+
 namespace lockscope::test {
 
 std::unique_ptr<etcd::LocalCluster> EtcdTest::cluster_;
@@ -51,6 +54,22 @@ void EtcdTlsTest::SetUpTestSuite() {
 void EtcdTlsTest::TearDownTestSuite() {
     EtcdTest::TearDownTestSuite();
     certificates_.reset();
+}
+
+std::vector<std::string> EtcdTest::keysUnder(const std::string& keyPrefix) {
+    etcd::pb::RangeRequest r;
+    r.set_key(keyPrefix);
+    r.set_range_end(etcd::prefixRangeEnd(keyPrefix));
+    r.set_keys_only(true);
+    r.set_sort_target(etcd::pb::RangeRequest::CREATE);
+    r.set_sort_order(etcd::pb::RangeRequest::ASCEND);
+    auto got = etcd::call(*client, &etcd::Client::range, r);
+    EXPECT_TRUE(got) << got.error().message;
+    std::vector<std::string> keys;
+    if (got)
+        for (const auto& kv : got->kvs())
+            keys.push_back(kv.key());
+    return keys;
 }
 
 void EtcdClusterTest::SetUp() {

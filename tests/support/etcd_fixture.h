@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace lockscope::test {
 
@@ -27,6 +29,8 @@ protected:
     std::unique_ptr<etcd::Client> makeClient(etcd::ClientOptions options = {});
     // Keys of this test live under this prefix ("/t/<suite>/<test>/").
     const std::string& prefix() const { return prefix_; }
+    // The keys under `keyPrefix` in create order (a lock's queue: holder first).
+    std::vector<std::string> keysUnder(const std::string& keyPrefix);
 
     std::unique_ptr<etcd::Client> client;
 

@@ -1,5 +1,7 @@
 #include "support/etcdctl.h"
 
+#include "process/etcdctl_args.h"
+
 #include <array>
 #include <cstdio>
 #include <sys/wait.h>
@@ -30,6 +32,13 @@ CommandResult etcdctl(const std::string& endpoints, const std::vector<std::strin
     const int status = ::pclose(pipe);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
+}
+
+std::unique_ptr<process::ChildProcess>
+etcdctlLock(const std::string& endpoints, const std::string& name, std::vector<std::string> args) {
+    args.insert(args.begin(), {"lock", name});
+    return std::make_unique<process::ChildProcess>(process::etcdctlArgs(endpoints, args),
+                                                   std::vector<std::string>{"ETCDCTL_API=3"});
 }
 
 } // namespace lockscope::test

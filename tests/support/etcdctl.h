@@ -1,5 +1,8 @@
 #pragma once
 
+#include "process/child_process.h"
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,5 +15,11 @@ struct CommandResult {
 
 // Runs Debian's real `etcdctl` against `endpoints` and waits for it.
 CommandResult etcdctl(const std::string& endpoints, const std::vector<std::string>& args);
+
+// A real `etcdctl lock <name> [args...]` left running: it prints its key once it holds the
+// lock and holds it until SIGINT or SIGTERM (or until its command, if args name one, ends).
+std::unique_ptr<process::ChildProcess> etcdctlLock(const std::string& endpoints,
+                                                   const std::string& name,
+                                                   std::vector<std::string> args = {});
 
 } // namespace lockscope::test

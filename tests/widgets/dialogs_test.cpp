@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
@@ -15,6 +16,30 @@ using namespace lockscope;
 class DialogsTest : public QObject {
     Q_OBJECT
 
+    // Stand-ins for the app's rules (the real ones are tested with lockscopectl's).
+    static AcquireDialog::Checks rules() {
+        return {
+            [](const QString& name) {
+                return name.contains("\\q") ? QString("bad escape") : QString();
+            },
+            [](qint64 ttl) { return ttl > 9'000'000'000 ? QString("above the limit") : QString(); },
+            [](qint64 ttl) { return ttl > 86'400 ? QString("long") : QString(); }};
+    }
+    static QString problemText(const AcquireDialog& dialog) {
+        auto* label = dialog.findChild<QLabel*>("acquireProblem");
+        return label && label->isVisible() ? label->text() : QString();
+    }
+    // Answers the next confirmation box with `button`, keeping its text in `asked`.
+    void answerConfirmation(QMessageBox::StandardButton button, QString& asked) {
+        asked.clear();
+        QTimer::singleShot(0, this, [button, &asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box && box->objectName() == "longTtlConfirmation");
+            asked = box->text();
+            box->button(button)->click();
+        });
+    }
+
 private slots:
     void acquireDialogDefaultsToEtcdctlsTtlAndNeedsAName() {
         AcquireDialog dialog("");
@@ -22,11 +47,56 @@ private slots:
         QVERIFY(!dialog.tryOnly());
         auto* acquire = findButton(dialog, "Acquire");
         QVERIFY(acquire && !acquire->isEnabled());
-        dialog.findChild<QLineEdit*>()->setText(" /locks/deploy ");
+        dialog.findChild<QLineEdit*>("lockName")->setText(" /locks/deploy ");
         QVERIFY(acquire->isEnabled());
         QCOMPARE(dialog.lockName(), QString("/locks/deploy"));
-        dialog.setTtlSeconds(1);
-        QCOMPARE(dialog.ttlSeconds(), 2); // below etcd's minimum TTL is not offered
+        dialog.setTtlSeconds(9'000'000'001); // beyond a QSpinBox, so the checks can name it
+        QCOMPARE(dialog.ttlSeconds(), qint64{9'000'000'001});
+    }
+
+    void acquireRefusesWhatTheChecksRefuseAndSaysWhy() {
+        AcquireDialog dialog("/locks/a\\q");
+        dialog.setChecks(rules());
+        dialog.show();
+        findButton(dialog, "Acquire")->click();
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.result() != QDialog::Accepted);
+        QCOMPARE(problemText(dialog), QString("bad escape"));
+
+        dialog.findChild<QLineEdit*>("lockName")->setText("/locks/a");
+        dialog.setTtlSeconds(9'000'000'001);
+        findButton(dialog, "Acquire")->click();
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(problemText(dialog), QString("above the limit"));
+
+        dialog.setTtlSeconds(30);
+        findButton(dialog, "Acquire")->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QVERIFY(!dialog.findChild<QLabel*>("acquireProblem")->isVisible());
+    }
+
+    void aTtlWithAWarningIsAcquiredOnlyAfterConfirming() {
+        AcquireDialog dialog("/locks/a");
+        dialog.setChecks(rules());
+        dialog.setTtlSeconds(100'000);
+        dialog.show();
+        QString asked;
+        answerConfirmation(QMessageBox::Cancel, asked);
+        findButton(dialog, "Acquire")->click();
+        QCOMPARE(asked, QString("long.\n\nAcquire with this TTL anyway?"));
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.result() != QDialog::Accepted);
+
+        answerConfirmation(QMessageBox::Yes, asked);
+        findButton(dialog, "Acquire")->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+
+        AcquireDialog shortTtl("/locks/a"); // a day or less asks nothing
+        shortTtl.setChecks(rules());
+        shortTtl.setTtlSeconds(86'400);
+        shortTtl.show();
+        findButton(shortTtl, "Acquire")->click();
+        QCOMPARE(shortTtl.result(), int(QDialog::Accepted));
     }
 
     void connectionDialogStartsFromTheFirstSavedProfile() {

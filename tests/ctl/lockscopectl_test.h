@@ -1,0 +1,28 @@
+#pragma once
+// A test on a real etcd that runs lockscopectl (LOCKSCOPECTL, the built binary) and real
+// `etcdctl lock` processes against it.
+
+#include "process/child_process.h"
+#include "support/etcd_fixture.h"
+#include "support/etcdctl.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lockscope::test {
+
+class LockscopectlTest : public EtcdTest {
+protected:
+    // `lockscopectl --endpoints <this etcd> args...`, running.
+    std::unique_ptr<process::ChildProcess> lockscopectl(std::vector<std::string> args) {
+        std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", cluster().endpointList()};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return std::make_unique<process::ChildProcess>(argv);
+    }
+    std::unique_ptr<process::ChildProcess> etcdctlLock(const std::string& name) {
+        return lockscope::test::etcdctlLock(cluster().endpointList(), name);
+    }
+};
+
+} // namespace lockscope::test
