@@ -151,11 +151,14 @@ Error Core::explainFailure(const grpc::Status& status, std::size_t index,
                                    "user '" + options_.username + "' may not " + access));
     if (!connectionFailedVaguely(status))
         return error;
-    // One probe per member and second at most: calls failing together share its finding. A
-    // handshake takes milliseconds; the bound keeps a silent server from stalling the queue.
+    // The probe runs on the queue thread, so it is rare and short: one per member every five
+    // seconds at most (calls failing together share its finding), bounded to 500 ms. A
+    // handshake takes milliseconds; a stopped (SIGSTOPped) member answers no probe at all, and
+    // the bound keeps it from holding up the keepalives of every other lease for long.
     const auto now = std::chrono::steady_clock::now();
-    if (now - m.probedAt > std::chrono::seconds(1)) {
-        const auto bound = std::min(options_.dialTimeout, std::chrono::milliseconds(1000));
+    if (m.probedAt == std::chrono::steady_clock::time_point{} ||
+        now - m.probedAt > std::chrono::seconds(5)) {
+        const auto bound = std::min(options_.dialTimeout, std::chrono::milliseconds(500));
         m.probeFinding = probeConnection(m.endpoint, options_, bound);
         m.probedAt = now;
     }
