@@ -108,6 +108,11 @@ void Client::txn(pb::TxnRequest request, Callback<pb::TxnResponse> done) {
                  std::move(request), std::move(done));
 }
 
+void Client::idempotentTxn(pb::TxnRequest request, Callback<pb::TxnResponse> done) {
+    core_->unary("KV.Txn", Retry::Always, &Member::kv, &pb::KV::Stub::PrepareAsyncTxn,
+                 std::move(request), std::move(done));
+}
+
 void Client::leaseGrant(pb::LeaseGrantRequest request, Callback<pb::LeaseGrantResponse> done) {
     core_->unary("Lease.LeaseGrant", Retry::UnsentOnly, &Member::lease,
                  &pb::Lease::Stub::PrepareAsyncLeaseGrant, std::move(request), std::move(done));

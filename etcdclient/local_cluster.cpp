@@ -163,6 +163,7 @@ Error LocalCluster::launch(int member) {
         "--log-outputs=stderr",
         "--log-level=warn",
     };
+    args.insert(args.end(), extraArguments_.begin(), extraArguments_.end());
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());

@@ -34,8 +34,8 @@ struct Member {
 
 // When a failed call may be sent again to another member.
 enum class Retry {
-    Always,     // reads: safe to repeat
-    UnsentOnly, // writes: only when the channel was not connected, so the call never left
+    Always,     // reads, and writes whose repeat changes nothing (revoke, guarded delete)
+    UnsentOnly, // other writes: only when the channel was not connected, so the call never left
 };
 
 // A unary call in flight; the core cancels them all at shutdown.
@@ -66,6 +66,9 @@ public:
     Member& member(std::size_t index) { return members_[index]; }
     // After a member failed to answer, calls go to the next one.
     void markUnavailable(std::size_t index);
+    // How long one attempt of a call that can be resent waits for a member before trying the
+    // next: a stopped (not dead) member keeps its connection open and never answers.
+    std::chrono::milliseconds attemptTimeout() const;
 
     template <class StubT, class Req, class Resp>
     using Prepare = std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> (StubT::*)(

@@ -54,7 +54,10 @@ public:
             begin();
             return;
         }
-        if (error.code == ErrorCode::Unavailable) {
+        // A member that hung past this attempt's share of the deadline is treated as down.
+        const bool attemptTimedOut =
+            error.code == ErrorCode::DeadlineExceeded && attemptDeadline_ < deadline_;
+        if (error.code == ErrorCode::Unavailable || attemptTimedOut) {
             core_.markUnavailable(member_);
             const bool safe = retry_ == Retry::Always || !channelWasReady_;
             if (safe && ++failovers_ < core_.memberCount() &&
@@ -72,9 +75,14 @@ private:
         member_ = core_.preferredMember();
         Member& member = core_.member(member_);
         context_ = std::make_unique<grpc::ClientContext>();
+        // A call that may go to another member gets only a share of the deadline here, unless
+        // no member is left to try.
+        const auto now = std::chrono::steady_clock::now();
+        const bool canResend = retry_ == Retry::Always && failovers_ + 1 < core_.memberCount();
+        attemptDeadline_ =
+            canResend ? std::min(deadline_, now + core_.attemptTimeout()) : deadline_;
         // gRPC takes system_clock deadlines; ours is steady so a clock step cannot stretch it.
-        context_->set_deadline(std::chrono::system_clock::now() +
-                               (deadline_ - std::chrono::steady_clock::now()));
+        context_->set_deadline(std::chrono::system_clock::now() + (attemptDeadline_ - now));
         if (!token.empty())
             context_->AddMetadata("token", token);
         channelWasReady_ = member.channel->GetState(false) == GRPC_CHANNEL_READY;
@@ -108,6 +116,7 @@ private:
     Callback<Resp> done_;
     const std::chrono::steady_clock::time_point deadline_;
     const std::chrono::steady_clock::time_point startedAt_;
+    std::chrono::steady_clock::time_point attemptDeadline_;
 
     std::unique_ptr<grpc::ClientContext> context_;
     std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> reader_;
