@@ -1,5 +1,9 @@
 #include "support/etcd_fixture.h"
 
+#include "etcdclient/blocking.h"
+
+#include <csignal>
+
 namespace lockscope::test {
 
 std::unique_ptr<etcd::LocalCluster> EtcdTest::cluster_;
@@ -38,6 +42,29 @@ void EtcdClusterTest::SetUp() {
 
 void EtcdClusterTest::TearDown() {
     cluster.reset();
+}
+
+int leaderOf(const etcd::LocalCluster& cluster) {
+    for (int i = 0; i < cluster.size(); ++i) {
+        etcd::ClientOptions options;
+        options.endpoints = {cluster.endpoint(i)};
+        auto member = etcd::Client::create(options);
+        if (!member)
+            continue;
+        auto status = etcd::call(**member, &etcd::Client::status, etcd::pb::StatusRequest());
+        if (status && status->header().member_id() == status->leader())
+            return i;
+    }
+    return -1;
+}
+
+StoppedMember::StoppedMember(const etcd::LocalCluster& cluster, int member)
+    : pid_(cluster.pid(member)) {
+    ::kill(pid_, SIGSTOP);
+}
+
+StoppedMember::~StoppedMember() {
+    ::kill(pid_, SIGCONT);
 }
 
 } // namespace lockscope::test

@@ -39,4 +39,20 @@ protected:
     std::unique_ptr<etcd::LocalCluster> cluster;
 };
 
+// The index of the member that currently leads, asked of each member in turn; -1 if none.
+int leaderOf(const etcd::LocalCluster& cluster);
+
+// SIGSTOPs a member for its lifetime: it keeps its connections open and answers nothing, as a
+// hung server does.
+class StoppedMember {
+public:
+    StoppedMember(const etcd::LocalCluster& cluster, int member);
+    ~StoppedMember();
+    StoppedMember(const StoppedMember&) = delete;
+    StoppedMember& operator=(const StoppedMember&) = delete;
+
+private:
+    pid_t pid_;
+};
+
 } // namespace lockscope::test
