@@ -152,7 +152,7 @@ void Client::lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse
 
 void Client::lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
                         Callback<v3lockpb::LockResponse> done) {
-    core_->unary("Lock.Lock", Retry::UnsentOnly, &Member::lock,
+    core_->unary("Lock.Lock", Retry::Waiting, &Member::lock,
                  &v3lockpb::Lock::Stub::PrepareAsyncLock, std::move(request), std::move(done),
                  timeout);
 }

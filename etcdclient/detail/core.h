@@ -35,7 +35,9 @@ struct Member {
 // When a failed call may be sent again to another member.
 enum class Retry {
     Always,     // reads, and writes whose repeat changes nothing (revoke, guarded delete)
-    UnsentOnly, // other writes: only when the channel was not connected, so the call never left
+    UnsentOnly, // other writes: only when the channel was not connected, so the call never left;
+                // given up early when its member is found hung meanwhile
+    Waiting,    // a call that waits on the server (v3lock's Lock): as UnsentOnly, never cut short
 };
 
 // A unary call in flight; the core cancels them all at shutdown.

@@ -6,6 +6,8 @@
 
 namespace etcd::detail {
 
+inline constexpr std::chrono::milliseconds hangCheckInterval{250};
+
 // One unary RPC: authenticates when needed, retries on another member when that is safe,
 // records its round trip, and hands the result to the caller's callback exactly once.
 template <class Req, class Resp> class UnaryCall final : public Call {
@@ -40,13 +42,45 @@ public:
 
     void cancel() override { context_->TryCancel(); }
 
+    // A write that cannot be resent still must not wait out the whole deadline on a member that
+    // stopped answering (SIGSTOP keeps its connections open): once another call or stream of
+    // this client gave up on that member, this one is given up too, its outcome unknown.
+    void watchForHang(int attempt, std::chrono::milliseconds delay) {
+        if (!self_)
+            self_ = std::make_shared<UnaryCall*>(this);
+        std::weak_ptr<UnaryCall*> weak = self_;
+        core_.schedule(delay, [weak, attempt] {
+            if (auto call = weak.lock())
+                (*call)->checkHung(attempt);
+        });
+    }
+    void checkHung(int attempt) {
+        if (attempt != attempts_ || !inFlight_)
+            return;
+        if (core_.preferredMember() != member_) {
+            abandoned_ = true; // markUnavailable(member_) ran since this attempt began
+            context_->TryCancel();
+        } else if (std::chrono::steady_clock::now() + hangCheckInterval < deadline_) {
+            watchForHang(attempt, hangCheckInterval);
+        }
+    }
+
     void proceed(bool) override {
         core_.endCall(this);
+        inFlight_ = false;
         if (status_.ok()) {
             complete(std::move(response_));
             return;
         }
-        Error error = errorFromStatus(status_, core_.member(member_).endpoint.target);
+        const std::string& target = core_.member(member_).endpoint.target;
+        if (abandoned_) {
+            complete(Error(ErrorCode::DeadlineExceeded,
+                           std::string(method_) + " got no answer from " + target +
+                               ", which stopped answering this client's other calls too; it "
+                               "may or may not have been applied"));
+            return;
+        }
+        Error error = errorFromStatus(status_, target);
         if (error.code == ErrorCode::Unauthenticated && needsAuth_ && !reauthenticated_ &&
             core_.authConfigured()) {
             reauthenticated_ = true; // the token expired: get a new one and try once more
@@ -86,12 +120,16 @@ private:
         if (!token.empty())
             context_->AddMetadata("token", token);
         channelWasReady_ = member.channel->GetState(false) == GRPC_CHANNEL_READY;
+        ++attempts_;
+        if (retry_ == Retry::UnsentOnly && core_.memberCount() > 1)
+            watchForHang(attempts_, core_.attemptTimeout());
         response_.Clear();
         status_ = grpc::Status();
         const bool started = core_.startCall(this, [&] {
             reader_ = starter_(member, context_.get(), request_, core_.queue());
             reader_->StartCall();
             reader_->Finish(&response_, &status_, this);
+            inFlight_ = true;
         });
         if (!started)
             complete(Error(ErrorCode::Cancelled, "the client is shutting down"));
@@ -125,6 +163,10 @@ private:
     std::string token_;
     std::size_t member_ = 0;
     std::size_t failovers_ = 0;
+    int attempts_ = 0;
+    std::shared_ptr<UnaryCall*> self_; // what a hang check finds while the call lives
+    bool abandoned_ = false;           // given up by checkHung
+    bool inFlight_ = false;
     bool channelWasReady_ = false;
     bool reauthenticated_ = false;
 };
