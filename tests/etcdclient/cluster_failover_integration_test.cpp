@@ -1,15 +1,16 @@
 #include "etcdclient/blocking.h"
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
-
-#include <algorithm>
+#include "support/watch_log.h"
 
 using namespace etcd;
+using lockscope::test::endpointsFrom;
 using lockscope::test::EtcdClusterTest;
 using lockscope::test::eventually;
 using lockscope::test::leaderOf;
 using lockscope::test::lockAsync;
 using lockscope::test::StoppedMember;
+using lockscope::test::WatchLog;
 
 class ClusterFailoverIntegrationTest : public EtcdClusterTest {};
 
@@ -73,52 +74,23 @@ TEST_F(ClusterFailoverIntegrationTest, AWriteFailsOverWhenItsMemberIsAlreadyDown
     EXPECT_EQ(read->kvs(0).version(), 1);
 }
 
-// Collects the values a watch delivers, and its end if any.
-struct WatchedValues {
-    std::mutex mutex;
-    std::vector<std::string> values;
-    bool created = false;
-    std::optional<Error> ended;
-
-    WatchCallbacks callbacks() {
-        return {[this](const pb::WatchResponse& r) {
-                    std::lock_guard lock(mutex);
-                    created = created || r.created();
-                    for (const auto& event : r.events())
-                        values.push_back(event.kv().value());
-                },
-                [this](const Error& e) {
-                    std::lock_guard lock(mutex);
-                    ended = e;
-                }};
-    }
-    bool has(std::size_t count) {
-        std::lock_guard lock(mutex);
-        return values.size() >= count;
-    }
-    bool isCreated() {
-        std::lock_guard lock(mutex);
-        return created;
-    }
-};
-
 TEST_F(ClusterFailoverIntegrationTest, AWatchWhoseMemberStopsResumesOnAnotherWithoutALostEvent) {
     auto client = connect(*cluster);
-    WatchedValues watched;
+    WatchLog watched;
     pb::WatchCreateRequest w;
     w.set_key("/failover/w");
     auto handle = client->watch(w, watched.callbacks());
-    ASSERT_TRUE(eventually([&] { return watched.isCreated(); }));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.created; }));
     ASSERT_TRUE(call(*client, &Client::put, putOf("/failover/w", "0")));
-    ASSERT_TRUE(eventually([&] { return watched.has(1); }));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.events.size() >= 1; }));
     cluster->stopMember(memberIndexOf(*cluster, client->currentEndpoint()));
     for (const char* value : {"1", "2"})
         ASSERT_TRUE(call(*client, &Client::put, putOf("/failover/w", value)));
-    ASSERT_TRUE(eventually([&] { return watched.has(3); }));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.events.size() >= 3; }));
     std::this_thread::sleep_for(std::chrono::milliseconds(300)); // room for a repeat to show
+    EXPECT_EQ(watched.values(), (std::vector<std::string>{"0", "1", "2"}));
     std::lock_guard lock(watched.mutex);
-    EXPECT_EQ(watched.values, (std::vector<std::string>{"0", "1", "2"}));
-    EXPECT_FALSE(watched.ended) << watched.ended->message;
+    EXPECT_FALSE(watched.end) << watched.end->message;
 }
 
 TEST_F(ClusterFailoverIntegrationTest, AWatchOnADeadMemberIsCreatedOnALiveOne) {
@@ -190,11 +162,8 @@ TEST_F(ClusterFailoverIntegrationTest, AHungMemberIsLeftBehindByReleasesWatchesA
 TEST_F(ClusterFailoverIntegrationTest, KillingTheLeaderLosesNoSession) {
     const int leader = leaderOf(*cluster);
     ASSERT_GE(leader, 0);
-    // The leader first, so the keepalive stream runs there and breaks with it.
-    ClientOptions options;
-    options.endpoints = cluster->endpoints();
-    std::rotate(options.endpoints.begin(), options.endpoints.begin() + leader,
-                options.endpoints.end());
+    ClientOptions options; // the leader first: the keepalive stream runs there and dies with it
+    options.endpoints = endpointsFrom(*cluster, leader);
     auto client = std::move(Client::create(options)).value();
     std::vector<std::shared_ptr<Session>> sessions;
     for (int i = 0; i < 20; ++i) {

@@ -3,12 +3,14 @@
 #include "etcdclient/local_cluster.h"
 #include "support/etcdctl.h"
 #include "support/waiting.h"
+#include "support/watch_log.h"
 
 #include <gtest/gtest.h>
 
 using namespace etcd;
 using lockscope::test::eventually;
 using lockscope::test::lockAsync;
+using lockscope::test::WatchLog;
 
 namespace {
 
@@ -52,57 +54,28 @@ protected:
     LocalCluster cluster{1};
 };
 
-// Collects the values a watch delivers, and its end if any.
-struct WatchedValues {
-    std::mutex mutex;
-    std::vector<std::string> values;
-    bool created = false;
-    std::optional<Error> ended;
-
-    WatchCallbacks callbacks() {
-        return {[this](const pb::WatchResponse& r) {
-                    std::lock_guard lock(mutex);
-                    created = created || r.created();
-                    for (const auto& event : r.events())
-                        values.push_back(event.kv().value());
-                },
-                [this](const Error& e) {
-                    std::lock_guard lock(mutex);
-                    ended = e;
-                }};
-    }
-    std::size_t count() {
-        std::lock_guard lock(mutex);
-        return values.size();
-    }
-    bool isCreated() {
-        std::lock_guard lock(mutex);
-        return created;
-    }
-};
-
 TEST_F(StreamReauthIntegrationTest, AWatchResumesAcrossARestartWithoutLosingOrRepeatingEvents) {
     auto client = alice();
-    WatchedValues watched;
+    WatchLog watched;
     pb::WatchCreateRequest request;
     request.set_key("/alice/w/");
     request.set_range_end(prefixRangeEnd("/alice/w/"));
     auto handle = client->watch(request, watched.callbacks());
-    ASSERT_TRUE(eventually([&] { return watched.isCreated(); }));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.created; }));
     ASSERT_TRUE(call(*client, &Client::put, putOf("/alice/w/a", "1")));
-    ASSERT_TRUE(eventually([&] { return watched.count() == 1; }));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.events.size() == 1; }));
 
     restart();
     for (const char* value : {"2", "3", "4"}) {
         auto put = call(*client, &Client::put, putOf("/alice/w/a", value));
         ASSERT_TRUE(put) << put.error().message;
     }
-    ASSERT_TRUE(eventually([&] { return watched.count() >= 4; }))
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.events.size() >= 4; }))
         << "the watch did not come back after the restart";
     std::this_thread::sleep_for(std::chrono::milliseconds(300)); // room for a repeat to show
+    EXPECT_EQ(watched.values(), (std::vector<std::string>{"1", "2", "3", "4"}));
     std::lock_guard lock(watched.mutex);
-    EXPECT_EQ(watched.values, (std::vector<std::string>{"1", "2", "3", "4"}));
-    EXPECT_FALSE(watched.ended) << watched.ended->message;
+    EXPECT_FALSE(watched.end) << watched.end->message;
 }
 
 TEST_F(StreamReauthIntegrationTest, ASessionSurvivesARestart) {
@@ -177,18 +150,19 @@ TEST_F(TokenExpiryIntegrationTest, NewWatchesAndAQueuedWaiterWorkAfterTheTokenEx
 
     std::this_thread::sleep_for(std::chrono::seconds(7)); // both clients' tokens expire unused
     // A new watch on the waiter's open stream, whose token the server no longer knows.
-    WatchedValues watched;
+    WatchLog watched;
     pb::WatchCreateRequest request;
     request.set_key("/alice/expiry-watched");
     auto handle = second->watch(request, watched.callbacks());
-    ASSERT_TRUE(eventually([&] { return watched.isCreated(); }, std::chrono::seconds(5)));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.created; }, std::chrono::seconds(5)));
     ASSERT_TRUE(unlockNow(*holder));
     ASSERT_EQ(waiting.wait_for(std::chrono::seconds(5)), std::future_status::ready);
     EXPECT_TRUE(waiting.get().ok());
     ASSERT_TRUE(call(*first, &Client::put, putOf("/alice/expiry-watched", "x")));
-    ASSERT_TRUE(eventually([&] { return watched.count() == 1; }, std::chrono::seconds(5)));
+    ASSERT_TRUE(
+        watched.waitFor([](WatchLog& w) { return w.events.size() == 1; }, std::chrono::seconds(5)));
     std::lock_guard lock(watched.mutex);
-    EXPECT_FALSE(watched.ended) << watched.ended->message;
+    EXPECT_FALSE(watched.end) << watched.end->message;
     unlockNow(*waiter);
 }
 

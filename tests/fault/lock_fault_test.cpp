@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <functional>
 #include <gtest/gtest.h>
 
 using namespace etcd;
@@ -29,6 +30,19 @@ void expectSafeAndClean(const FaultReport& report, const std::string& scenario) 
     EXPECT_GT(report.perSecondAfter, 0) << "the lock did not recover";
 }
 
+// Runs the workload for `before`, then `fault` (which returns once the fault is over), then
+// `after`, and reports.
+FaultReport measure(FaultWorkload& workload, std::chrono::seconds before,
+                    const std::function<void()>& fault, std::chrono::seconds after) {
+    workload.start();
+    std::this_thread::sleep_for(before);
+    workload.markFaultStart();
+    fault();
+    workload.markFaultEnd();
+    std::this_thread::sleep_for(after);
+    return workload.report();
+}
+
 std::unique_ptr<LocalCluster> startCluster(int members) {
     auto cluster = std::make_unique<LocalCluster>(members);
     const Error started = cluster->start();
@@ -42,21 +56,19 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
     const int leader = leaderOf(*cluster);
     ASSERT_GE(leader, 0);
     FaultWorkloadOptions options;
-    options.endpoints = cluster->endpoints();
-    // The leader first: every client's streams run there and break with it.
-    std::rotate(options.endpoints.begin(), options.endpoints.begin() + leader,
-                options.endpoints.end());
+    options.endpoints = endpointsFrom(*cluster, leader); // every stream runs there and dies
     options.base = "/fault/leader-kill/";
     FaultWorkload workload(options);
-    workload.start();
-    std::this_thread::sleep_for(3s);
-    workload.markFaultStart();
-    cluster->killMember(leader);
-    std::this_thread::sleep_for(4s);
-    ASSERT_TRUE(cluster->restartMember(leader).ok());
-    workload.markFaultEnd();
-    std::this_thread::sleep_for(3s);
-    const FaultReport report = workload.report();
+    Error restarted;
+    const FaultReport report = measure(
+        workload, 3s,
+        [&] {
+            cluster->killMember(leader);
+            std::this_thread::sleep_for(4s);
+            restarted = cluster->restartMember(leader);
+        },
+        3s);
+    ASSERT_TRUE(restarted.ok()) << restarted.message;
     expectSafeAndClean(report, "leader SIGKILL + restart, 16 ours + 4 etcdctl, ttl 3");
     EXPECT_EQ(report.sessionsLost, 0);
 }
@@ -72,16 +84,13 @@ TEST(LockFaultTest, StoppingTheFirstListedMemberFor8SecondsKeepsHalfTheRate) {
     // here, so it is given the two members that keep running.
     options.etcdctlEndpoints = {cluster->endpoint(1), cluster->endpoint(2)};
     FaultWorkload workload(options);
-    workload.start();
-    std::this_thread::sleep_for(3s);
-    workload.markFaultStart();
-    {
-        StoppedMember stopped(*cluster, 0);
-        std::this_thread::sleep_for(8s);
-    }
-    workload.markFaultEnd();
-    std::this_thread::sleep_for(3s);
-    const FaultReport report = workload.report();
+    const FaultReport report = measure(
+        workload, 3s,
+        [&] {
+            StoppedMember stopped(*cluster, 0);
+            std::this_thread::sleep_for(8s);
+        },
+        3s);
     expectSafeAndClean(report, "first endpoint SIGSTOP 8 s, 16 ours + 4 etcdctl, ttl 3");
     EXPECT_EQ(report.sessionsLost, 0);
     EXPECT_GE(report.perSecondDuring, report.perSecondBefore / 2);
@@ -102,14 +111,16 @@ TEST(LockFaultTest, RestartingEtcdWithAuthWhileAQueueWaitsKeepsTheQueueMoving) {
     options.ttlSeconds = 5;
     options.holdFor = 100ms; // a queue is waiting when etcd goes down
     FaultWorkload workload(options);
-    workload.start();
-    std::this_thread::sleep_for(2s);
-    workload.markFaultStart();
-    ASSERT_TRUE(cluster->restartMember(0).ok());
-    ASSERT_TRUE(cluster->waitReady().ok());
-    workload.markFaultEnd();
-    std::this_thread::sleep_for(3s);
-    const FaultReport report = workload.report();
+    Error restarted;
+    const FaultReport report = measure(
+        workload, 2s,
+        [&] {
+            restarted = cluster->restartMember(0);
+            if (restarted.ok())
+                restarted = cluster->waitReady();
+        },
+        3s);
+    ASSERT_TRUE(restarted.ok()) << restarted.message;
     expectSafeAndClean(report, "etcd restart with auth, 8 ours + 2 etcdctl, ttl 5");
     EXPECT_EQ(report.sessionsLost, 0);
 }
@@ -150,19 +161,16 @@ TEST(LockFaultTest, AWatcherLaggingBehindACompactionEverySecondReListsAndStaysRi
             std::this_thread::sleep_for(1s);
         }
     });
-    workload.start();
-    std::this_thread::sleep_for(2s);
-    workload.markFaultStart();
-    {
-        StoppedMember stopped(*cluster, 2);
-        std::this_thread::sleep_for(5s);
-    }
-    workload.markFaultEnd();
-    std::this_thread::sleep_for(3s);
+    const FaultReport report = measure(
+        workload, 2s,
+        [&] {
+            StoppedMember stopped(*cluster, 2);
+            std::this_thread::sleep_for(5s);
+        },
+        3s);
     compacting = false;
     compactor.join();
     EXPECT_GE(compactions, 8);
-    const FaultReport report = workload.report();
     expectSafeAndClean(report, "compaction every second, lagging watcher, 8 ours + 2 etcdctl");
     EXPECT_EQ(report.sessionsLost, 0);
     ASSERT_TRUE(eventually([&] { return lagging->state().locks.empty(); }, 5s))
@@ -200,20 +208,21 @@ TEST(LockFaultTest, AHolderStoppedPastItsTtlIsSucceededAndItsStaleFencedWriteFai
     auto legit = workload.guardedWriteAs(*key, token);
     ASSERT_TRUE(legit && *legit) << "the holder's own fenced write was refused";
 
-    workload.start();
-    workload.markFaultStart();
-    holder.signal(SIGSTOP);
-    std::this_thread::sleep_for(5s); // past its TTL: the lease expires, a waiter takes over
-    holder.signal(SIGCONT);
-    workload.markFaultEnd();
-    // The stopped holder wakes up and writes as if it still held the lock.
-    auto stale = workload.guardedWriteAs(*key, token);
-    ASSERT_TRUE(stale) << stale.error().message;
-    EXPECT_FALSE(*stale) << "a stale holder's fenced write was applied";
-    holder.signal(SIGTERM);
-    holder.wait(5s);
-    std::this_thread::sleep_for(2s);
-    const FaultReport report = workload.report();
+    std::optional<Result<bool>> stale;
+    const FaultReport report = measure(
+        workload, 0s,
+        [&] {
+            holder.signal(SIGSTOP);
+            std::this_thread::sleep_for(5s); // past its TTL: the lease expires, a waiter takes over
+            holder.signal(SIGCONT);
+            // The holder wakes up and writes as if it still held the lock.
+            stale = workload.guardedWriteAs(*key, token);
+            holder.signal(SIGTERM);
+            holder.wait(5s);
+        },
+        2s);
+    ASSERT_TRUE(*stale) << stale->error().message;
+    EXPECT_FALSE(**stale) << "a stale holder's fenced write was applied";
     expectSafeAndClean(report, "holder (etcdctl lock) SIGSTOP past ttl 3, 4 ours waiting");
     EXPECT_EQ(report.sessionsLost, 0);
 }

@@ -2,6 +2,7 @@
 
 #include "etcdclient/blocking.h"
 
+#include <algorithm>
 #include <csignal>
 
 namespace lockscope::test {
@@ -56,6 +57,12 @@ int leaderOf(const etcd::LocalCluster& cluster) {
             return i;
     }
     return -1;
+}
+
+std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int first) {
+    auto endpoints = cluster.endpoints();
+    std::rotate(endpoints.begin(), endpoints.begin() + first, endpoints.end());
+    return endpoints;
 }
 
 StoppedMember::StoppedMember(const etcd::LocalCluster& cluster, int member)

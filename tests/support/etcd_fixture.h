@@ -42,6 +42,9 @@ protected:
 // The index of the member that currently leads, asked of each member in turn; -1 if none.
 int leaderOf(const etcd::LocalCluster& cluster);
 
+// The cluster's endpoints starting with `first`'s, so a client's calls and streams go there.
+std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int first);
+
 // SIGSTOPs a member for its lifetime: it keeps its connections open and answers nothing, as a
 // hung server does.
 class StoppedMember {
