@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 using namespace etcd;
+using lockscope::test::etcdctl;
 
 namespace {
 
@@ -16,8 +17,17 @@ protected:
         cluster_ = std::make_unique<LocalCluster>(1);
         const Error started = cluster_->start();
         ASSERT_TRUE(started.ok()) << started.message;
-        const auto enabled = lockscope::test::enableAuth(cluster_->endpointList());
-        ASSERT_EQ(enabled.exitCode, 0) << enabled.output;
+        const std::string ep = cluster_->endpointList();
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"user", "add", "root:rootpw"},
+              {"user", "add", "alice:s3cr:et"},
+              {"role", "add", "alice-role"},
+              {"role", "grant-permission", "alice-role", "--prefix=true", "readwrite", "/alice/"},
+              {"user", "grant-role", "alice", "alice-role"},
+              {"auth", "enable"}}) {
+            auto r = etcdctl(ep, args);
+            ASSERT_EQ(r.exitCode, 0) << r.output;
+        }
     }
     static void TearDownTestSuite() { cluster_.reset(); }
 

@@ -1,7 +1,7 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "etcdclient/local_cluster.h"
-#include "support/etcdctl.h"
+#include "support/etcd_auth.h"
 #include "support/waiting.h"
 #include "support/watch_log.h"
 
@@ -24,8 +24,8 @@ protected:
         cluster.setExtraArguments(std::move(etcdArguments));
         const Error started = cluster.start();
         ASSERT_TRUE(started.ok()) << started.message;
-        const auto enabled = lockscope::test::enableAuth(cluster.endpointList());
-        ASSERT_EQ(enabled.exitCode, 0) << enabled.output;
+        const std::string refused = lockscope::test::enableAuthentication(cluster.endpointList());
+        ASSERT_TRUE(refused.empty()) << refused;
     }
 
     std::unique_ptr<Client> clientAs(const std::string& user, const std::string& password) {
@@ -37,7 +37,9 @@ protected:
         EXPECT_TRUE(created);
         return std::move(created).value();
     }
-    std::unique_ptr<Client> alice() { return clientAs("alice", "s3cr:et"); }
+    std::unique_ptr<Client> alice() {
+        return clientAs(lockscope::test::authUser, lockscope::test::authPassword);
+    }
 
     void restart() {
         ASSERT_TRUE(cluster.restartMember(0).ok());

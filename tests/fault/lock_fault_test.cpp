@@ -2,6 +2,7 @@
 #include "fault/fault_workload.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "support/etcd_auth.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 #include "support/waiting.h"
@@ -99,13 +100,13 @@ TEST(LockFaultTest, StoppingTheFirstListedMemberFor8SecondsKeepsHalfTheRate) {
 TEST(LockFaultTest, RestartingEtcdWithAuthWhileAQueueWaitsKeepsTheQueueMoving) {
     auto cluster = startCluster(1);
     ASSERT_TRUE(cluster);
-    const auto enabled = enableAuth(cluster->endpointList());
-    ASSERT_EQ(enabled.exitCode, 0) << enabled.output;
+    const std::string refused = enableAuthentication(cluster->endpointList());
+    ASSERT_TRUE(refused.empty()) << refused;
     FaultWorkloadOptions options;
     options.endpoints = cluster->endpoints();
     options.base = "/alice/fault/auth-restart/";
-    options.username = "alice";
-    options.password = "s3cr:et";
+    options.username = authUser;
+    options.password = authPassword;
     options.ourContenders = 8;
     options.etcdctlContenders = 2;
     options.ttlSeconds = 5;

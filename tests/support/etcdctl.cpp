@@ -32,20 +32,4 @@ CommandResult etcdctl(const std::string& endpoints, const std::vector<std::strin
     return result;
 }
 
-CommandResult enableAuth(const std::string& endpoints) {
-    CommandResult result;
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"user", "add", "root:rootpw"},
-          {"user", "add", "alice:s3cr:et"},
-          {"role", "add", "alice-role"},
-          {"role", "grant-permission", "alice-role", "--prefix=true", "readwrite", "/alice/"},
-          {"user", "grant-role", "alice", "alice-role"},
-          {"auth", "enable"}}) {
-        result = etcdctl(endpoints, args);
-        if (result.exitCode != 0)
-            return result;
-    }
-    return result;
-}
-
 } // namespace lockscope::test

@@ -13,9 +13,4 @@ struct CommandResult {
 // Runs Debian's real `etcdctl` against `endpoints` and waits for it.
 CommandResult etcdctl(const std::string& endpoints, const std::vector<std::string>& args);
 
-// Turns authentication on: a root user (password "rootpw", required to enable auth) and a user
-// "alice" (password "s3cr:et") whose role may read and write only under /alice/. Returns the
-// first failed etcdctl run, or the last one.
-CommandResult enableAuth(const std::string& endpoints);
-
 } // namespace lockscope::test
