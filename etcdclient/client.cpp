@@ -108,6 +108,11 @@ void Client::txn(pb::TxnRequest request, Callback<pb::TxnResponse> done) {
                  std::move(request), std::move(done));
 }
 
+void Client::idempotentTxn(pb::TxnRequest request, Callback<pb::TxnResponse> done) {
+    core_->unary("KV.Txn", Retry::Always, &Member::kv, &pb::KV::Stub::PrepareAsyncTxn,
+                 std::move(request), std::move(done));
+}
+
 void Client::leaseGrant(pb::LeaseGrantRequest request, Callback<pb::LeaseGrantResponse> done) {
     core_->unary("Lease.LeaseGrant", Retry::UnsentOnly, &Member::lease,
                  &pb::Lease::Stub::PrepareAsyncLeaseGrant, std::move(request), std::move(done));
@@ -147,7 +152,7 @@ void Client::lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse
 
 void Client::lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
                         Callback<v3lockpb::LockResponse> done) {
-    core_->unary("Lock.Lock", Retry::UnsentOnly, &Member::lock,
+    core_->unary("Lock.Lock", Retry::Waiting, &Member::lock,
                  &v3lockpb::Lock::Stub::PrepareAsyncLock, std::move(request), std::move(done),
                  timeout);
 }

@@ -29,7 +29,10 @@ struct WatchCallbacks {
     // and progress notifications.
     std::function<void(const pb::WatchResponse&)> onResponse;
     // Once, when the watch ends by itself: Compacted (with compactRevision), WatchCanceled,
-    // Unavailable when the stream broke, Cancelled when the client shuts down.
+    // Unavailable when no member carried it for the command timeout (the dial timeout before
+    // any stream worked), Cancelled when the client shuts down. A broken, refused (stale
+    // token) or unanswered stream is not an end: the watch is re-created on a new stream from
+    // the revision after the last one delivered.
     std::function<void(const Error&)> onEnd;
 };
 
@@ -105,6 +108,10 @@ public:
     void put(pb::PutRequest request, Callback<pb::PutResponse> done);
     void deleteRange(pb::DeleteRangeRequest request, Callback<pb::DeleteRangeResponse> done);
     void txn(pb::TxnRequest request, Callback<pb::TxnResponse> done);
+    // A Txn whose second application changes nothing (a delete guarded by create revision, a
+    // put-if-absent): resent to the next member when one does not answer, even if it may have
+    // been applied. A resent guarded delete that had landed answers succeeded=false.
+    void idempotentTxn(pb::TxnRequest request, Callback<pb::TxnResponse> done);
     void leaseGrant(pb::LeaseGrantRequest request, Callback<pb::LeaseGrantResponse> done);
     void leaseRevoke(pb::LeaseRevokeRequest request, Callback<pb::LeaseRevokeResponse> done);
     void leaseTimeToLive(pb::LeaseTimeToLiveRequest request,

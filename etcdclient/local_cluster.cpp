@@ -187,6 +187,7 @@ Error LocalCluster::launch(int member) {
             args.push_back("--" + std::string(side) + "client-cert-auth");
         }
     }
+    args.insert(args.end(), extraArguments_.begin(), extraArguments_.end());
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());

@@ -31,6 +31,11 @@ public:
     LocalCluster(const LocalCluster&) = delete;
     LocalCluster& operator=(const LocalCluster&) = delete;
 
+    // More etcd flags for every member started from now on (e.g. "--auth-token-ttl=5").
+    void setExtraArguments(std::vector<std::string> arguments) {
+        extraArguments_ = std::move(arguments);
+    }
+
     // Spawns every member and returns at once; no network wait.
     Error spawn();
     // Waits until every member answers and a leader is elected.
@@ -72,6 +77,7 @@ private:
 
     std::string etcdBinary_;
     LocalClusterTls tls_;
+    std::vector<std::string> extraArguments_;
     std::string root_;
     std::vector<MemberProcess> members_;
 };

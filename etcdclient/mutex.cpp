@@ -36,7 +36,7 @@ void guardedDelete(Client& client, const std::string& key, int64_t revision,
     pb::TxnRequest txn;
     *txn.add_compare() = createRevisionIs(key, revision);
     txn.add_success()->mutable_request_delete_range()->set_key(key);
-    client.txn(txn, [done = std::move(done)](Result<pb::TxnResponse> reply) {
+    client.idempotentTxn(txn, [done = std::move(done)](Result<pb::TxnResponse> reply) {
         if (!done)
             return;
         if (reply)
@@ -123,7 +123,8 @@ void Mutex::acquire(AcquireDone done) {
     const pb::TxnRequest txn = acquireTxn(prefix_, key_, session_->leaseId());
     std::weak_ptr<Mutex> weak = weak_from_this();
     Client& client = client_;
-    client_.txn(txn, [weak, &client, key = key_, done = std::move(done)](auto reply) {
+    // Put-if-absent: a resend finds our key and reads its create revision, as a first try would.
+    client_.idempotentTxn(txn, [weak, &client, key = key_, done = std::move(done)](auto reply) {
         auto self = weak.lock();
         if (!reply) {
             // The put may have landed: remove it rather than leave a key that blocks the queue.
@@ -261,7 +262,7 @@ void Mutex::snapshot(uint64_t generation) {
     older->set_keys_only(true);
     older->set_max_create_revision(fencingToken() - 1);
     std::weak_ptr<Mutex> weak = weak_from_this();
-    client_.txn(txn, [weak, generation](Result<pb::TxnResponse> reply) {
+    client_.idempotentTxn(txn, [weak, generation](Result<pb::TxnResponse> reply) {
         if (auto self = weak.lock())
             self->onSnapshot(generation, std::move(reply));
     });

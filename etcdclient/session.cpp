@@ -5,6 +5,9 @@
 namespace etcd {
 
 namespace {
+// How often a late lease is asked about while its deadline nears.
+constexpr std::chrono::milliseconds probeRepeat{250};
+
 std::string hex(int64_t id) {
     std::ostringstream out;
     out << std::hex << id;
@@ -110,22 +113,60 @@ void Session::onAnswer(const KeepAliveAnswer& answer) {
 
 void Session::checkDeadline() {
     std::chrono::steady_clock::time_point deadline;
+    std::chrono::milliseconds probeLead;
     {
         std::lock_guard lock(mutex_);
         checkPending_ = false;
         if (lost_ || released_)
             return;
         deadline = deadline_;
+        probeLead = std::chrono::milliseconds(ttl_ * 1000 / 3);
     }
+    // Safety: a successor can take a lock we hold only after etcd revoked our lease, and etcd
+    // cannot revoke it before deadline_ (the send time of the last answered keepalive + TTL).
+    // So we may keep going until deadline_ and not a moment longer without news from etcd.
+    // When keepalive answers run late (a hung member, a leader election), we ask
+    // LeaseTimeToLive from deadline_ - TTL/3 on: an answer "alive, r seconds left" to a
+    // question sent at t proves the lease unrevoked until t + r, since a revoked lease never
+    // comes back. Only such proofs move the deadline; when none has come by deadline_, the
+    // session is lost even though etcd may still keep the lease (a leader change resets TTLs),
+    // because asking after deadline_ would let a holder run on after a successor took over.
     const auto now = std::chrono::steady_clock::now();
-    if (now < deadline) {
-        // Early by a rounding error, or the deadline moved: look again when it is due.
-        scheduleDeadlineCheck(std::chrono::ceil<std::chrono::milliseconds>(deadline - now));
+    if (now >= deadline) {
+        markLost(Error(ErrorCode::LeaseNotFound,
+                       "session lost: no member confirmed lease " + hex(leaseId_) +
+                           " within its TTL, so etcd may have expired it"));
         return;
     }
-    markLost(Error(ErrorCode::LeaseNotFound, "session lost: no keepalive answer for lease " +
-                                                 hex(leaseId_) +
-                                                 " within its TTL, so etcd may have expired it"));
+    const auto untilDeadline = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+    if (untilDeadline > probeLead) {
+        scheduleDeadlineCheck(untilDeadline - probeLead);
+        return;
+    }
+    probeLease();
+    scheduleDeadlineCheck(std::min(untilDeadline, probeRepeat));
+}
+
+void Session::probeLease() {
+    pb::LeaseTimeToLiveRequest request;
+    request.set_id(leaseId_);
+    const auto sentAt = std::chrono::steady_clock::now();
+    std::weak_ptr<Session> weak = weak_from_this();
+    client_.leaseTimeToLive(request, [weak, sentAt](Result<pb::LeaseTimeToLiveResponse> reply) {
+        auto self = weak.lock();
+        if (!self || !reply)
+            return; // no answer proves nothing: the deadline stands
+        if (reply->ttl() == -1) {
+            self->markLost(Error(ErrorCode::LeaseNotFound, "session lost: etcd says lease " +
+                                                               hex(self->leaseId_) +
+                                                               " expired or was revoked"));
+            return;
+        }
+        std::lock_guard lock(self->mutex_);
+        if (reply->ttl() > 0)
+            self->deadline_ =
+                std::max(self->deadline_, sentAt + std::chrono::seconds(reply->ttl()));
+    });
 }
 
 void Session::markLost(const Error& error) {

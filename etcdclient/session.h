@@ -10,9 +10,10 @@
 namespace etcd {
 
 // A lease kept alive every TTL/3, as a lock holder's identity (Go's concurrency.Session).
-// It knows the latest moment the server may still consider the lease alive (the send time of
-// the last answered keepalive + TTL) and reports the session lost when that passes without a
-// newer answer, or when the server says the lease is gone: never later than a successor could
+// It knows the earliest moment the server may expire the lease (the send time of the last
+// answered keepalive + TTL); while keepalive answers run late it asks LeaseTimeToLive of any
+// member, whose answer can move that moment on. It reports the session lost when etcd says the
+// lease is gone, or when that moment passes unconfirmed: never later than a successor could
 // take a lock this session held.
 // Thread-safe. Callbacks run on the client's thread. The Client must outlive its sessions.
 class Session : public std::enable_shared_from_this<Session> {
@@ -49,6 +50,7 @@ private:
     void scheduleDeadlineCheck(std::chrono::milliseconds wait);
     void onAnswer(const KeepAliveAnswer& answer);
     void checkDeadline();
+    void probeLease();
     void markLost(const Error& error);
 
     Client& client_;

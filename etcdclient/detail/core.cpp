@@ -170,6 +170,11 @@ void Core::markUnavailable(std::size_t index) {
     preferred_.compare_exchange_strong(expected, (index + 1) % members_.size());
 }
 
+std::chrono::milliseconds Core::attemptTimeout() const {
+    const auto share = options_.commandTimeout / static_cast<long>(members_.size());
+    return std::max(share, std::chrono::milliseconds(500));
+}
+
 bool Core::startCall(Call* call, const std::function<void()>& start) {
     std::lock_guard lock(mutex_);
     if (stopping_)

@@ -37,8 +37,10 @@ struct Member {
 
 // When a failed call may be sent again to another member.
 enum class Retry {
-    Always,     // reads: safe to repeat
-    UnsentOnly, // writes: only when the channel was not connected, so the call never left
+    Always,     // reads, and writes whose repeat changes nothing (revoke, guarded delete)
+    UnsentOnly, // other writes: only when the channel was not connected, so the call never left;
+                // given up early when its member is found hung meanwhile
+    Waiting,    // a call that waits on the server (v3lock's Lock): as UnsentOnly, never cut short
 };
 
 // A unary call in flight; the core cancels them all at shutdown.
@@ -74,6 +76,9 @@ public:
     Error explainFailure(const grpc::Status& status, std::size_t index, const std::string& access);
     // After a member failed to answer, calls go to the next one.
     void markUnavailable(std::size_t index);
+    // How long one attempt of a call that can be resent waits for a member before trying the
+    // next: a stopped (not dead) member keeps its connection open and never answers.
+    std::chrono::milliseconds attemptTimeout() const;
 
     template <class StubT, class Req, class Resp>
     using Prepare = std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> (StubT::*)(

@@ -35,8 +35,32 @@ void KeepAliveHub::tick() {
         return;
     if (!stream_ && !opening_ && std::chrono::steady_clock::now() >= reopenAt_)
         open();
+    if (stream_ && !replacing_ && unanswered())
+        replaceStream();
     sendDue();
     armTicker();
+}
+
+bool KeepAliveHub::unanswered() const {
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& [id, entry] : entries_)
+        if (!entry->unanswered.empty() && now - entry->unanswered.front() > period(*entry))
+            return true;
+    return false;
+}
+
+std::chrono::milliseconds KeepAliveHub::period(const KeepAliveEntry& entry) {
+    return std::max(std::chrono::milliseconds(entry.ttlSeconds * 1000 / 3),
+                    std::chrono::milliseconds(500));
+}
+
+void KeepAliveHub::replaceStream() {
+    // A keepalive unanswered for a whole period: the member stopped answering (a SIGSTOPped
+    // process keeps its connections open) or lost its leader. Move on rather than wait for
+    // the lease to run out; the next member forwards to whichever leader there is.
+    core_.markUnavailable(member_);
+    replacing_ = true;
+    stream_->cancel();
 }
 
 void KeepAliveHub::armTicker() {
@@ -57,6 +81,7 @@ void KeepAliveHub::open() {
                 reopenAt_ = std::chrono::steady_clock::now() + maxBackoff;
             return;
         }
+        token_ = token;
         member_ = core_.preferredMember();
         auto* stub = core_.member(member_).lease.get();
         stream_ = core_.openStream<pb::LeaseKeepAliveRequest, pb::LeaseKeepAliveResponse>(
@@ -86,8 +111,7 @@ void KeepAliveHub::sendDue() {
         request.set_id(id);
         stream_->write(std::move(request));
         entry->unanswered.push_back(now);
-        const auto period = std::chrono::milliseconds(entry->ttlSeconds * 1000 / 3);
-        entry->nextSend = now + std::max(period, std::chrono::milliseconds(500));
+        entry->nextSend = now + period(*entry);
     }
 }
 
@@ -116,11 +140,19 @@ void KeepAliveHub::onResponse(const pb::LeaseKeepAliveResponse& response) {
 
 void KeepAliveHub::onClosed(const grpc::Status& status) {
     stream_ = nullptr;
+    const bool replaced = std::exchange(replacing_, false);
     if (core_.stopping()) {
         endAll(Error(ErrorCode::Cancelled, "the client is shutting down"));
         return;
     }
-    if (!status.ok())
+    if (replaced) {
+        reopenAt_ = std::chrono::steady_clock::now(); // the next tick opens on the next member
+        return;
+    }
+    const ErrorCode code = errorFromStatus(status, "").code;
+    if (code == ErrorCode::Unauthenticated && core_.authConfigured())
+        core_.forgetToken(token_); // etcd restarted or the token expired: the next open logs in
+    else if (!status.ok())
         core_.markUnavailable(member_);
     backoff_ = std::clamp(backoff_ * 2, minBackoff, maxBackoff);
     reopenAt_ = std::chrono::steady_clock::now() + backoff_;

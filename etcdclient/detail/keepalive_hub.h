@@ -25,8 +25,10 @@ struct KeepAliveEntry {
 };
 
 // Keeps every registered lease alive over one LeaseKeepAlive stream: a request per lease every
-// TTL/3, driven by one ticker. A broken stream is reopened on the next member with backoff; the
-// leases' owners notice only through late answers. Queue thread only.
+// TTL/3, driven by one ticker. A broken stream is reopened on the next member with backoff, one
+// that leaves a request unanswered for a period is replaced on the next member at once, and one
+// refused for a stale token is reopened with a new one; the leases' owners notice only through
+// late answers. Queue thread only.
 class KeepAliveHub {
 public:
     explicit KeepAliveHub(Core& core)
@@ -40,6 +42,9 @@ private:
     using Stream = BidiStream<pb::LeaseKeepAliveRequest, pb::LeaseKeepAliveResponse>;
 
     void tick();
+    bool unanswered() const; // some request has waited longer than its lease's period
+    static std::chrono::milliseconds period(const KeepAliveEntry& entry);
+    void replaceStream();
     void armTicker();
     void open();
     void sendDue();
@@ -50,8 +55,10 @@ private:
 
     Core& core_;
     Stream* stream_ = nullptr;
+    std::string token_; // the one the current stream was opened with
     std::size_t member_ = 0;
     bool opening_ = false;
+    bool replacing_ = false; // the current stream was cancelled by replaceStream()
     bool tickerArmed_ = false;
     std::chrono::milliseconds backoff_{0};
     std::chrono::steady_clock::time_point reopenAt_{};

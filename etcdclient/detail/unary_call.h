@@ -7,6 +7,8 @@
 
 namespace etcd::detail {
 
+inline constexpr std::chrono::milliseconds hangCheckInterval{250};
+
 // One unary RPC: authenticates when needed, retries on another member when that is safe,
 // records its round trip, and hands the result to the caller's callback exactly once.
 template <class Req, class Resp> class UnaryCall final : public Call {
@@ -41,10 +43,42 @@ public:
 
     void cancel() override { context_->TryCancel(); }
 
+    // A write that cannot be resent still must not wait out the whole deadline on a member that
+    // stopped answering (SIGSTOP keeps its connections open): once another call or stream of
+    // this client gave up on that member, this one is given up too, its outcome unknown.
+    void watchForHang(int attempt, std::chrono::milliseconds delay) {
+        if (!self_)
+            self_ = std::make_shared<UnaryCall*>(this);
+        std::weak_ptr<UnaryCall*> weak = self_;
+        core_.schedule(delay, [weak, attempt] {
+            if (auto call = weak.lock())
+                (*call)->checkHung(attempt);
+        });
+    }
+    void checkHung(int attempt) {
+        if (attempt != attempts_ || !inFlight_)
+            return;
+        if (core_.preferredMember() != member_) {
+            abandoned_ = true; // markUnavailable(member_) ran since this attempt began
+            context_->TryCancel();
+        } else if (std::chrono::steady_clock::now() + hangCheckInterval < deadline_) {
+            watchForHang(attempt, hangCheckInterval);
+        }
+    }
+
     void proceed(bool) override {
         core_.endCall(this);
+        inFlight_ = false;
         if (status_.ok()) {
             complete(std::move(response_));
+            return;
+        }
+        const std::string& target = core_.member(member_).endpoint.target;
+        if (abandoned_) {
+            complete(Error(ErrorCode::DeadlineExceeded,
+                           std::string(method_) + " got no answer from " + target +
+                               ", which stopped answering this client's other calls too; it "
+                               "may or may not have been applied"));
             return;
         }
         Error error = core_.explainFailure(status_, member_, accessPhrase(request_, method_));
@@ -55,7 +89,10 @@ public:
             begin();
             return;
         }
-        if (isConnectionFailure(error.code)) {
+        // A member that hung past this attempt's share of the deadline is treated as down.
+        const bool attemptTimedOut =
+            error.code == ErrorCode::DeadlineExceeded && attemptDeadline_ < deadline_;
+        if (isConnectionFailure(error.code) || attemptTimedOut) {
             core_.markUnavailable(member_);
             const bool safe = retry_ == Retry::Always || !channelWasReady_;
             if (safe && ++failovers_ < core_.memberCount() &&
@@ -73,18 +110,27 @@ private:
         member_ = core_.preferredMember();
         Member& member = core_.member(member_);
         context_ = std::make_unique<grpc::ClientContext>();
+        // A call that may go to another member gets only a share of the deadline here, unless
+        // no member is left to try.
+        const auto now = std::chrono::steady_clock::now();
+        const bool canResend = retry_ == Retry::Always && failovers_ + 1 < core_.memberCount();
+        attemptDeadline_ =
+            canResend ? std::min(deadline_, now + core_.attemptTimeout()) : deadline_;
         // gRPC takes system_clock deadlines; ours is steady so a clock step cannot stretch it.
-        context_->set_deadline(std::chrono::system_clock::now() +
-                               (deadline_ - std::chrono::steady_clock::now()));
+        context_->set_deadline(std::chrono::system_clock::now() + (attemptDeadline_ - now));
         if (!token.empty())
             context_->AddMetadata("token", token);
         channelWasReady_ = member.channel->GetState(false) == GRPC_CHANNEL_READY;
+        ++attempts_;
+        if (retry_ == Retry::UnsentOnly && core_.memberCount() > 1)
+            watchForHang(attempts_, core_.attemptTimeout());
         response_.Clear();
         status_ = grpc::Status();
         const bool started = core_.startCall(this, [&] {
             reader_ = starter_(member, context_.get(), request_, core_.queue());
             reader_->StartCall();
             reader_->Finish(&response_, &status_, this);
+            inFlight_ = true;
         });
         if (!started)
             complete(Error(ErrorCode::Cancelled, "the client is shutting down"));
@@ -109,6 +155,7 @@ private:
     Callback<Resp> done_;
     const std::chrono::steady_clock::time_point deadline_;
     const std::chrono::steady_clock::time_point startedAt_;
+    std::chrono::steady_clock::time_point attemptDeadline_;
 
     std::unique_ptr<grpc::ClientContext> context_;
     std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> reader_;
@@ -117,6 +164,10 @@ private:
     std::string token_;
     std::size_t member_ = 0;
     std::size_t failovers_ = 0;
+    int attempts_ = 0;
+    std::shared_ptr<UnaryCall*> self_; // what a hang check finds while the call lives
+    bool abandoned_ = false;           // given up by checkHung
+    bool inFlight_ = false;
     bool channelWasReady_ = false;
     bool reauthenticated_ = false;
 };

@@ -1,9 +1,17 @@
 #include "etcdclient/blocking.h"
 #include "support/etcd_fixture.h"
+#include "support/waiting.h"
+#include "support/watch_log.h"
 
 using namespace etcd;
+using lockscope::test::endpointsFrom;
 using lockscope::test::EtcdClusterTest;
 using lockscope::test::EtcdTlsClusterTest;
+using lockscope::test::eventually;
+using lockscope::test::leaderOf;
+using lockscope::test::lockAsync;
+using lockscope::test::StoppedMember;
+using lockscope::test::WatchLog;
 
 class ClusterFailoverIntegrationTest : public EtcdClusterTest {};
 class TlsClusterFailoverIntegrationTest : public EtcdTlsClusterTest {};
@@ -77,53 +85,23 @@ TEST_F(ClusterFailoverIntegrationTest, AWriteFailsOverWhenItsMemberIsAlreadyDown
     EXPECT_EQ(read->kvs(0).version(), 1);
 }
 
-TEST_F(ClusterFailoverIntegrationTest, WatchStreamBreakIsReportedAsUnavailableAndANewWatchWorks) {
+TEST_F(ClusterFailoverIntegrationTest, AWatchWhoseMemberStopsResumesOnAnotherWithoutALostEvent) {
     auto client = connect(*cluster);
-    ASSERT_TRUE(call(*client, &Client::put, putOf("/failover/w", "0")));
-    const int used = memberIndexOf(*cluster, client->currentEndpoint());
-
-    std::promise<Error> ended;
-    std::promise<void> created;
-    bool createdOnce = false;
+    WatchLog watched;
     pb::WatchCreateRequest w;
     w.set_key("/failover/w");
-    auto handle = client->watch(w, {[&](const pb::WatchResponse& r) {
-                                        if (r.created() && !createdOnce) {
-                                            createdOnce = true;
-                                            created.set_value();
-                                        }
-                                    },
-                                    [&](const Error& e) { ended.set_value(e); }});
-    ASSERT_EQ(created.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
-    cluster->stopMember(used);
-    auto endFuture = ended.get_future();
-    ASSERT_EQ(endFuture.wait_for(std::chrono::seconds(20)), std::future_status::ready);
-    const Error end = endFuture.get();
-    EXPECT_EQ(end.code, ErrorCode::Unavailable) << end.message;
-
-    std::promise<mvccpb::Event> event;
-    std::promise<void> createdAgain;
-    bool gotEvent = false, createdOnceMore = false;
-    auto again = client->watch(w, {[&](const pb::WatchResponse& r) {
-                                       if (r.created() && !createdOnceMore) {
-                                           createdOnceMore = true;
-                                           createdAgain.set_value();
-                                       }
-                                       if (!gotEvent && r.events_size() > 0) {
-                                           gotEvent = true;
-                                           event.set_value(r.events(0));
-                                       }
-                                   },
-                                   nullptr});
-    // A watch without a start revision sees only what comes after it is created.
-    ASSERT_EQ(createdAgain.get_future().wait_for(std::chrono::seconds(10)),
-              std::future_status::ready)
-        << "the new watch was not created on a surviving member";
-    auto put = call(*client, &Client::put, putOf("/failover/w", "1"));
-    ASSERT_TRUE(put) << put.error().message;
-    auto eventFuture = event.get_future();
-    ASSERT_EQ(eventFuture.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-    EXPECT_EQ(eventFuture.get().kv().value(), "1");
+    auto handle = client->watch(w, watched.callbacks());
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.created; }));
+    ASSERT_TRUE(call(*client, &Client::put, putOf("/failover/w", "0")));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.events.size() >= 1; }));
+    cluster->stopMember(memberIndexOf(*cluster, client->currentEndpoint()));
+    for (const char* value : {"1", "2"})
+        ASSERT_TRUE(call(*client, &Client::put, putOf("/failover/w", value)));
+    ASSERT_TRUE(watched.waitFor([](WatchLog& w) { return w.events.size() >= 3; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // room for a repeat to show
+    EXPECT_EQ(watched.values(), (std::vector<std::string>{"0", "1", "2"}));
+    std::lock_guard lock(watched.mutex);
+    EXPECT_FALSE(watched.end) << watched.end->message;
 }
 
 TEST_F(ClusterFailoverIntegrationTest, AWatchOnADeadMemberIsCreatedOnALiveOne) {
@@ -159,6 +137,56 @@ TEST_F(ClusterFailoverIntegrationTest, KeepAliveSurvivesLosingItsMember) {
     auto left = call(*client, &Client::leaseTimeToLive, ttl);
     ASSERT_TRUE(left) << left.error().message;
     EXPECT_GT(left->ttl(), 0) << "keepalives stopped when their member went away";
+}
+
+TEST_F(ClusterFailoverIntegrationTest, AHungMemberIsLeftBehindByReleasesWatchesAndSessions) {
+    auto client = connect(*cluster); // command timeout 10 s
+    auto holderSession = createSession(*client, 3);
+    auto waiterSession = createSession(*client, 3);
+    ASSERT_TRUE(holderSession && waiterSession);
+    auto holder = Mutex::create(*client, holderSession, "/failover/hung");
+    auto waiter = Mutex::create(*client, waiterSession, "/failover/hung");
+    ASSERT_TRUE(lockNow(*holder).ok());
+    auto waiting = lockAsync(*waiter);
+    ASSERT_TRUE(eventually([&] { return waiter->state() == Mutex::State::Waiting; }));
+
+    const int used = memberIndexOf(*cluster, client->currentEndpoint());
+    StoppedMember stopped(*cluster, used);
+    const auto releasedAt = std::chrono::steady_clock::now();
+    auto released = unlockNow(*holder);
+    const auto releaseTook = std::chrono::steady_clock::now() - releasedAt;
+    ASSERT_TRUE(released) << released.error().message;
+    EXPECT_LT(releaseTook, std::chrono::seconds(5)) << "the release waited for the hung member";
+    // The waiter's watch runs on the hung member until it is found silent.
+    ASSERT_EQ(waiting.wait_for(std::chrono::seconds(6)), std::future_status::ready)
+        << "the waiter never learned of the release";
+    EXPECT_TRUE(waiting.get().ok());
+
+    std::this_thread::sleep_for(std::chrono::seconds(8)); // over twice the TTL, still stopped
+    EXPECT_FALSE(holderSession->lost());
+    EXPECT_FALSE(waiterSession->lost());
+    EXPECT_TRUE(waiter->held());
+    EXPECT_NE(client->currentEndpoint(), cluster->endpoint(used));
+    unlockNow(*waiter);
+}
+
+TEST_F(ClusterFailoverIntegrationTest, KillingTheLeaderLosesNoSession) {
+    const int leader = leaderOf(*cluster);
+    ASSERT_GE(leader, 0);
+    ClientOptions options; // the leader first: the keepalive stream runs there and dies with it
+    options.endpoints = endpointsFrom(*cluster, leader);
+    auto client = std::move(Client::create(options)).value();
+    std::vector<std::shared_ptr<Session>> sessions;
+    for (int i = 0; i < 20; ++i) {
+        sessions.push_back(createSession(*client, 3));
+        ASSERT_TRUE(sessions.back());
+    }
+    cluster->killMember(leader);
+    std::this_thread::sleep_for(std::chrono::seconds(8));
+    int lost = 0;
+    for (const auto& session : sessions)
+        lost += session->lost() ? 1 : 0;
+    EXPECT_EQ(lost, 0) << "etcd keeps leases across a leader change";
 }
 
 } // namespace

@@ -2,45 +2,13 @@
 #include "etcdclient/key_range.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
-
-#include <condition_variable>
-#include <mutex>
+#include "support/watch_log.h"
 
 using namespace etcd;
 using lockscope::test::EtcdTest;
+using lockscope::test::WatchLog;
 
 namespace {
-
-// Collects what a watch delivers, for the test thread to wait on.
-struct WatchLog {
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::vector<mvccpb::Event> events;
-    std::vector<int64_t> responseRevisions;
-    bool created = false;
-    std::optional<Error> end;
-
-    WatchCallbacks callbacks() {
-        return {[this](const pb::WatchResponse& r) {
-                    std::lock_guard lock(mutex);
-                    created = created || r.created();
-                    for (const auto& e : r.events())
-                        events.push_back(e);
-                    responseRevisions.push_back(r.header().revision());
-                    changed.notify_all();
-                },
-                [this](const Error& e) {
-                    std::lock_guard lock(mutex);
-                    end = e;
-                    changed.notify_all();
-                }};
-    }
-    template <class Pred>
-    bool waitFor(Pred pred, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-        std::unique_lock lock(mutex);
-        return changed.wait_for(lock, timeout, [&] { return pred(*this); });
-    }
-};
 
 class WatchIntegrationTest : public EtcdTest {
 protected:

@@ -3,6 +3,9 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 
+#include <algorithm>
+#include <csignal>
+
 namespace lockscope::test {
 
 std::unique_ptr<etcd::LocalCluster> EtcdTest::cluster_;
@@ -85,6 +88,35 @@ void EtcdClusterTest::TearDown() {
 etcd::LocalClusterTls EtcdTlsClusterTest::clusterTls() {
     EXPECT_EQ(certificates.error(), "");
     return certificates.clusterTls();
+}
+
+int leaderOf(const etcd::LocalCluster& cluster) {
+    for (int i = 0; i < cluster.size(); ++i) {
+        etcd::ClientOptions options;
+        options.endpoints = {cluster.endpoint(i)};
+        auto member = etcd::Client::create(options);
+        if (!member)
+            continue;
+        auto status = etcd::call(**member, &etcd::Client::status, etcd::pb::StatusRequest());
+        if (status && status->header().member_id() == status->leader())
+            return i;
+    }
+    return -1;
+}
+
+std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int first) {
+    auto endpoints = cluster.endpoints();
+    std::rotate(endpoints.begin(), endpoints.begin() + first, endpoints.end());
+    return endpoints;
+}
+
+StoppedMember::StoppedMember(const etcd::LocalCluster& cluster, int member)
+    : pid_(cluster.pid(member)) {
+    ::kill(pid_, SIGSTOP);
+}
+
+StoppedMember::~StoppedMember() {
+    ::kill(pid_, SIGCONT);
 }
 
 } // namespace lockscope::test

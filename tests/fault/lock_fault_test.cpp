@@ -1,0 +1,231 @@
+#include "etcdclient/blocking.h"
+#include "fault/fault_workload.h"
+#include "process/child_process.h"
+#include "process/etcdctl_args.h"
+#include "support/etcd_auth.h"
+#include "support/etcd_fixture.h"
+#include "support/etcdctl.h"
+#include "support/waiting.h"
+
+#include <algorithm>
+#include <csignal>
+#include <functional>
+#include <gtest/gtest.h>
+
+using namespace etcd;
+using namespace lockscope::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Every scenario: the lock stays safe (no stale fenced write, no overlap beyond the TTL, each
+// lock event once and in revision order) and nothing of ours is left on the server.
+void expectSafeAndClean(const FaultReport& report, const std::string& scenario) {
+    std::printf("%s\n", report.summary(scenario).c_str());
+    std::fflush(stdout);
+    EXPECT_EQ(report.staleGuardedWrites, 0);
+    EXPECT_EQ(report.overlapsBeyondTtl, 0);
+    EXPECT_EQ(report.eventOrderViolations, 0);
+    EXPECT_EQ(report.keysLeft, 0);
+    EXPECT_EQ(report.leasesLeft, 0);
+    EXPECT_GT(report.perSecondAfter, 0) << "the lock did not recover";
+}
+
+// Runs the workload for `before`, then `fault` (which returns once the fault is over), then
+// `after`, and reports.
+FaultReport measure(FaultWorkload& workload, std::chrono::seconds before,
+                    const std::function<void()>& fault, std::chrono::seconds after) {
+    workload.start();
+    std::this_thread::sleep_for(before);
+    workload.markFaultStart();
+    fault();
+    workload.markFaultEnd();
+    std::this_thread::sleep_for(after);
+    return workload.report();
+}
+
+std::unique_ptr<LocalCluster> startCluster(int members) {
+    auto cluster = std::make_unique<LocalCluster>(members);
+    const Error started = cluster->start();
+    EXPECT_TRUE(started.ok()) << started.message;
+    return started.ok() ? std::move(cluster) : nullptr;
+}
+
+TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession) {
+    auto cluster = startCluster(3);
+    ASSERT_TRUE(cluster);
+    const int leader = leaderOf(*cluster);
+    ASSERT_GE(leader, 0);
+    FaultWorkloadOptions options;
+    options.endpoints = endpointsFrom(*cluster, leader); // every stream runs there and dies
+    options.base = "/fault/leader-kill/";
+    FaultWorkload workload(options);
+    Error restarted;
+    const FaultReport report = measure(
+        workload, 3s,
+        [&] {
+            cluster->killMember(leader);
+            std::this_thread::sleep_for(4s);
+            restarted = cluster->restartMember(leader);
+        },
+        3s);
+    ASSERT_TRUE(restarted.ok()) << restarted.message;
+    expectSafeAndClean(report, "leader SIGKILL + restart, 16 ours + 4 etcdctl, ttl 3");
+    EXPECT_EQ(report.sessionsLost, 0);
+}
+
+TEST(LockFaultTest, StoppingTheFirstListedMemberFor8SecondsKeepsHalfTheRate) {
+    auto cluster = startCluster(3);
+    ASSERT_TRUE(cluster);
+    FaultWorkloadOptions options;
+    options.endpoints = cluster->endpoints();
+    options.base = "/fault/first-stopped/";
+    // etcdctl (Go clientv3 3.4) does not leave a stopped member behind: a waiter of its that
+    // landed there holds up the whole queue until the member wakes. It is not what is tested
+    // here, so it is given the two members that keep running.
+    options.etcdctlEndpoints = {cluster->endpoint(1), cluster->endpoint(2)};
+    FaultWorkload workload(options);
+    const FaultReport report = measure(
+        workload, 3s,
+        [&] {
+            StoppedMember stopped(*cluster, 0);
+            std::this_thread::sleep_for(8s);
+        },
+        3s);
+    expectSafeAndClean(report, "first endpoint SIGSTOP 8 s, 16 ours + 4 etcdctl, ttl 3");
+    EXPECT_EQ(report.sessionsLost, 0);
+    EXPECT_GE(report.perSecondDuring, report.perSecondBefore / 2);
+}
+
+TEST(LockFaultTest, RestartingEtcdWithAuthWhileAQueueWaitsKeepsTheQueueMoving) {
+    auto cluster = startCluster(1);
+    ASSERT_TRUE(cluster);
+    const std::string refused = enableAuthentication(cluster->endpointList());
+    ASSERT_TRUE(refused.empty()) << refused;
+    FaultWorkloadOptions options;
+    options.endpoints = cluster->endpoints();
+    options.base = "/alice/fault/auth-restart/";
+    options.username = authUser;
+    options.password = authPassword;
+    options.ourContenders = 8;
+    options.etcdctlContenders = 2;
+    options.ttlSeconds = 5;
+    options.holdFor = 100ms; // a queue is waiting when etcd goes down
+    FaultWorkload workload(options);
+    Error restarted;
+    const FaultReport report = measure(
+        workload, 2s,
+        [&] {
+            restarted = cluster->restartMember(0);
+            if (restarted.ok())
+                restarted = cluster->waitReady();
+        },
+        3s);
+    ASSERT_TRUE(restarted.ok()) << restarted.message;
+    expectSafeAndClean(report, "etcd restart with auth, 8 ours + 2 etcdctl, ttl 5");
+    EXPECT_EQ(report.sessionsLost, 0);
+}
+
+TEST(LockFaultTest, AWatcherLaggingBehindACompactionEverySecondReListsAndStaysRight) {
+    auto cluster = startCluster(3);
+    ASSERT_TRUE(cluster);
+    FaultWorkloadOptions options;
+    options.endpoints = {cluster->endpoint(0), cluster->endpoint(1)};
+    options.base = "/fault/compaction/";
+    options.ourContenders = 8;
+    options.etcdctlContenders = 2;
+    FaultWorkload workload(options);
+    // The lagging watcher: a LockMonitor on the member that is stopped while history goes. It
+    // moves to the next member once its stream is found silent, and resumes from a revision
+    // that has been compacted meanwhile: LockMonitor must re-list.
+    auto laggingClient = workload.makeClient({cluster->endpoint(2), cluster->endpoint(0)});
+    std::mutex mutex;
+    std::vector<LockEvent> laggingEvents;
+    auto lagging = LockMonitor::create(*laggingClient, {.prefix = workload.lockName() + "/"},
+                                       [&](const std::vector<LockEvent>& events) {
+                                           std::lock_guard lock(mutex);
+                                           laggingEvents.insert(laggingEvents.end(), events.begin(),
+                                                                events.end());
+                                       });
+    lagging->start();
+    std::atomic<bool> compacting{true};
+    std::atomic<int> compactions{0};
+    std::thread compactor([&] {
+        while (compacting) {
+            pb::RangeRequest any;
+            any.set_key(workload.fenceKey());
+            auto now = call(workload.observer(), &Client::range, any);
+            if (now)
+                compactions += etcdctl(cluster->endpoint(0),
+                                       {"compact", std::to_string(now->header().revision())})
+                                   .exitCode == 0;
+            std::this_thread::sleep_for(1s);
+        }
+    });
+    const FaultReport report = measure(
+        workload, 2s,
+        [&] {
+            StoppedMember stopped(*cluster, 2);
+            std::this_thread::sleep_for(5s);
+        },
+        3s);
+    compacting = false;
+    compactor.join();
+    EXPECT_GE(compactions, 8);
+    expectSafeAndClean(report, "compaction every second, lagging watcher, 8 ours + 2 etcdctl");
+    EXPECT_EQ(report.sessionsLost, 0);
+    ASSERT_TRUE(eventually([&] { return lagging->state().locks.empty(); }, 5s))
+        << "the lagging monitor still shows holders that are gone";
+    lagging->stop();
+    std::lock_guard lock(mutex);
+    const auto recovered = std::count_if(laggingEvents.begin(), laggingEvents.end(),
+                                         [](const LockEvent& e) { return e.recovered; });
+    std::printf("[fault] lagging monitor: %zu events, %ld recovered by a re-list\n",
+                laggingEvents.size(), static_cast<long>(recovered));
+    EXPECT_GT(recovered, 0) << "the lagging monitor never re-listed after compaction";
+}
+
+TEST(LockFaultTest, AHolderStoppedPastItsTtlIsSucceededAndItsStaleFencedWriteFails) {
+    auto cluster = startCluster(1);
+    ASSERT_TRUE(cluster);
+    FaultWorkloadOptions options;
+    options.endpoints = cluster->endpoints();
+    options.base = "/fault/holder-stopped/";
+    options.ourContenders = 4;
+    options.etcdctlContenders = 0;
+    FaultWorkload workload(options);
+    // The holder: a real `etcdctl lock`, which prints its key once it holds the lock.
+    lockscope::process::ChildProcess holder(
+        lockscope::process::etcdctlArgs(cluster->endpointList(),
+                                        {"lock", workload.lockName(), "--ttl=3"}),
+        {"ETCDCTL_API=3"});
+    const auto key = holder.readLine(10s);
+    ASSERT_TRUE(key) << "etcdctl lock did not acquire";
+    pb::RangeRequest get;
+    get.set_key(*key);
+    auto held = call(workload.observer(), &Client::range, get);
+    ASSERT_TRUE(held && held->kvs_size() == 1);
+    const int64_t token = held->kvs(0).create_revision();
+    auto legit = workload.guardedWriteAs(*key, token);
+    ASSERT_TRUE(legit && *legit) << "the holder's own fenced write was refused";
+
+    std::optional<Result<bool>> stale;
+    const FaultReport report = measure(
+        workload, 0s,
+        [&] {
+            holder.signal(SIGSTOP);
+            std::this_thread::sleep_for(5s); // past its TTL: the lease expires, a waiter takes over
+            holder.signal(SIGCONT);
+            // The holder wakes up and writes as if it still held the lock.
+            stale = workload.guardedWriteAs(*key, token);
+            holder.signal(SIGTERM);
+            holder.wait(5s);
+        },
+        2s);
+    ASSERT_TRUE(*stale) << stale->error().message;
+    EXPECT_FALSE(**stale) << "a stale holder's fenced write was applied";
+    expectSafeAndClean(report, "holder (etcdctl lock) SIGSTOP past ttl 3, 4 ours waiting");
+    EXPECT_EQ(report.sessionsLost, 0);
+}
+
+} // namespace
