@@ -213,7 +213,7 @@ void Core::timerFired(TimerTask* timer, bool ok) {
 
 void Core::withToken(TokenWaiter fn) {
     std::unique_lock lock(mutex_);
-    if (!authConfigured() || !token_.empty()) {
+    if (!authConfigured() || !token_.empty() || authNotEnabled_) {
         const std::string token = token_;
         lock.unlock();
         fn(nullptr, token);
@@ -238,15 +238,21 @@ void Core::withToken(TokenWaiter fn) {
           &pb::Auth::Stub::PrepareAsyncAuthenticate, std::move(request),
           Callback<pb::AuthenticateResponse>([this](auto result) {
               std::vector<TokenWaiter> waiters;
+              const bool notEnabled =
+                  !result &&
+                  result.error().message.find("authentication is not enabled") != std::string::npos;
               {
                   std::lock_guard relock(mutex_);
                   authenticating_ = false;
                   waiters.swap(tokenWaiters_);
                   if (result)
                       token_ = result->token();
+                  authNotEnabled_ = notEnabled;
               }
               for (auto& waiter : waiters) {
-                  if (result)
+                  if (notEnabled)
+                      waiter(nullptr, "");
+                  else if (result)
                       waiter(nullptr, result->token());
                   else
                       waiter(&result.error(), "");
@@ -256,8 +262,10 @@ void Core::withToken(TokenWaiter fn) {
 
 void Core::forgetToken(const std::string& token) {
     std::lock_guard lock(mutex_);
-    if (token_ == token)
+    if (token_ == token) {
         token_.clear();
+        authNotEnabled_ = false;
+    }
 }
 
 } // namespace etcd::detail

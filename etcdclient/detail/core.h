@@ -129,6 +129,9 @@ private:
     std::set<TimerTask*> timers_;
     int liveStreams_ = 0;
     std::string token_;
+    // The server answered that auth is off: go on without a token, as etcdctl does, until a
+    // call is refused for the lack of one (auth was enabled meanwhile).
+    bool authNotEnabled_ = false;
     bool authenticating_ = false;
     std::vector<TokenWaiter> tokenWaiters_;
 

@@ -27,7 +27,6 @@
 #include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -214,8 +213,8 @@ private slots:
                     modal->close();
                     return;
                 }
-                auto* name = dialog->findChild<QLineEdit*>(QString(), Qt::FindDirectChildrenOnly);
-                auto* ttl = dialog->findChild<QSpinBox*>();
+                auto* name = dialog->findChild<QLineEdit*>("lockName");
+                auto* ttl = dialog->findChild<QLineEdit*>("ttlSeconds");
                 QPushButton* accept = buttonNamed(dialog, "Acquire");
                 if (!name || !ttl || !accept) {
                     dialogProblem = "the dialog lacks its name, TTL or Acquire button";
@@ -223,7 +222,7 @@ private slots:
                     return;
                 }
                 name->setText("/e2e/job");
-                ttl->setValue(5);
+                ttl->setText("5");
                 if (!accept->isEnabled()) {
                     dialogProblem = "Acquire is disabled with a name given";
                     dialog->reject();

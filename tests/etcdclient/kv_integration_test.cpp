@@ -28,6 +28,23 @@ protected:
     }
 };
 
+// etcdctl --user against a cluster without auth goes on without a token; so do we.
+TEST_F(KvIntegrationTest, AUserOnAClusterWithoutAuthWorksAsEtcdctlDoes) {
+    ClientOptions options;
+    options.username = "alice";
+    options.password = "anything";
+    auto withUser = makeClient(options);
+    ASSERT_TRUE(withUser);
+    pb::PutRequest request;
+    request.set_key(prefix() + "u");
+    request.set_value("1");
+    for (int i = 0; i < 2; ++i) { // the second call must not ask etcd to authenticate again
+        auto written = call(*withUser, &Client::put, request);
+        ASSERT_TRUE(written) << written.error().message;
+    }
+    EXPECT_EQ(withUser->latency().stats("Auth.Authenticate").count, 1u);
+}
+
 TEST_F(KvIntegrationTest, PutThenRangeReturnsTheValueAndRevisions) {
     auto put1 = put(prefix() + "a", "1");
     ASSERT_TRUE(put1) << put1.error().message;
