@@ -83,6 +83,7 @@ private:
         const bool started = core_.startCall(this, [&] {
             reader_ = starter_(member, context_.get(), request_, core_.queue());
             reader_->StartCall();
+            handOver(this);
             reader_->Finish(&response_, &status_, this);
         });
         if (!started)
