@@ -45,15 +45,17 @@ LockMonitor::~LockMonitor() {
 }
 
 void LockMonitor::start() {
+    uint64_t generation = 0;
     {
         std::lock_guard lock(mutex_);
         if (running_)
             return;
         running_ = true;
-        ++generation_;
+        generation = ++generation_;
+        leaseLookupsInFlight_ = 0; // the answers to earlier lookups are ignored
     }
-    list();
-    tickLeases();
+    list(generation);
+    tickLeases(generation);
 }
 
 void LockMonitor::stop() {
@@ -119,18 +121,20 @@ std::pair<bool, std::string> LockMonitor::liveness() const {
     return {live_, status_};
 }
 
+bool LockMonitor::current(uint64_t generation) const {
+    return running_ && generation == generation_;
+}
+
 std::vector<LockEvent> LockMonitor::history() const {
     std::lock_guard lock(mutex_);
     return {history_.begin(), history_.end()};
 }
 
-void LockMonitor::list() {
-    uint64_t generation = 0;
+void LockMonitor::list(uint64_t generation) {
     {
         std::lock_guard lock(mutex_);
-        if (!running_)
+        if (!current(generation))
             return;
-        generation = generation_;
     }
     pb::RangeRequest request;
     request.set_key(options_.prefix);
@@ -138,27 +142,24 @@ void LockMonitor::list() {
     request.set_limit(options_.pageSize);
     std::weak_ptr<LockMonitor> weak = weak_from_this();
     client_.rangeAll(request, [weak, generation](Result<pb::RangeResponse> listed) {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        {
-            std::lock_guard lock(self->mutex_);
-            if (generation != self->generation_)
-                return;
-        }
-        self->onListed(std::move(listed));
+        if (auto self = weak.lock())
+            self->onListed(generation, std::move(listed));
     });
 }
 
-void LockMonitor::onListed(Result<pb::RangeResponse> listed) {
+void LockMonitor::onListed(uint64_t generation, Result<pb::RangeResponse> listed) {
     if (!listed) {
-        retryLater(Error(listed.error().code,
-                         "cannot read " + options_.prefix + ": " + listed.error().message));
+        retryLater(generation, Error(listed.error().code, "cannot read " + options_.prefix + ": " +
+                                                              listed.error().message));
         return;
     }
     std::vector<LockEvent> events;
     {
         std::lock_guard lock(mutex_);
+        // Checked in the same hold of mutex_ that loads the table: a stop() cannot slip in
+        // between the check and the change.
+        if (!current(generation))
+            return;
         const std::vector<mvccpb::KeyValue> kvs(listed->kvs().begin(), listed->kvs().end());
         const int64_t revision = listed->header().revision();
         events = table_.load(kvs, revision, std::chrono::system_clock::now());
@@ -168,48 +169,39 @@ void LockMonitor::onListed(Result<pb::RangeResponse> listed) {
         backoff_ = std::chrono::milliseconds(0);
         failures_ = 0;
     }
-    watchFrom(listed->header().revision() + 1);
-    record(std::move(events));
+    watchFrom(generation, listed->header().revision() + 1);
+    record(generation, std::move(events));
 }
 
-void LockMonitor::watchFrom(int64_t revision) {
+void LockMonitor::watchFrom(uint64_t generation, int64_t revision) {
     pb::WatchCreateRequest request;
     request.set_key(options_.prefix);
     request.set_range_end(prefixRangeEnd(options_.prefix));
     request.set_start_revision(revision);
     request.set_prev_kv(true);
     std::weak_ptr<LockMonitor> weak = weak_from_this();
-    uint64_t generation = 0;
-    {
-        std::lock_guard lock(mutex_);
-        generation = generation_;
-    }
-    auto current = [weak, generation]() -> std::shared_ptr<LockMonitor> {
-        auto self = weak.lock();
-        if (!self)
-            return nullptr;
-        std::lock_guard lock(self->mutex_);
-        return generation == self->generation_ ? self : nullptr;
-    };
-    WatchHandle handle = client_.watch(request, {[current](const pb::WatchResponse& r) {
-                                                     if (auto self = current())
-                                                         self->onWatchResponse(r);
+    WatchHandle handle = client_.watch(request, {[weak, generation](const pb::WatchResponse& r) {
+                                                     if (auto self = weak.lock())
+                                                         self->onWatchResponse(generation, r);
                                                  },
-                                                 [current](const Error& e) {
-                                                     if (auto self = current())
-                                                         self->onWatchEnd(e);
+                                                 [weak, generation](const Error& e) {
+                                                     if (auto self = weak.lock())
+                                                         self->onWatchEnd(generation, e);
                                                  }});
     {
         std::lock_guard lock(mutex_);
-        std::swap(watch_, handle);
+        if (current(generation)) // else stopped meanwhile: this watch is not kept
+            std::swap(watch_, handle);
     }
-    handle.cancel(); // the previous watch, outside mutex_
+    handle.cancel(); // the previous watch (or this one), outside mutex_
 }
 
-void LockMonitor::onWatchResponse(const pb::WatchResponse& response) {
+void LockMonitor::onWatchResponse(uint64_t generation, const pb::WatchResponse& response) {
     std::vector<LockEvent> events;
     {
         std::lock_guard lock(mutex_);
+        if (!current(generation))
+            return;
         const auto now = std::chrono::system_clock::now();
         const auto steadyNow = std::chrono::steady_clock::now();
         for (const auto& event : response.events()) {
@@ -228,35 +220,35 @@ void LockMonitor::onWatchResponse(const pb::WatchResponse& response) {
         }
     }
     if (!events.empty())
-        record(std::move(events));
+        record(generation, std::move(events));
 }
 
-void LockMonitor::onWatchEnd(const Error& error) {
+void LockMonitor::onWatchEnd(uint64_t generation, const Error& error) {
     if (error.code == ErrorCode::Compacted) {
         {
             std::lock_guard lock(mutex_);
+            if (!current(generation))
+                return;
             live_ = false;
             status_ = "re-reading after compaction";
         }
-        list(); // history is gone: re-list and reconcile
+        list(generation); // history is gone: re-list and reconcile
         return;
     }
-    retryLater(error);
+    retryLater(generation, error);
 }
 
-void LockMonitor::retryLater(const Error& error) {
+void LockMonitor::retryLater(uint64_t generation, const Error& error) {
     Retry retry{0, {}, error};
-    uint64_t generation = 0;
     {
         std::lock_guard lock(mutex_);
-        if (!running_)
+        if (!current(generation))
             return;
         live_ = false;
         status_ = error.message;
         backoff_ = std::clamp(backoff_ * 2, minBackoff, maxBackoff);
         retry.delay = backoff_;
         retry.attempt = ++failures_;
-        generation = generation_;
     }
     if (retryListener_)
         retryListener_(retry);
@@ -265,15 +257,8 @@ void LockMonitor::retryLater(const Error& error) {
     const auto delay = retry.delay;
     std::weak_ptr<LockMonitor> weak = weak_from_this();
     client_.schedule(delay, [weak, generation] {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        {
-            std::lock_guard lock(self->mutex_);
-            if (generation != self->generation_)
-                return;
-        }
-        self->list();
+        if (auto self = weak.lock())
+            self->list(generation);
     });
 }
 
@@ -284,9 +269,11 @@ void LockMonitor::changedLocksOf(int64_t lease) {
             changes_.changed(name);
 }
 
-void LockMonitor::record(std::vector<LockEvent> events) {
+void LockMonitor::record(uint64_t generation, std::vector<LockEvent> events) {
     {
         std::lock_guard lock(mutex_);
+        if (!current(generation))
+            return;
         for (const auto& e : events)
             history_.push_back(e);
         while (history_.size() > options_.historySize)
@@ -296,11 +283,11 @@ void LockMonitor::record(std::vector<LockEvent> events) {
         listener_(events);
 }
 
-void LockMonitor::tickLeases() {
+void LockMonitor::tickLeases(uint64_t generation) {
     std::vector<int64_t> due;
     {
         std::lock_guard lock(mutex_);
-        if (!running_)
+        if (!current(generation)) // stopped, or restarted: that start() ticks on its own
             return;
         // Holders first, then waiters by their place in line.
         std::vector<int64_t> wanted;
@@ -345,48 +332,51 @@ void LockMonitor::tickLeases() {
         leaseLookupsInFlight_ += static_cast<int>(due.size());
     }
     for (int64_t lease : due)
-        lookUpLease(lease);
+        lookUpLease(generation, lease);
     std::weak_ptr<LockMonitor> weak = weak_from_this();
-    client_.schedule(leaseTick, [weak] {
+    client_.schedule(leaseTick, [weak, generation] {
         if (auto self = weak.lock())
-            self->tickLeases();
+            self->tickLeases(generation);
     });
 }
 
-void LockMonitor::lookUpLease(int64_t lease) {
+void LockMonitor::lookUpLease(uint64_t generation, int64_t lease) {
     pb::LeaseTimeToLiveRequest request;
     request.set_id(lease);
     std::weak_ptr<LockMonitor> weak = weak_from_this();
-    client_.leaseTimeToLive(request, [weak, lease](Result<pb::LeaseTimeToLiveResponse> reply) {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        {
-            std::lock_guard lock(self->mutex_);
-            --self->leaseLookupsInFlight_;
-            if (!reply)
+    client_.leaseTimeToLive(
+        request, [weak, generation, lease](Result<pb::LeaseTimeToLiveResponse> reply) {
+            auto self = weak.lock();
+            if (!self)
                 return;
-            const auto now = std::chrono::steady_clock::now();
-            LeaseTtl& ttl = self->leases_[lease];
-            const LeaseTtl before = ttl;
-            const bool known = ttl.fetchedAt != std::chrono::steady_clock::time_point{};
-            ttl.jumpedUp = known && reply->ttl() > ttl.remainingAt(now) + 1.0;
-            ttl.ttlSeconds = reply->ttl();
-            ttl.grantedTtlSeconds = reply->grantedttl();
-            ttl.fetchedAt = now;
-            // A copy counting down from the last look still shows what this one says unless
-            // the lease was renewed, granted anew or has gone: no news, no copy.
-            if (!known || ttl.jumpedUp != before.jumpedUp ||
-                ttl.grantedTtlSeconds != before.grantedTtlSeconds ||
-                (ttl.ttlSeconds < 0) != (before.ttlSeconds < 0) ||
-                std::abs(ttl.remainingAt(now) - before.remainingAt(now)) >= 1.0)
-                ++self->leasesStamp_;
-            if (self->table_.setLeaseExpired(lease, reply->ttl() < 0))
-                self->changedLocksOf(lease); // its keys are anomalies now, or no longer
-        }
-        if (self->listener_)
-            self->listener_({});
-    });
+            {
+                std::lock_guard lock(self->mutex_);
+                if (!self->current(generation))
+                    return;
+                --self->leaseLookupsInFlight_;
+                if (!reply)
+                    return;
+                const auto now = std::chrono::steady_clock::now();
+                LeaseTtl& ttl = self->leases_[lease];
+                const LeaseTtl before = ttl;
+                const bool known = ttl.fetchedAt != std::chrono::steady_clock::time_point{};
+                ttl.jumpedUp = known && reply->ttl() > ttl.remainingAt(now) + 1.0;
+                ttl.ttlSeconds = reply->ttl();
+                ttl.grantedTtlSeconds = reply->grantedttl();
+                ttl.fetchedAt = now;
+                // A copy counting down from the last look still shows what this one says unless
+                // the lease was renewed, granted anew or has gone: no news, no copy.
+                if (!known || ttl.jumpedUp != before.jumpedUp ||
+                    ttl.grantedTtlSeconds != before.grantedTtlSeconds ||
+                    (ttl.ttlSeconds < 0) != (before.ttlSeconds < 0) ||
+                    std::abs(ttl.remainingAt(now) - before.remainingAt(now)) >= 1.0)
+                    ++self->leasesStamp_;
+                if (self->table_.setLeaseExpired(lease, reply->ttl() < 0))
+                    self->changedLocksOf(lease); // its keys are anomalies now, or no longer
+            }
+            if (self->listener_)
+                self->listener_({});
+        });
 }
 
 } // namespace etcd

@@ -75,6 +75,8 @@ public:
     ~LockMonitor();
 
     void start();
+    // Once it returns, nothing the stopped run started (a read, a watch, a lease lookup)
+    // changes the state or reaches the listener; start() begins afresh.
     void stop();
 
     LockMonitorState state() const;
@@ -91,15 +93,18 @@ public:
 private:
     LockMonitor(Client& client, Options options, Listener listener, RetryListener retryListener);
 
-    void list();
-    void onListed(Result<pb::RangeResponse> listed);
-    void watchFrom(int64_t revision);
-    void onWatchResponse(const pb::WatchResponse& response);
-    void onWatchEnd(const Error& error);
-    void retryLater(const Error& error);
-    void record(std::vector<LockEvent> events);
-    void tickLeases();
-    void lookUpLease(int64_t lease);
+    // Every step carries the generation it belongs to (start() begins one, stop() ends it)
+    // and checks it in the same hold of mutex_ as the change it makes.
+    bool current(uint64_t generation) const; // with mutex_ held
+    void list(uint64_t generation);
+    void onListed(uint64_t generation, Result<pb::RangeResponse> listed);
+    void watchFrom(uint64_t generation, int64_t revision);
+    void onWatchResponse(uint64_t generation, const pb::WatchResponse& response);
+    void onWatchEnd(uint64_t generation, const Error& error);
+    void retryLater(uint64_t generation, const Error& error);
+    void record(uint64_t generation, std::vector<LockEvent> events);
+    void tickLeases(uint64_t generation);
+    void lookUpLease(uint64_t generation, int64_t lease);
     // Logs every lock holding a key on `lease` as changed (its keys' anomalies did).
     void changedLocksOf(int64_t lease);
 

@@ -46,6 +46,12 @@ void guardedDelete(Client& client, const std::string& key, int64_t revision,
     });
 }
 
+void answerUnlocks(const std::vector<std::function<void(Result<bool>)>>& unlocks,
+                   const Result<bool>& answer) {
+    for (const auto& unlock : unlocks)
+        unlock(answer);
+}
+
 Error lostWhile(const std::string& key, const char* when) {
     return Error(ErrorCode::LockLost, "lock key " + key + " was deleted while " + when +
                                           ": the session expired or someone force-released it");
@@ -186,23 +192,23 @@ void Mutex::lock(std::function<void(const Error&)> done) {
         if (generation != self->generation_)
             return;
         if (!error.ok()) {
+            auto unlocks = std::exchange(self->pendingUnlocks_, {});
             self->fail(lock, error);
+            answerUnlocks(unlocks, error);
             return;
         }
         self->myRevision_ = myRev;
         if (self->cancelRequested_) {
-            self->fail(lock, Error(ErrorCode::Cancelled, "lock " + self->name_ + " cancelled"));
-            guardedDelete(self->client_, self->key_, myRev, nullptr);
+            self->abandonAcquired(lock, myRev);
             return;
         }
         self->predecessors_.clear();
-        if (owner) {
-            self->startWatch(lock, revision);
+        // The state moves before startWatch, which lets go of mutex_ for a moment: an unlock()
+        // then must find the lock held (and release it), not still being acquired.
+        self->state_ = owner ? State::Held : State::Waiting;
+        self->startWatch(lock, owner ? revision : 0);
+        if (owner && generation == self->generation_)
             self->becomeHeld(lock);
-            return;
-        }
-        self->state_ = State::Waiting;
-        self->startWatch(lock, 0);
     });
 }
 
@@ -227,16 +233,17 @@ void Mutex::tryLock(std::function<void(Result<bool>)> done) {
             return;
         if (!error.ok()) {
             self->state_ = State::Idle;
+            auto unlocks = std::exchange(self->pendingUnlocks_, {});
             lock.unlock();
+            answerUnlocks(unlocks, error);
             done(error);
             return;
         }
         self->myRevision_ = myRev;
         if (!owner || self->cancelRequested_) {
-            // Someone else holds it: take our key out of the queue again, as Go's TryLock does.
-            self->state_ = State::Idle;
-            lock.unlock();
-            guardedDelete(self->client_, self->key_, myRev, [done](Result<bool> deleted) {
+            // Someone else holds it (or we were told to let go): take our key out of the queue
+            // again, as Go's TryLock does.
+            self->abandonAcquired(lock, myRev, [done](Result<bool> deleted) {
                 if (deleted)
                     done(false);
                 else
@@ -245,11 +252,28 @@ void Mutex::tryLock(std::function<void(Result<bool>)> done) {
             return;
         }
         self->predecessors_.clear();
+        self->state_ = State::Held; // before startWatch lets go of mutex_, as in lock()
         self->startWatch(lock, revision);
-        self->state_ = State::Held;
+        const bool released = generation != self->generation_;
         lock.unlock();
-        done(true);
+        if (released)
+            done(Error(ErrorCode::Cancelled,
+                       "lock " + self->name_ + " was released while it was being acquired"));
+        else
+            done(true);
     });
+}
+
+void Mutex::abandonAcquired(std::unique_lock<std::mutex>& lock, int64_t revision,
+                            std::function<void(Result<bool>)> deleted) {
+    auto unlocks = std::exchange(pendingUnlocks_, {});
+    fail(lock, Error(ErrorCode::Cancelled, "lock " + name_ + " cancelled"));
+    guardedDelete(client_, key_, revision,
+                  [unlocks = std::move(unlocks), deleted = std::move(deleted)](Result<bool> r) {
+                      answerUnlocks(unlocks, r);
+                      if (deleted)
+                          deleted(r);
+                  });
 }
 
 void Mutex::snapshot(uint64_t generation) {
@@ -437,10 +461,11 @@ void Mutex::unlock(std::function<void(Result<bool>)> done) {
     std::unique_lock lock(mutex_);
     const int64_t revision = myRevision_;
     if (state_ == State::Acquiring) {
-        cancelRequested_ = true; // the acquire reply removes the key it may have created
-        lock.unlock();
+        // The acquire Txn may have created our key already: answer once its reply has been
+        // handled and the key removed, so after the answer the lock is never held.
+        cancelRequested_ = true;
         if (done)
-            done(false);
+            pendingUnlocks_.push_back(std::move(done));
         return;
     }
     fail(lock, Error(ErrorCode::Cancelled, "lock " + name_ + " released before it was acquired"));

@@ -37,7 +37,9 @@ public:
     // Abandons a pending lock(): our key is deleted and lock() ends with Cancelled.
     void cancel();
     // Deletes our key if it is still our incarnation: true when it was, false when it was gone
-    // or replaced (a stale unlock never deletes a newer key).
+    // or replaced (a stale unlock never deletes a newer key). While an acquire Txn is in flight
+    // the answer waits for its reply; once answered, the lock is not held and no key of ours
+    // remains, and a pending lock() ends with Cancelled.
     void unlock(std::function<void(Result<bool>)> done = nullptr);
     // Called when a held lock is lost: our key was deleted or the session expired.
     void onLost(std::function<void(const Error&)> listener);
@@ -81,6 +83,10 @@ private:
     // Each takes the held lock and returns with it released, after calling out.
     void becomeHeld(std::unique_lock<std::mutex>& lock);
     void fail(std::unique_lock<std::mutex>& lock, const Error& error);
+    // After an acquire reply that came too late (cancel or unlock meanwhile): removes the key
+    // it created, then answers the waiting unlock() calls and `deleted`.
+    void abandonAcquired(std::unique_lock<std::mutex>& lock, int64_t revision,
+                         std::function<void(Result<bool>)> deleted = nullptr);
     void loseHeld(std::unique_lock<std::mutex>& lock, const Error& error);
 
     Client& client_;
@@ -94,6 +100,7 @@ private:
     uint64_t generation_ = 0; // bumped whenever earlier callbacks must be ignored
     int64_t myRevision_ = 0;
     bool cancelRequested_ = false;
+    std::vector<std::function<void(Result<bool>)>> pendingUnlocks_; // made while Acquiring
     std::set<std::string> predecessors_;
     int64_t knownRevision_ = 0; // predecessors_ is right as of this revision; 0: not read yet
     std::vector<std::pair<std::string, int64_t>> earlyDeletes_; // delivered before the read

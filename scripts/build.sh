@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds LockScope with Ninja (and ccache when present).
-# Usage: scripts/build.sh [--werror] [--sanitize] [--build-dir DIR] [ninja targets...]
+# Usage: scripts/build.sh [--werror] [--sanitize | --tsan] [--build-dir DIR] [ninja targets...]
+# --sanitize: AddressSanitizer + UndefinedBehaviorSanitizer; --tsan: ThreadSanitizer.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,7 +12,8 @@ targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --werror) werror=ON ;;
-    --sanitize) sanitize=ON ;;
+    --sanitize) sanitize=address ;;
+    --tsan) sanitize=thread ;;
     --build-dir) build_dir="$2"; shift ;;
     *) targets+=("$1") ;;
   esac

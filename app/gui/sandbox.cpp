@@ -32,6 +32,7 @@ void Sandbox::start() {
     QThreadPool::globalInstance()->start([cluster = cluster_, guard = QPointer(this)] {
         const etcd::Error error = cluster->waitReady();
         postGuarded(guard, [error](Sandbox* self) {
+            self->ready_ = error.ok();
             if (error.ok())
                 emit self->ready(self->endpoints());
             else
@@ -49,20 +50,26 @@ QStringList Sandbox::endpoints() const {
 }
 
 bool Sandbox::memberRunning(int member) const {
-    return cluster_ && member >= 0 && member < members_ && cluster_->running(member);
+    return ready_ && member >= 0 && member < members_ && !stopping_.contains(member) &&
+           cluster_->running(member);
 }
 
 void Sandbox::stopMember(int member) {
     if (!memberRunning(member))
         return;
+    stopping_.insert(member);
     QThreadPool::globalInstance()->start([cluster = cluster_, member, guard = QPointer(this)] {
         cluster->stopMember(member);
-        postGuarded(guard, [](Sandbox* self) { emit self->membersChanged(); });
+        postGuarded(guard, [member](Sandbox* self) {
+            self->stopping_.remove(member);
+            emit self->membersChanged();
+        });
     });
 }
 
 void Sandbox::restartMember(int member) {
-    if (!cluster_ || member < 0 || member >= members_ || memberRunning(member))
+    if (!ready_ || member < 0 || member >= members_ || stopping_.contains(member) ||
+        memberRunning(member))
         return;
     if (const etcd::Error error = cluster_->restartMember(member); !error.ok())
         emit failed(tr("Member %1 did not restart: %2")

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <memory>
 
@@ -27,9 +28,11 @@ public:
     QString dataDirectory() const;
     int members() const { return members_; }
     QStringList endpoints() const; // empty until started
+    // False until ready() and while the member is being stopped.
     bool memberRunning(int member) const;
     // Stops a member (SIGTERM, waited for on a pool thread) or starts it again (from this
-    // thread, like start()), so failover can be shown live.
+    // thread, like start()), so failover can be shown live. Both do nothing while the member is
+    // being stopped.
     void stopMember(int member);
     void restartMember(int member);
 
@@ -45,6 +48,10 @@ private:
     int members_;
     // Shared with the start-up check, which may outlive this object by a moment.
     std::shared_ptr<etcd::LocalCluster> cluster_;
+    // This (the GUI) thread looks at a member's process only while no pool thread handles it:
+    // not before the start-up check is done, nor while the member is being stopped.
+    bool ready_ = false;
+    QSet<int> stopping_;
 };
 
 } // namespace lockscope

@@ -31,6 +31,7 @@ public:
         , onFinalized_(std::move(onFinalized)) {
         stream_ = open(context_.get(), cq);
         ++pending_;
+        handOver(&startTag_);
         stream_->StartCall(&startTag_);
     }
 
@@ -53,6 +54,7 @@ private:
     }
     void read() {
         ++pending_;
+        handOver(&readTag_);
         stream_->Read(&incoming_, &readTag_);
     }
     void onRead(bool ok) {
@@ -72,6 +74,7 @@ private:
         outgoing_ = std::move(queue_.front());
         queue_.pop_front();
         ++pending_;
+        handOver(&writeTag_);
         stream_->Write(outgoing_, &writeTag_);
     }
     void onWrite(bool ok) {
@@ -91,6 +94,7 @@ private:
             return;
         finishing_ = true;
         ++pending_;
+        handOver(&finishTag_);
         stream_->Finish(&status_, &finishTag_);
     }
     void onFinish(bool) {

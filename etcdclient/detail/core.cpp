@@ -85,8 +85,10 @@ Core::~Core() {
 void Core::run() {
     void* tag = nullptr;
     bool ok = false;
-    while (queue_.Next(&tag, &ok))
+    while (queue_.Next(&tag, &ok)) {
+        takeOver(tag);
         static_cast<Tag*>(tag)->proceed(ok);
+    }
 }
 
 bool Core::stopping() const {
@@ -118,6 +120,7 @@ void Core::shutdown() {
                     maybeShutdownQueue();
                 },
                 true);
+            handOver(teardown);
             teardown->alarm.Set(&queue_, gpr_now(GPR_CLOCK_MONOTONIC), teardown);
         }
     }
@@ -195,6 +198,7 @@ bool Core::schedule(std::chrono::milliseconds delay, std::function<void()> task)
         return false;
     auto* timer = new TimerTask(*this, std::move(task));
     timers_.insert(timer);
+    handOver(timer);
     timer->alarm.Set(&queue_, std::chrono::system_clock::now() + delay, timer);
     return true;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "etcdclient/detail/queue_handoff.h"
+
 namespace etcd::detail {
 
 // Everything put on the completion queue is a Tag; the queue thread calls proceed() once per

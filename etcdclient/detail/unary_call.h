@@ -129,6 +129,7 @@ private:
         const bool started = core_.startCall(this, [&] {
             reader_ = starter_(member, context_.get(), request_, core_.queue());
             reader_->StartCall();
+            handOver(this);
             reader_->Finish(&response_, &status_, this);
             inFlight_ = true;
         });

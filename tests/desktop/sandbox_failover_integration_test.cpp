@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -45,6 +46,30 @@ private slots:
             15000);
         stop->trigger(); // restart it
         QTRY_VERIFY_WITH_TIMEOUT(sandbox->memberRunning(used), 10000);
+    }
+
+    // The window asks about a member (and the user may click Stop again) while a pool thread
+    // stops it: one stop runs, and the GUI thread never reads the member's process meanwhile
+    // (under ThreadSanitizer a shared read is reported).
+    void askingWhileAMemberStopsStartsNoSecondStop() {
+        Sandbox sandbox("etcd", 1);
+        QSignalSpy ready(&sandbox, &Sandbox::ready);
+        QSignalSpy changed(&sandbox, &Sandbox::membersChanged);
+        sandbox.start();
+        QVERIFY(ready.wait(30000));
+        QVERIFY(sandbox.memberRunning(0));
+        sandbox.stopMember(0);
+        QDeadlineTimer deadline(10000);
+        while (changed.isEmpty() && !deadline.hasExpired()) {
+            if (sandbox.memberRunning(0))
+                sandbox.stopMember(0);
+            QCoreApplication::processEvents();
+        }
+        QTest::qWait(300); // any second stop would have reported by now
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(!sandbox.memberRunning(0));
+        sandbox.restartMember(0);
+        QTRY_VERIFY_WITH_TIMEOUT(sandbox.memberRunning(0), 10000);
     }
 
 private:

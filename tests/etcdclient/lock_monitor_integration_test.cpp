@@ -2,10 +2,12 @@
 #include "etcdclient/lock_monitor.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "support/client_thread_block.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 #include "support/waiting.h"
 
+#include <atomic>
 #include <csignal>
 
 using namespace etcd;
@@ -214,6 +216,46 @@ TEST_F(LockMonitorIntegrationTest, StoppingAndRestartingEtcdIsRecoveredFrom) {
     del.set_key(*key);
     call(*client, &Client::deleteRange, del);
     ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).empty(); }, 15s));
+}
+
+} // namespace
+
+namespace {
+
+// stop() while the answers of the run it ends wait behind the busy client thread: the list and
+// the lease lookups that start() sent are answered after stop() returned, and must change
+// nothing and reach no listener; nor may that run's lease ticks go on.
+TEST_F(LockMonitorIntegrationTest, AnswersToAStoppedRunChangeNothingAndReachNoListener) {
+    auto session = createSession(*client, 10);
+    auto holder = Mutex::create(*client, session, lockName());
+    ASSERT_TRUE(lockAsync(*holder).get().ok());
+    std::atomic<bool> stopped{false};
+    std::atomic<int> heardAfterStop{0};
+    LockMonitor::Options options{prefix()};
+    options.leaseRefresh = 0ms; // every tick looks the holder's lease up again
+    auto monitor = LockMonitor::create(*client, options, [&](const std::vector<LockEvent>&) {
+        if (stopped)
+            ++heardAfterStop;
+    });
+    monitor->start();
+    ASSERT_TRUE(eventually([&] { return monitor->state().leases.contains(session->leaseId()); }));
+    monitor->stop();
+    const LockMonitorState before = monitor->state();
+    {
+        ClientThreadBlock block(*client);
+        // Lists again and looks the holder's lease up at once (the last run's table is kept).
+        monitor->start();
+        monitor->stop();
+        stopped = true;
+    }
+    std::this_thread::sleep_for(1200ms); // the answers, and two lease ticks, are handled by now
+    EXPECT_EQ(heardAfterStop, 0) << "the listener heard from a stopped monitor";
+    LockMonitorState after = before;
+    const LockChanges changed = monitor->update(after);
+    EXPECT_FALSE(changed.leases) << "a stopped monitor's lease TTLs changed";
+    EXPECT_FALSE(after.live);
+    EXPECT_EQ(after.status, "stopped");
+    ASSERT_TRUE(unlockNow(*holder).value());
 }
 
 } // namespace

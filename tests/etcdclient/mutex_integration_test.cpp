@@ -2,6 +2,7 @@
 #include "etcdclient/key_range.h"
 #include "etcdclient/mutex.h"
 #include "etcdclient/server_lock.h"
+#include "support/client_thread_block.h"
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
 
@@ -102,6 +103,47 @@ TEST_F(MutexIntegrationTest, CancelRightAfterLockLeavesNoKey) {
     waiter->cancel(); // most likely while the acquire Txn is still in flight
     EXPECT_EQ(waiting.get().code, ErrorCode::Cancelled);
     ASSERT_TRUE(eventually([&] { return queueLength() == 1; }));
+}
+
+// unlock() while the acquire Txn's reply waits to be handled (the client's thread is busy):
+// the Txn created our key, so unlock must not answer before that key is gone, and the lock must
+// not become held afterwards. Both for lock() and for tryLock().
+TEST_F(MutexIntegrationTest, UnlockWhileTheAcquireReplyWaitsAnswersOnlyOnceOurKeyIsGone) {
+    auto observer = makeClient();
+    for (const bool viaTryLock : {false, true}) {
+        SCOPED_TRACE(viaTryLock ? "tryLock" : "lock");
+        auto session = createSession(*client, 10);
+        auto mutex = Mutex::create(*client, session, lockName());
+        auto acquired = std::make_shared<std::promise<Result<bool>>>();
+        auto unlocked = std::make_shared<std::promise<Result<bool>>>();
+        auto acquiredFuture = acquired->get_future();
+        auto unlockedFuture = unlocked->get_future();
+        {
+            ClientThreadBlock block(*client);
+            if (viaTryLock)
+                mutex->tryLock([acquired](Result<bool> r) { acquired->set_value(std::move(r)); });
+            else
+                mutex->lock([acquired](const Error& e) {
+                    acquired->set_value(e.ok() ? Result<bool>(true) : Result<bool>(e));
+                });
+            ASSERT_TRUE(eventually([&] {
+                return keysUnder(*observer, lockName() + "/").size() == 1;
+            })) << "the acquire Txn never reached etcd";
+            mutex->unlock([unlocked](Result<bool> r) { unlocked->set_value(std::move(r)); });
+            EXPECT_EQ(unlockedFuture.wait_for(300ms), std::future_status::timeout)
+                << "unlock answered while our key was still on the server";
+        }
+        ASSERT_EQ(unlockedFuture.wait_for(5s), std::future_status::ready);
+        const auto answer = unlockedFuture.get();
+        ASSERT_TRUE(answer) << answer.error().message;
+        EXPECT_TRUE(answer.value()) << "our key was there and unlock removed it";
+        EXPECT_TRUE(keysUnder(*observer, lockName() + "/").empty()) << "our key outlived unlock";
+        ASSERT_EQ(acquiredFuture.wait_for(5s), std::future_status::ready);
+        const auto outcome = acquiredFuture.get();
+        EXPECT_FALSE(outcome && outcome.value()) << "acquired after unlock answered";
+        EXPECT_NE(mutex->state(), Mutex::State::Held);
+        EXPECT_TRUE(keysUnder(*observer, lockName() + "/").empty());
+    }
 }
 
 TEST_F(MutexIntegrationTest, TryLockOnAHeldLockSaysNoAndLeavesNoKey) {

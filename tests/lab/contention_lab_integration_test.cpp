@@ -4,6 +4,7 @@
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <future>
 #include <set>
@@ -126,7 +127,19 @@ TEST_F(ContentionLabIntegrationTest, StallsCauseSplitBrainsThatOnlyFencingKeepsF
     auto labOn = ContentionLab::create(*client, fenced);
     labOff->start();
     labOn->start();
-    std::this_thread::sleep_for(60s);
+    // Both run until they show what the assertions below look for (stalls take a while to
+    // cost a lease), at most a minute; a report every second leaves the labs their speed.
+    auto shown = [&] {
+        const auto off = labOff->report();
+        const auto on = labOn->report();
+        return off.counters.stalls > 0 && off.counters.writesWithoutLock > 0 &&
+               std::any_of(off.ends.begin(), off.ends.end(),
+                           [](const auto& end) { return end && end->how == "expired"; }) &&
+               on.counters.stalls > 0 && on.counters.writesRejectedByFencing > 0;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!shown() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(1s);
     stopAndWait(*labOff);
     stopAndWait(*labOn);
 

@@ -60,13 +60,17 @@ void EtcdTlsTest::TearDownTestSuite() {
 }
 
 std::vector<std::string> EtcdTest::keysUnder(const std::string& keyPrefix) {
+    return keysUnder(*client, keyPrefix);
+}
+
+std::vector<std::string> EtcdTest::keysUnder(etcd::Client& via, const std::string& keyPrefix) {
     etcd::pb::RangeRequest r;
     r.set_key(keyPrefix);
     r.set_range_end(etcd::prefixRangeEnd(keyPrefix));
     r.set_keys_only(true);
     r.set_sort_target(etcd::pb::RangeRequest::CREATE);
     r.set_sort_order(etcd::pb::RangeRequest::ASCEND);
-    auto got = etcd::call(*client, &etcd::Client::range, r);
+    auto got = etcd::call(via, &etcd::Client::range, r);
     EXPECT_TRUE(got) << got.error().message;
     std::vector<std::string> keys;
     if (got)

@@ -29,8 +29,10 @@ protected:
     std::unique_ptr<etcd::Client> makeClient(etcd::ClientOptions options = {});
     // Keys of this test live under this prefix ("/t/<suite>/<test>/").
     const std::string& prefix() const { return prefix_; }
-    // The keys under `keyPrefix` in create order (a lock's queue: holder first).
+    // The keys under `keyPrefix` in create order (a lock's queue: holder first), read through
+    // this test's client or `via`.
     std::vector<std::string> keysUnder(const std::string& keyPrefix);
+    static std::vector<std::string> keysUnder(etcd::Client& via, const std::string& keyPrefix);
 
     std::unique_ptr<etcd::Client> client;
 
