@@ -98,8 +98,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
             std::fflush(stdout);
         }
     };
-    auto monitor =
-        etcd::LockMonitor::create(**client, {args->prefix}, onEvents, onRetry);
+    auto monitor = etcd::LockMonitor::create(**client, {args->prefix}, onEvents, onRetry);
     weak = monitor;
     monitor->start();
     exitCode = QCoreApplication::exec();
