@@ -7,8 +7,8 @@
 #include "support/etcdctl.h"
 #include "support/waiting.h"
 
+#include <QRegularExpression>
 #include <csignal>
-#include <regex>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -139,11 +139,11 @@ TEST_F(LockscopectlLockIntegrationTest, AWaiterWhoseLeaseIsRevokedQueuesAgainWit
     revokeLease(firstLease);
     const auto said = retryLine(*ours);
     ASSERT_TRUE(said) << "no retry line";
-    EXPECT_TRUE(
-        std::regex_match(*said, std::regex("lockscopectl: waiting for " + lockName() +
-                                           R"( failed \(attempt 1\): lock key .* was deleted .*; )"
-                                           R"(queueing again in [0-9]+\.[0-9] s)")))
-        << *said;
+    const QRegularExpression retryLinePattern(QRegularExpression::anchoredPattern(
+        QString::fromStdString("lockscopectl: waiting for " + lockName() +
+                               R"( failed \(attempt 1\): lock key .* was deleted .*; )"
+                               R"(queueing again in [0-9]+\.[0-9] s)")));
+    EXPECT_TRUE(retryLinePattern.match(QString::fromStdString(*said)).hasMatch()) << *said;
     ASSERT_TRUE(eventually([&] {
         auto q = queue();
         return q.size() == 2 && q[1].lease() != firstLease;

@@ -9,8 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <csignal>
-#include <regex>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -124,9 +124,10 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest,
             << endpoint << ": the first word came later than the dial timeout allows";
         bool saidOnStderr = false, saidInJson = false;
         for (auto line = first; line && !(saidOnStderr && saidInJson); line = watch.readLine(10s)) {
-            if (std::regex_search(*line, std::regex(R"(^lockscopectl: reconnecting \(attempt )"
-                                                    R"([0-9]+, next in [0-9]+\.[0-9] s\): )"
-                                                    R"(cannot read .*unavailable)")))
+            static const QRegularExpression reconnecting(
+                R"(^lockscopectl: reconnecting \(attempt [0-9]+, next in [0-9]+\.[0-9] s\): )"
+                R"(cannot read .*unavailable)");
+            if (reconnecting.match(QString::fromStdString(*line)).hasMatch())
                 saidOnStderr = true;
             const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(*line));
             if (doc.isObject() && doc["event"].toString() == "reconnecting") {
