@@ -152,12 +152,12 @@ Error Core::explainFailure(const grpc::Status& status, std::size_t index,
         return Error(error.code,
                      describeError(error.code, m.endpoint.target,
                                    "user '" + options_.username + "' may not " + access));
-    if (!connectionFailedVaguely(status))
+    if (!connectionFailedVaguely(status) || m.answered)
         return error;
-    // The probe runs on the queue thread, so it is rare and short: one per member every five
-    // seconds at most (calls failing together share its finding), bounded to 500 ms. A
-    // handshake takes milliseconds; a stopped (SIGSTOPped) member answers no probe at all, and
-    // the bound keeps it from holding up the keepalives of every other lease for long.
+    // The probe runs on the queue thread, so it is rare and short: only for a member that never
+    // answered (a member that did is hung or restarting, and a blocked queue thread would hold
+    // up every lease's keepalive), once every five seconds at most (calls failing together
+    // share its finding), and bounded to 500 ms; a handshake takes milliseconds.
     const auto now = std::chrono::steady_clock::now();
     if (m.probedAt == std::chrono::steady_clock::time_point{} ||
         now - m.probedAt > std::chrono::seconds(5)) {

@@ -33,6 +33,9 @@ struct Member {
     // What the last connection probe found (queue thread only; see Core::explainFailure).
     Error probeFinding;
     std::chrono::steady_clock::time_point probedAt;
+    // A call to this member succeeded once (queue thread only): it speaks gRPC with our
+    // credentials, so a later vague failure is a hang or a restart, not a TLS mistake.
+    bool answered = false;
 };
 
 // When a failed call may be sent again to another member.

@@ -70,6 +70,7 @@ public:
         core_.endCall(this);
         inFlight_ = false;
         if (status_.ok()) {
+            core_.member(member_).answered = true;
             complete(std::move(response_));
             return;
         }
