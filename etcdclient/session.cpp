@@ -1,5 +1,6 @@
 #include "etcdclient/session.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace etcd {
@@ -7,6 +8,15 @@ namespace etcd {
 namespace {
 // How often a late lease is asked about while its deadline nears.
 constexpr std::chrono::milliseconds probeRepeat{250};
+
+// `from` + `ttlSeconds`, saturated: etcd allows TTLs up to 9e9 s, past what a steady_clock
+// time point (nanoseconds in 64 bits, about 292 years) can hold.
+std::chrono::steady_clock::time_point leaseEnd(std::chrono::steady_clock::time_point from,
+                                               int64_t ttlSeconds) {
+    const auto room = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::steady_clock::time_point::max() - from);
+    return from + std::chrono::seconds(std::min<int64_t>(ttlSeconds, room.count()));
+}
 
 std::string hex(int64_t id) {
     std::ostringstream out;
@@ -29,7 +39,7 @@ void Session::create(Client& client, int64_t ttlSeconds, Created done) {
             return;
         }
         std::shared_ptr<Session> session(new Session(client, granted->id(), granted->ttl()));
-        session->deadline_ = sentAt + std::chrono::seconds(granted->ttl());
+        session->deadline_ = leaseEnd(sentAt, granted->ttl());
         session->startKeepAlive();
         done(std::move(session));
     });
@@ -108,7 +118,7 @@ void Session::onAnswer(const KeepAliveAnswer& answer) {
     if (lost_)
         return;
     ttl_ = answer.ttlSeconds;
-    deadline_ = std::max(deadline_, answer.sentAt + std::chrono::seconds(answer.ttlSeconds));
+    deadline_ = std::max(deadline_, leaseEnd(answer.sentAt, answer.ttlSeconds));
 }
 
 void Session::checkDeadline() {
@@ -164,8 +174,7 @@ void Session::probeLease() {
         }
         std::lock_guard lock(self->mutex_);
         if (reply->ttl() > 0)
-            self->deadline_ =
-                std::max(self->deadline_, sentAt + std::chrono::seconds(reply->ttl()));
+            self->deadline_ = std::max(self->deadline_, leaseEnd(sentAt, reply->ttl()));
     });
 }
 

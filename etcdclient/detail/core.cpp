@@ -199,7 +199,12 @@ bool Core::schedule(std::chrono::milliseconds delay, std::function<void()> task)
     auto* timer = new TimerTask(*this, std::move(task));
     timers_.insert(timer);
     handOver(timer);
-    timer->alarm.Set(&queue_, std::chrono::system_clock::now() + delay, timer);
+    // Saturated: a lease of etcd's longest TTL (9e9 s) asks for a check further out than a
+    // nanosecond clock reaches.
+    const auto now = std::chrono::system_clock::now();
+    const auto room = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::time_point::max() - now);
+    timer->alarm.Set(&queue_, now + std::min(delay, room), timer);
     return true;
 }
 
