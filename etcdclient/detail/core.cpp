@@ -1,6 +1,7 @@
 #include "etcdclient/detail/core.h"
 
 #include "etcdclient/connection_probe.h"
+#include "etcdclient/detail/openssl_at_exit.h"
 #include "etcdclient/detail/unary_call.h"
 #include "etcdclient/tls_files.h"
 
@@ -45,6 +46,7 @@ Result<std::shared_ptr<Core>> Core::create(ClientOptions options) {
         return Error(ErrorCode::InvalidArgument, "no endpoint given; pass --endpoints host:port");
     if (options.commandTimeout.count() <= 0 || options.dialTimeout.count() <= 0)
         return Error(ErrorCode::InvalidArgument, "timeouts must be positive durations");
+    keepOpenSslUntilExit();
     // Checked before dialling: gRPC would only say "empty address list" for a bad pair.
     const Result<TlsFiles> files = readTlsFiles(options);
     if (!files)
