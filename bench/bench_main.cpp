@@ -1,6 +1,6 @@
 // lockscope-bench: our lock figures beside etcd's floor, measured side by side in one run.
-#include "etcdclient/local_cluster.h"
 #include "figures.h"
+#include "process/local_cluster.h"
 
 #include <QApplication>
 #include <algorithm>

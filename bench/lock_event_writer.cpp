@@ -1,7 +1,7 @@
 #include "lock_event_writer.h"
 
 #include "etcdclient/blocking.h"
-#include "etcdclient/mutex.h"
+#include "etcdclient/locks/mutex.h"
 
 #include <algorithm>
 #include <thread>

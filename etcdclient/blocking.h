@@ -1,8 +1,8 @@
 #pragma once
 
 #include "etcdclient/client.h"
-#include "etcdclient/mutex.h"
-#include "etcdclient/session.h"
+#include "etcdclient/locks/mutex.h"
+#include "etcdclient/locks/session.h"
 
 #include <cstdio>
 #include <cstdlib>

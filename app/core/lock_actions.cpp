@@ -7,8 +7,8 @@
 #include "app/core/retry_backoff.h"
 #include "etcdclient/client.h"
 #include "etcdclient/lease_ttl.h"
-#include "etcdclient/mutex.h"
-#include "etcdclient/session.h"
+#include "etcdclient/locks/mutex.h"
+#include "etcdclient/locks/session.h"
 
 #include <QTimer>
 

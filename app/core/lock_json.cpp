@@ -2,7 +2,7 @@
 
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
-#include "etcdclient/mutex.h"
+#include "etcdclient/locks/mutex.h"
 
 #include <ctime>
 

@@ -6,8 +6,8 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "etcdclient/lease_ttl.h"
-#include "etcdclient/mutex.h"
-#include "etcdclient/session.h"
+#include "etcdclient/locks/mutex.h"
+#include "etcdclient/locks/session.h"
 
 #include <QStringList>
 #include <csignal>

@@ -5,7 +5,7 @@
 #include "app/core/lock_keys_model.h"
 #include "app/ctl/prefix_arguments.h"
 #include "app/ctl/text_table.h"
-#include "etcdclient/lock_snapshot.h"
+#include "etcdclient/locks/lock_snapshot.h"
 
 #include <cstdio>
 #include <future>

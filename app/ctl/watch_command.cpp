@@ -5,7 +5,7 @@
 #include "app/core/retry_backoff.h"
 #include "app/core/termination_signals.h"
 #include "app/ctl/prefix_arguments.h"
-#include "etcdclient/lock_monitor.h"
+#include "etcdclient/locks/lock_monitor.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

@@ -1,7 +1,7 @@
 #include "app/gui/lock_charts.h"
 
 #include "app/core/key_text.h"
-#include "etcdclient/lock_stats.h"
+#include "etcdclient/locks/lock_stats.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/latency_plot.h"
 

@@ -1,7 +1,7 @@
 #include "app/gui/sandbox.h"
 
 #include "app/core/guarded_post.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include <QStandardPaths>
 #include <QStringList>

@@ -1,8 +1,8 @@
 #include "app/lab/contention_lab.h"
 
 #include "etcdclient/key_range.h"
-#include "etcdclient/mutex.h"
-#include "etcdclient/session.h"
+#include "etcdclient/locks/mutex.h"
+#include "etcdclient/locks/session.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include "app/lab/lab_options.h"
 #include "app/lab/mutual_exclusion_checker.h"
 #include "etcdclient/client.h"
-#include "etcdclient/lock_monitor.h"
+#include "etcdclient/locks/lock_monitor.h"
 
 #include <functional>
 #include <memory>

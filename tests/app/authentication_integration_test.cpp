@@ -6,9 +6,9 @@
 #include "app/gui/main_window.h"
 #include "app/gui/password_keyring.h"
 #include "app/gui/password_source.h"
-#include "etcdclient/local_cluster.h"
 #include "main_window_probes.h"
 #include "password_probes.h"
+#include "process/local_cluster.h"
 #include "support/etcd_auth.h"
 #include "widgets/password_dialog.h"
 

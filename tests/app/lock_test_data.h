@@ -1,8 +1,8 @@
 #pragma once
 
 // Plain lock data for the model tests: what a LockMonitor would report, without a server.
-#include "etcdclient/lock_monitor.h"
-#include "etcdclient/mutex.h"
+#include "etcdclient/locks/lock_monitor.h"
+#include "etcdclient/locks/mutex.h"
 
 #include <chrono>
 #include <string>

@@ -1,7 +1,7 @@
 // Runs the built lockscopectl against a real etcd started by etcd::LocalCluster.
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

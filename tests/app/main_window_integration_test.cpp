@@ -9,10 +9,10 @@
 #include "app/gui/sandbox.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
-#include "etcdclient/local_cluster.h"
 #include "main_window_probes.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "process/local_cluster.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
 

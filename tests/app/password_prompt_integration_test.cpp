@@ -1,6 +1,6 @@
 // lockscopectl's password prompt on a real pseudo-terminal, against a real etcd with
 // authentication on: `--user name` without a password asks for it as etcdctl does.
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 #include "support/etcd_auth.h"
 
 #include <QDeadlineTimer>

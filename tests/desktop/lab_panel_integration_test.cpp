@@ -2,7 +2,7 @@
 #include "app/gui/lab_panel.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 #include "app/core/lock_actions.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include <QProcess>
 #include <QSignalSpy>

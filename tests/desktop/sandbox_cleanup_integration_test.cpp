@@ -1,6 +1,6 @@
 // A sandbox etcd never outlives LockScope, even when LockScope is killed, and what a killed
 // LockScope left on disk is swept by the next sandbox.
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include <QDir>
 #include <QFile>

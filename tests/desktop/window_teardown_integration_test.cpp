@@ -4,9 +4,9 @@
 #include "app/core/lock_actions.h"
 #include "app/gui/lab_panel.h"
 #include "app/gui/main_window.h"
-#include "etcdclient/local_cluster.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "process/local_cluster.h"
 #include "support/etcdctl.h"
 
 #include <QSignalSpy>

@@ -1,5 +1,5 @@
 #include "etcdclient/blocking.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 #include "support/etcd_auth.h"
 
 #include <gtest/gtest.h>

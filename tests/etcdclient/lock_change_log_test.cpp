@@ -1,4 +1,4 @@
-#include "etcdclient/lock_change_log.h"
+#include "etcdclient/locks/lock_change_log.h"
 
 #include <gtest/gtest.h>
 

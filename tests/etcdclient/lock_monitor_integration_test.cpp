@@ -1,5 +1,5 @@
 #include "etcdclient/blocking.h"
-#include "etcdclient/lock_monitor.h"
+#include "etcdclient/locks/lock_monitor.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
 #include "support/client_thread_block.h"

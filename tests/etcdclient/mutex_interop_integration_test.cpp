@@ -1,7 +1,7 @@
 // Our Mutex against Debian's real `etcdctl lock` (Go's concurrency.Mutex) on one lock.
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
-#include "etcdclient/mutex.h"
+#include "etcdclient/locks/mutex.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"

@@ -1,5 +1,5 @@
 #include "etcdclient/blocking.h"
-#include "etcdclient/session.h"
+#include "etcdclient/locks/session.h"
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
 

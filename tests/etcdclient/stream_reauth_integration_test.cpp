@@ -1,6 +1,6 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 #include "support/etcd_auth.h"
 #include "support/waiting.h"
 #include "support/watch_log.h"

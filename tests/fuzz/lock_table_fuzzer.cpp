@@ -1,6 +1,6 @@
 // libFuzzer target for LockTable: bytes become a script of puts, deletes and reloads over a
 // few lock names, and after every step the table must still be a set of well-formed queues.
-#include "etcdclient/lock_table.h"
+#include "etcdclient/locks/lock_table.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include <string>
 #include <vector>

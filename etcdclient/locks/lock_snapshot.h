@@ -1,7 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
-#include "etcdclient/lock_monitor.h"
+#include "etcdclient/locks/lock_monitor.h"
 
 #include <functional>
 #include <string>

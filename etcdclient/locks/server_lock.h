@@ -1,7 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
-#include "etcdclient/session.h"
+#include "etcdclient/locks/session.h"
 
 #include <functional>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "etcdclient/lock_monitor.h"
+#include "etcdclient/locks/lock_monitor.h"
 
 #include "etcdclient/key_range.h"
 

@@ -1,4 +1,4 @@
-#include "etcdclient/server_lock.h"
+#include "etcdclient/locks/server_lock.h"
 
 namespace etcd {
 

@@ -1,4 +1,4 @@
-#include "etcdclient/lock_stats.h"
+#include "etcdclient/locks/lock_stats.h"
 
 #include <algorithm>
 

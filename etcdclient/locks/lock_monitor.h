@@ -1,8 +1,8 @@
 #pragma once
 
 #include "etcdclient/client.h"
-#include "etcdclient/lock_change_log.h"
-#include "etcdclient/lock_table.h"
+#include "etcdclient/locks/lock_change_log.h"
+#include "etcdclient/locks/lock_table.h"
 
 #include <chrono>
 #include <deque>

@@ -1,4 +1,4 @@
-#include "etcdclient/session.h"
+#include "etcdclient/locks/session.h"
 
 #include <algorithm>
 #include <sstream>

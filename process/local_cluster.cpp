@@ -1,4 +1,4 @@
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"

@@ -1,4 +1,4 @@
-#include "etcdclient/lock_snapshot.h"
+#include "etcdclient/locks/lock_snapshot.h"
 
 #include "etcdclient/key_range.h"
 

@@ -1,4 +1,4 @@
-#include "etcdclient/mutex.h"
+#include "etcdclient/locks/mutex.h"
 
 #include "etcdclient/key_range.h"
 

@@ -1,4 +1,4 @@
-#include "etcdclient/lock_table.h"
+#include "etcdclient/locks/lock_table.h"
 
 #include <algorithm>
 
