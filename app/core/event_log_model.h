@@ -1,6 +1,6 @@
 #pragma once
 
-#include "etcdclient/locks/lock_table.h"
+#include "etcdclient/locks/lock_types.h"
 
 #include <QAbstractTableModel>
 #include <deque>

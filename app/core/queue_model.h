@@ -2,7 +2,7 @@
 
 #include "app/core/keyed_table_model.h"
 #include "app/core/lease_countdown.h"
-#include "etcdclient/locks/lock_monitor.h"
+#include "etcdclient/locks/lock_types.h"
 
 #include <chrono>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "etcdclient/locks/lock_monitor.h"
+#include "etcdclient/locks/lock_types.h"
 
 #include <QHash>
 #include <QTimer>

@@ -15,13 +15,6 @@ constexpr std::chrono::milliseconds minBackoff{200};
 constexpr std::chrono::milliseconds maxBackoff{3000};
 } // namespace
 
-double LeaseTtl::remainingAt(std::chrono::steady_clock::time_point now) const {
-    if (ttlSeconds < 0)
-        return -1;
-    const double elapsed = std::chrono::duration<double>(now - fetchedAt).count();
-    return std::max(0.0, static_cast<double>(ttlSeconds) - elapsed);
-}
-
 std::shared_ptr<LockMonitor> LockMonitor::create(Client& client, Options options, Listener listener,
                                                  RetryListener retryListener) {
     return std::shared_ptr<LockMonitor>(

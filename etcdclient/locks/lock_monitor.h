@@ -3,6 +3,7 @@
 #include "etcdclient/client.h"
 #include "etcdclient/locks/lock_change_log.h"
 #include "etcdclient/locks/lock_table.h"
+#include "etcdclient/locks/lock_types.h"
 
 #include <chrono>
 #include <deque>
@@ -12,37 +13,6 @@
 #include <mutex>
 
 namespace etcd {
-
-// What we know of a lease's time to live: the server's answer and when it came, so a display
-// can count down locally between refreshes.
-struct LeaseTtl {
-    int64_t ttlSeconds = 0; // as of fetchedAt; -1 once the lease is gone
-    int64_t grantedTtlSeconds = 0;
-    std::chrono::steady_clock::time_point fetchedAt{};
-    bool jumpedUp = false; // renewed since the last look (a keepalive, or a leader change)
-
-    double remainingAt(std::chrono::steady_clock::time_point now) const;
-};
-
-struct LockMonitorState {
-    int64_t revision = 0;
-    std::map<std::string, LockQueue> locks;
-    AnomaliesByLock anomalies;
-    std::map<int64_t, LeaseTtl> leases;
-    bool live = false;  // the snapshot is loaded and the watch is running
-    std::string status; // why it is not live, when it is not
-    // Which monitor filled it (LockMonitor::update), and as of which of its changes; 0 for none.
-    uint64_t monitorId = 0;
-    uint64_t locksStamp = 0;
-    uint64_t leasesStamp = 0;
-};
-
-// What a LockMonitor::update copied.
-struct LockChanges {
-    bool all = false;               // every lock and anomaly (see update())
-    std::vector<std::string> locks; // otherwise the locks copied or removed, in name order
-    bool leases = false;            // the lease TTLs
-};
 
 // Watches every lock under a prefix: a paged snapshot pinned at one revision, then a watch from
 // the next revision. After compaction, a broken stream or a failover it re-lists and reconciles

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "etcdclient/latency_recorder.h"
-#include "etcdclient/locks/lock_table.h"
+#include "etcdclient/locks/lock_types.h"
 
 #include <chrono>
 #include <map>

@@ -61,26 +61,6 @@ std::string hex(int64_t value) {
 
 } // namespace
 
-const char* anomalyKindName(AnomalyKind kind) {
-    switch (kind) {
-    case AnomalyKind::NoLease: return "no_lease";
-    case AnomalyKind::LeaseMismatch: return "lease_mismatch";
-    case AnomalyKind::NotALockKey: return "not_a_lock_key";
-    case AnomalyKind::ExpiredLease: return "expired_lease";
-    }
-    return "unknown";
-}
-
-const char* lockEventKindName(LockEventKind kind) {
-    switch (kind) {
-    case LockEventKind::Enqueued: return "enqueued";
-    case LockEventKind::Acquired: return "acquired";
-    case LockEventKind::Released: return "released";
-    case LockEventKind::Expired: return "expired";
-    }
-    return "unknown";
-}
-
 std::string LockTable::lockNameOf(const std::string& key) {
     const auto slash = key.rfind('/');
     return slash == std::string::npos ? std::string() : key.substr(0, slash);

@@ -1,65 +1,16 @@
 #pragma once
 
+#include "etcdclient/locks/lock_types.h"
 #include "kv.pb.h"
 
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace etcd {
-
-// One contender's key in a lock's queue.
-struct LockKey {
-    std::string key;
-    int64_t lease = 0;
-    int64_t createRevision = 0;
-    int64_t modRevision = 0;
-    std::string value; // elections keep the candidate's proposal here
-    std::chrono::system_clock::time_point enqueuedAt{};
-    std::optional<std::chrono::system_clock::time_point> acquiredAt;
-};
-
-// The keys of one lock name in create-revision order: the first holds, the rest wait.
-struct LockQueue {
-    std::string name;
-    std::vector<LockKey> keys;
-    const LockKey* holder() const { return keys.empty() ? nullptr : &keys.front(); }
-};
-
-enum class AnomalyKind {
-    NoLease,       // a key without a lease never expires: it can block the queue forever
-    LeaseMismatch, // the hex suffix names another lease than the key is attached to
-    NotALockKey,   // not <name>/<lease id in hex>
-    ExpiredLease,  // its lease is already gone, yet the key is still there
-};
-const char* anomalyKindName(AnomalyKind kind);
-
-struct Anomaly {
-    std::string key;
-    AnomalyKind kind;
-    std::string detail;
-};
-// By lock name, in key order within a lock; a lock without any is absent.
-using AnomaliesByLock = std::map<std::string, std::vector<Anomaly>>;
-
-enum class LockEventKind { Enqueued, Acquired, Released, Expired };
-const char* lockEventKindName(LockEventKind kind);
-
-struct LockEvent {
-    LockEventKind kind;
-    std::string lock; // the lock's name
-    std::string key;
-    int64_t lease = 0;
-    int64_t revision = 0;
-    std::chrono::system_clock::time_point observedAt{};
-    std::optional<std::chrono::milliseconds> waited; // enqueued to acquired (Acquired)
-    std::optional<std::chrono::milliseconds> held;   // acquired to gone (Released, Expired)
-    bool recovered = false; // inferred by reconciling a re-list after a gap, not seen live
-};
 
 // Turns lock keys and watch events into locks, holders, queues and lock events. Pure: no I/O,
 // no clock of its own; times come in with the data. The lock name is the key without its last

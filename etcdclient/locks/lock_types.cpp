@@ -1,0 +1,34 @@
+#include "etcdclient/locks/lock_types.h"
+
+#include <algorithm>
+
+namespace etcd {
+
+const char* anomalyKindName(AnomalyKind kind) {
+    switch (kind) {
+    case AnomalyKind::NoLease: return "no_lease";
+    case AnomalyKind::LeaseMismatch: return "lease_mismatch";
+    case AnomalyKind::NotALockKey: return "not_a_lock_key";
+    case AnomalyKind::ExpiredLease: return "expired_lease";
+    }
+    return "unknown";
+}
+
+const char* lockEventKindName(LockEventKind kind) {
+    switch (kind) {
+    case LockEventKind::Enqueued: return "enqueued";
+    case LockEventKind::Acquired: return "acquired";
+    case LockEventKind::Released: return "released";
+    case LockEventKind::Expired: return "expired";
+    }
+    return "unknown";
+}
+
+double LeaseTtl::remainingAt(std::chrono::steady_clock::time_point now) const {
+    if (ttlSeconds < 0)
+        return -1;
+    const double elapsed = std::chrono::duration<double>(now - fetchedAt).count();
+    return std::max(0.0, static_cast<double>(ttlSeconds) - elapsed);
+}
+
+} // namespace etcd

@@ -1,0 +1,95 @@
+#pragma once
+
+// The plain values of locks: keys, queues, anomalies, events and a monitor's state. No protobuf
+// here, so Qt models and widgets that show locks do not pull in the generated gRPC headers.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etcd {
+
+// One contender's key in a lock's queue.
+struct LockKey {
+    std::string key;
+    int64_t lease = 0;
+    int64_t createRevision = 0;
+    int64_t modRevision = 0;
+    std::string value; // elections keep the candidate's proposal here
+    std::chrono::system_clock::time_point enqueuedAt{};
+    std::optional<std::chrono::system_clock::time_point> acquiredAt;
+};
+
+// The keys of one lock name in create-revision order: the first holds, the rest wait.
+struct LockQueue {
+    std::string name;
+    std::vector<LockKey> keys;
+    const LockKey* holder() const { return keys.empty() ? nullptr : &keys.front(); }
+};
+
+enum class AnomalyKind {
+    NoLease,       // a key without a lease never expires: it can block the queue forever
+    LeaseMismatch, // the hex suffix names another lease than the key is attached to
+    NotALockKey,   // not <name>/<lease id in hex>
+    ExpiredLease,  // its lease is already gone, yet the key is still there
+};
+const char* anomalyKindName(AnomalyKind kind);
+
+struct Anomaly {
+    std::string key;
+    AnomalyKind kind;
+    std::string detail;
+};
+// By lock name, in key order within a lock; a lock without any is absent.
+using AnomaliesByLock = std::map<std::string, std::vector<Anomaly>>;
+
+enum class LockEventKind { Enqueued, Acquired, Released, Expired };
+const char* lockEventKindName(LockEventKind kind);
+
+struct LockEvent {
+    LockEventKind kind;
+    std::string lock; // the lock's name
+    std::string key;
+    int64_t lease = 0;
+    int64_t revision = 0;
+    std::chrono::system_clock::time_point observedAt{};
+    std::optional<std::chrono::milliseconds> waited; // enqueued to acquired (Acquired)
+    std::optional<std::chrono::milliseconds> held;   // acquired to gone (Released, Expired)
+    bool recovered = false; // inferred by reconciling a re-list after a gap, not seen live
+};
+
+// What we know of a lease's time to live: the server's answer and when it came, so a display
+// can count down locally between refreshes.
+struct LeaseTtl {
+    int64_t ttlSeconds = 0; // as of fetchedAt; -1 once the lease is gone
+    int64_t grantedTtlSeconds = 0;
+    std::chrono::steady_clock::time_point fetchedAt{};
+    bool jumpedUp = false; // renewed since the last look (a keepalive, or a leader change)
+
+    double remainingAt(std::chrono::steady_clock::time_point now) const;
+};
+
+struct LockMonitorState {
+    int64_t revision = 0;
+    std::map<std::string, LockQueue> locks;
+    AnomaliesByLock anomalies;
+    std::map<int64_t, LeaseTtl> leases;
+    bool live = false;  // the snapshot is loaded and the watch is running
+    std::string status; // why it is not live, when it is not
+    // Which monitor filled it (LockMonitor::update), and as of which of its changes; 0 for none.
+    uint64_t monitorId = 0;
+    uint64_t locksStamp = 0;
+    uint64_t leasesStamp = 0;
+};
+
+// What a LockMonitor::update copied.
+struct LockChanges {
+    bool all = false;               // every lock and anomaly (see update())
+    std::vector<std::string> locks; // otherwise the locks copied or removed, in name order
+    bool leases = false;            // the lease TTLs
+};
+
+} // namespace etcd
