@@ -1,70 +1,32 @@
 #include "process/child_process.h"
 
-#include <algorithm>
-#include <csignal>
-#include <poll.h>
-#include <string_view>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
+#include "process/spawn.h"
 
-extern char** environ;
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
 
 namespace lockscope::process {
 
-namespace {
-
-std::string_view variableName(std::string_view assignment) {
-    return assignment.substr(0, assignment.find('='));
-}
-
-// Our environment with `overrides` (NAME=value) replacing same-named variables: a program that
-// takes the first of two assignments (Go does) would otherwise ignore the override.
-std::vector<std::string> environmentWith(const std::vector<std::string>& overrides) {
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) {
-        const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](auto& o) {
-            return variableName(o) == variableName(*e);
-        });
-        if (!overridden)
-            env.emplace_back(*e);
-    }
-    env.insert(env.end(), overrides.begin(), overrides.end());
-    return env;
-}
-
-} // namespace
-
 ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> extraEnv) {
     int fds[2];
-    if (::pipe(fds) != 0)
+    if (::pipe2(fds, O_CLOEXEC) != 0)
         return;
-    std::vector<std::string> env = environmentWith(extraEnv);
-    std::vector<char*> args, envp;
-    for (auto& a : argv)
-        args.push_back(a.data());
-    args.push_back(nullptr);
-    for (auto& e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-        ::dup2(fds[1], STDOUT_FILENO);
-        ::dup2(fds[1], STDERR_FILENO);
-        ::close(fds[0]);
-        ::close(fds[1]);
-        ::execvpe(args[0], args.data(), envp.data());
-        ::_exit(127);
-    }
+    const Spawned child =
+        spawn({.argv = std::move(argv), .environment = std::move(extraEnv), .outputFd = fds[1]});
     ::close(fds[1]);
+    if (!child.ok()) {
+        ::close(fds[0]);
+        return;
+    }
+    pid_ = child.pid;
     out_ = fds[0];
 }
 
 ChildProcess::~ChildProcess() {
-    if (pid_ > 0 && !exitCode_) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-    }
+    if (pid_ > 0 && !exitCode_)
+        stopProcess(pid_, SIGKILL, std::chrono::milliseconds(0));
     if (out_ >= 0)
         ::close(out_);
 }
@@ -99,19 +61,9 @@ void ChildProcess::signal(int sig) {
 }
 
 std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout) {
-    if (exitCode_ || pid_ <= 0)
-        return exitCode_;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (true) {
-        int status = 0;
-        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-            exitCode_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            return exitCode_;
-        }
-        if (std::chrono::steady_clock::now() > deadline)
-            return std::nullopt;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    if (!exitCode_ && pid_ > 0)
+        exitCode_ = waitForExit(pid_, timeout);
+    return exitCode_;
 }
 
 } // namespace lockscope::process

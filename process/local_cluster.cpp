@@ -2,6 +2,7 @@
 
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
+#include "process/spawn.h"
 
 #include <cerrno>
 #include <csignal>
@@ -10,9 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -188,37 +187,18 @@ Error LocalCluster::launch(int member) {
         }
     }
     args.insert(args.end(), extraArguments_.begin(), extraArguments_.end());
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-
     const std::string log = logFile(member);
     const int logFd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        if (logFd >= 0)
-            ::close(logFd);
-        return Error(ErrorCode::Internal,
-                     std::string("cannot start etcd: fork failed: ") + std::strerror(errno));
-    }
-    if (pid == 0) {
-        // Child: only async-signal-safe calls until exec.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent)
-            ::_exit(127);
-        ::setpgid(0, 0); // a terminal's Ctrl-C goes to LockScope, which then stops etcd itself
-        if (logFd >= 0) {
-            ::dup2(logFd, STDOUT_FILENO);
-            ::dup2(logFd, STDERR_FILENO);
-        }
-        ::execvp(argv[0], argv.data());
-        ::_exit(127);
-    }
+    const lockscope::process::Spawned etcd = lockscope::process::spawn({.argv = std::move(args),
+                                                                        .outputFd = logFd,
+                                                                        .ownProcessGroup = true,
+                                                                        .dieWithParent = true});
     if (logFd >= 0)
         ::close(logFd);
-    m.pid = pid;
+    if (!etcd.ok())
+        return Error(ErrorCode::Internal,
+                     "cannot start etcd: " + etcd.error + ". Is Debian's etcd-server installed?");
+    m.pid = etcd.pid;
     m.started = true;
     return {};
 }
@@ -234,8 +214,7 @@ Error LocalCluster::waitReady(std::chrono::milliseconds timeout) {
         if (!client)
             return client.error();
         while (true) {
-            int status = 0;
-            if (::waitpid(members_[i].pid, &status, WNOHANG) == members_[i].pid) {
+            if (lockscope::process::waitForExit(members_[i].pid, std::chrono::milliseconds(0))) {
                 members_[i].pid = -1;
                 return Error(ErrorCode::Unavailable, "etcd (" + members_[i].name +
                                                          ") exited at start; see " + logFile(i) +
@@ -275,16 +254,7 @@ void LocalCluster::signalAndReap(int member, int signal, std::chrono::millisecon
     MemberProcess& m = members_[member];
     if (m.pid <= 0)
         return;
-    ::kill(m.pid, signal);
-    const auto deadline = std::chrono::steady_clock::now() + grace;
-    while (::waitpid(m.pid, nullptr, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-            ::kill(m.pid, SIGKILL);
-            ::waitpid(m.pid, nullptr, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    lockscope::process::stopProcess(m.pid, signal, grace);
     m.pid = -1;
 }
 

@@ -8,6 +8,7 @@
 #include "etcdclient/lease_ttl.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
+#include "process/spawn.h"
 
 #include <QStringList>
 #include <csignal>
@@ -15,10 +16,6 @@
 #include <future>
 #include <mutex>
 #include <optional>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace lockscope {
 
@@ -58,43 +55,6 @@ bool interruptedWithin(std::chrono::milliseconds delay) {
 
 void say(const std::string& message) {
     std::fprintf(stderr, "lockscopectl: %s\n", message.c_str());
-}
-
-pid_t spawn(const std::vector<std::string>& command, const std::string& key, int64_t token) {
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-        env.emplace_back(*e);
-    env.push_back("LOCKSCOPE_LOCK_KEY=" + key);
-    env.push_back("LOCKSCOPE_FENCING_TOKEN=" + std::to_string(token));
-    std::vector<std::string> args = command;
-    std::vector<char*> argv, envp;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (auto& e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        const sigset_t set = lockSignals();
-        ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-        ::execvpe(argv[0], argv.data(), envp.data());
-        std::fprintf(stderr, "lockscopectl: cannot run %s\n", argv[0]);
-        ::_exit(127);
-    }
-    return pid;
-}
-
-// SIGTERM, then SIGKILL after five seconds.
-void terminate(pid_t child) {
-    ::kill(child, SIGTERM);
-    for (int i = 0; i < 50; ++i) {
-        if (::waitpid(child, nullptr, WNOHANG) == child)
-            return;
-        ::usleep(100'000);
-    }
-    ::kill(child, SIGKILL);
-    ::waitpid(child, nullptr, 0);
 }
 
 // What the client's thread tells the main thread.
@@ -178,20 +138,23 @@ int holdUntilSignal(LockHolder& holder) {
 }
 
 int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command) {
-    const pid_t child = spawn(command, holder.mutex().key(), holder.mutex().fencingToken());
-    if (child < 0) {
-        say("cannot start " + command.front());
-        return ExitFailed;
+    const process::Spawned child =
+        process::spawn({.argv = command,
+                        .environment = {"LOCKSCOPE_LOCK_KEY=" + holder.mutex().key(),
+                                        "LOCKSCOPE_FENCING_TOKEN=" +
+                                            std::to_string(holder.mutex().fencingToken())}});
+    if (!child.ok()) {
+        say(child.error); // e.g. "cannot run no-such-tool: not found in PATH"
+        return ExitCannotRunCommand;
     }
     while (true) {
         const int sig = nextSignal();
         if (sig == SIGINT || sig == SIGTERM)
-            ::kill(child, sig); // pass it on; we release once the command has exited
-        int status = 0;
-        if (::waitpid(child, &status, WNOHANG) == child)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            ::kill(child.pid, sig); // pass it on; we release once the command has exited
+        if (const auto exitCode = process::waitForExit(child.pid, std::chrono::milliseconds(0)))
+            return *exitCode;
         if (auto lost = holder.outcome().read(&Outcome::lost)) {
-            terminate(child);
+            process::stopProcess(child.pid, SIGTERM, std::chrono::seconds(5));
             say(lost->message + "; the command was terminated");
             return ExitLockLost;
         }

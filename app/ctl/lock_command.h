@@ -20,8 +20,9 @@ struct LockCommandOptions {
 };
 
 // Exit codes beyond ExitOk (or the command's own status), ExitFailed and ExitUsage.
-constexpr int ExitLockHeldElsewhere = 3; // --try, and someone else holds the lock
-constexpr int ExitLockLost = 4;          // the lock was lost while we held it
+constexpr int ExitLockHeldElsewhere = 3;  // --try, and someone else holds the lock
+constexpr int ExitLockLost = 4;           // the lock was lost while we held it
+constexpr int ExitCannotRunCommand = 127; // as a shell's: the command could not be started
 
 // Reads the arguments after "lock" (losslessArguments()). Flags may come before or after NAME;
 // "--" (or the first word after NAME that is not a flag, as etcdctl allows) starts the
