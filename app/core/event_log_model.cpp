@@ -2,6 +2,7 @@
 
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
+#include "etcdclient/hex_id.h"
 
 #include <QDateTime>
 #include <QSaveFile>
@@ -65,7 +66,7 @@ bool EventLogModel::saveCsv(const QString& path, QString& error) const {
                                     QString::fromLatin1(etcd::lockEventKindName(event.kind)),
                                     QString::fromStdString(displayKey(event.lock)),
                                     QString::fromStdString(displayKey(event.key)),
-                                    QString::fromStdString(leaseHex(event.lease)),
+                                    QString::fromStdString(etcd::leaseHex(event.lease)),
                                     QString::number(event.revision),
                                     optionalMs(event.waited).toString(),
                                     optionalMs(event.held).toString(),
@@ -124,7 +125,7 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     case Kind: return QString::fromLatin1(etcd::lockEventKindName(event.kind));
     case Lock: return QString::fromStdString(displayKey(event.lock));
     case Key: return QString::fromStdString(displayKey(event.key));
-    case Lease: return QString::fromStdString(leaseHex(event.lease));
+    case Lease: return QString::fromStdString(etcd::leaseHex(event.lease));
     case Revision: return static_cast<qint64>(event.revision);
     case Waited: return optionalMs(event.waited);
     case Held: return optionalMs(event.held);

@@ -3,9 +3,9 @@
 #include "app/core/completion_latch.h"
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
-#include "app/core/lock_json.h"
 #include "app/core/retry_backoff.h"
 #include "etcdclient/client.h"
+#include "etcdclient/hex_id.h"
 #include "etcdclient/lease_ttl.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
@@ -238,7 +238,7 @@ ForceReleasePlan LockActions::planForceRelease(const QByteArray& key, qint64 lea
         plan.description =
             tr("Revoke lease %1. etcd deletes %2 and every other key attached to that lease; "
                "its holder loses the lock and learns it only when its own keepalive fails. %3")
-                .arg(QString::fromStdString(leaseHex(lease)), shown(key), next);
+                .arg(QString::fromStdString(etcd::leaseHex(lease)), shown(key), next);
     return plan;
 }
 

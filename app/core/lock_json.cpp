@@ -2,22 +2,18 @@
 
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
-#include "etcdclient/locks/mutex.h"
+#include "etcdclient/hex_id.h"
 
 #include <ctime>
 
 namespace lockscope {
-
-std::string leaseHex(int64_t lease) {
-    return etcd::leaseHex(lease);
-}
 
 namespace {
 
 void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonitorState& state) {
     json.bytesField("key", key.key);
     json.key("lease").value(key.lease);
-    json.key("lease_hex").value(leaseHex(key.lease));
+    json.key("lease_hex").value(etcd::leaseHex(key.lease));
     json.key("create_revision").value(key.createRevision);
     json.key("mod_revision").value(key.modRevision);
     json.bytesField("value", key.value);
@@ -86,7 +82,7 @@ std::string lockEventJson(const etcd::LockEvent& event) {
         .key("lease")
         .value(event.lease)
         .key("lease_hex")
-        .value(leaseHex(event.lease))
+        .value(etcd::leaseHex(event.lease))
         .key("revision")
         .value(event.revision)
         .key("observed_at")
@@ -102,7 +98,7 @@ std::string lockEventJson(const etcd::LockEvent& event) {
 std::string lockEventLine(const etcd::LockEvent& event) {
     std::string line = isoTime(event.observedAt) + "  " + etcd::lockEventKindName(event.kind) +
                        "  " + displayKey(event.lock) + "  " + displayKey(event.key) + "  lease " +
-                       leaseHex(event.lease) + "  rev " + std::to_string(event.revision);
+                       etcd::leaseHex(event.lease) + "  rev " + std::to_string(event.revision);
     if (event.waited)
         line += "  waited " + std::to_string(event.waited->count()) + " ms";
     if (event.held)

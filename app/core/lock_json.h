@@ -21,6 +21,4 @@ std::string lockEventJson(const etcd::LockEvent& event);
 // One lock event as a line of text.
 std::string lockEventLine(const etcd::LockEvent& event);
 
-std::string leaseHex(int64_t lease);
-
 } // namespace lockscope

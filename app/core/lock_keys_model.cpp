@@ -1,7 +1,7 @@
 #include "app/core/lock_keys_model.h"
 
 #include "app/core/key_text.h"
-#include "app/core/lock_json.h"
+#include "etcdclient/hex_id.h"
 
 #include <cmath>
 
@@ -30,7 +30,7 @@ void LockKeysModel::setState(const etcd::LockMonitorState& state,
                                      .arg(std::ceil(left))
                                      .arg(lease->second.grantedTtlSeconds);
             }
-            rows.append({text(name), text(k.key), QString::fromStdString(leaseHex(k.lease)),
+            rows.append({text(name), text(k.key), QString::fromStdString(etcd::leaseHex(k.lease)),
                          i == 0 ? QString() : text(queue.keys[i - 1].key), ttl, static_cast<int>(i),
                          k.createRevision});
         }

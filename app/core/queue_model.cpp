@@ -2,7 +2,7 @@
 
 #include "app/core/duration_text.h"
 #include "app/core/key_text.h"
-#include "app/core/lock_json.h"
+#include "etcdclient/hex_id.h"
 
 namespace lockscope {
 
@@ -21,7 +21,7 @@ void QueueModel::setQueue(const etcd::LockQueue* queue,
         for (const etcd::LockKey& key : queue->keys)
             next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
                             QString::fromStdString(displayKey(key.key)), key.lease,
-                            QString::fromStdString(leaseHex(key.lease)), key.createRevision,
+                            QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
                             QString::fromStdString(displayKey(key.value)), key.enqueuedAt,
                             key.acquiredAt, LeaseCountdown::of(leases, key.lease)});
     }

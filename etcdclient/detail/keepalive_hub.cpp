@@ -1,8 +1,7 @@
 #include "etcdclient/detail/keepalive_hub.h"
 
 #include "etcdclient/detail/core.h"
-
-#include <sstream>
+#include "etcdclient/hex_id.h"
 
 namespace etcd::detail {
 
@@ -10,12 +9,6 @@ namespace {
 constexpr std::chrono::milliseconds tickInterval{100};
 constexpr std::chrono::milliseconds minBackoff{100};
 constexpr std::chrono::milliseconds maxBackoff{2000};
-
-std::string hex(int64_t id) {
-    std::ostringstream out;
-    out << std::hex << id;
-    return out.str();
-}
 } // namespace
 
 void KeepAliveHub::add(std::shared_ptr<KeepAliveEntry> entry) {
@@ -124,7 +117,7 @@ void KeepAliveHub::onResponse(const pb::LeaseKeepAliveResponse& response) {
     if (response.ttl() <= 0) {
         entries_.erase(it);
         end(*entry, Error(ErrorCode::LeaseNotFound,
-                          "lease " + hex(response.id()) + " expired or was revoked"));
+                          "lease " + leaseHex(response.id()) + " expired or was revoked"));
         return;
     }
     entry->ttlSeconds = response.ttl();

@@ -1,5 +1,7 @@
 #include "etcdclient/locks/lock_table.h"
 
+#include "etcdclient/hex_id.h"
+
 #include <algorithm>
 
 namespace etcd {
@@ -46,17 +48,6 @@ std::optional<int64_t> suffixLease(const std::string& key) {
             return std::nullopt;
     }
     return static_cast<int64_t>(value);
-}
-
-std::string hex(int64_t value) {
-    static const char digits[] = "0123456789abcdef";
-    auto v = static_cast<uint64_t>(value);
-    std::string out;
-    do {
-        out.insert(out.begin(), digits[v % 16]);
-        v /= 16;
-    } while (v);
-    return out;
 }
 
 } // namespace
@@ -223,12 +214,12 @@ std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
                            "not shaped <name>/<lease id in hex>; it still takes a place in "
                            "its lock's queue"});
         else if (k.lease != 0 && *named != k.lease)
-            out.push_back(
-                {k.key, AnomalyKind::LeaseMismatch,
-                 "the key names lease " + hex(*named) + " but is attached to " + hex(k.lease)});
+            out.push_back({k.key, AnomalyKind::LeaseMismatch,
+                           "the key names lease " + leaseHex(*named) + " but is attached to " +
+                               leaseHex(k.lease)});
         if (k.lease != 0 && expiredLeases_.count(k.lease))
             out.push_back({k.key, AnomalyKind::ExpiredLease,
-                           "lease " + hex(k.lease) + " is gone but the key is still here"});
+                           "lease " + leaseHex(k.lease) + " is gone but the key is still here"});
     }
     return out;
 }

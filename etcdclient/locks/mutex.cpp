@@ -1,8 +1,8 @@
 #include "etcdclient/locks/mutex.h"
 
+#include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
 
-#include <sstream>
 #include <utility>
 
 namespace etcd {
@@ -58,12 +58,6 @@ Error lostWhile(const std::string& key, const char* when) {
 }
 
 } // namespace
-
-std::string leaseHex(int64_t leaseId) {
-    std::ostringstream out;
-    out << std::hex << static_cast<uint64_t>(leaseId);
-    return out.str();
-}
 
 std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
                                      std::string name) {

@@ -109,9 +109,6 @@ private:
     std::vector<std::function<void(const Error&)>> lostListeners_;
 };
 
-// The lowercase, unpadded hex of a lease ID, as Go's lock keys spell it.
-std::string leaseHex(int64_t leaseId);
-
 // Go's acquire Txn: put `key` on the lease if it does not exist yet; either way read it and
 // the first-created key under `prefix` (the holder).
 pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId);

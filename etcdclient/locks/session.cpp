@@ -1,7 +1,8 @@
 #include "etcdclient/locks/session.h"
 
+#include "etcdclient/hex_id.h"
+
 #include <algorithm>
-#include <sstream>
 
 namespace etcd {
 
@@ -16,12 +17,6 @@ std::chrono::steady_clock::time_point leaseEnd(std::chrono::steady_clock::time_p
     const auto room = std::chrono::duration_cast<std::chrono::seconds>(
         std::chrono::steady_clock::time_point::max() - from);
     return from + std::chrono::seconds(std::min<int64_t>(ttlSeconds, room.count()));
-}
-
-std::string hex(int64_t id) {
-    std::ostringstream out;
-    out << std::hex << id;
-    return out.str();
 }
 } // namespace
 
@@ -144,7 +139,7 @@ void Session::checkDeadline() {
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
         markLost(Error(ErrorCode::LeaseNotFound,
-                       "session lost: no member confirmed lease " + hex(leaseId_) +
+                       "session lost: no member confirmed lease " + leaseHex(leaseId_) +
                            " within its TTL, so etcd may have expired it"));
         return;
     }
@@ -168,7 +163,7 @@ void Session::probeLease() {
             return; // no answer proves nothing: the deadline stands
         if (reply->ttl() == -1) {
             self->markLost(Error(ErrorCode::LeaseNotFound, "session lost: etcd says lease " +
-                                                               hex(self->leaseId_) +
+                                                               leaseHex(self->leaseId_) +
                                                                " expired or was revoked"));
             return;
         }

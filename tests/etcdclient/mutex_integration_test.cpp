@@ -1,4 +1,5 @@
 #include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/server_lock.h"
