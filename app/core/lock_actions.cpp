@@ -256,19 +256,14 @@ void LockActions::forceRelease(const ForceReleasePlan& plan) {
         return;
     }
     // Only the incarnation the operator saw: a key re-created since is left alone.
-    etcd::pb::TxnRequest txn;
-    auto* cmp = txn.add_compare();
-    cmp->set_key(plan.key.toStdString());
-    cmp->set_target(etcd::pb::Compare::CREATE);
-    cmp->set_create_revision(plan.createRevision);
-    txn.add_success()->mutable_request_delete_range()->set_key(plan.key.toStdString());
-    client_.txn(txn, [done](auto reply) {
-        if (!reply)
-            done(message(reply.error()));
-        else
-            done(reply->succeeded() ? tr("key deleted")
-                                    : tr("not deleted: the key changed since you looked"));
-    });
+    etcd::guardedDelete(
+        client_, plan.key.toStdString(), plan.createRevision, [done](etcd::Result<bool> deleted) {
+            if (!deleted)
+                done(message(deleted.error()));
+            else
+                done(*deleted ? tr("key deleted")
+                              : tr("not deleted: the key changed since you looked"));
+        });
 }
 
 } // namespace lockscope

@@ -30,19 +30,15 @@ pb::RangeRequest firstCreated(const std::string& prefix) {
     return r;
 }
 
-// Deletes `key` only if it is still the incarnation created at `revision`.
-void guardedDelete(Client& client, const std::string& key, int64_t revision,
-                   std::function<void(Result<bool>)> done) {
-    pb::TxnRequest txn;
-    *txn.add_compare() = createRevisionIs(key, revision);
-    txn.add_success()->mutable_request_delete_range()->set_key(key);
-    client.idempotentTxn(txn, [done = std::move(done)](Result<pb::TxnResponse> reply) {
-        if (!done)
-            return;
-        if (reply)
-            done(reply->succeeded());
-        else
-            done(reply.error());
+// After an acquire Txn whose reply never came: its put may have landed. Removes the key if it
+// is there on our lease, guarded by the create revision read, so a key re-created since (a new
+// acquire adopting it) is never deleted.
+void removeUnconfirmedKey(Client& client, const std::string& key, int64_t leaseId) {
+    pb::RangeRequest read;
+    read.set_key(key);
+    client.range(read, [&client, key, leaseId](Result<pb::RangeResponse> reply) {
+        if (reply && reply->kvs_size() > 0 && reply->kvs(0).lease() == leaseId)
+            guardedDelete(client, key, reply->kvs(0).create_revision(), nullptr);
     });
 }
 
@@ -58,6 +54,21 @@ Error lostWhile(const std::string& key, const char* when) {
 }
 
 } // namespace
+
+void guardedDelete(Client& client, const std::string& key, int64_t createRevision,
+                   std::function<void(Result<bool>)> done) {
+    pb::TxnRequest txn;
+    *txn.add_compare() = createRevisionIs(key, createRevision);
+    txn.add_success()->mutable_request_delete_range()->set_key(key);
+    client.idempotentTxn(txn, [done = std::move(done)](Result<pb::TxnResponse> reply) {
+        if (!done)
+            return;
+        if (reply)
+            done(reply->succeeded());
+        else
+            done(reply.error());
+    });
+}
 
 std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
                                      std::string name) {
@@ -124,13 +135,12 @@ void Mutex::acquire(AcquireDone done) {
     std::weak_ptr<Mutex> weak = weak_from_this();
     Client& client = client_;
     // Put-if-absent: a resend finds our key and reads its create revision, as a first try would.
-    client_.idempotentTxn(txn, [weak, &client, key = key_, done = std::move(done)](auto reply) {
+    client_.idempotentTxn(txn, [weak, &client, key = key_, leaseId = session_->leaseId(),
+                                done = std::move(done)](auto reply) {
         auto self = weak.lock();
         if (!reply) {
             // The put may have landed: remove it rather than leave a key that blocks the queue.
-            pb::DeleteRangeRequest del;
-            del.set_key(key);
-            client.deleteRange(del, [](auto) {});
+            removeUnconfirmedKey(client, key, leaseId);
             if (self)
                 done(reply.error(), false, 0, 0);
             return;

@@ -109,6 +109,11 @@ private:
     std::vector<std::function<void(const Error&)>> lostListeners_;
 };
 
+// Deletes `key` only if it is still the incarnation created at `createRevision`: done() gets
+// whether it was (a key re-created since is left alone).
+void guardedDelete(Client& client, const std::string& key, int64_t createRevision,
+                   std::function<void(Result<bool>)> done);
+
 // Go's acquire Txn: put `key` on the lease if it does not exist yet; either way read it and
 // the first-created key under `prefix` (the holder).
 pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId);
