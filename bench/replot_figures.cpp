@@ -1,7 +1,7 @@
+#include "etcdclient/clock.h"
 #include "figures.h"
 #include "widgets/latency_plot.h"
 
-#include <QDateTime>
 #include <QEventLoop>
 #include <QTimer>
 #include <qcustomplot.h>
@@ -30,7 +30,7 @@ Samples measureReplot() {
     // Round trips that wander like real ones: a line that zigzags costs what a real one does.
     std::mt19937 random(42);
     std::lognormal_distribution<double> roundTripMs(0.0, 0.5);
-    const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    const double now = etcd::unixSeconds(std::chrono::system_clock::now());
     const int points = static_cast<int>(windowSeconds * pointsPerSecond);
     const double start = now - windowSeconds;
     auto addPoints = [&](int i) {

@@ -2,9 +2,9 @@
 
 #include "app/core/key_text.h"
 #include "app/lab/contention_lab.h"
+#include "etcdclient/clock.h"
 
 #include <QCheckBox>
-#include <QDateTime>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -47,12 +47,6 @@ std::vector<std::string> lockNames(const QString& text, std::string& problem) {
             problem = "lock names: " + why;
     }
     return names;
-}
-
-// Steady-clock instants from the lab as wall-clock seconds, for the timeline.
-double unixSeconds(lab::Clock::time_point at) {
-    const auto sinceNow = std::chrono::duration<double>(at - lab::Clock::now()).count();
-    return static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0 + sinceNow;
 }
 
 } // namespace
@@ -254,8 +248,9 @@ void LabPanel::refresh() {
         if (overlapsShown_.contains(id))
             continue;
         overlapsShown_.insert(id);
-        emit overlapFound(QString::fromStdString(displayKey(o.lock)), unixSeconds(o.second.from),
-                          unixSeconds(std::min(o.first.to, o.second.to)));
+        emit overlapFound(QString::fromStdString(displayKey(o.lock)),
+                          etcd::unixSeconds(o.second.from),
+                          etcd::unixSeconds(std::min(o.first.to, o.second.to)));
     }
     if (!running())
         updateButtons();

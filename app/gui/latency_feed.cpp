@@ -1,5 +1,6 @@
 #include "app/gui/latency_feed.h"
 
+#include "etcdclient/clock.h"
 #include "etcdclient/latency_recorder.h"
 
 #include <QString>
@@ -11,12 +12,6 @@ namespace {
 
 // If this thread stalls, samples beyond this are dropped rather than piling up.
 constexpr std::size_t maxPending = 10000;
-
-double toUnixSeconds(std::chrono::steady_clock::time_point at) {
-    const auto sinceThen = std::chrono::steady_clock::now() - at;
-    const auto wallClock = std::chrono::system_clock::now() - sinceThen;
-    return std::chrono::duration<double>(wallClock.time_since_epoch()).count();
-}
 
 } // namespace
 
@@ -30,7 +25,7 @@ LatencyFeed::LatencyFeed(etcd::LatencyRecorder& recorder, QObject* parent)
         const std::lock_guard lock(mutex_);
         if (pending_.size() < maxPending)
             pending_.push_back(
-                {sample.method, toUnixSeconds(sample.finishedAt),
+                {sample.method, etcd::unixSeconds(sample.finishedAt),
                  std::chrono::duration<double, std::milli>(sample.roundTrip).count()});
     });
     connect(&drainTimer_, &QTimer::timeout, this, &LatencyFeed::drain);

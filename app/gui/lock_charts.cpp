@@ -1,6 +1,7 @@
 #include "app/gui/lock_charts.h"
 
 #include "app/core/key_text.h"
+#include "etcdclient/clock.h"
 #include "etcdclient/locks/lock_stats.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/latency_plot.h"
@@ -17,9 +18,6 @@
 namespace lockscope {
 
 namespace {
-double unixSeconds(std::chrono::system_clock::time_point at) {
-    return std::chrono::duration<double>(at.time_since_epoch()).count();
-}
 QString text(const std::string& bytes) {
     return QString::fromStdString(displayKey(bytes));
 }
@@ -65,7 +63,7 @@ LockCharts::LockCharts(QWidget* parent)
 void LockCharts::addEvents(const std::vector<etcd::LockEvent>& events) {
     for (const auto& e : events) {
         const QString lock = text(e.lock);
-        const double at = unixSeconds(e.observedAt);
+        const double at = etcd::unixSeconds(e.observedAt);
         switch (e.kind) {
         case etcd::LockEventKind::Acquired:
             timeline_->beginHold(lock, text(e.key), at);

@@ -1,5 +1,6 @@
 #include "etcdclient/detail/core.h"
 
+#include "etcdclient/clock.h"
 #include "etcdclient/connection_probe.h"
 #include "etcdclient/detail/openssl_at_exit.h"
 #include "etcdclient/detail/unary_call.h"
@@ -203,10 +204,7 @@ bool Core::schedule(std::chrono::milliseconds delay, std::function<void()> task)
     handOver(timer);
     // Saturated: a lease of etcd's longest TTL (9e9 s) asks for a check further out than a
     // nanosecond clock reaches.
-    const auto now = std::chrono::system_clock::now();
-    const auto room = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::time_point::max() - now);
-    timer->alarm.Set(&queue_, now + std::min(delay, room), timer);
+    timer->alarm.Set(&queue_, saturatingAdd(std::chrono::system_clock::now(), delay), timer);
     return true;
 }
 

@@ -1,5 +1,6 @@
 #include "etcdclient/locks/session.h"
 
+#include "etcdclient/clock.h"
 #include "etcdclient/hex_id.h"
 
 #include <algorithm>
@@ -10,13 +11,11 @@ namespace {
 // How often a late lease is asked about while its deadline nears.
 constexpr std::chrono::milliseconds probeRepeat{250};
 
-// `from` + `ttlSeconds`, saturated: etcd allows TTLs up to 9e9 s, past what a steady_clock
-// time point (nanoseconds in 64 bits, about 292 years) can hold.
+// When a lease granted or renewed for `ttlSeconds` at `from` ends, saturated (etcd allows TTLs
+// up to 9e9 s).
 std::chrono::steady_clock::time_point leaseEnd(std::chrono::steady_clock::time_point from,
                                                int64_t ttlSeconds) {
-    const auto room = std::chrono::duration_cast<std::chrono::seconds>(
-        std::chrono::steady_clock::time_point::max() - from);
-    return from + std::chrono::seconds(std::min<int64_t>(ttlSeconds, room.count()));
+    return saturatingAdd(from, std::chrono::seconds(ttlSeconds));
 }
 } // namespace
 
