@@ -152,6 +152,10 @@ bool isConnectionFailure(ErrorCode code) {
     }
 }
 
+bool isTransient(ErrorCode code) {
+    return code == ErrorCode::Unavailable || code == ErrorCode::DeadlineExceeded;
+}
+
 std::string describeError(ErrorCode code, const std::string& endpoint, const std::string& detail) {
     std::string text = errorCodeName(code);
     if (!endpoint.empty())

@@ -63,6 +63,10 @@ bool isUsageError(ErrorCode code);
 // up): another member may still answer.
 bool isConnectionFailure(ErrorCode code);
 
+// Nothing answered, or not in time: the same call may well succeed soon, on this member or
+// another. What a stream reopens after, and what a lock waiter queues again after.
+bool isTransient(ErrorCode code);
+
 // The one-line message of every Error: "<code name> (<endpoint>): <detail>; <the code's advice>"
 // (without the parentheses when no endpoint is concerned).
 std::string describeError(ErrorCode code, const std::string& endpoint, const std::string& detail);

@@ -32,11 +32,11 @@ std::chrono::milliseconds RetryBackoff::next() {
 }
 
 bool RetryBackoff::worthRetrying(const etcd::Error& error) {
+    if (etcd::isTransient(error.code))
+        return true;
     switch (error.code) {
     case etcd::ErrorCode::LockLost:
     case etcd::ErrorCode::LeaseNotFound:
-    case etcd::ErrorCode::Unavailable:
-    case etcd::ErrorCode::DeadlineExceeded:
     case etcd::ErrorCode::Unauthenticated:
     case etcd::ErrorCode::WatchCanceled:
     case etcd::ErrorCode::Compacted:

@@ -77,9 +77,7 @@ void WatchHub::open() {
 }
 
 void WatchHub::openFailed(const Error& error) {
-    const bool transient =
-        error.code == ErrorCode::Unavailable || error.code == ErrorCode::DeadlineExceeded;
-    if (!transient || core_.stopping()) {
+    if (!isTransient(error.code) || core_.stopping()) {
         endAll(error);
         return;
     }
