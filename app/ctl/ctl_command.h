@@ -1,9 +1,16 @@
 #pragma once
 
 #include "app/core/connection_options.h"
+#include "etcdclient/client.h"
 #include "etcdclient/error.h"
 
 #include <QStringList>
+#include <memory>
+#include <optional>
+#include <string>
+
+class QCommandLineOption;
+class QCommandLineParser;
 
 namespace lockscope {
 
@@ -25,5 +32,23 @@ struct CtlCommand {
     const char* summary;
     int (*run)(const QStringList& arguments, const ConnectionOptions& connection);
 };
+
+// The opening every subcommand shares.
+
+// Parses `arguments` into `parser`, which holds `help` among its options. Nothing when the
+// command should run; else the exit code, once the help or the problem (usageProblem) is
+// printed.
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                    const QCommandLineOption& help, const QString& usage);
+// A problem with `command`'s arguments, said with where its help is: "lockscopectl <command>:
+// <problem>" then "Run 'lockscopectl <command> --help'." on stderr. Gives ExitUsage.
+int usageProblem(const QString& command, const QString& problem);
+// "lockscopectl: <message>" on stderr.
+void say(const std::string& message);
+// Says `error` and gives the exit code it calls for.
+int failWith(const etcd::Error& error);
+// The client a command talks through; null once failWith() said why, its exit code then in
+// `exitCode`.
+std::unique_ptr<etcd::Client> connect(const ConnectionOptions& connection, int& exitCode);
 
 } // namespace lockscope

@@ -12,7 +12,6 @@
 #include <QCoreApplication>
 #include <QTimer>
 #include <cstdio>
-#include <future>
 
 namespace lockscope {
 
@@ -123,18 +122,10 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     const QCommandLineOption help({"h", "help"}, "Show this help.");
     parser.addOptions(
         {workers, locks, hold, think, ttl, stall, crash, slow, noFencing, duration, json, help});
-    auto fail = [](const QString& problem) {
-        std::fprintf(stderr, "lockscopectl lab: %s\nRun 'lockscopectl lab --help'.\n",
-                     qPrintable(problem));
-        return ExitUsage;
-    };
-    if (!parser.parse(arguments))
-        return fail(parser.errorText());
-    if (parser.isSet(help)) {
-        std::printf("Usage: lockscopectl [connection flags] lab [options]\n%s",
-                    qPrintable(parser.helpText().section('\n', 1)));
-        return ExitOk;
-    }
+    auto fail = [](const QString& problem) { return usageProblem("lab", problem); };
+    if (const auto done = parseCommandLine(parser, arguments, help,
+                                           "lockscopectl [connection flags] lab [options]"))
+        return *done;
     lab::LabOptions options;
     bool ok = true;
     options.workers = parser.value(workers).toInt(&ok);
@@ -165,28 +156,24 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     if (const auto problem = options.problem(); !problem.empty())
         return fail(QString::fromStdString(problem));
 
-    auto client = etcd::Client::create(connection.client);
-    if (!client) {
-        std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
-        return ExitFailed;
-    }
+    int exitCode = ExitOk;
+    const auto client = connect(connection, exitCode);
+    if (!client)
+        return exitCode;
     // A cluster that does not answer (or refuses us) is an error, not a run of 0 acquisitions.
     etcd::pb::RangeRequest probe;
     probe.set_key(options.resourceKey);
     probe.set_count_only(true);
-    if (auto reached = etcd::call(**client, &etcd::Client::range, probe); !reached) {
-        std::fprintf(stderr, "lockscopectl lab: cannot start: %s\n",
-                     reached.error().message.c_str());
+    if (auto reached = etcd::call(*client, &etcd::Client::range, probe); !reached) {
+        say("lab cannot start: " + reached.error().message);
         return ExitFailed;
     }
     TerminationSignals termination; // Ctrl-C ends the run early; the report still comes
-    auto contention = lab::ContentionLab::create(**client, options);
+    auto contention = lab::ContentionLab::create(*client, options);
     contention->start();
     QTimer::singleShot(*runTime, QCoreApplication::instance(), &QCoreApplication::quit);
     QCoreApplication::exec();
-    std::promise<void> stopped;
-    contention->stop([&] { stopped.set_value(); });
-    stopped.get_future().wait();
+    etcd::waitFor<void>([&](auto stopped) { contention->stop(std::move(stopped)); });
     const auto report = contention->report();
     if (parser.isSet(json))
         std::printf("%s\n", reportJson(report).c_str());

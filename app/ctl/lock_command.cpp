@@ -13,7 +13,6 @@
 #include <QStringList>
 #include <csignal>
 #include <cstdio>
-#include <future>
 #include <mutex>
 #include <optional>
 
@@ -53,10 +52,6 @@ bool interruptedWithin(std::chrono::milliseconds delay) {
     return false;
 }
 
-void say(const std::string& message) {
-    std::fprintf(stderr, "lockscopectl: %s\n", message.c_str());
-}
-
 // What the client's thread tells the main thread.
 struct Outcome {
     std::mutex mutex;
@@ -82,14 +77,9 @@ public:
         });
     }
     ~LockHolder() {
-        // Both at once, then wait for both answers (each bounded by the command timeout), so
-        // neither our key nor our lease outlives the process; the revoke alone would delete
+        // Neither our key nor our lease outlives the process; the revoke alone would delete
         // the key, the unlock says so sooner.
-        std::promise<void> unlocked, closed;
-        mutex_->unlock([&](auto) { unlocked.set_value(); });
-        session_->close([&](const etcd::Error&) { closed.set_value(); });
-        unlocked.get_future().wait();
-        closed.get_future().wait();
+        etcd::unlockAndCloseNow(*mutex_, *session_);
     }
 
     etcd::Mutex& mutex() { return *mutex_; }
@@ -111,11 +101,7 @@ public:
         return *outcome_->read(&Outcome::locked);
     }
 
-    etcd::Result<bool> tryLock() {
-        std::promise<etcd::Result<bool>> tried;
-        mutex_->tryLock([&](etcd::Result<bool> r) { tried.set_value(std::move(r)); });
-        return tried.get_future().get();
-    }
+    etcd::Result<bool> tryLock() { return etcd::tryLockNow(*mutex_); }
 
 private:
     std::shared_ptr<etcd::Session> session_;
@@ -197,19 +183,17 @@ Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
             {}};
 }
 
-int hold(const etcd::ClientOptions& clientOptions, const LockCommandOptions& options) {
-    auto client = etcd::Client::create(clientOptions);
-    if (!client) {
-        say(client.error().message);
-        return exitCodeFor(client.error().code);
-    }
+int hold(const ConnectionOptions& connection, const LockCommandOptions& options) {
+    int exitCode = ExitOk;
+    const auto client = connect(connection, exitCode);
+    if (!client)
+        return exitCode;
     RetryBackoff backoff;
     while (true) {
-        auto session = etcd::detail::waitFor<etcd::Result<std::shared_ptr<etcd::Session>>>(
-            [&](auto done) { etcd::Session::create(**client, options.ttlSeconds, done); });
+        auto session = etcd::startSession(*client, options.ttlSeconds);
         etcd::Error failed;
         if (session) {
-            const Attempt outcome = attempt(**client, *session, options);
+            const Attempt outcome = attempt(*client, *session, options);
             if (outcome.exitCode)
                 return *outcome.exitCode;
             failed = outcome.waitFailed;
@@ -313,7 +297,7 @@ int runLockCommand(const QStringList& arguments, const ConnectionOptions& connec
     // Before the client starts its thread, so the signals wait for sigtimedwait.
     const sigset_t blocked = lockSignals();
     ::pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
-    return hold(connection.client, options);
+    return hold(connection, options);
 }
 
 } // namespace lockscope

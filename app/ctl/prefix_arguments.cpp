@@ -5,7 +5,6 @@
 #include "app/ctl/ctl_command.h"
 
 #include <QCommandLineParser>
-#include <cstdio>
 
 namespace lockscope {
 
@@ -19,19 +18,14 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
     parser.addOptions({jsonOption, helpOption});
     parser.addPositionalArgument("prefix", "The key prefix whose locks to show, e.g. /locks/. "
                                            "Any bytes; \\xNN is a byte and \\\\ a backslash.");
-    const bool parsed = parser.parse(arguments);
-    if (parsed && parser.isSet(helpOption)) {
-        std::printf("Usage: %s\n%s", qPrintable(usage),
-                    qPrintable(parser.helpText().section('\n', 1)));
-        exitCode = ExitOk;
+    if (const auto done = parseCommandLine(parser, arguments, helpOption, usage)) {
+        exitCode = *done;
         return std::nullopt;
     }
     const QStringList positional = parser.positionalArguments(); // arguments[0] is the command
     std::string problem;
     std::optional<std::string> prefix;
-    if (!parsed)
-        problem = parser.errorText().toStdString();
-    else if (positional.isEmpty())
+    if (positional.isEmpty())
         problem = "a PREFIX is needed, like /locks/";
     else if (positional.size() > 1) {
         problem = "one PREFIX only, got";
@@ -40,8 +34,7 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
     } else if (prefix = parseKeyText(argumentBytes(positional.first()), problem); !prefix)
         problem = "PREFIX: " + problem;
     if (!problem.empty()) {
-        std::fprintf(stderr, "lockscopectl: %s\nUsage: %s\n", problem.c_str(), qPrintable(usage));
-        exitCode = ExitUsage;
+        exitCode = usageProblem(arguments.constFirst(), QString::fromStdString(problem));
         return std::nullopt;
     }
     return PrefixArguments{*prefix, parser.isSet(jsonOption)};

@@ -5,10 +5,10 @@
 #include "app/core/lock_keys_model.h"
 #include "app/ctl/prefix_arguments.h"
 #include "app/ctl/text_table.h"
+#include "etcdclient/blocking.h"
 #include "etcdclient/locks/lock_snapshot.h"
 
 #include <cstdio>
-#include <future>
 
 namespace lockscope {
 
@@ -22,19 +22,13 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     if (!args)
         return exitCode;
 
-    auto client = etcd::Client::create(connection.client);
-    if (!client) {
-        std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
-        return exitCodeFor(client.error().code);
-    }
-    std::promise<etcd::Result<etcd::LockMonitorState>> read;
-    etcd::readLockSnapshot(**client, args->prefix,
-                           [&](auto state) { read.set_value(std::move(state)); });
-    const auto state = read.get_future().get();
-    if (!state) {
-        std::fprintf(stderr, "lockscopectl: %s\n", state.error().message.c_str());
-        return exitCodeFor(state.error().code);
-    }
+    const auto client = connect(connection, exitCode);
+    if (!client)
+        return exitCode;
+    const auto state = etcd::waitFor<etcd::Result<etcd::LockMonitorState>>(
+        [&](auto done) { etcd::readLockSnapshot(*client, args->prefix, std::move(done)); });
+    if (!state)
+        return failWith(state.error());
     if (args->json) {
         std::printf("%s\n", lockStateJson(*state).c_str());
         return ExitOk;

@@ -43,21 +43,13 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
     const QCommandLineOption jsonOption("json", "Print a JSON array instead of a table.");
     const QCommandLineOption helpOption({"h", "help"}, "Show this help.");
     parser.addOptions({jsonOption, helpOption});
-    if (!parser.parse(arguments) || !parser.positionalArguments().isEmpty()) {
-        const QString problem =
-            parser.errorText().isEmpty()
-                ? "unexpected argument \"" + parser.positionalArguments().constFirst() + "\""
-                : parser.errorText();
-        print(stderr, "lockscopectl status: " + problem +
-                          "\nConnection flags go before the command; run "
-                          "'lockscopectl status --help'.\n");
-        return ExitUsage;
-    }
-    if (parser.isSet(helpOption)) {
-        print(stdout, "Usage: lockscopectl [connection flags] status [--json]\n" +
-                          parser.helpText().section('\n', 1));
-        return ExitOk;
-    }
+    if (const auto done = parseCommandLine(parser, arguments, helpOption,
+                                           "lockscopectl [connection flags] status [--json]"))
+        return *done;
+    if (!parser.positionalArguments().isEmpty())
+        return usageProblem("status", "unexpected argument \"" +
+                                          parser.positionalArguments().constFirst() +
+                                          "\" (connection flags go before the command)");
 
     ClusterStatusProbe probe(connection.client);
     QList<EndpointStatus> rows;

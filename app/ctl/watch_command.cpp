@@ -16,8 +16,6 @@ namespace lockscope {
 
 namespace {
 
-constexpr const char* usage = "lockscopectl [connection flags] watch PREFIX [--json]";
-
 // `--json`'s line for a failed list or watch, beside the lock events.
 std::string reconnectingJson(const etcd::LockMonitor::Retry& retry) {
     JsonWriter json;
@@ -48,23 +46,17 @@ void quitWith(int exitCode) {
 int runWatchCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
-        arguments, usage, "Print every lock event under PREFIX as it happens, until interrupted.",
-        exitCode);
+        arguments, "lockscopectl [connection flags] watch PREFIX [--json]",
+        "Print every lock event under PREFIX as it happens, until interrupted.", exitCode);
     if (!args)
         return exitCode;
-    if (args->prefix.empty()) { // it would watch the whole keyspace, not one lock family
-        std::fprintf(stderr,
-                     "lockscopectl: watch needs a non-empty PREFIX, like /locks/ (use / for "
-                     "every lock under the root)\nUsage: %s\n",
-                     usage);
-        return ExitUsage;
-    }
+    if (args->prefix.empty()) // it would watch the whole keyspace, not one lock family
+        return usageProblem("watch", "a non-empty PREFIX is needed, like /locks/ (use / for "
+                                     "every lock under the root)");
 
-    auto client = etcd::Client::create(connection.client);
-    if (!client) {
-        std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
-        return exitCodeFor(client.error().code);
-    }
+    const auto client = connect(connection, exitCode);
+    if (!client)
+        return exitCode;
     TerminationSignals termination; // Ctrl-C ends the event loop, then everything is released
     const bool json = args->json;
     // The listeners run on the client's thread; stdio is thread-safe, and each line is flushed
@@ -77,8 +69,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         if (auto self = weak.lock()) {
             const auto [live, status] = self->liveness();
             if (live != wasLive->exchange(live))
-                std::fprintf(stderr, "lockscopectl: %s\n",
-                             live ? "watching" : ("not watching: " + status).c_str());
+                say(live ? "watching" : "not watching: " + status);
         }
         std::fflush(stdout);
     };
@@ -86,7 +77,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
     // retrying cannot fix (permission denied, bad credentials) ends the watch.
     auto onRetry = [json](const etcd::LockMonitor::Retry& retry) {
         if (!RetryBackoff::worthRetrying(retry.error)) {
-            std::fprintf(stderr, "lockscopectl: %s\n", retry.error.message.c_str());
+            say(retry.error.message);
             quitWith(ExitFailed);
             return;
         }
@@ -98,7 +89,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
             std::fflush(stdout);
         }
     };
-    auto monitor = etcd::LockMonitor::create(**client, {args->prefix}, onEvents, onRetry);
+    auto monitor = etcd::LockMonitor::create(*client, {args->prefix}, onEvents, onRetry);
     weak = monitor;
     monitor->start();
     exitCode = QCoreApplication::exec();

@@ -135,8 +135,7 @@ void FaultWorkload::runOurs() {
         pb::RequestOp op;
         op.mutable_request_put()->set_key(fenceKey());
         op.mutable_request_put()->set_value(std::to_string(mutex->fencingToken()));
-        detail::waitFor<Result<bool>>(
-            [&](auto done) { mutex->guardedWrite({op}, std::move(done)); });
+        waitFor<Result<bool>>([&](auto done) { mutex->guardedWrite({op}, std::move(done)); });
         std::this_thread::sleep_for(options_.holdFor);
         {
             std::lock_guard lock(mutex_);
@@ -145,7 +144,7 @@ void FaultWorkload::runOurs() {
         unlockNow(*mutex);
     }
     if (session)
-        detail::waitFor<Error>([&](auto done) { session->close(std::move(done)); });
+        waitFor<Error>([&](auto done) { session->close(std::move(done)); });
 }
 
 void FaultWorkload::runEtcdctl() {
