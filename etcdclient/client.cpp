@@ -141,6 +141,18 @@ void Client::status(pb::StatusRequest request, Callback<pb::StatusResponse> done
                  &pb::Maintenance::Stub::PrepareAsyncStatus, std::move(request), std::move(done));
 }
 
+void Client::statusOf(std::size_t member, pb::StatusRequest request,
+                      Callback<pb::StatusResponse> done) {
+    if (member >= options().endpoints.size()) {
+        done(Error(ErrorCode::InvalidArgument,
+                   "no member " + std::to_string(member) + " among this client's endpoints"));
+        return;
+    }
+    core_->unary("Maintenance.Status", Retry::Always, &Member::maintenance,
+                 &pb::Maintenance::Stub::PrepareAsyncStatus, std::move(request), std::move(done),
+                 std::chrono::milliseconds(0), member);
+}
+
 void Client::memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done) {
     core_->unary("Cluster.MemberList", Retry::Always, &Member::cluster,
                  &pb::Cluster::Stub::PrepareAsyncMemberList, std::move(request), std::move(done));

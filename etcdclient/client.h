@@ -118,6 +118,9 @@ public:
                          Callback<pb::LeaseTimeToLiveResponse> done);
     void leaseLeases(pb::LeaseLeasesRequest request, Callback<pb::LeaseLeasesResponse> done);
     void status(pb::StatusRequest request, Callback<pb::StatusResponse> done);
+    // Status of one member (its index in options().endpoints), never failed over to another:
+    // each member's own answer, for a per-member view.
+    void statusOf(std::size_t member, pb::StatusRequest request, Callback<pb::StatusResponse> done);
     void memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done);
     // etcd's v3lock service. Lock waits on the server until the lock is acquired: lock() gives
     // up after the command timeout, lockWithin() after `timeout`.

@@ -2,6 +2,7 @@
 
 #include "app/core/guarded_post.h"
 #include "etcdclient/client.h"
+#include "etcdclient/endpoint.h"
 
 #include <chrono>
 
@@ -9,20 +10,35 @@ namespace lockscope {
 
 ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObject* parent)
     : QObject(parent) {
+    etcd::ClientOptions wellFormed = options;
+    wellFormed.endpoints.clear();
     for (const std::string& endpoint : options.endpoints) {
-        etcd::ClientOptions single = options;
-        single.endpoints = {endpoint};
-        auto client = etcd::Client::create(single);
-        Target target{QString::fromStdString(endpoint), nullptr, {}};
-        if (client)
-            target.client = std::move(client.value());
-        else
-            target.setupError = client.error();
+        Target target{QString::fromStdString(endpoint), std::nullopt, {}};
+        etcd::Endpoint parsed;
+        std::string problem;
+        if (etcd::parseEndpoint(endpoint, parsed, problem)) {
+            target.member = wellFormed.endpoints.size();
+            wellFormed.endpoints.push_back(endpoint);
+        } else {
+            target.setupError = etcd::Error(etcd::ErrorCode::InvalidArgument, problem);
+        }
         targets_.push_back(std::move(target));
     }
+    if (wellFormed.endpoints.empty())
+        return;
+    auto client = etcd::Client::create(wellFormed);
+    if (client) {
+        client_ = std::move(client).value();
+        return;
+    }
+    for (Target& target : targets_) // e.g. unreadable TLS files: no endpoint can be asked
+        if (target.member) {
+            target.member.reset();
+            target.setupError = client.error();
+        }
 }
 
-// Out of line: etcd::Client is complete here. Destroying the clients cancels their calls; the
+// Out of line: etcd::Client is complete here. Destroying the client cancels its calls; the
 // cancelled replies are then dropped by postGuarded since this object is gone.
 ClusterStatusProbe::~ClusterStatusProbe() = default;
 
@@ -35,21 +51,22 @@ void ClusterStatusProbe::refresh() {
         emit finished(round_);
     for (std::size_t row = 0; row < targets_.size(); ++row) {
         const Target& target = targets_[row];
-        if (!target.client) {
+        if (!target.member) {
             deliver(static_cast<int>(row),
                     EndpointStatus::fromReply(target.endpoint, target.setupError, 0));
             continue;
         }
         const auto sentAt = std::chrono::steady_clock::now();
-        target.client->status({}, [guard = QPointer(this), row = static_cast<int>(row),
-                                   endpoint = target.endpoint,
-                                   sentAt](etcd::Result<etcd::pb::StatusResponse> reply) {
-            const std::chrono::duration<double, std::milli> roundTrip =
-                std::chrono::steady_clock::now() - sentAt;
-            postGuarded(guard, [row, status = EndpointStatus::fromReply(endpoint, reply,
-                                                                        roundTrip.count())](
-                                   ClusterStatusProbe* self) { self->deliver(row, status); });
-        });
+        client_->statusOf(
+            *target.member, {},
+            [guard = QPointer(this), row = static_cast<int>(row), endpoint = target.endpoint,
+             sentAt](etcd::Result<etcd::pb::StatusResponse> reply) {
+                const std::chrono::duration<double, std::milli> roundTrip =
+                    std::chrono::steady_clock::now() - sentAt;
+                postGuarded(guard, [row, status = EndpointStatus::fromReply(endpoint, reply,
+                                                                            roundTrip.count())](
+                                       ClusterStatusProbe* self) { self->deliver(row, status); });
+            });
     }
 }
 

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QObject>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace etcd {
@@ -14,9 +15,11 @@ class Client;
 
 namespace lockscope {
 
-// Asks every endpoint for its own status. Each endpoint gets a client of its own (no failover),
-// so each row is that member's answer and not whichever member a shared client reached.
-// Lives on the application's thread; replies hop there from the clients' threads.
+// Asks every endpoint for its own status, through one client (one thread) for all of them:
+// each call goes to its member alone (Client::statusOf, no failover), so each row is that
+// member's answer and not whichever member answered first. A malformed endpoint gets its own
+// row's error and does not stop the others. Lives on the application's thread; replies hop
+// there from the client's thread.
 class ClusterStatusProbe : public QObject {
     Q_OBJECT
 public:
@@ -34,11 +37,12 @@ signals:
 private:
     struct Target {
         QString endpoint;
-        std::unique_ptr<etcd::Client> client;
-        etcd::Error setupError; // why no client could be made for this endpoint
+        std::optional<std::size_t> member; // its index among client_'s endpoints
+        etcd::Error setupError;            // why it cannot be asked, when it has no member
     };
     void deliver(int row, const EndpointStatus& status);
 
+    std::unique_ptr<etcd::Client> client_;
     std::vector<Target> targets_;
     QList<EndpointStatus> round_;
     int outstanding_ = 0;

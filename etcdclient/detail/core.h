@@ -13,6 +13,7 @@
 #include <grpcpp/alarm.h>
 #include <grpcpp/grpcpp.h>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -90,7 +91,8 @@ public:
     template <class StubT, class Req, class Resp>
     void unary(const char* method, Retry retry, std::unique_ptr<StubT> Member::*stub,
                Prepare<StubT, Req, Resp> prepare, Req request, Callback<Resp> done,
-               std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+               std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
+               std::optional<std::size_t> onlyMember = std::nullopt);
 
     // Calls `fn` with the auth token ("" without auth), authenticating first when needed;
     // with an Error when authentication failed or the client is stopping.

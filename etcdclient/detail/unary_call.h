@@ -16,8 +16,10 @@ public:
     using Starter = std::function<std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>>(
         Member&, grpc::ClientContext*, const Req&, grpc::CompletionQueue*)>;
 
+    // `onlyMember`: to that member alone, never failed over (a per-member view).
     UnaryCall(Core& core, const char* method, Retry retry, bool needsAuth, Starter starter,
-              Req request, Callback<Resp> done, std::chrono::steady_clock::time_point deadline)
+              Req request, Callback<Resp> done, std::chrono::steady_clock::time_point deadline,
+              std::optional<std::size_t> onlyMember)
         : core_(core)
         , method_(method)
         , retry_(retry)
@@ -26,7 +28,8 @@ public:
         , request_(std::move(request))
         , done_(std::move(done))
         , deadline_(deadline)
-        , startedAt_(std::chrono::steady_clock::now()) {}
+        , startedAt_(std::chrono::steady_clock::now())
+        , onlyMember_(onlyMember) {}
 
     void begin() {
         if (!needsAuth_) {
@@ -96,7 +99,7 @@ public:
         if (isConnectionFailure(error.code) || attemptTimedOut) {
             core_.markUnavailable(member_);
             const bool safe = retry_ == Retry::Always || !channelWasReady_;
-            if (safe && ++failovers_ < core_.memberCount() &&
+            if (safe && !onlyMember_ && ++failovers_ < core_.memberCount() &&
                 std::chrono::steady_clock::now() < deadline_) {
                 begin();
                 return;
@@ -108,13 +111,14 @@ public:
 private:
     void attempt(const std::string& token) {
         token_ = token;
-        member_ = core_.preferredMember();
+        member_ = onlyMember_.value_or(core_.preferredMember());
         Member& member = core_.member(member_);
         context_ = std::make_unique<grpc::ClientContext>();
         // A call that may go to another member gets only a share of the deadline here, unless
         // no member is left to try.
         const auto now = std::chrono::steady_clock::now();
-        const bool canResend = retry_ == Retry::Always && failovers_ + 1 < core_.memberCount();
+        const bool canResend =
+            retry_ == Retry::Always && !onlyMember_ && failovers_ + 1 < core_.memberCount();
         attemptDeadline_ =
             canResend ? std::min(deadline_, now + core_.attemptTimeout()) : deadline_;
         // gRPC takes system_clock deadlines; ours is steady so a clock step cannot stretch it.
@@ -157,6 +161,7 @@ private:
     Callback<Resp> done_;
     const std::chrono::steady_clock::time_point deadline_;
     const std::chrono::steady_clock::time_point startedAt_;
+    const std::optional<std::size_t> onlyMember_;
     std::chrono::steady_clock::time_point attemptDeadline_;
 
     std::unique_ptr<grpc::ClientContext> context_;
@@ -177,7 +182,7 @@ private:
 template <class StubT, class Req, class Resp>
 void Core::unary(const char* method, Retry retry, std::unique_ptr<StubT> Member::*stub,
                  Prepare<StubT, Req, Resp> prepare, Req request, Callback<Resp> done,
-                 std::chrono::milliseconds timeout) {
+                 std::chrono::milliseconds timeout, std::optional<std::size_t> onlyMember) {
     if (timeout.count() <= 0)
         timeout = options_.commandTimeout;
     constexpr bool needsAuth = !std::is_same_v<StubT, pb::Auth::Stub>;
@@ -187,7 +192,7 @@ void Core::unary(const char* method, Retry retry, std::unique_ptr<StubT> Member:
     };
     auto* call = new UnaryCall<Req, Resp>(*this, method, retry, needsAuth, std::move(starter),
                                           std::move(request), std::move(done),
-                                          std::chrono::steady_clock::now() + timeout);
+                                          std::chrono::steady_clock::now() + timeout, onlyMember);
     call->begin();
 }
 
