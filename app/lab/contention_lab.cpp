@@ -3,6 +3,7 @@
 #include "etcdclient/key_range.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
+#include "etcdclient/weak_callback.h"
 
 #include <algorithm>
 
@@ -84,12 +85,9 @@ void ContentionLab::launch(int cycles) {
             workers_.push_back(w);
         }
     }
-    std::weak_ptr<ContentionLab> weak = weak_from_this();
     for (auto& w : workers_)
-        client_.schedule(std::chrono::milliseconds(0), [weak, w] {
-            if (auto self = weak.lock())
-                self->cycle(w);
-        });
+        client_.schedule(std::chrono::milliseconds(0),
+                         etcd::weakCallback(this, &ContentionLab::cycle, w));
 }
 
 void ContentionLab::later(std::chrono::milliseconds delay, std::function<void()> task) {
@@ -131,10 +129,8 @@ void ContentionLab::cycle(const std::shared_ptr<Worker>& worker) {
             if (!self)
                 return;
             if (!made) {
-                self->later(retryDelay, [weak, worker] {
-                    if (auto s = weak.lock())
-                        s->cycle(worker);
-                });
+                self->later(retryDelay,
+                            etcd::weakCallback(self.get(), &ContentionLab::cycle, worker));
                 return;
             }
             worker->session = made.value();
@@ -143,18 +139,11 @@ void ContentionLab::cycle(const std::shared_ptr<Worker>& worker) {
         });
         return;
     }
-    worker->mutex->lock([weak, worker](const etcd::Error& error) {
-        if (auto self = weak.lock())
-            self->onLocked(worker, error);
-    });
+    worker->mutex->lock(etcd::weakCallback(this, &ContentionLab::onLocked, worker));
 }
 
 void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::Error& error) {
-    std::weak_ptr<ContentionLab> weak = weak_from_this();
-    auto again = [weak, worker] {
-        if (auto self = weak.lock())
-            self->cycle(worker);
-    };
+    const auto again = etcd::weakCallback(this, &ContentionLab::cycle, worker);
     if (!error.ok()) { // lost while waiting, or cancelled: start over
         later(options_.think, again);
         return;
@@ -195,10 +184,7 @@ void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::
     }
     if (stalled)
         worker->session->setPaused(true); // the stalled holder: its lease will expire
-    later(hold, [weak, worker, from, stalled] {
-        if (auto self = weak.lock())
-            self->finishHold(worker, from, stalled);
-    });
+    later(hold, etcd::weakCallback(this, &ContentionLab::finishHold, worker, from, stalled));
 }
 
 void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::time_point from,
@@ -237,10 +223,8 @@ void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::tim
             worker->session.reset(); // expired by now: the next cycle starts a new one
         worker->mutex->unlock([weak, worker](auto) {
             if (auto s = weak.lock())
-                s->later(s->options_.think, [weak, worker] {
-                    if (auto again = weak.lock())
-                        again->cycle(worker);
-                });
+                s->later(s->options_.think,
+                         etcd::weakCallback(s.get(), &ContentionLab::cycle, worker));
         });
         if (worker->cyclesLeft > 0)
             --worker->cyclesLeft;

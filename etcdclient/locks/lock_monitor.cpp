@@ -1,6 +1,7 @@
 #include "etcdclient/locks/lock_monitor.h"
 
 #include "etcdclient/key_range.h"
+#include "etcdclient/weak_callback.h"
 
 #include <algorithm>
 #include <atomic>
@@ -133,11 +134,7 @@ void LockMonitor::list(uint64_t generation) {
     request.set_key(options_.prefix);
     request.set_range_end(prefixRangeEnd(options_.prefix));
     request.set_limit(options_.pageSize);
-    std::weak_ptr<LockMonitor> weak = weak_from_this();
-    client_.rangeAll(request, [weak, generation](Result<pb::RangeResponse> listed) {
-        if (auto self = weak.lock())
-            self->onListed(generation, std::move(listed));
-    });
+    client_.rangeAll(request, weakCallback(this, &LockMonitor::onListed, generation));
 }
 
 void LockMonitor::onListed(uint64_t generation, Result<pb::RangeResponse> listed) {
@@ -172,15 +169,9 @@ void LockMonitor::watchFrom(uint64_t generation, int64_t revision) {
     request.set_range_end(prefixRangeEnd(options_.prefix));
     request.set_start_revision(revision);
     request.set_prev_kv(true);
-    std::weak_ptr<LockMonitor> weak = weak_from_this();
-    WatchHandle handle = client_.watch(request, {[weak, generation](const pb::WatchResponse& r) {
-                                                     if (auto self = weak.lock())
-                                                         self->onWatchResponse(generation, r);
-                                                 },
-                                                 [weak, generation](const Error& e) {
-                                                     if (auto self = weak.lock())
-                                                         self->onWatchEnd(generation, e);
-                                                 }});
+    WatchHandle handle =
+        client_.watch(request, {weakCallback(this, &LockMonitor::onWatchResponse, generation),
+                                weakCallback(this, &LockMonitor::onWatchEnd, generation)});
     {
         std::lock_guard lock(mutex_);
         if (current(generation)) // else stopped meanwhile: this watch is not kept
@@ -248,11 +239,7 @@ void LockMonitor::retryLater(uint64_t generation, const Error& error) {
     if (listener_)
         listener_({});
     const auto delay = retry.delay;
-    std::weak_ptr<LockMonitor> weak = weak_from_this();
-    client_.schedule(delay, [weak, generation] {
-        if (auto self = weak.lock())
-            self->list(generation);
-    });
+    client_.schedule(delay, weakCallback(this, &LockMonitor::list, generation));
 }
 
 void LockMonitor::changedLocksOf(int64_t lease) {
@@ -326,11 +313,7 @@ void LockMonitor::tickLeases(uint64_t generation) {
     }
     for (int64_t lease : due)
         lookUpLease(generation, lease);
-    std::weak_ptr<LockMonitor> weak = weak_from_this();
-    client_.schedule(leaseTick, [weak, generation] {
-        if (auto self = weak.lock())
-            self->tickLeases(generation);
-    });
+    client_.schedule(leaseTick, weakCallback(this, &LockMonitor::tickLeases, generation));
 }
 
 void LockMonitor::lookUpLease(uint64_t generation, int64_t lease) {

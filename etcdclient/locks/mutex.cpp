@@ -2,6 +2,7 @@
 
 #include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
+#include "etcdclient/weak_callback.h"
 
 #include <utility>
 
@@ -73,18 +74,16 @@ void guardedDelete(Client& client, const std::string& key, int64_t createRevisio
 std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
                                      std::string name) {
     std::shared_ptr<Mutex> mutex(new Mutex(client, std::move(session), std::move(name)));
-    std::weak_ptr<Mutex> weak = mutex;
-    mutex->session_->onLost([weak](const Error& error) {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        std::unique_lock lock(self->mutex_);
-        if (self->state_ == State::Waiting)
-            self->fail(lock, error);
-        else if (self->state_ == State::Held)
-            self->loseHeld(lock, error);
-    });
+    mutex->session_->onLost(weakCallback(mutex.get(), &Mutex::onSessionLost));
     return mutex;
+}
+
+void Mutex::onSessionLost(const Error& error) {
+    std::unique_lock lock(mutex_);
+    if (state_ == State::Waiting)
+        fail(lock, error);
+    else if (state_ == State::Held)
+        loseHeld(lock, error);
 }
 
 Mutex::Mutex(Client& client, std::shared_ptr<Session> session, std::string name)
@@ -289,11 +288,7 @@ void Mutex::snapshot(uint64_t generation) {
     older->set_range_end(prefixRangeEnd(prefix_));
     older->set_keys_only(true);
     older->set_max_create_revision(fencingToken() - 1);
-    std::weak_ptr<Mutex> weak = weak_from_this();
-    client_.idempotentTxn(txn, [weak, generation](Result<pb::TxnResponse> reply) {
-        if (auto self = weak.lock())
-            self->onSnapshot(generation, std::move(reply));
-    });
+    client_.idempotentTxn(txn, weakCallback(this, &Mutex::onSnapshot, generation));
 }
 
 void Mutex::onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply) {
@@ -331,15 +326,13 @@ bool Mutex::watching(uint64_t generation) const {
 void Mutex::rewatch(std::unique_lock<std::mutex>& lock) {
     const uint64_t generation = ++generation_;
     lock.unlock();
-    std::weak_ptr<Mutex> weak = weak_from_this();
-    client_.schedule(retryDelay, [weak, generation] {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        std::unique_lock relock(self->mutex_);
-        if (self->watching(generation))
-            self->startWatch(relock, 0);
-    });
+    client_.schedule(retryDelay, weakCallback(this, &Mutex::watchAgain, generation));
+}
+
+void Mutex::watchAgain(uint64_t generation) {
+    std::unique_lock lock(mutex_);
+    if (watching(generation))
+        startWatch(lock, 0);
 }
 
 void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision) {
@@ -355,26 +348,21 @@ void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision
     if (knownRevision > 0)
         request.set_start_revision(knownRevision + 1);
     request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
-    std::weak_ptr<Mutex> weak = weak_from_this();
-    WatchHandle handle = client_.watch(
-        request, {[weak, generation](const pb::WatchResponse& response) {
-                      if (auto self = weak.lock())
-                          self->onWatchEvents(generation, response);
-                  },
-                  [weak, generation](const Error&) {
-                      auto self = weak.lock();
-                      if (!self)
-                          return;
-                      std::unique_lock relock(self->mutex_);
-                      if (self->watching(generation))
-                          self->rewatch(relock); // compacted or broken: re-watch, re-read
-                  }});
+    WatchHandle handle =
+        client_.watch(request, {weakCallback(this, &Mutex::onWatchEvents, generation),
+                                weakCallback(this, &Mutex::onWatchEnd, generation)});
     std::swap(watch_, handle);
     // The replaced handle (if any) is cancelled outside mutex_: cancel() waits for a running
     // callback of it, which may be waiting for mutex_.
     lock.unlock();
     handle.cancel();
     lock.lock();
+}
+
+void Mutex::onWatchEnd(uint64_t generation, const Error&) {
+    std::unique_lock lock(mutex_);
+    if (watching(generation))
+        rewatch(lock); // compacted or broken: re-watch, re-read
 }
 
 void Mutex::onWatchEvents(uint64_t generation, const pb::WatchResponse& response) {

@@ -75,9 +75,12 @@ private:
     bool watching(uint64_t generation) const; // with mutex_ held
     // Starts over after a failed read or a broken watch: a new watch, then a new read.
     void rewatch(std::unique_lock<std::mutex>& lock);
+    void watchAgain(uint64_t generation); // rewatch()'s new watch, after a pause
     // Watches the prefix after `knownRevision`, or with 0 from now and then reads the queue.
     void startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision);
     void onWatchEvents(uint64_t generation, const pb::WatchResponse& response);
+    void onWatchEnd(uint64_t generation, const Error& error);
+    void onSessionLost(const Error& error);
     // false (and `lock` released) when the deleted key was ours: the lock is lost.
     bool applyDelete(std::unique_lock<std::mutex>& lock, const std::string& key);
     // Each takes the held lock and returns with it released, after calling out.

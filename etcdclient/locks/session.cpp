@@ -2,6 +2,7 @@
 
 #include "etcdclient/clock.h"
 #include "etcdclient/hex_id.h"
+#include "etcdclient/weak_callback.h"
 
 #include <algorithm>
 
@@ -74,16 +75,9 @@ bool Session::paused() const {
 }
 
 void Session::startKeepAlive() {
-    std::weak_ptr<Session> weak = weak_from_this();
-    auto handle = client_.keepAlive(leaseId_, ttlSeconds(),
-                                    {[weak](const KeepAliveAnswer& answer) {
-                                         if (auto self = weak.lock())
-                                             self->onAnswer(answer);
-                                     },
-                                     [weak](const Error& error) {
-                                         if (auto self = weak.lock())
-                                             self->markLost(error);
-                                     }});
+    auto handle = client_.keepAlive(
+        leaseId_, ttlSeconds(),
+        {weakCallback(this, &Session::onAnswer), weakCallback(this, &Session::markLost)});
     std::unique_lock lock(mutex_);
     std::swap(keepAlive_, handle);
     const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -100,11 +94,8 @@ void Session::scheduleDeadlineCheck(std::chrono::milliseconds wait) {
             return; // one check at a time; it re-arms itself while the deadline moves on
         checkPending_ = true;
     }
-    std::weak_ptr<Session> weak = weak_from_this();
-    client_.schedule(std::max(wait, std::chrono::milliseconds(0)), [weak] {
-        if (auto self = weak.lock())
-            self->checkDeadline();
-    });
+    client_.schedule(std::max(wait, std::chrono::milliseconds(0)),
+                     weakCallback(this, &Session::checkDeadline));
 }
 
 void Session::onAnswer(const KeepAliveAnswer& answer) {
