@@ -129,19 +129,19 @@ pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int
     return txn;
 }
 
-void Mutex::acquire(AcquireDone done) {
+void Mutex::acquire(uint64_t generation, AcquireDone done) {
     const pb::TxnRequest txn = acquireTxn(prefix_, key_, session_->leaseId());
     std::weak_ptr<Mutex> weak = weak_from_this();
     Client& client = client_;
     // Put-if-absent: a resend finds our key and reads its create revision, as a first try would.
     client_.idempotentTxn(txn, [weak, &client, key = key_, leaseId = session_->leaseId(),
-                                done = std::move(done)](auto reply) {
+                                generation, done = std::move(done)](auto reply) {
         auto self = weak.lock();
         if (!reply) {
             // The put may have landed: remove it rather than leave a key that blocks the queue.
             removeUnconfirmedKey(client, key, leaseId);
             if (self)
-                done(reply.error(), false, 0, 0);
+                self->whileCurrent(generation, done, reply.error(), false, 0, 0);
             return;
         }
         const auto& header = reply->header();
@@ -155,8 +155,15 @@ void Mutex::acquire(AcquireDone done) {
             guardedDelete(client, key, myRev, nullptr); // the Mutex went away meanwhile
             return;
         }
-        done(Error(), isOwner, myRev, header.revision());
+        self->whileCurrent(generation, done, Error(), isOwner, myRev, header.revision());
     });
+}
+
+void Mutex::whileCurrent(uint64_t generation, const AcquireDone& done, const Error& error,
+                         bool owner, int64_t myRevision, int64_t revision) {
+    std::unique_lock lock(mutex_);
+    if (generation == generation_)
+        done(lock, error, owner, myRevision, revision);
 }
 
 bool Mutex::beginAcquire(std::unique_lock<std::mutex>& lock) {
@@ -186,32 +193,26 @@ void Mutex::lock(std::function<void(const Error&)> done) {
         lockDone_ = std::move(done);
         generation = generation_;
     }
-    std::weak_ptr<Mutex> weak = weak_from_this();
-    acquire([weak, generation](const Error& error, bool owner, int64_t myRev, int64_t revision) {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        std::unique_lock lock(self->mutex_);
-        if (generation != self->generation_)
-            return;
+    acquire(generation, [this, generation](std::unique_lock<std::mutex>& lock, const Error& error,
+                                           bool owner, int64_t myRev, int64_t revision) {
         if (!error.ok()) {
-            auto unlocks = std::exchange(self->pendingUnlocks_, {});
-            self->fail(lock, error);
+            auto unlocks = std::exchange(pendingUnlocks_, {});
+            fail(lock, error);
             answerUnlocks(unlocks, error);
             return;
         }
-        self->myRevision_ = myRev;
-        if (self->cancelRequested_) {
-            self->abandonAcquired(lock, myRev);
+        myRevision_ = myRev;
+        if (cancelRequested_) {
+            abandonAcquired(lock, myRev);
             return;
         }
-        self->predecessors_.clear();
+        predecessors_.clear();
         // The state moves before startWatch, which lets go of mutex_ for a moment: an unlock()
         // then must find the lock held (and release it), not still being acquired.
-        self->state_ = owner ? State::Held : State::Waiting;
-        self->startWatch(lock, owner ? revision : 0);
-        if (owner && generation == self->generation_)
-            self->becomeHeld(lock);
+        state_ = owner ? State::Held : State::Waiting;
+        startWatch(lock, owner ? revision : 0);
+        if (owner && generation == generation_)
+            becomeHeld(lock);
     });
 }
 
@@ -225,28 +226,22 @@ void Mutex::tryLock(std::function<void(Result<bool>)> done) {
         }
         generation = generation_;
     }
-    std::weak_ptr<Mutex> weak = weak_from_this();
-    acquire([weak, generation, done = std::move(done)](const Error& error, bool owner,
-                                                       int64_t myRev, int64_t revision) {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        std::unique_lock lock(self->mutex_);
-        if (generation != self->generation_)
-            return;
+    acquire(generation, [this, generation, done = std::move(done)](
+                            std::unique_lock<std::mutex>& lock, const Error& error, bool owner,
+                            int64_t myRev, int64_t revision) {
         if (!error.ok()) {
-            self->state_ = State::Idle;
-            auto unlocks = std::exchange(self->pendingUnlocks_, {});
+            state_ = State::Idle;
+            auto unlocks = std::exchange(pendingUnlocks_, {});
             lock.unlock();
             answerUnlocks(unlocks, error);
             done(error);
             return;
         }
-        self->myRevision_ = myRev;
-        if (!owner || self->cancelRequested_) {
+        myRevision_ = myRev;
+        if (!owner || cancelRequested_) {
             // Someone else holds it (or we were told to let go): take our key out of the queue
             // again, as Go's TryLock does.
-            self->abandonAcquired(lock, myRev, [done](Result<bool> deleted) {
+            abandonAcquired(lock, myRev, [done](Result<bool> deleted) {
                 if (deleted)
                     done(false);
                 else
@@ -254,14 +249,14 @@ void Mutex::tryLock(std::function<void(Result<bool>)> done) {
             });
             return;
         }
-        self->predecessors_.clear();
-        self->state_ = State::Held; // before startWatch lets go of mutex_, as in lock()
-        self->startWatch(lock, revision);
-        const bool released = generation != self->generation_;
+        predecessors_.clear();
+        state_ = State::Held; // before startWatch lets go of mutex_, as in lock()
+        startWatch(lock, revision);
+        const bool released = generation != generation_;
         lock.unlock();
         if (released)
             done(Error(ErrorCode::Cancelled,
-                       "lock " + self->name_ + " was released while it was being acquired"));
+                       "lock " + name_ + " was released while it was being acquired"));
         else
             done(true);
     });

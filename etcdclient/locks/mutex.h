@@ -63,12 +63,15 @@ public:
 private:
     Mutex(Client& client, std::shared_ptr<Session> session, std::string name);
 
-    using AcquireDone =
-        std::function<void(const Error&, bool owner, int64_t myRevision, int64_t revision)>;
+    // Called with mutex_ held, only while this Mutex lives and `generation` is still current.
+    using AcquireDone = std::function<void(std::unique_lock<std::mutex>& lock, const Error&,
+                                           bool owner, int64_t myRevision, int64_t revision)>;
     // Moves Idle or Lost to Acquiring; false (and `lock` released) when already busy.
     bool beginAcquire(std::unique_lock<std::mutex>& lock);
     Error busyError() const;
-    void acquire(AcquireDone done);
+    void acquire(uint64_t generation, AcquireDone done);
+    void whileCurrent(uint64_t generation, const AcquireDone& done, const Error& error, bool owner,
+                      int64_t myRevision, int64_t revision);
     void snapshot(uint64_t generation);
     void onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply);
     // Whether callbacks of `generation` still matter: it is current and we wait or hold.

@@ -1,5 +1,7 @@
 #include "etcdclient/locks/server_lock.h"
 
+#include "etcdclient/weak_callback.h"
+
 namespace etcd {
 
 std::shared_ptr<ServerLock> ServerLock::create(Client& client, std::shared_ptr<Session> session,
@@ -22,44 +24,43 @@ int64_t ServerLock::fencingToken() const {
     return token_;
 }
 
-void ServerLock::lock(std::chrono::milliseconds waitLimit, std::function<void(const Error&)> done) {
+void ServerLock::lock(std::chrono::milliseconds waitLimit, Done done) {
     v3lockpb::LockRequest request;
     request.set_name(name_);
     request.set_lease(session_->leaseId());
-    std::weak_ptr<ServerLock> weak = weak_from_this();
-    client_.lockWithin(waitLimit, request, [weak, done = std::move(done)](auto locked) {
-        auto self = weak.lock();
-        if (!self)
-            return;
-        if (!locked) {
-            done(locked.error());
-            return;
-        }
-        // The response's header revision is when we got the lock, not when our key was created
-        // (they differ whenever we waited): read the key for its create revision.
-        pb::RangeRequest get;
-        get.set_key(locked->key());
-        self->client_.range(get, [weak, key = locked->key(), done](auto read) {
-            auto self = weak.lock();
-            if (!self)
-                return;
-            if (!read) {
-                done(read.error());
-                return;
-            }
-            if (read->kvs_size() == 0) {
-                done(Error(ErrorCode::LockLost,
-                           "lock key " + key + " vanished right after it was acquired"));
-                return;
-            }
-            {
-                std::lock_guard lock(self->mutex_);
-                self->key_ = key;
-                self->token_ = read->kvs(0).create_revision();
-            }
-            done(Error());
-        });
-    });
+    client_.lockWithin(waitLimit, request,
+                       weakCallback(this, &ServerLock::onLocked, std::move(done)));
+}
+
+void ServerLock::onLocked(const Done& done, Result<v3lockpb::LockResponse> locked) {
+    if (!locked) {
+        done(locked.error());
+        return;
+    }
+    // The response's header revision is when we got the lock, not when our key was created
+    // (they differ whenever we waited): read the key for its create revision.
+    pb::RangeRequest get;
+    get.set_key(locked->key());
+    client_.range(get, weakCallback(this, &ServerLock::onKeyRead, locked->key(), done));
+}
+
+void ServerLock::onKeyRead(const std::string& key, const Done& done,
+                           Result<pb::RangeResponse> read) {
+    if (!read) {
+        done(read.error());
+        return;
+    }
+    if (read->kvs_size() == 0) {
+        done(Error(ErrorCode::LockLost,
+                   "lock key " + key + " vanished right after it was acquired"));
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        key_ = key;
+        token_ = read->kvs(0).create_revision();
+    }
+    done(Error());
 }
 
 void ServerLock::unlock(std::function<void(const Error&)> done) {

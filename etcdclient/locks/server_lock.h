@@ -18,7 +18,8 @@ public:
     static std::shared_ptr<ServerLock> create(Client& client, std::shared_ptr<Session> session,
                                               std::string name);
 
-    void lock(std::chrono::milliseconds waitLimit, std::function<void(const Error&)> done);
+    using Done = std::function<void(const Error&)>;
+    void lock(std::chrono::milliseconds waitLimit, Done done);
     // Deletes our key through the service (a plain delete on the server).
     void unlock(std::function<void(const Error&)> done = nullptr);
 
@@ -28,6 +29,8 @@ public:
 
 private:
     ServerLock(Client& client, std::shared_ptr<Session> session, std::string name);
+    void onLocked(const Done& done, Result<v3lockpb::LockResponse> locked);
+    void onKeyRead(const std::string& key, const Done& done, Result<pb::RangeResponse> read);
 
     Client& client_;
     const std::shared_ptr<Session> session_;
