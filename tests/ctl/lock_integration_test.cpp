@@ -180,6 +180,19 @@ TEST_F(LockscopectlLockIntegrationTest, WithNoRetryAWaiterWhoseLeaseIsRevokedExi
     EXPECT_EQ(theirs->wait(10s), 0);
 }
 
+TEST_F(LockscopectlLockIntegrationTest, ACommandThatCannotRunExits127SaysWhyAndLeavesNoLease) {
+    const std::string leasesBefore = etcdctl(cluster().endpointList(), {"lease", "list"}).output;
+    // The parent says it (the child between fork and exec may not use stdio).
+    auto ours = lockscopectl({lockName(), "--", "lockscope-no-such-command", "arg"});
+    auto line = ours->readLine(10s);
+    ASSERT_TRUE(line);
+    EXPECT_EQ(*line, "lockscopectl: cannot run lockscope-no-such-command: not found in PATH");
+    EXPECT_EQ(ours->wait(10s), 127);
+    EXPECT_EQ(keysLeft(), "") << "a key outlived lockscopectl";
+    EXPECT_EQ(etcdctl(cluster().endpointList(), {"lease", "list"}).output, leasesBefore)
+        << "our lease outlived lockscopectl";
+}
+
 TEST_F(LockscopectlLockIntegrationTest, SigtermWhileHoldingLeavesNoKeyAndNoLease) {
     for (bool runsCommand : {false, true}) {
         auto ours = runsCommand

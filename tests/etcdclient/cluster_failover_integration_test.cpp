@@ -3,6 +3,8 @@
 #include "support/waiting.h"
 #include "support/watch_log.h"
 
+#include <set>
+
 using namespace etcd;
 using lockscope::test::endpointsFrom;
 using lockscope::test::EtcdClusterTest;
@@ -83,6 +85,35 @@ TEST_F(ClusterFailoverIntegrationTest, AWriteFailsOverWhenItsMemberIsAlreadyDown
     ASSERT_TRUE(read);
     ASSERT_EQ(read->kvs_size(), 1);
     EXPECT_EQ(read->kvs(0).version(), 1);
+}
+
+TEST_F(ClusterFailoverIntegrationTest, StatusOfAsksThatMemberAloneAndNeverFailsOver) {
+    auto client = connect(*cluster);
+    const auto statusOf = [&](int member) {
+        return waitFor<Result<pb::StatusResponse>>([&](auto done) {
+            client->statusOf(static_cast<std::size_t>(member), {}, std::move(done));
+        });
+    };
+    std::set<uint64_t> members;
+    for (int i = 0; i < cluster->size(); ++i) {
+        auto status = statusOf(i);
+        ASSERT_TRUE(status) << status.error().message;
+        members.insert(status->header().member_id());
+    }
+    EXPECT_EQ(members.size(), static_cast<std::size_t>(cluster->size()))
+        << "two endpoints answered with the same member";
+
+    cluster->stopMember(1);
+    auto stopped = statusOf(1);
+    ASSERT_FALSE(stopped) << "a stopped member's status came from another member";
+    EXPECT_TRUE(isConnectionFailure(stopped.error().code) ||
+                stopped.error().code == ErrorCode::DeadlineExceeded)
+        << stopped.error().message;
+    EXPECT_NE(stopped.error().message.find(cluster->endpoint(1)), std::string::npos)
+        << stopped.error().message;
+    auto other = statusOf(2);
+    EXPECT_TRUE(other) << other.error().message;
+    EXPECT_FALSE(statusOf(cluster->size())) << "a member index past the endpoints";
 }
 
 TEST_F(ClusterFailoverIntegrationTest, AWatchWhoseMemberStopsResumesOnAnotherWithoutALostEvent) {
