@@ -12,10 +12,10 @@ namespace lockscope::process {
 // makes only async-signal-safe calls (no malloc, no stdio), since another thread of ours may
 // have held the allocator's or stdio's lock at the moment of the fork.
 struct SpawnRequest {
-    std::vector<std::string> argv;        // argv[0] is looked up in PATH unless it has a '/'
-    std::vector<std::string> environment; // NAME=value, replacing or adding to ours
-    int outputFd = -1;                    // the child's stdout and stderr; ours when -1
-    bool ownProcessGroup = false;         // a terminal's Ctrl-C goes to us, not to it
+    std::vector<std::string> argv{};        // argv[0] is looked up in PATH unless it has a '/'
+    std::vector<std::string> environment{}; // NAME=value, replacing or adding to ours
+    int outputFd = -1;                      // the child's stdout and stderr; ours when -1
+    bool ownProcessGroup = false;           // a terminal's Ctrl-C goes to us, not to it
     // SIGKILL when the thread that spawned it ends, so it never outlives us, even killed.
     bool dieWithParent = false;
 };
