@@ -165,7 +165,8 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     probe.set_key(options.resourceKey);
     probe.set_count_only(true);
     if (auto reached = etcd::call(*client, &etcd::Client::range, probe); !reached) {
-        say("lab cannot start: " + reached.error().message);
+        std::fprintf(stderr, "lockscopectl lab: cannot start: %s\n",
+                     reached.error().message.c_str());
         return ExitFailed;
     }
     TerminationSignals termination; // Ctrl-C ends the run early; the report still comes
