@@ -1,7 +1,7 @@
 #include "lock_event_writer.h"
 
 #include "etcdclient/blocking.h"
-#include "etcdclient/locks/mutex.h"
+#include "etcdclient/hex_id.h"
 
 #include <algorithm>
 #include <thread>

@@ -1,4 +1,5 @@
 #include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
 #include "figures.h"
 #include "put_to_watch_probe.h"
 

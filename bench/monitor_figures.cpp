@@ -1,7 +1,7 @@
 #include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
 #include "etcdclient/locks/lock_monitor.h"
-#include "etcdclient/locks/mutex.h"
 #include "figures.h"
 
 #include <fstream>

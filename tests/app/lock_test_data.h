@@ -1,8 +1,8 @@
 #pragma once
 
 // Plain lock data for the model tests: what a LockMonitor would report, without a server.
+#include "etcdclient/hex_id.h"
 #include "etcdclient/locks/lock_monitor.h"
-#include "etcdclient/locks/mutex.h"
 
 #include <chrono>
 #include <string>
