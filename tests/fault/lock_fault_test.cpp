@@ -106,7 +106,8 @@ TEST(LockFaultTest, StoppingTheFirstListedMemberFor8SecondsKeepsHalfTheRate) {
             std::this_thread::sleep_for(8s);
         },
         3s);
-    expectSafeAndClean(report, "first endpoint SIGSTOP 8 s, 16 ours + 4 etcdctl, ttl 3");
+    expectSafeAndClean(report,
+                       "first endpoint (a follower) SIGSTOP 8 s, 16 ours + 4 etcdctl, ttl 3");
     EXPECT_EQ(report.sessionsLost, 0);
     EXPECT_GE(report.perSecondDuring, report.perSecondBefore / 2);
 }
