@@ -77,8 +77,11 @@ void WatchHub::open() {
 }
 
 void WatchHub::openFailed(const Error& error) {
-    const bool transient =
-        error.code == ErrorCode::Unavailable || error.code == ErrorCode::DeadlineExceeded;
+    // A TLS or name failure is one member's when others are listed (onClosed moved calls off
+    // it): try them, within the same patience, before believing it.
+    const bool transient = error.code == ErrorCode::Unavailable ||
+                           error.code == ErrorCode::DeadlineExceeded ||
+                           (isConnectionFailure(error.code) && core_.memberCount() > 1);
     if (!transient || core_.stopping()) {
         endAll(error);
         return;
