@@ -126,9 +126,15 @@ void Client::leaseRevoke(pb::LeaseRevokeRequest request, Callback<pb::LeaseRevok
 
 void Client::leaseTimeToLive(pb::LeaseTimeToLiveRequest request,
                              Callback<pb::LeaseTimeToLiveResponse> done) {
+    leaseTimeToLiveWithin(std::chrono::milliseconds(0), std::move(request), std::move(done));
+}
+
+void Client::leaseTimeToLiveWithin(std::chrono::milliseconds timeout,
+                                   pb::LeaseTimeToLiveRequest request,
+                                   Callback<pb::LeaseTimeToLiveResponse> done) {
     core_->unary("Lease.LeaseTimeToLive", Retry::Always, &Member::lease,
-                 &pb::Lease::Stub::PrepareAsyncLeaseTimeToLive, std::move(request),
-                 std::move(done));
+                 &pb::Lease::Stub::PrepareAsyncLeaseTimeToLive, std::move(request), std::move(done),
+                 timeout);
 }
 
 void Client::leaseLeases(pb::LeaseLeasesRequest request, Callback<pb::LeaseLeasesResponse> done) {

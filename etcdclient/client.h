@@ -66,7 +66,7 @@ struct KeepAliveCallbacks {
     std::function<void(const Error&)> onEnd;
 };
 
-// Keeps one lease alive (a request every TTL/3) until cancelled or destroyed. Cancelling stops
+// Keeps one lease alive (a request every TTL/6) until cancelled or destroyed. Cancelling stops
 // the keepalives; it does not revoke the lease.
 class KeepAliveHandle {
 public:
@@ -116,6 +116,11 @@ public:
     void leaseRevoke(pb::LeaseRevokeRequest request, Callback<pb::LeaseRevokeResponse> done);
     void leaseTimeToLive(pb::LeaseTimeToLiveRequest request,
                          Callback<pb::LeaseTimeToLiveResponse> done);
+    // As leaseTimeToLive, given up after `timeout` (the command timeout when 0): for a question
+    // whose answer is useless after a moment, such as a lease deadline.
+    void leaseTimeToLiveWithin(std::chrono::milliseconds timeout,
+                               pb::LeaseTimeToLiveRequest request,
+                               Callback<pb::LeaseTimeToLiveResponse> done);
     void leaseLeases(pb::LeaseLeasesRequest request, Callback<pb::LeaseLeasesResponse> done);
     void status(pb::StatusRequest request, Callback<pb::StatusResponse> done);
     // Status of one member (its index in options().endpoints), never failed over to another:

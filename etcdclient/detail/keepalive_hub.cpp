@@ -37,19 +37,26 @@ void KeepAliveHub::tick() {
 bool KeepAliveHub::unanswered() const {
     const auto now = std::chrono::steady_clock::now();
     for (const auto& [id, entry] : entries_)
-        if (!entry->unanswered.empty() && now - entry->unanswered.front() > period(*entry))
+        if (!entry->unanswered.empty() && now - entry->unanswered.front() > patience(*entry))
             return true;
     return false;
 }
 
-std::chrono::milliseconds KeepAliveHub::period(const KeepAliveEntry& entry) {
+std::chrono::milliseconds KeepAliveHub::patience(const KeepAliveEntry& entry) {
     return std::max(std::chrono::milliseconds(entry.ttlSeconds * 1000 / 3),
                     std::chrono::milliseconds(500));
 }
 
+std::chrono::milliseconds KeepAliveHub::sendInterval(const KeepAliveEntry& entry) {
+    // Twice per patience rather than Go's once per TTL/3: the last confirmed keepalive before a
+    // fault is then at most TTL/6 old, which leaves 5/6 of the TTL for a leader election to end
+    // and a member to confirm the lease (see Session).
+    return patience(entry) / 2;
+}
+
 void KeepAliveHub::replaceStream() {
-    // A keepalive unanswered for a whole period: the member stopped answering (a SIGSTOPped
-    // process keeps its connections open) or lost its leader. Move on rather than wait for
+    // A keepalive unanswered for TTL/3: the member stopped answering (a SIGSTOPped process
+    // keeps its connections open) or lost its leader. Move on rather than wait for
     // the lease to run out; the next member forwards to whichever leader there is.
     core_.markUnavailable(member_);
     replacing_ = true;
@@ -84,7 +91,7 @@ void KeepAliveHub::open() {
             },
             {[this](const pb::LeaseKeepAliveResponse& r) { onResponse(r); },
              [this](const grpc::Status& s) { onClosed(s); }});
-        // A new stream: refresh every lease now rather than waiting out its period; requests
+        // A new stream: refresh every lease now rather than waiting out its interval; requests
         // sent on the old stream will never be answered.
         for (auto& [id, entry] : entries_) {
             entry->nextSend = std::chrono::steady_clock::now();
@@ -104,7 +111,7 @@ void KeepAliveHub::sendDue() {
         request.set_id(id);
         stream_->write(std::move(request));
         entry->unanswered.push_back(now);
-        entry->nextSend = now + period(*entry);
+        entry->nextSend = now + sendInterval(*entry);
     }
 }
 

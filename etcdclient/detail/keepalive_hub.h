@@ -25,8 +25,8 @@ struct KeepAliveEntry {
 };
 
 // Keeps every registered lease alive over one LeaseKeepAlive stream: a request per lease every
-// TTL/3, driven by one ticker. A broken stream is reopened on the next member with backoff, one
-// that leaves a request unanswered for a period is replaced on the next member at once, and one
+// TTL/6, driven by one ticker. A broken stream is reopened on the next member with backoff, one
+// that leaves a request unanswered for TTL/3 is replaced on the next member at once, and one
 // refused for a stale token is reopened with a new one; the leases' owners notice only through
 // late answers. Queue thread only.
 class KeepAliveHub {
@@ -42,8 +42,10 @@ private:
     using Stream = BidiStream<pb::LeaseKeepAliveRequest, pb::LeaseKeepAliveResponse>;
 
     void tick();
-    bool unanswered() const; // some request has waited longer than its lease's period
-    static std::chrono::milliseconds period(const KeepAliveEntry& entry);
+    bool unanswered() const; // some request has waited longer than its lease's patience
+    // How long a request may go unanswered before the stream moves on (TTL/3, at least 0.5 s).
+    static std::chrono::milliseconds patience(const KeepAliveEntry& entry);
+    static std::chrono::milliseconds sendInterval(const KeepAliveEntry& entry);
     void replaceStream();
     void armTicker();
     void open();

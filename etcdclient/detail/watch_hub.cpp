@@ -77,7 +77,11 @@ void WatchHub::open() {
 }
 
 void WatchHub::openFailed(const Error& error) {
-    if (!isTransient(error.code) || core_.stopping()) {
+    // A TLS or name failure is one member's when others are listed (onClosed moved calls off
+    // it): try them, within the same patience, before believing it.
+    const bool transient =
+        isTransient(error.code) || (isConnectionFailure(error.code) && core_.memberCount() > 1);
+    if (!transient || core_.stopping()) {
         endAll(error);
         return;
     }

@@ -9,7 +9,7 @@
 
 namespace etcd {
 
-// A lease kept alive every TTL/3, as a lock holder's identity (Go's concurrency.Session).
+// A lease kept alive every TTL/6, as a lock holder's identity (Go's concurrency.Session).
 // It knows the earliest moment the server may expire the lease (the send time of the last
 // answered keepalive + TTL); while keepalive answers run late it asks LeaseTimeToLive of any
 // member, whose answer can move that moment on. It reports the session lost when etcd says the
@@ -50,7 +50,7 @@ private:
     void scheduleDeadlineCheck(std::chrono::milliseconds wait);
     void onAnswer(const KeepAliveAnswer& answer);
     void checkDeadline();
-    void probeLease();
+    void probeLease(std::chrono::milliseconds untilDeadline);
     void markLost(const Error& error);
 
     Client& client_;

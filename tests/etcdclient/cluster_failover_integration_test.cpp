@@ -170,6 +170,37 @@ TEST_F(ClusterFailoverIntegrationTest, KeepAliveSurvivesLosingItsMember) {
     EXPECT_GT(left->ttl(), 0) << "keepalives stopped when their member went away";
 }
 
+// A Session's probe near its lease deadline: an answer after the deadline is useless, and a
+// member silent until then may only be waiting for a new leader, so the call neither outlives
+// its timeout nor moves the client's calls off that member.
+TEST_F(ClusterFailoverIntegrationTest, ALeaseQuestionWithATimeoutGivesUpThenAndKeepsItsMember) {
+    const int leader = leaderOf(*cluster);
+    ASSERT_GE(leader, 0);
+    const int follower = (leader + 1) % 3;
+    ClientOptions options;
+    options.endpoints = endpointsFrom(*cluster, follower);
+    options.commandTimeout = std::chrono::seconds(10); // 3.3 s per member for other calls
+    auto client = std::move(Client::create(options)).value();
+    pb::LeaseGrantRequest grant;
+    grant.set_ttl(30);
+    auto lease = call(*client, &Client::leaseGrant, grant);
+    ASSERT_TRUE(lease) << lease.error().message;
+    const std::string inUse = client->currentEndpoint();
+
+    StoppedMember stopped(*cluster, follower);
+    pb::LeaseTimeToLiveRequest ttl;
+    ttl.set_id(lease->id());
+    const auto askedAt = std::chrono::steady_clock::now();
+    auto left = detail::waitFor<Result<pb::LeaseTimeToLiveResponse>>([&](auto done) {
+        client->leaseTimeToLiveWithin(std::chrono::milliseconds(300), ttl, std::move(done));
+    });
+    const auto took = std::chrono::steady_clock::now() - askedAt;
+    ASSERT_FALSE(left) << "a stopped member answered";
+    EXPECT_EQ(left.error().code, ErrorCode::DeadlineExceeded) << left.error().message;
+    EXPECT_LT(took, std::chrono::seconds(2)) << "the question outlived its timeout";
+    EXPECT_EQ(client->currentEndpoint(), inUse);
+}
+
 TEST_F(ClusterFailoverIntegrationTest, AHungMemberIsLeftBehindByReleasesWatchesAndSessions) {
     auto client = connect(*cluster); // command timeout 10 s
     auto holderSession = createSession(*client, 3);

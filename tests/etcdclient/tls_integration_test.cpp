@@ -3,6 +3,7 @@
 #include "etcdclient/blocking.h"
 #include "support/etcd_fixture.h"
 #include "support/waiting.h"
+#include "support/watch_log.h"
 
 #include <atomic>
 
@@ -10,6 +11,7 @@ using namespace etcd;
 using lockscope::test::EtcdTlsTest;
 using lockscope::test::eventually;
 using lockscope::test::lockAsync;
+using lockscope::test::WatchLog;
 
 class TlsIntegrationTest : public EtcdTlsTest {
 protected:
@@ -125,6 +127,26 @@ TEST_F(TlsIntegrationTest, HttpsAgainstPlainTextIsAWrongScheme) {
     const Error error = statusError(options);
     EXPECT_EQ(error.code, ErrorCode::SchemeMismatch) << error.message;
     EXPECT_TRUE(mentions(error, "etcd serves plain text")) << error.message;
+}
+
+TEST_F(TlsIntegrationTest, AWatchWhoseFirstMemberFailsTlsRunsOnTheNext) {
+    LocalCluster plain(1);
+    ASSERT_TRUE(plain.start().ok());
+    ClientOptions options = suiteOptions();
+    options.endpoints = {"https://" + plain.endpoint(0), cluster().endpoint(0)};
+    auto watching = std::move(Client::create(options)).value();
+    WatchLog log;
+    pb::WatchCreateRequest request;
+    request.set_key(prefix() + "k");
+    auto watch = watching->watch(request, log.callbacks());
+    ASSERT_TRUE(log.waitFor([](WatchLog& l) { return l.created || l.end; }));
+    pb::PutRequest put;
+    put.set_key(prefix() + "k");
+    put.set_value("v");
+    ASSERT_TRUE(call(*client, &Client::put, put));
+    ASSERT_TRUE(log.waitFor([](WatchLog& l) { return !l.events.empty() || l.end; }));
+    EXPECT_FALSE(log.end) << log.end->message;
+    EXPECT_EQ(log.values(), std::vector<std::string>{"v"});
 }
 
 TEST_F(TlsIntegrationTest, AHostNotInTheCertificateIsNamed) {

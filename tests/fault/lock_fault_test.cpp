@@ -58,6 +58,12 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
     ASSERT_GE(leader, 0);
     FaultWorkloadOptions options;
     options.endpoints = endpointsFrom(*cluster, leader); // every stream runs there and dies
+    // etcdctl (Go clientv3 3.4) with the killed leader first in its endpoints can stay stuck
+    // at the head of the queue until that member is back, holding up every waiter behind it
+    // (seen: its key first in the queue for 5 s, no revision written, every session of ours
+    // alive). Our client is what is tested here, so etcdctl gets the members that stay up.
+    options.etcdctlEndpoints = {cluster->endpoint((leader + 1) % 3),
+                                cluster->endpoint((leader + 2) % 3)};
     options.base = "/fault/leader-kill/";
     FaultWorkload workload(options);
     Error restarted;
@@ -77,22 +83,31 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
 TEST(LockFaultTest, StoppingTheFirstListedMemberFor8SecondsKeepsHalfTheRate) {
     auto cluster = startCluster(3);
     ASSERT_TRUE(cluster);
+    // The first listed member is a follower. A stopped leader is the leader-kill scenario's
+    // election plus an etcd bug: etcd before 3.4.28 (Debian ships 3.4.23), resumed, still takes
+    // itself for the leader and revokes every lease it saw no keepalive for, through the new
+    // leader (etcd-io/etcd#12528, fixed by #16822). Seen here: all 16 sessions' keepalives
+    // answered every 0.5 s, then "requested lease not found" for all at once on SIGCONT.
+    const int leader = leaderOf(*cluster);
+    ASSERT_GE(leader, 0);
+    const int first = (leader + 1) % 3;
     FaultWorkloadOptions options;
-    options.endpoints = cluster->endpoints();
+    options.endpoints = endpointsFrom(*cluster, first);
     options.base = "/fault/first-stopped/";
     // etcdctl (Go clientv3 3.4) does not leave a stopped member behind: a waiter of its that
     // landed there holds up the whole queue until the member wakes. It is not what is tested
     // here, so it is given the two members that keep running.
-    options.etcdctlEndpoints = {cluster->endpoint(1), cluster->endpoint(2)};
+    options.etcdctlEndpoints = {options.endpoints[1], options.endpoints[2]};
     FaultWorkload workload(options);
     const FaultReport report = measure(
         workload, 3s,
         [&] {
-            StoppedMember stopped(*cluster, 0);
+            StoppedMember stopped(*cluster, first);
             std::this_thread::sleep_for(8s);
         },
         3s);
-    expectSafeAndClean(report, "first endpoint SIGSTOP 8 s, 16 ours + 4 etcdctl, ttl 3");
+    expectSafeAndClean(report,
+                       "first endpoint (a follower) SIGSTOP 8 s, 16 ours + 4 etcdctl, ttl 3");
     EXPECT_EQ(report.sessionsLost, 0);
     EXPECT_GE(report.perSecondDuring, report.perSecondBefore / 2);
 }
