@@ -1,6 +1,8 @@
 // `lockscopectl exporter` scraped with curl while real `etcdctl lock` contenders churn; the
 // text must pass `promtool check metrics` and agree with `lockscopectl snapshot --json`.
 #include "ctl/lockscopectl_test.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/mutex.h"
 #include "support/waiting.h"
 
 #include <QJsonArray>
@@ -8,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <fstream>
 #include <map>
 
 using namespace std::chrono_literals;
@@ -146,6 +149,51 @@ TEST_F(ExporterIntegrationTest, MaxLocksAddsTheRestUpAsOther) {
     EXPECT_EQ(figures[series("lockscope_lock_held", "(other)")], 2);
     EXPECT_EQ(figures.count(series("lockscope_lock_held", prefix() + "b")), 0u);
     EXPECT_EQ(figures["lockscope_locks"], 3);
+}
+
+// A printed measurement: scrape time and the exporter's memory with 10,000 held locks, each
+// with its own series.
+TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
+    constexpr int lockCount = 10000;
+    etcd::pb::LeaseGrantRequest grant;
+    grant.set_ttl(120);
+    const auto lease = etcd::call(*client, &etcd::Client::leaseGrant, grant);
+    ASSERT_TRUE(lease);
+    for (int first = 0; first < lockCount; first += 128) { // etcd takes 128 operations a Txn
+        etcd::pb::TxnRequest txn;
+        for (int i = first; i < std::min(lockCount, first + 128); ++i) {
+            auto* put = txn.add_success()->mutable_request_put();
+            put->set_key(prefix() + "lock" + std::to_string(i) + "/" + etcd::leaseHex(lease->id()));
+            put->set_lease(lease->id());
+        }
+        ASSERT_TRUE(etcd::call(*client, &etcd::Client::txn, txn));
+    }
+    const std::string base = startExporter({"--max-locks", std::to_string(lockCount)});
+    ASSERT_FALSE(base.empty());
+    ASSERT_TRUE(
+        eventually([&] { return samples(scrape(base))["lockscope_locks"] == lockCount; }, 60s));
+
+    constexpr int scrapes = 5;
+    QByteArray text;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < scrapes; ++i)
+        text = scrape(base);
+    const double scrapeMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count() /
+        scrapes;
+    std::ifstream status("/proc/" + std::to_string(exporter->pid()) + "/status");
+    std::string line, residentKb;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0)
+            residentKb = line.substr(line.find_first_not_of(" \t", 6));
+    const auto figures = samples(text);
+    EXPECT_EQ(figures.at("lockscope_lock_held{lock=\"" + prefix() + "lock9999\"}"), 1);
+    EXPECT_EQ(figures.at("lockscope_lock_held{lock=\"(other)\"}"), 0) << "every lock has its own";
+    std::printf("exporter with %d locks: %.1f ms a scrape (curl included), %d KiB of text, "
+                "resident %s\n",
+                lockCount, scrapeMs, static_cast<int>(text.size() / 1024), residentKb.c_str());
+    EXPECT_LT(scrapeMs, 5000) << "a scrape of 10k locks must fit Prometheus's default timeout";
 }
 
 TEST_F(ExporterIntegrationTest, BadListenAndMaxLocksAreUsageErrors) {
