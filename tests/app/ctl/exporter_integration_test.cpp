@@ -151,6 +151,27 @@ TEST_F(ExporterIntegrationTest, MaxLocksAddsTheRestUpAsOther) {
     EXPECT_EQ(figures["lockscope_locks"], 3);
 }
 
+TEST_F(ExporterIntegrationTest, HolderWhoseLeaseRunsOutIsALoss) {
+    const std::string base = startExporter();
+    ASSERT_FALSE(base.empty());
+    ASSERT_TRUE(eventually([&] { return get(base + "/healthz").first == 0; }));
+    etcd::pb::LeaseGrantRequest grant; // never kept alive
+    grant.set_ttl(2);
+    const auto lease = etcd::call(*client, &etcd::Client::leaseGrant, grant);
+    ASSERT_TRUE(lease);
+    const std::string name = prefix() + "stalled";
+    etcd::pb::PutRequest put;
+    put.set_key(name + "/" + etcd::leaseHex(lease->id()));
+    put.set_lease(lease->id());
+    ASSERT_TRUE(etcd::call(*client, &etcd::Client::put, put));
+    const std::string losses = series("lockscope_lock_losses_total", name, ",reason=\"expired\"");
+    ASSERT_TRUE(eventually([&] { return samples(scrape(base))[losses] == 1; }, 15s))
+        << "the expiry was never counted";
+    const auto figures = samples(scrape(base));
+    EXPECT_EQ(figures.at(series("lockscope_lock_held", name)), 0);
+    EXPECT_EQ(figures.at(series("lockscope_lock_acquisitions_total", name)), 1);
+}
+
 // A printed measurement: scrape time and the exporter's memory with 10,000 held locks, each
 // with its own series.
 TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
