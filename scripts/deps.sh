@@ -11,6 +11,7 @@ LOCKSCOPE_PACKAGES=(
   libgtest-dev libgmock-dev
   etcd-server etcd-client curl
   xvfb xauth
+  prometheus-cpp-dev qt6-httpserver-dev qt6-websockets-dev prometheus desktop-file-utils appstream lintian
 )
 
 lockscope_install_deps() {

@@ -4,6 +4,7 @@
 #include "app/core/lossless_arguments.h"
 #include "app/core/terminal_password_prompt.h"
 #include "app/ctl/ctl_command.h"
+#include "app/ctl/exporter_command.h"
 #include "app/ctl/lab_command.h"
 #include "app/ctl/lock_command.h"
 #include "app/ctl/snapshot_command.h"
@@ -33,6 +34,10 @@ constexpr std::array commands = {
     CtlCommand{"watch", "Print lock events under PREFIX as they happen (--json).", runWatchCommand},
     CtlCommand{"lab", "Run the contention lab headless and report split brains (--json).",
                runLabCommand},
+    CtlCommand{"exporter",
+               "Serve the locks under PREFIX as Prometheus metrics: [--listen HOST:PORT] "
+               "[--max-locks N].",
+               runExporterCommand},
 };
 
 QString commandList() {

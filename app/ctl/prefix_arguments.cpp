@@ -10,12 +10,14 @@ namespace lockscope {
 
 std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments,
                                                     const QString& usage, const QString& about,
-                                                    int& exitCode) {
+                                                    int& exitCode,
+                                                    const QList<QCommandLineOption>& options) {
     QCommandLineParser parser;
     parser.setApplicationDescription(about);
     const QCommandLineOption jsonOption("json", "Print JSON instead of text.");
     const QCommandLineOption helpOption({"h", "help"}, "Show this help.");
     parser.addOptions({jsonOption, helpOption});
+    parser.addOptions(options);
     parser.addPositionalArgument("prefix", "The key prefix whose locks to show, e.g. /locks/. "
                                            "Any bytes; \\xNN is a byte and \\\\ a backslash.");
     if (const auto done = parseCommandLine(parser, arguments, helpOption, usage)) {
@@ -37,7 +39,10 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
         exitCode = usageProblem(arguments.constFirst(), QString::fromStdString(problem));
         return std::nullopt;
     }
-    return PrefixArguments{*prefix, parser.isSet(jsonOption)};
+    PrefixArguments result{*prefix, parser.isSet(jsonOption), {}};
+    for (const QCommandLineOption& option : options)
+        result.values[option.names().first()] = parser.value(option);
+    return result;
 }
 
 } // namespace lockscope

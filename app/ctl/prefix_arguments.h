@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCommandLineOption>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -11,12 +13,14 @@ namespace lockscope {
 struct PrefixArguments {
     std::string prefix; // exact bytes
     bool json = false;
+    QMap<QString, QString> values; // of the command's own options, by name (defaults included)
 };
 
-// Parses them; prints help or the problem itself and returns nothing (with the exit code in
-// `exitCode`) when the command should not run.
+// Parses them, and the command's own `options` that take a value; prints help or the problem
+// itself and returns nothing (with the exit code in `exitCode`) when the command should not run.
 std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments,
                                                     const QString& usage, const QString& about,
-                                                    int& exitCode);
+                                                    int& exitCode,
+                                                    const QList<QCommandLineOption>& options = {});
 
 } // namespace lockscope

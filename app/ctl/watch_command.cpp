@@ -2,13 +2,12 @@
 
 #include "app/core/json_writer.h"
 #include "app/core/lock_json.h"
-#include "app/core/retry_backoff.h"
 #include "app/core/termination_signals.h"
+#include "app/ctl/monitor_retry.h"
 #include "app/ctl/prefix_arguments.h"
 #include "etcdclient/locks/lock_monitor.h"
 
 #include <QCoreApplication>
-#include <QMetaObject>
 #include <atomic>
 #include <cstdio>
 
@@ -32,13 +31,6 @@ std::string reconnectingJson(const etcd::LockMonitor::Retry& retry) {
         .value(retry.error.message)
         .endObject();
     return json.text();
-}
-
-// Ends the event loop from the client's thread.
-void quitWith(int exitCode) {
-    QMetaObject::invokeMethod(
-        QCoreApplication::instance(), [exitCode] { QCoreApplication::exit(exitCode); },
-        Qt::QueuedConnection);
 }
 
 } // namespace
@@ -73,18 +65,8 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         }
         std::fflush(stdout);
     };
-    // A script must tell idle from broken: every failed attempt is said, and one that
-    // retrying cannot fix (permission denied, bad credentials) ends the watch.
     auto onRetry = [json](const etcd::LockMonitor::Retry& retry) {
-        if (!RetryBackoff::worthRetrying(retry.error)) {
-            say(retry.error.message);
-            quitWith(ExitFailed);
-            return;
-        }
-        std::fprintf(stderr, "lockscopectl: reconnecting (attempt %d, next in %s s): %s\n",
-                     retry.attempt, RetryBackoff::seconds(retry.delay).c_str(),
-                     retry.error.message.c_str());
-        if (json) {
+        if (reportMonitorRetry(retry) && json) {
             std::printf("%s\n", reconnectingJson(retry).c_str());
             std::fflush(stdout);
         }

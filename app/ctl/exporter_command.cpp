@@ -1,0 +1,136 @@
+#include "app/ctl/exporter_command.h"
+
+#include "app/core/guarded_post.h"
+#include "app/core/key_text.h"
+#include "app/core/termination_signals.h"
+#include "app/ctl/lock_metrics.h"
+#include "app/ctl/monitor_retry.h"
+#include "app/ctl/prefix_arguments.h"
+#include "etcdclient/locks/lock_monitor.h"
+
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <QHttpServer>
+#include <QHttpServerResponse>
+#include <QTcpServer>
+#include <cstdio>
+
+namespace lockscope {
+
+namespace {
+
+constexpr const char* usage =
+    "lockscopectl [connection flags] exporter PREFIX [--listen HOST:PORT] [--max-locks N]";
+
+struct ListenAddress {
+    QHostAddress host;
+    quint16 port = 0;
+};
+
+// "127.0.0.1:9464" or "[::1]:9464"; port 0 picks a free one.
+std::optional<ListenAddress> parseListenAddress(const QString& text) {
+    const int colon = text.lastIndexOf(':');
+    if (colon <= 0)
+        return std::nullopt;
+    QString host = text.left(colon);
+    if (host.startsWith('[') && host.endsWith(']'))
+        host = host.mid(1, host.size() - 2);
+    bool ok = false;
+    const uint port = text.mid(colon + 1).toUInt(&ok);
+    ListenAddress address{QHostAddress(host), static_cast<quint16>(port)};
+    if (!ok || port > 65535 || address.host.isNull())
+        return std::nullopt;
+    return address;
+}
+
+int usageError(const std::string& problem) {
+    std::fprintf(stderr, "lockscopectl: %s\nUsage: %s\n", problem.c_str(), usage);
+    return ExitUsage;
+}
+
+} // namespace
+
+int runExporterCommand(const QStringList& arguments, const ConnectionOptions& connection) {
+    const QCommandLineOption listenOption(
+        "listen", "Where to serve /metrics and /healthz (port 0: any free port).", "host:port",
+        "127.0.0.1:9464");
+    const QCommandLineOption maxLocksOption(
+        "max-locks", "Locks with series of their own; the rest are added up as lock=\"(other)\".",
+        "n", "1000");
+    int exitCode = ExitOk;
+    const auto args = parsePrefixArguments(
+        arguments, usage,
+        "Serve the locks under PREFIX as Prometheus metrics (text format 0.0.4) on /metrics, "
+        "live, until interrupted.",
+        exitCode, {listenOption, maxLocksOption});
+    if (!args)
+        return exitCode;
+    if (args->json)
+        return usageError("exporter writes the Prometheus text format; it has no --json");
+    if (args->prefix.empty())
+        return usageError("exporter needs a non-empty PREFIX, like /locks/ (use / for every "
+                          "lock under the root)");
+    const QString listenText = args->values["listen"];
+    const auto listen = parseListenAddress(listenText);
+    if (!listen)
+        return usageError("--listen wants HOST:PORT with an IP address, like 127.0.0.1:9464, "
+                          "not \"" +
+                          listenText.toStdString() + "\"");
+    bool ok = false;
+    const int maxLocks = args->values["max-locks"].toInt(&ok);
+    if (!ok || maxLocks < 1)
+        return usageError("--max-locks wants a whole number of at least 1, not \"" +
+                          args->values["max-locks"].toStdString() + "\"");
+
+    auto client = etcd::Client::create(connection.client);
+    if (!client) {
+        std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
+        return exitCodeFor(client.error().code);
+    }
+    TerminationSignals termination; // Ctrl-C ends the event loop, then the monitor stops
+
+    // Events are counted on the application's thread, where scrapes read them: no lock needed.
+    LockMetrics metrics(static_cast<std::size_t>(maxLocks));
+    const QPointer<QCoreApplication> app(QCoreApplication::instance());
+    auto onEvents = [&metrics, app](const std::vector<etcd::LockEvent>& events) {
+        if (!events.empty())
+            postGuarded(app, [&metrics, events](QCoreApplication*) { metrics.observe(events); });
+    };
+    auto monitor = etcd::LockMonitor::create(**client, {args->prefix}, onEvents,
+                                             [](const auto& retry) { reportMonitorRetry(retry); });
+    etcd::LockMonitorState state;
+
+    QHttpServer http;
+    http.route("/metrics", [&] {
+        monitor->update(state);
+        const std::string text = metrics.render(state, std::chrono::steady_clock::now());
+        return QHttpServerResponse("text/plain; version=0.0.4; charset=utf-8",
+                                   QByteArray::fromStdString(text));
+    });
+    http.route("/healthz", [&] {
+        const auto [live, status] = monitor->liveness();
+        if (live)
+            return QHttpServerResponse("text/plain", "ok\n");
+        return QHttpServerResponse("text/plain",
+                                   QByteArray::fromStdString("not watching: " + status + "\n"),
+                                   QHttpServerResponse::StatusCode::ServiceUnavailable);
+    });
+    auto* tcp = new QTcpServer(&http); // owned by the server once bound
+    if (!tcp->listen(listen->host, listen->port)) {
+        std::fprintf(stderr, "lockscopectl: cannot listen on %s: %s\n", qPrintable(listenText),
+                     qPrintable(tcp->errorString()));
+        return ExitFailed;
+    }
+    http.bind(tcp);
+    const QString host = listen->host.protocol() == QAbstractSocket::IPv6Protocol
+                             ? "[" + listen->host.toString() + "]"
+                             : listen->host.toString();
+    std::fprintf(stderr, "lockscopectl: serving http://%s:%u/metrics for the locks under %s\n",
+                 qPrintable(host), tcp->serverPort(), displayKey(args->prefix).c_str());
+    monitor->start();
+    exitCode = QCoreApplication::exec();
+    monitor->stop();
+    return exitCode;
+}
+
+} // namespace lockscope

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "app/ctl/ctl_command.h"
+
+namespace lockscope {
+
+// `lockscopectl exporter PREFIX [--listen HOST:PORT] [--max-locks N]`: the locks under PREFIX
+// as Prometheus metrics on http://HOST:PORT/metrics (kept live by a LockMonitor), and
+// /healthz, until SIGINT or SIGTERM.
+int runExporterCommand(const QStringList& arguments, const ConnectionOptions& connection);
+
+} // namespace lockscope

@@ -1,0 +1,179 @@
+#include "app/ctl/lock_metrics.h"
+
+#include "app/core/key_text.h"
+
+#include <prometheus/text_serializer.h>
+#include <sstream>
+
+namespace lockscope {
+
+namespace {
+
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+
+// From a quick handoff to a job that holds for half an hour.
+const prometheus::Histogram::BucketBoundaries durationBuckets = {
+    0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800};
+
+constexpr etcd::AnomalyKind anomalyKinds[] = {
+    etcd::AnomalyKind::NoLease, etcd::AnomalyKind::LeaseMismatch, etcd::AnomalyKind::NotALockKey,
+    etcd::AnomalyKind::ExpiredLease};
+
+double seconds(std::chrono::milliseconds duration) {
+    return std::chrono::duration<double>(duration).count();
+}
+
+ClientMetric sample(double value, MetricType type, std::vector<ClientMetric::Label> labels = {}) {
+    ClientMetric metric;
+    metric.label = std::move(labels);
+    (type == MetricType::Counter ? metric.counter.value : metric.gauge.value) = value;
+    return metric;
+}
+
+// One family at a time, so a scrape of many locks never holds them all as ClientMetrics.
+class FamilyWriter {
+public:
+    void write(std::string name, std::string help, MetricType type,
+               std::vector<ClientMetric> metrics) {
+        families_[0] = MetricFamily{std::move(name), std::move(help), type, std::move(metrics)};
+        serializer_.Serialize(out_, families_);
+    }
+    std::string text() const { return out_.str(); }
+
+private:
+    std::ostringstream out_;
+    std::vector<MetricFamily> families_{1};
+    prometheus::TextSerializer serializer_;
+};
+
+} // namespace
+
+LockMetrics::LockMetrics(std::size_t maxLocks)
+    : maxLocks_(maxLocks)
+    , wait_(durationBuckets)
+    , hold_(durationBuckets) {}
+
+LockMetrics::LockCounters& LockMetrics::countersOf(const std::string& lock) {
+    if (auto found = tracked_.find(lock); found != tracked_.end())
+        return found->second;
+    if (tracked_.size() < maxLocks_)
+        return tracked_[lock];
+    return other_;
+}
+
+void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
+    for (const auto& event : events) {
+        LockCounters& counters = countersOf(event.lock);
+        const bool holderGone = event.held.has_value(); // set only for the key that held
+        switch (event.kind) {
+        case etcd::LockEventKind::Acquired:
+            ++counters.acquisitions;
+            // The next holder of the same revision took over from the one that went.
+            if (counters.lastHolderGoneAt == event.revision)
+                ++counters.handoffs;
+            if (event.waited && !event.recovered)
+                wait_.Observe(seconds(*event.waited));
+            break;
+        case etcd::LockEventKind::Expired:
+        case etcd::LockEventKind::Released:
+            if (!holderGone)
+                break;
+            counters.lastHolderGoneAt = event.revision;
+            if (event.kind == etcd::LockEventKind::Expired)
+                ++counters.expiredLosses;
+            if (event.held && !event.recovered)
+                hold_.Observe(seconds(*event.held));
+            break;
+        case etcd::LockEventKind::Enqueued: break;
+        }
+    }
+}
+
+std::string LockMetrics::render(const etcd::LockMonitorState& state,
+                                std::chrono::steady_clock::time_point now) {
+    for (const auto& [name, queue] : state.locks)
+        countersOf(name); // a lock seen before any event of it gets its series too
+
+    // Gauges of the locks with series of their own, then the rest added up.
+    std::vector<ClientMetric> held, waiters, ttls, acquisitions, handoffs, losses;
+    auto add = [&](const std::string& label, const LockCounters& counters, double isHeld,
+                   double waiting) {
+        std::vector<ClientMetric::Label> lock = {{"lock", label}};
+        held.push_back(sample(isHeld, MetricType::Gauge, lock));
+        waiters.push_back(sample(waiting, MetricType::Gauge, lock));
+        acquisitions.push_back(sample(counters.acquisitions, MetricType::Counter, lock));
+        handoffs.push_back(sample(counters.handoffs, MetricType::Counter, lock));
+        lock.push_back({"reason", "expired"});
+        losses.push_back(sample(counters.expiredLosses, MetricType::Counter, std::move(lock)));
+    };
+    for (const auto& [name, counters] : tracked_) {
+        const auto found = state.locks.find(name);
+        const etcd::LockKey* holder = found == state.locks.end() ? nullptr : found->second.holder();
+        const std::string label = displayKey(name);
+        add(label, counters, holder ? 1 : 0, holder ? found->second.keys.size() - 1.0 : 0);
+        if (!holder)
+            continue;
+        const auto lease = state.leases.find(holder->lease);
+        if (lease != state.leases.end() && lease->second.ttlSeconds >= 0)
+            ttls.push_back(sample(std::max(0.0, lease->second.remainingAt(now)), MetricType::Gauge,
+                                  {{"lock", label}}));
+    }
+    if (tracked_.size() >= maxLocks_) {
+        double otherHeld = 0, otherWaiting = 0;
+        for (const auto& [name, queue] : state.locks)
+            if (!tracked_.count(name) && !queue.keys.empty()) {
+                ++otherHeld;
+                otherWaiting += queue.keys.size() - 1.0;
+            }
+        add(otherLocks, other_, otherHeld, otherWaiting);
+    }
+
+    FamilyWriter out;
+    out.write("lockscope_lock_held",
+              "1 when the lock has a holder (for lock=\"(other)\": how many of those locks do).",
+              MetricType::Gauge, std::move(held));
+    out.write("lockscope_lock_waiters", "Keys queued behind the holder.", MetricType::Gauge,
+              std::move(waiters));
+    out.write("lockscope_lease_ttl_remaining_seconds",
+              "Time to live left on the holder's lease, counted down from its last lookup.",
+              MetricType::Gauge, std::move(ttls));
+    out.write("lockscope_lock_acquisitions_total", "Holders observed taking the lock.",
+              MetricType::Counter, std::move(acquisitions));
+    out.write("lockscope_lock_handoffs_total",
+              "Acquisitions by a waiter at the revision its predecessor's key went.",
+              MetricType::Counter, std::move(handoffs));
+    out.write("lockscope_lock_losses_total",
+              "Holders that lost the lock without releasing it: reason=\"expired\" when the "
+              "lease ran out. etcd reports a release, a deletion by someone else and a lease "
+              "revoke alike as a delete, so those are not told apart.",
+              MetricType::Counter, std::move(losses));
+    out.write("lockscope_lock_wait_seconds", "From enqueued to acquired, every lock.",
+              MetricType::Histogram, {wait_.Collect()});
+    out.write("lockscope_lock_hold_seconds", "From acquired to released or expired, every lock.",
+              MetricType::Histogram, {hold_.Collect()});
+
+    std::map<etcd::AnomalyKind, double> anomalyCounts;
+    for (const auto& [lock, anomalies] : state.anomalies)
+        for (const auto& anomaly : anomalies)
+            ++anomalyCounts[anomaly.kind];
+    std::vector<ClientMetric> anomalies;
+    for (const auto kind : anomalyKinds)
+        anomalies.push_back(sample(anomalyCounts[kind], MetricType::Gauge,
+                                   {{"kind", etcd::anomalyKindName(kind)}}));
+    out.write("lockscope_anomalies", "Lock keys that look wrong now, by kind.", MetricType::Gauge,
+              std::move(anomalies));
+    out.write("lockscope_locks", "Locks under the prefix now.", MetricType::Gauge,
+              {sample(static_cast<double>(state.locks.size()), MetricType::Gauge)});
+    out.write("lockscope_monitor_revision", "The etcd revision the figures are as of.",
+              MetricType::Gauge, {sample(static_cast<double>(state.revision), MetricType::Gauge)});
+    out.write("lockscope_monitor_up",
+              "1 while the lock monitor's snapshot is loaded and its watch runs.",
+              MetricType::Gauge, {sample(state.live ? 1 : 0, MetricType::Gauge)});
+    out.write("lockscope_build_info", "Always 1; the exporter's version is a label.",
+              MetricType::Gauge, {sample(1, MetricType::Gauge, {{"version", LOCKSCOPE_VERSION}})});
+    return out.text();
+}
+
+} // namespace lockscope

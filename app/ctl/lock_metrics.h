@@ -1,0 +1,46 @@
+#pragma once
+
+#include "etcdclient/locks/lock_monitor.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <prometheus/histogram.h>
+#include <string>
+#include <vector>
+
+namespace lockscope {
+
+// The Prometheus metrics of `lockscopectl exporter`: counters fed by the lock monitor's events,
+// gauges read from its state at scrape time, written in the text exposition format 0.0.4.
+// Only the lock's display name becomes a label, never a key or a lease. The first `maxLocks`
+// lock names seen get series of their own, for the exporter's life (a counter must not jump
+// between series); every other lock is added up under lock="(other)".
+class LockMetrics {
+public:
+    static constexpr const char* otherLocks = "(other)";
+
+    explicit LockMetrics(std::size_t maxLocks);
+
+    void observe(const std::vector<etcd::LockEvent>& events);
+    std::string render(const etcd::LockMonitorState& state,
+                       std::chrono::steady_clock::time_point now);
+
+private:
+    // The counters of one lock (or of every lock without series of its own).
+    struct LockCounters {
+        double acquisitions = 0;
+        double handoffs = 0;
+        double expiredLosses = 0;
+        int64_t lastHolderGoneAt = 0; // the revision the holder's key went at
+    };
+    LockCounters& countersOf(const std::string& lock);
+
+    const std::size_t maxLocks_;
+    std::map<std::string, LockCounters> tracked_; // by lock name (bytes)
+    LockCounters other_;
+    prometheus::Histogram wait_;
+    prometheus::Histogram hold_;
+};
+
+} // namespace lockscope

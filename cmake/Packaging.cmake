@@ -1,0 +1,53 @@
+# Installs both programs with their desktop integration and man pages, and lets CPack build a
+# Debian package from that (scripts/package.sh). Debian wants man pages and the changelog
+# gzipped without a timestamp (gzip -n), so the package is reproducible.
+include(GNUInstallDirs)
+
+install(TARGETS lockscope lockscopectl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES resources/lockscope.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+install(FILES resources/lockscope.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo
+        RENAME org.lockscope.LockScope.metainfo.xml)
+install(FILES resources/icons/lockscope.svg
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+
+find_program(GZIP_PROGRAM gzip REQUIRED)
+set(gzipped_dir ${PROJECT_BINARY_DIR}/gzipped)
+function(lockscope_install_gzipped source destination)
+  get_filename_component(name ${source} NAME)
+  set(output ${gzipped_dir}/${name}.gz)
+  add_custom_command(OUTPUT ${output}
+                     COMMAND ${CMAKE_COMMAND} -E make_directory ${gzipped_dir}
+                     COMMAND ${GZIP_PROGRAM} -9nc ${PROJECT_SOURCE_DIR}/${source} > ${output}
+                     DEPENDS ${PROJECT_SOURCE_DIR}/${source} VERBATIM)
+  list(APPEND gzipped_outputs ${output})
+  set(gzipped_outputs ${gzipped_outputs} PARENT_SCOPE)
+  install(FILES ${output} DESTINATION ${destination})
+endfunction()
+set(gzipped_outputs)
+lockscope_install_gzipped(resources/man/lockscope.1 ${CMAKE_INSTALL_MANDIR}/man1)
+lockscope_install_gzipped(resources/man/lockscopectl.1 ${CMAKE_INSTALL_MANDIR}/man1)
+lockscope_install_gzipped(resources/debian/changelog ${CMAKE_INSTALL_DOCDIR})
+add_custom_target(lockscope_gzipped_docs ALL DEPENDS ${gzipped_outputs})
+install(FILES resources/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME lockscope)
+set(CPACK_PACKAGE_VENDOR "LockScope")
+set(CPACK_PACKAGE_CONTACT "LockScope maintainers <maintainers@users.noreply.a-seed-a3d0b952.example>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "inspect and drive etcd v3 locks, live")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "inspect and drive etcd v3 locks, live\n\
+LockScope shows every lock under a prefix of an etcd v3 cluster: its holder,\n\
+the waiting queue in create-revision order, each lease's time to live and\n\
+anomalies. It takes and releases locks, interoperating with etcdctl lock.\n\
+lockscopectl does the same from the command line and exports lock metrics\n\
+for Prometheus.")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION net)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS etcd-client)  # etcdctl, which lockscopectl lock pairs with
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS etcd-server)    # the etcd binary the sandbox starts
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+include(CPack)
