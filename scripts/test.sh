@@ -21,7 +21,8 @@ for arg in "$@"; do
       build_dir="$root/build-tsan"; args+=("$arg"); ctest_args+=(-L tsan)
       # Only the programs of the tests labelled tsan (tests/CMakeLists.txt): the GUI's under
       # TSan would take long to build and are not run.
-      targets=(etcdclient_unit_tests etcdclient_integration_tests lab_unit_tests
+      targets=(etcdclient_unit_tests etcdclient_integration_tests etcdclient_locks_unit_tests
+               etcdclient_locks_integration_tests lab_unit_tests
                lab_integration_tests lock_text_unit_tests lockscopectl
                lockscopectl_lab_integration_tests lockscopectl_lock_integration_tests
                lockscopectl_snapshot_watch_integration_tests lockscopectl_integration_test

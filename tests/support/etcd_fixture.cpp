@@ -1,7 +1,7 @@
 #include "support/etcd_fixture.h"
 
 #include "etcdclient/blocking.h"
-#include "etcdclient/key_range.h"
+#include "support/local_etcd.h"
 
 #include <algorithm>
 #include <csignal>
@@ -15,9 +15,9 @@ void EtcdTest::SetUpTestSuite() {
 }
 
 void EtcdTest::startSuiteCluster(etcd::LocalClusterTls tls) {
-    cluster_ = std::make_unique<etcd::LocalCluster>(1, "etcd", std::move(tls));
-    const etcd::Error error = cluster_->start();
-    ASSERT_TRUE(error.ok()) << "could not start etcd: " << error.message;
+    auto started = startCluster(1, std::move(tls));
+    ASSERT_TRUE(started) << started.error().message;
+    cluster_ = std::move(started).value();
 }
 
 void EtcdTest::TearDownTestSuite() {
@@ -64,25 +64,15 @@ std::vector<std::string> EtcdTest::keysUnder(const std::string& keyPrefix) {
 }
 
 std::vector<std::string> EtcdTest::keysUnder(etcd::Client& via, const std::string& keyPrefix) {
-    etcd::pb::RangeRequest r;
-    r.set_key(keyPrefix);
-    r.set_range_end(etcd::prefixRangeEnd(keyPrefix));
-    r.set_keys_only(true);
-    r.set_sort_target(etcd::pb::RangeRequest::CREATE);
-    r.set_sort_order(etcd::pb::RangeRequest::ASCEND);
-    auto got = etcd::call(via, &etcd::Client::range, r);
-    EXPECT_TRUE(got) << got.error().message;
-    std::vector<std::string> keys;
-    if (got)
-        for (const auto& kv : got->kvs())
-            keys.push_back(kv.key());
-    return keys;
+    auto keys = test::keysUnder(via, keyPrefix);
+    EXPECT_TRUE(keys) << keys.error().message;
+    return keys ? std::move(keys).value() : std::vector<std::string>{};
 }
 
 void EtcdClusterTest::SetUp() {
-    cluster = std::make_unique<etcd::LocalCluster>(3, "etcd", clusterTls());
-    const etcd::Error error = cluster->start();
-    ASSERT_TRUE(error.ok()) << "could not start a 3-member etcd cluster: " << error.message;
+    auto started = startCluster(3, clusterTls());
+    ASSERT_TRUE(started) << started.error().message;
+    cluster = std::move(started).value();
 }
 
 void EtcdClusterTest::TearDown() {

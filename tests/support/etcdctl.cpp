@@ -41,4 +41,9 @@ etcdctlLock(const std::string& endpoints, const std::string& name, std::vector<s
                                                    std::vector<std::string>{"ETCDCTL_API=3"});
 }
 
+std::optional<std::string> pollLine(process::ChildProcess& child) {
+    // readLine looks at the pipe only while time is left: 0 ms would never read it.
+    return child.readLine(std::chrono::milliseconds(10));
+}
+
 } // namespace lockscope::test

@@ -3,6 +3,7 @@
 #include "process/child_process.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,9 @@ CommandResult etcdctl(const std::string& endpoints, const std::vector<std::strin
 std::unique_ptr<process::ChildProcess> etcdctlLock(const std::string& endpoints,
                                                    const std::string& name,
                                                    std::vector<std::string> args = {});
+
+// The next line a child printed if one is there, after a wait of a few milliseconds at most:
+// for polling from an event loop that must keep running meanwhile (QTRY_*).
+std::optional<std::string> pollLine(process::ChildProcess& child);
 
 } // namespace lockscope::test

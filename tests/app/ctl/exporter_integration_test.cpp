@@ -1,6 +1,6 @@
 // `lockscopectl exporter` scraped with curl while real `etcdctl lock` contenders churn; the
 // text must pass `promtool check metrics` and agree with `lockscopectl snapshot --json`.
-#include "ctl/lockscopectl_test.h"
+#include "lockscopectl_test.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/locks/mutex.h"
 #include "support/waiting.h"

@@ -5,6 +5,7 @@
 #include "app/gui/connection_profiles.h"
 #include "app/gui/main_window.h"
 #include "main_window_probes.h"
+#include "support/local_etcd.h"
 #include "support/test_certificates.h"
 
 #include <QLabel>
@@ -13,22 +14,10 @@
 #include <QTest>
 
 using namespace lockscope;
+using lockscope::test::labelText;
 using lockscope::test::saveScreenshot;
+using lockscope::test::statusModel;
 using lockscope::test::TestCertificates;
-
-namespace {
-
-const EndpointStatusModel* statusModel(MainWindow& window) {
-    auto* table = window.findChild<QTableView*>("endpointStatusTable");
-    return table ? qobject_cast<const EndpointStatusModel*>(table->model()) : nullptr;
-}
-
-QString labelText(MainWindow& window, const char* name) {
-    auto* label = window.findChild<QLabel*>(name);
-    return label ? label->text() : QString();
-}
-
-} // namespace
 
 class TlsConnectionIntegrationTest : public QObject {
     Q_OBJECT
@@ -36,12 +25,10 @@ private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
         QVERIFY2(certificates_.error().empty(), certificates_.error().c_str());
-        cluster_ = std::make_unique<etcd::LocalCluster>(1, "etcd", certificates_.clusterTls());
-        const etcd::Error error = cluster_->start();
-        QVERIFY2(error.ok(), error.message.c_str());
+        QVERIFY2(etcd_.start(1, certificates_.clusterTls()), etcd_.error().c_str());
     }
 
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void aProfileWithTheTlsFilesConnects() {
         MainWindow window;
@@ -73,7 +60,7 @@ private slots:
 private:
     ConnectionProfile profile(const std::string& caFile) const {
         return {"tls-profile",
-                QString::fromStdString(cluster_->endpointList()),
+                QString::fromStdString(etcd_.cluster().endpointList()),
                 QString::fromStdString(caFile),
                 QString::fromStdString(certificates_.clientCertFile),
                 QString::fromStdString(certificates_.clientKeyFile),
@@ -92,7 +79,7 @@ private:
     }
 
     TestCertificates certificates_;
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    test::LocalEtcd etcd_;
 };
 
 QTEST_MAIN(TlsConnectionIntegrationTest)

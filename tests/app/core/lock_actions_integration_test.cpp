@@ -3,11 +3,13 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "process/local_cluster.h"
+#include "support/etcdctl.h"
+#include "support/local_etcd.h"
 
-#include <QProcess>
 #include <QSignalSpy>
 #include <QtTest>
 #include <atomic>
+#include <csignal>
 #include <set>
 
 using namespace lockscope;
@@ -16,31 +18,19 @@ class LockActionsIntegrationTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() {
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const auto started = cluster_->start();
-        QVERIFY2(started.ok(), started.message.c_str());
-        etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
-        auto client = etcd::Client::create(options);
-        QVERIFY(client.ok());
-        client_ = std::move(client.value());
-    }
-    void cleanupTestCase() {
-        client_.reset();
-        cluster_.reset();
-    }
+    void initTestCase() { QVERIFY2(etcd_.start(), etcd_.error().c_str()); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void acquiresWaitsBehindEtcdctlAndReleases() {
         auto holder = etcdctlLock("/actions/a");
-        QVERIFY(holder->waitForReadyRead(10000));
-        LockActions actions(*client_);
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
+        LockActions actions(etcd_.client());
         QSignalSpy acquired(&actions, &LockActions::acquired);
         actions.acquire("/actions/a", 10, false);
         QTRY_COMPARE(keysUnder("/actions/a/").size(), 2);
         QTest::qWait(300);
         QCOMPARE(acquired.size(), 0); // etcdctl still holds it
-        holder->terminate();          // SIGTERM: etcdctl unlocks
+        holder->signal(SIGTERM);      // etcdctl unlocks
         QTRY_COMPARE(acquired.size(), 1);
         const QByteArray key = acquired[0][1].toByteArray();
         QVERIFY(key.startsWith("/actions/a/"));
@@ -56,20 +46,20 @@ private slots:
 
     void tryOnAHeldLockSaysSoAndLeavesNoKey() {
         auto holder = etcdctlLock("/actions/b");
-        QVERIFY(holder->waitForReadyRead(10000));
-        LockActions actions(*client_);
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
+        LockActions actions(etcd_.client());
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
         actions.acquire("/actions/b", 10, true);
         QTRY_COMPARE(notAcquired.size(), 1);
         QVERIFY(notAcquired[0][1].toString().contains("held by someone else"));
         QCOMPARE(keysUnder("/actions/b/").size(), 1);
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
+        holder->signal(SIGTERM);
+        QVERIFY(holder->wait(std::chrono::seconds(10)));
     }
 
     // Names are displayKey text: "\xff" written so is the byte, the lock etcdctl would take.
     void anEscapedNameTakesTheLockOfItsExactBytes() {
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy acquired(&actions, &LockActions::acquired);
         actions.acquire("/actions/\\xff", 10, false);
         QTRY_COMPARE(acquired.size(), 1);
@@ -85,7 +75,7 @@ private slots:
     }
 
     void aBadEscapeOrATtlEtcdRefusesIsNotAcquiredBeforeAnyCall() {
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
         actions.acquire("/actions/\\q", 10, false);
         actions.acquire("/actions/h", 9'000'000'001, false);
@@ -98,20 +88,20 @@ private slots:
 
     void cancellingAWaitLeavesNoKey() {
         auto holder = etcdctlLock("/actions/c");
-        QVERIFY(holder->waitForReadyRead(10000));
-        LockActions actions(*client_);
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
+        LockActions actions(etcd_.client());
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
         actions.acquire("/actions/c", 10, false);
         QTRY_COMPARE(keysUnder("/actions/c/").size(), 2);
         actions.cancel("/actions/c");
         QTRY_COMPARE(notAcquired.size(), 1);
         QTRY_COMPARE(keysUnder("/actions/c/").size(), 1);
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
+        holder->signal(SIGTERM);
+        QVERIFY(holder->wait(std::chrono::seconds(10)));
     }
 
     void pausedKeepaliveLosesTheLockToTheNextWaiter() {
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy acquired(&actions, &LockActions::acquired);
         QSignalSpy lost(&actions, &LockActions::lost);
         actions.acquire("/actions/d", 2, false);
@@ -120,39 +110,39 @@ private slots:
         QTRY_COMPARE(keysUnder("/actions/d/").size(), 2);
         actions.setPaused("/actions/d", true);
         QVERIFY(actions.paused("/actions/d"));
-        QVERIFY(next->waitForReadyRead(8000)); // etcdctl prints its key once it holds
+        QVERIFY(next->readLine(std::chrono::seconds(8))); // etcdctl prints its key once it holds
         QTRY_COMPARE_WITH_TIMEOUT(lost.size(), 1, 3000);
-        next->terminate();
-        QVERIFY(next->waitForFinished(10000));
+        next->signal(SIGTERM);
+        QVERIFY(next->wait(std::chrono::seconds(10)));
     }
 
     void forceReleaseRevokesTheHoldersLease() {
         auto holder = etcdctlLock("/actions/e");
-        QVERIFY(holder->waitForReadyRead(10000));
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
         auto kv = onlyKey("/actions/e/");
         const auto plan = LockActions::planForceRelease(QByteArray::fromStdString(kv.key()),
                                                         kv.lease(), kv.create_revision(), "");
         QVERIFY(plan.description.contains("Revoke lease"));
         QVERIFY(plan.description.contains("becomes free"));
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy done(&actions, &LockActions::forceReleased);
         actions.forceRelease(plan);
         QTRY_COMPARE(done.size(), 1);
         QCOMPARE(done[0][1].toString(), QString("lease revoked"));
         QTRY_VERIFY(keysUnder("/actions/e/").isEmpty());
-        holder->kill();
-        holder->waitForFinished(10000);
+        holder->signal(SIGKILL);
+        holder->wait(std::chrono::seconds(10));
     }
 
     void forceReleaseDeletesALeaselessKeyOnlyIfUnchanged() {
         etcd::pb::PutRequest put;
         put.set_key("/actions/f/stray");
-        QVERIFY(etcd::call(*client_, &etcd::Client::put, put).ok());
+        QVERIFY(etcd::call(etcd_.client(), &etcd::Client::put, put).ok());
         auto kv = onlyKey("/actions/f/");
         auto stale = LockActions::planForceRelease(QByteArray::fromStdString(kv.key()), 0,
                                                    kv.create_revision() - 1, "/actions/f/next");
         QVERIFY(stale.description.contains("/actions/f/next"));
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy done(&actions, &LockActions::forceReleased);
         actions.forceRelease(stale);
         QTRY_COMPARE(done.size(), 1);
@@ -167,7 +157,7 @@ private slots:
 
     void destroyingTheActionsReleasesWhatTheyHold() {
         {
-            LockActions actions(*client_);
+            LockActions actions(etcd_.client());
             QSignalSpy acquired(&actions, &LockActions::acquired);
             actions.acquire("/actions/g", 10, false);
             QTRY_COMPARE(acquired.size(), 1);
@@ -177,9 +167,9 @@ private slots:
 
     void aWaitWhoseLeaseIsRevokedRetriesWithANewSessionAndAcquires() {
         auto holder = etcdctlLock("/actions/h");
-        QVERIFY(holder->waitForReadyRead(10000));
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
         const QByteArray holderKey = QByteArray::fromStdString(onlyKey("/actions/h/").key());
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy retrying(&actions, &LockActions::retrying);
         QSignalSpy acquired(&actions, &LockActions::acquired);
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
@@ -188,7 +178,7 @@ private slots:
         const int64_t firstLease = leaseOfOtherThan("/actions/h/", holderKey);
         etcd::pb::LeaseRevokeRequest revoke;
         revoke.set_id(firstLease);
-        QVERIFY(etcd::call(*client_, &etcd::Client::leaseRevoke, revoke).ok());
+        QVERIFY(etcd::call(etcd_.client(), &etcd::Client::leaseRevoke, revoke).ok());
 
         QTRY_COMPARE(retrying.size(), 1);
         QCOMPARE(retrying[0][0].toString(), QString("/actions/h"));
@@ -200,19 +190,19 @@ private slots:
                     leaseOfOtherThan("/actions/h/", holderKey) != firstLease);
         QCOMPARE(notAcquired.size(), 0);
         QCOMPARE(acquired.size(), 0);
-        holder->terminate();
+        holder->signal(SIGTERM);
         QTRY_COMPARE(acquired.size(), 1);
         QVERIFY(acquired[0][1].toByteArray() != holderKey);
         QCOMPARE(onlyKey("/actions/h/").key(), acquired[0][1].toByteArray().toStdString());
         QVERIFY(onlyKey("/actions/h/").lease() != firstLease);
-        QTRY_COMPARE(holder->state(), QProcess::NotRunning);
+        QTRY_VERIFY(holder->wait(std::chrono::milliseconds(0)));
     }
 
     void cancellingBetweenTwoAttemptsEndsTheWait() {
         auto holder = etcdctlLock("/actions/j");
-        QVERIFY(holder->waitForReadyRead(10000));
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
         const QByteArray holderKey = QByteArray::fromStdString(onlyKey("/actions/j/").key());
-        LockActions actions(*client_);
+        LockActions actions(etcd_.client());
         QSignalSpy retrying(&actions, &LockActions::retrying);
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
         actions.acquire("/actions/j", 10, false);
@@ -220,7 +210,7 @@ private slots:
         for (int failures = 1; failures <= 6; ++failures) { // until a delay is long enough
             etcd::pb::LeaseRevokeRequest revoke;
             revoke.set_id(leaseOfOtherThan("/actions/j/", holderKey));
-            QVERIFY(etcd::call(*client_, &etcd::Client::leaseRevoke, revoke).ok());
+            QVERIFY(etcd::call(etcd_.client(), &etcd::Client::leaseRevoke, revoke).ok());
             QTRY_COMPARE(retrying.size(), failures);
             if (retrying.last()[2].toDouble() >= 0.2)
                 break;
@@ -232,16 +222,16 @@ private slots:
         QVERIFY(!actions.busy("/actions/j"));
         QTest::qWait(static_cast<int>(retrying.last()[2].toDouble() * 1000) + 300);
         QCOMPARE(keysUnder("/actions/j/"), QList<QByteArray>{holderKey}); // it did not come back
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
+        holder->signal(SIGTERM);
+        QVERIFY(holder->wait(std::chrono::seconds(10)));
     }
 
     void releaseAllSaysWhenEtcdHasAnsweredAndLeavesNothing() {
         auto holder = etcdctlLock("/actions/k-waiting");
-        QVERIFY(holder->waitForReadyRead(10000));
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
         const auto before = leases();
         for (int round = 0; round < 10; ++round) {
-            LockActions actions(*client_);
+            LockActions actions(etcd_.client());
             QSignalSpy acquired(&actions, &LockActions::acquired);
             actions.acquire("/actions/k-held", 10, false);
             actions.acquire("/actions/k-waiting", 10, false);
@@ -257,14 +247,14 @@ private slots:
             QVERIFY(keysUnder("/actions/k-granting/").isEmpty());
             QCOMPARE(leases(), before);
         }
-        holder->terminate();
-        QVERIFY(holder->waitForFinished(10000));
+        holder->signal(SIGTERM);
+        QVERIFY(holder->wait(std::chrono::seconds(10)));
     }
 
 private:
     std::set<int64_t> leases() {
         auto listed =
-            etcd::call(*client_, &etcd::Client::leaseLeases, etcd::pb::LeaseLeasesRequest{});
+            etcd::call(etcd_.client(), &etcd::Client::leaseLeases, etcd::pb::LeaseLeasesRequest{});
         std::set<int64_t> ids;
         if (listed)
             for (const auto& lease : listed->leases())
@@ -278,20 +268,14 @@ private:
                 return kv.lease();
         return 0;
     }
-    std::unique_ptr<QProcess> etcdctlLock(const QString& name) {
-        auto p = std::make_unique<QProcess>();
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("ETCDCTL_API", "3");
-        p->setProcessEnvironment(env);
-        p->start("etcdctl",
-                 {"--endpoints=" + QString::fromStdString(cluster_->endpointList()), "lock", name});
-        return p;
+    std::unique_ptr<process::ChildProcess> etcdctlLock(const std::string& name) {
+        return test::etcdctlLock(etcd_.cluster().endpointList(), name);
     }
     etcd::pb::RangeResponse range(const std::string& prefix) {
         etcd::pb::RangeRequest r;
         r.set_key(prefix);
         r.set_range_end(etcd::prefixRangeEnd(prefix));
-        auto got = etcd::call(*client_, &etcd::Client::range, r);
+        auto got = etcd::call(etcd_.client(), &etcd::Client::range, r);
         return got ? got.value() : etcd::pb::RangeResponse{};
     }
     QList<QByteArray> keysUnder(const std::string& prefix) {
@@ -306,8 +290,7 @@ private:
         return r.kvs_size() == 1 ? r.kvs(0) : mvccpb::KeyValue{};
     }
 
-    std::unique_ptr<etcd::LocalCluster> cluster_;
-    std::unique_ptr<etcd::Client> client_;
+    test::LocalEtcd etcd_;
 };
 
 QTEST_GUILESS_MAIN(LockActionsIntegrationTest)

@@ -11,8 +11,8 @@
 #include "etcdclient/client.h"
 #include "main_window_probes.h"
 #include "process/child_process.h"
-#include "process/etcdctl_args.h"
-#include "process/local_cluster.h"
+#include "support/etcdctl.h"
+#include "support/local_etcd.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
 
@@ -20,7 +20,6 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -35,20 +34,13 @@
 #include <memory>
 
 using namespace lockscope;
+using lockscope::test::eventLogHas;
+using lockscope::test::labelText;
 using lockscope::test::saveScreenshot;
+using lockscope::test::statusModel;
 using lockscope::test::waitersShown;
 
 namespace {
-
-EndpointStatusModel* statusModel(MainWindow& window) {
-    auto* table = window.findChild<QTableView*>("endpointStatusTable");
-    return table ? qobject_cast<EndpointStatusModel*>(table->model()) : nullptr;
-}
-
-QString labelText(MainWindow& window, const char* name) {
-    auto* label = window.findChild<QLabel*>(name);
-    return label ? label->text() : QString();
-}
 
 bool problemShown(MainWindow& window) {
     auto* banner = window.findChild<QLabel*>("problemBanner");
@@ -57,7 +49,7 @@ bool problemShown(MainWindow& window) {
 
 // True once the window's only row is a real answer.
 bool answered(MainWindow& window) {
-    EndpointStatusModel* model = statusModel(window);
+    const EndpointStatusModel* model = statusModel(window);
     return model && model->rowCount() == 1 && model->statusAt(0).answered();
 }
 
@@ -70,14 +62,6 @@ void showClusterTab(MainWindow& window) {
     QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Cluster"));
 }
 
-bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {
-    const EventLogModel* events = window.lockWatch()->events();
-    for (int row = 0; row < events->rowCount(); ++row)
-        if (events->eventAt(row).kind == kind && events->eventAt(row).key == key)
-            return true;
-    return false;
-}
-
 } // namespace
 
 class MainWindowIntegrationTest : public QObject {
@@ -87,42 +71,30 @@ private slots:
         QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
         QCoreApplication::setOrganizationName("LockScopeTest");
         QSettings().clear();
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const etcd::Error error = cluster_->start();
-        QVERIFY2(error.ok(), error.message.c_str());
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 
-    void cleanup() {
-        for (QProcess* process : findChildren<QProcess*>()) {
-            process->kill();
-            process->waitForFinished();
-            delete process;
-        }
-    }
+    void cleanup() { etcdctls_.clear(); }
 
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void showsTheClustersRealRevision() {
-        etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
-        auto client = etcd::Client::create(options);
-        QVERIFY(client);
         etcd::pb::PutRequest put;
         put.set_key("/main-window-test/key");
         put.set_value("v");
-        const auto reply = etcd::call(**client, &etcd::Client::put, put);
+        const auto reply = etcd::call(etcd_.client(), &etcd::Client::put, put);
         QVERIFY2(reply, reply.error().message.c_str());
         const QString revision = QString::number(reply->header().revision());
 
         MainWindow window;
-        window.connectTo(options);
+        window.connectTo(etcd_.cluster().clientOptions());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY_WITH_TIMEOUT(answered(window), 10000);
-        EndpointStatusModel* model = statusModel(window);
+        const EndpointStatusModel* model = statusModel(window);
         QCOMPARE(model->data(model->index(0, EndpointStatusModel::RevisionColumn)).toString(),
                  revision);
-        QCOMPARE(model->statusAt(0).endpoint, QString::fromStdString(cluster_->endpoint(0)));
+        QCOMPARE(model->statusAt(0).endpoint, QString::fromStdString(etcd_.cluster().endpoint(0)));
         QVERIFY(model->statusAt(0).isLeader());
         QTRY_VERIFY_WITH_TIMEOUT(labelText(window, "connectionLabel").contains("Connected"), 10000);
         QVERIFY(window.statusBar()->findChildren<QLabel*>().size() >= 6);
@@ -141,7 +113,7 @@ private slots:
     // Real `etcdctl lock` processes queue on one lock; the window follows them live.
     void showsALockQueueAndItsHandOver() {
         etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
+        options.endpoints = etcd_.cluster().endpoints();
         MainWindow window;
         window.connectTo(options);
         window.setPrefix("/locks/");
@@ -149,13 +121,15 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(QSettings().value("locks/recentPrefixes").toStringList().contains("/locks/"));
 
-        QProcess* holder = startEtcdctlLock("/locks/demo");
-        QTRY_VERIFY_WITH_TIMEOUT(holder->canReadLine(), 15000);
-        const std::string holderKey = holder->readLine().trimmed().toStdString();
+        process::ChildProcess* holder = startEtcdctlLock("/locks/demo");
+        std::optional<std::string> line;
+        QVERIFY(
+            QTest::qWaitFor([&] { return (line = test::pollLine(*holder)).has_value(); }, 15000));
+        const std::string holderKey = *line;
         QVERIFY2(holderKey.starts_with("/locks/demo/"), holderKey.c_str());
-        QList<QProcess*> waiters;
+        std::vector<process::ChildProcess*> waiters;
         for (int i = 1; i <= 3; ++i) {
-            waiters << startEtcdctlLock("/locks/demo");
+            waiters.push_back(startEtcdctlLock("/locks/demo"));
             // One at a time, so create order is start order.
             QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/locks/demo"), i, 15000);
         }
@@ -181,10 +155,12 @@ private slots:
             queue->data(queue->index(3, QueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
         QVERIFY(saveScreenshot(window, "main_window_busy_queue.png"));
 
-        ::kill(holder->processId(), SIGINT);
-        QTRY_VERIFY_WITH_TIMEOUT(waiters[0]->canReadLine(), 15000);
-        const std::string nextKey = waiters[0]->readLine().trimmed().toStdString();
-        QCOMPARE(nextKey, queue->entryAt(0).key);
+        holder->signal(SIGINT);
+        QVERIFY(QTest::qWaitFor([&] { return (line = test::pollLine(*waiters[0])).has_value(); },
+                                15000));
+        const std::string nextKey = *line;
+        // etcdctl and the window each learn of the hand-over from a watch of their own.
+        QTRY_COMPARE_WITH_TIMEOUT(queue->entryAt(0).key, nextKey, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(card->key(), QString::fromStdString(nextKey), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(eventLogHas(window, etcd::LockEventKind::Acquired, nextKey), 5000);
         QVERIFY(eventLogHas(window, etcd::LockEventKind::Released, holderKey));
@@ -274,16 +250,14 @@ private slots:
         std::vector<std::unique_ptr<process::ChildProcess>> holders;
         std::vector<std::string> keys;
         for (char byte : bytes) {
-            holders.push_back(std::make_unique<process::ChildProcess>(
-                process::etcdctlArgs(cluster_->endpointList(), {"lock", base + byte}),
-                std::vector<std::string>{"ETCDCTL_API=3"}));
+            holders.push_back(test::etcdctlLock(etcd_.cluster().endpointList(), base + byte));
             const auto key = holders.back()->readLine(std::chrono::seconds(15));
             QVERIFY2(key, "etcdctl did not take a lock of its own byte");
             keys.push_back(*key);
         }
 
         etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
+        options.endpoints = etcd_.cluster().endpoints();
         MainWindow window;
         window.connectTo(options);
         window.resize(1280, 800);
@@ -319,9 +293,7 @@ private slots:
                                   QString::fromStdString(keys[1].substr(base.size() + 2)));
 
         // A waiter on \xff: its event names the lock escaped, not as U+FFFD.
-        holders.push_back(std::make_unique<process::ChildProcess>(
-            process::etcdctlArgs(cluster_->endpointList(), {"lock", base + "\xff"}),
-            std::vector<std::string>{"ETCDCTL_API=3"}));
+        holders.push_back(test::etcdctlLock(etcd_.cluster().endpointList(), base + "\xff"));
         const EventLogModel* events = window.lockWatch()->events();
         const auto enqueuedRow = [&] {
             for (int row = 0; row < events->rowCount(); ++row)
@@ -352,18 +324,14 @@ private slots:
     }
 
 private:
-    // `etcdctl lock <name>`: prints its key once it holds, then holds until SIGINT.
-    QProcess* startEtcdctlLock(const QString& name) {
-        auto* process = new QProcess(this);
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert("ETCDCTL_API", "3");
-        process->setProcessEnvironment(environment);
-        process->start("etcdctl", {"--endpoints", QString::fromStdString(cluster_->endpointList()),
-                                   "lock", name});
-        return process;
+    // `etcdctl lock <name>`, killed after the test.
+    process::ChildProcess* startEtcdctlLock(const std::string& name) {
+        etcdctls_.push_back(test::etcdctlLock(etcd_.cluster().endpointList(), name));
+        return etcdctls_.back().get();
     }
 
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    test::LocalEtcd etcd_;
+    std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
 };
 
 QTEST_MAIN(MainWindowIntegrationTest)

@@ -2,6 +2,7 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "process/local_cluster.h"
+#include "support/local_etcd.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -53,26 +54,20 @@ class LockscopectlIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const etcd::Error error = cluster_->start();
-        QVERIFY2(error.ok(), error.message.c_str());
-        endpoint_ = QString::fromStdString(cluster_->endpoint(0));
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+        endpoint_ = QString::fromStdString(etcd_.cluster().endpoint(0));
 
         // A write, so the revision to look for is one this test made.
-        etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
-        auto client = etcd::Client::create(options);
-        QVERIFY(client);
         etcd::pb::PutRequest put;
         put.set_key("/lockscopectl-test/key");
         put.set_value("v");
-        const auto reply = etcd::call(**client, &etcd::Client::put, put);
+        const auto reply = etcd::call(etcd_.client(), &etcd::Client::put, put);
         QVERIFY2(reply, reply.error().message.c_str());
         revision_ = reply->header().revision();
         QVERIFY(revision_ > 1);
     }
 
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void statusJsonHasRealFigures() {
         const Run run = runCtl({"--endpoints", endpoint_, "status", "--json"});
@@ -161,7 +156,7 @@ private slots:
     }
 
 private:
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    lockscope::test::LocalEtcd etcd_;
     QString endpoint_;
     qint64 revision_ = 0;
 };

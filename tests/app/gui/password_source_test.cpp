@@ -3,6 +3,7 @@
 // calls a window makes (accepted, refused).
 #include "app/gui/password_keyring.h"
 #include "app/gui/password_source.h"
+#include "main_window_probes.h"
 #include "password_probes.h"
 #include "widgets/password_dialog.h"
 

@@ -5,7 +5,6 @@
 #include "app/gui/password_keyring.h"
 #include "widgets/password_dialog.h"
 
-#include <QPushButton>
 #include <QTest>
 #include <memory>
 #include <optional>
@@ -16,13 +15,6 @@ inline PasswordDialog* shownPasswordDialog(QWidget& window) {
     for (auto* dialog : window.findChildren<PasswordDialog*>())
         if (dialog->isVisible())
             return dialog;
-    return nullptr;
-}
-
-inline QPushButton* buttonNamed(QWidget& dialog, const QString& text) {
-    for (auto* candidate : dialog.findChildren<QPushButton*>())
-        if (candidate->text() == text)
-            return candidate;
     return nullptr;
 }
 

@@ -10,6 +10,7 @@
 #include "password_probes.h"
 #include "process/local_cluster.h"
 #include "support/etcd_auth.h"
+#include "support/local_etcd.h"
 #include "widgets/password_dialog.h"
 
 #include <QCheckBox>
@@ -42,14 +43,13 @@ class AuthenticationIntegrationTest : public QObject {
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const etcd::Error error = cluster_->start();
-        QVERIFY2(error.ok(), error.message.c_str());
-        const std::string problem = lockscope::test::enableAuthentication(cluster_->endpointList());
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+        const std::string problem =
+            lockscope::test::enableAuthentication(etcd_.cluster().endpointList());
         QVERIFY2(problem.empty(), problem.c_str());
     }
 
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void init() {
         window_ = std::make_unique<MainWindow>();
@@ -143,7 +143,7 @@ private slots:
 private:
     ConnectionOptions connectionNeedingPassword() const {
         ConnectionOptions connection;
-        connection.client.endpoints = cluster_->endpoints();
+        connection.client.endpoints = etcd_.cluster().endpoints();
         connection.client.username = authUser;
         connection.needsPassword = true;
         return connection;
@@ -165,8 +165,8 @@ private:
     // How many Authenticate calls etcd has served, from its own metrics.
     int authenticateCalls() const {
         QProcess curl;
-        curl.start("curl",
-                   {"-sf", QString::fromStdString("http://" + cluster_->endpoint(0) + "/metrics")});
+        curl.start("curl", {"-sf", QString::fromStdString("http://" + etcd_.cluster().endpoint(0) +
+                                                          "/metrics")});
         if (!curl.waitForFinished(10000))
             return -1;
         const QRegularExpression line(
@@ -176,7 +176,7 @@ private:
         return match.hasMatch() ? match.captured(1).toInt() : -1;
     }
 
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    test::LocalEtcd etcd_;
     std::unique_ptr<MainWindow> window_;
 };
 

@@ -3,6 +3,7 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "process/local_cluster.h"
+#include "support/local_etcd.h"
 
 #include <QtTest>
 
@@ -12,22 +13,12 @@ class LabPanelIntegrationTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() {
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const auto started = cluster_->start();
-        QVERIFY2(started.ok(), started.message.c_str());
-        etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
-        client_ = std::move(etcd::Client::create(options).value());
-    }
-    void cleanupTestCase() {
-        client_.reset();
-        cluster_.reset();
-    }
+    void initTestCase() { QVERIFY2(etcd_.start(), etcd_.error().c_str()); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void runsShowsFiguresAndStopsCleanly() {
         LabPanel panel;
-        panel.setClient(client_.get());
+        panel.setClient(&etcd_.client());
         auto options = panel.options();
         options.workers = 6;
         options.hold = std::chrono::milliseconds(20);
@@ -50,7 +41,7 @@ private slots:
 
     void stepGivesEveryWorkerOneTurn() {
         LabPanel panel;
-        panel.setClient(client_.get());
+        panel.setClient(&etcd_.client());
         auto options = panel.options();
         options.workers = 4;
         options.hold = std::chrono::milliseconds(10);
@@ -72,12 +63,11 @@ private:
         r.set_key(prefix);
         r.set_range_end(etcd::prefixRangeEnd(prefix));
         r.set_count_only(true);
-        auto got = etcd::call(*client_, &etcd::Client::range, r);
+        auto got = etcd::call(etcd_.client(), &etcd::Client::range, r);
         return got ? static_cast<int>(got->count()) : -1;
     }
 
-    std::unique_ptr<etcd::LocalCluster> cluster_;
-    std::unique_ptr<etcd::Client> client_;
+    test::LocalEtcd etcd_;
 };
 
 QTEST_MAIN(LabPanelIntegrationTest)

@@ -2,6 +2,7 @@
 // authentication on: `--user name` without a password asks for it as etcdctl does.
 #include "process/local_cluster.h"
 #include "support/etcd_auth.h"
+#include "support/local_etcd.h"
 
 #include <QDeadlineTimer>
 #include <QProcess>
@@ -104,15 +105,14 @@ class PasswordPromptIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const etcd::Error error = cluster_->start();
-        QVERIFY2(error.ok(), error.message.c_str());
-        const std::string problem = lockscope::test::enableAuthentication(cluster_->endpointList());
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+        const std::string problem =
+            lockscope::test::enableAuthentication(etcd_.cluster().endpointList());
         QVERIFY2(problem.empty(), problem.c_str());
-        endpoint_ = QString::fromStdString(cluster_->endpoint(0));
+        endpoint_ = QString::fromStdString(etcd_.cluster().endpoint(0));
     }
 
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void thePasswordIsAskedWithoutEchoAndWorks() {
         const TerminalRun run =
@@ -181,7 +181,7 @@ private slots:
     }
 
 private:
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    lockscope::test::LocalEtcd etcd_;
     QString endpoint_;
 };
 

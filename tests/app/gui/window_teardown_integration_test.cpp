@@ -4,10 +4,9 @@
 #include "app/core/lock_actions.h"
 #include "app/gui/lab_panel.h"
 #include "app/gui/main_window.h"
-#include "process/child_process.h"
-#include "process/etcdctl_args.h"
 #include "process/local_cluster.h"
 #include "support/etcdctl.h"
+#include "support/local_etcd.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -17,8 +16,6 @@
 
 using namespace lockscope;
 using namespace std::chrono_literals;
-using lockscope::process::ChildProcess;
-using lockscope::process::etcdctlArgs;
 using lockscope::test::etcdctl;
 
 class WindowTeardownIntegrationTest : public QObject {
@@ -28,12 +25,10 @@ private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
         QCoreApplication::setOrganizationName("LockScopeTest");
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const auto started = cluster_->start();
-        QVERIFY2(started.ok(), started.message.c_str());
-        options_.endpoints = cluster_->endpoints();
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+        options_.endpoints = etcd_.cluster().endpoints();
     }
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     // The race that left a key and a lease behind one time in eight: tried 20 times, with a
     // held lock, a waiting one and the lab running.
@@ -43,9 +38,8 @@ private slots:
     void destroyingTheWindowWithoutACloseLeavesNoKeyAndNoLease() { endTheWindowAndCheck(false, 5); }
 
     void aWaitThatLosesItsSessionShowsItRetries() {
-        ChildProcess holder(etcdctlArgs(cluster_->endpointList(), {"lock", "/window/retry"}),
-                            {"ETCDCTL_API=3"});
-        const auto printed = holder.readLine(10s);
+        const auto holder = test::etcdctlLock(etcd_.cluster().endpointList(), "/window/retry");
+        const auto printed = holder->readLine(10s);
         QVERIFY(printed);
         const QString holderKey = QString::fromStdString(*printed);
         MainWindow window;
@@ -58,9 +52,9 @@ private slots:
         QString ours;
         QTRY_VERIFY((ours = ourKey("/window/retry/", holderKey)) != "");
         const QString lease = ours.section('/', -1);
-        QCOMPARE(
-            etcdctl(cluster_->endpointList(), {"lease", "revoke", lease.toStdString()}).exitCode,
-            0);
+        QCOMPARE(etcdctl(etcd_.cluster().endpointList(), {"lease", "revoke", lease.toStdString()})
+                     .exitCode,
+                 0);
         QTRY_VERIFY2(window.statusBar()->currentMessage().contains("retrying in"),
                      qPrintable(window.statusBar()->currentMessage()));
         const QString shown = window.statusBar()->currentMessage();
@@ -76,15 +70,14 @@ private slots:
         qInfo("screenshot: %s", qPrintable(path));
         QTRY_VERIFY(ourKey("/window/retry/", holderKey) != "" &&
                     ourKey("/window/retry/", holderKey) != ours);
-        holder.signal(SIGINT);
-        QCOMPARE(holder.wait(10s), std::optional<int>(0));
+        holder->signal(SIGINT);
+        QCOMPARE(holder->wait(10s), std::optional<int>(0));
     }
 
 private:
     void endTheWindowAndCheck(bool closeFirst, int rounds) {
-        ChildProcess holder(etcdctlArgs(cluster_->endpointList(), {"lock", "/window/queued"}),
-                            {"ETCDCTL_API=3"});
-        QVERIFY(holder.readLine(10s));
+        const auto holder = test::etcdctlLock(etcd_.cluster().endpointList(), "/window/queued");
+        QVERIFY(holder->readLine(10s));
         const QString leasesBefore = etcdctlOutput({"lease", "list"});
         for (int round = 0; round < rounds; ++round) {
             {
@@ -99,8 +92,8 @@ private:
             }
             expectNothingLeft(leasesBefore, round);
         }
-        holder.signal(SIGINT); // etcdctl unlocks
-        QCOMPARE(holder.wait(10s), std::optional<int>(0));
+        holder->signal(SIGINT); // etcdctl unlocks
+        QCOMPARE(holder->wait(10s), std::optional<int>(0));
     }
     // Holds /window/held, waits for /window/queued (behind etcdctl) and runs the lab.
     void holdQueueAndRunTheLab(MainWindow& window) {
@@ -142,9 +135,9 @@ private:
         return {};
     }
     QString etcdctlOutput(const std::vector<std::string>& args) {
-        return QString::fromStdString(etcdctl(cluster_->endpointList(), args).output);
+        return QString::fromStdString(etcdctl(etcd_.cluster().endpointList(), args).output);
     }
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    test::LocalEtcd etcd_;
     etcd::ClientOptions options_;
 };
 

@@ -11,7 +11,10 @@
 #include "app/gui/main_window.h"
 #include "app/gui/sandbox.h"
 #include "main_window_probes.h"
-#include "process/local_cluster.h"
+#include "process/child_process.h"
+#include "support/child_processes.h"
+#include "support/etcdctl.h"
+#include "support/local_etcd.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
@@ -19,10 +22,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
-#include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProcess>
 #include <QPushButton>
 #include <QSet>
 #include <QSettings>
@@ -39,6 +40,9 @@
 #include <unistd.h>
 
 using namespace lockscope;
+using lockscope::test::buttonNamed;
+using lockscope::test::eventCount;
+using lockscope::test::eventLogHas;
 using lockscope::test::saveScreenshot;
 using lockscope::test::waitersShown;
 
@@ -46,19 +50,6 @@ namespace {
 
 constexpr int EtcdctlTimeoutMs = 15000;
 constexpr int UiTimeoutMs = 10000;
-
-int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
-    const EventLogModel* events = window.lockWatch()->events();
-    int count = 0;
-    for (int row = 0; row < events->rowCount(); ++row)
-        if (events->eventAt(row).kind == kind && (key.empty() || events->eventAt(row).key == key))
-            ++count;
-    return count;
-}
-
-bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {
-    return eventCount(window, kind, key) > 0;
-}
 
 QAction* action(MainWindow& window, const char* name) {
     return window.findChild<QAction*>(name);
@@ -116,37 +107,10 @@ bool selectLock(MainWindow& window, const std::string& lock) {
     return poll;
 }
 
-QPushButton* buttonNamed(QWidget* dialog, const QString& text) {
-    for (QPushButton* button : dialog->findChildren<QPushButton*>())
-        if (button->text().remove('&') == text)
-            return button;
-    return nullptr;
-}
-
-// The process ids of etcd servers whose parent is this test process.
-QSet<qint64> etcdChildren() {
-    QSet<qint64> children;
-    const QString self = QString::number(::getpid());
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        bool numeric = false;
-        const qint64 pid = entry.toLongLong(&numeric);
-        if (!numeric)
-            continue;
-        QFile stat("/proc/" + entry + "/stat");
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        // pid (comm) state ppid ...; comm may hold spaces, so split after the last ')'.
-        const QString line = QString::fromUtf8(stat.readAll());
-        const int open = line.indexOf('(');
-        const int close = line.lastIndexOf(')');
-        if (open < 0 || close < open)
-            continue;
-        const QString comm = line.mid(open + 1, close - open - 1);
-        const QStringList rest = line.mid(close + 2).split(' ');
-        if (comm == "etcd" && rest.size() > 1 && rest[1] == self)
-            children.insert(pid);
-    }
-    return children;
+// The etcd servers this test process started and has not reaped.
+QSet<pid_t> etcdChildren() {
+    const std::set<pid_t> children = test::childProcesses(::getpid(), "etcd");
+    return {children.begin(), children.end()};
 }
 
 } // namespace
@@ -158,28 +122,21 @@ private slots:
         QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
         QCoreApplication::setOrganizationName("LockScopeEndToEndTest");
         QSettings().clear();
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const etcd::Error error = cluster_->start();
-        QVERIFY2(error.ok(), error.message.c_str());
-        options_.endpoints = cluster_->endpoints();
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+        options_.endpoints = etcd_.cluster().endpoints();
     }
 
     // Each etcdctl is interrupted, so it gives its lock back rather than leaving a key behind
     // until its lease expires; killed only if that does not end it.
     void cleanup() {
-        for (QProcess* process : findChildren<QProcess*>()) {
-            if (process->state() != QProcess::NotRunning) {
-                ::kill(process->processId(), SIGINT);
-                if (!process->waitForFinished(5000)) {
-                    process->kill();
-                    process->waitForFinished();
-                }
-            }
-            delete process;
+        for (auto& etcdctl : etcdctls_) {
+            etcdctl->signal(SIGINT);
+            etcdctl->wait(std::chrono::seconds(5));
         }
+        etcdctls_.clear();
     }
 
-    void cleanupTestCase() { cluster_.reset(); }
+    void cleanupTestCase() { etcd_.stop(); }
 
     void acquireAndReleaseThroughTheUiWhileEtcdctlContends() {
         MainWindow window;
@@ -189,9 +146,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
 
-        QProcess* first = startEtcdctlLock("/e2e/job");
-        QTRY_VERIFY_WITH_TIMEOUT(first->canReadLine(), EtcdctlTimeoutMs);
-        const QString firstKey = QString::fromUtf8(first->readLine().trimmed());
+        process::ChildProcess* first = startEtcdctlLock("/e2e/job");
+        std::optional<std::string> line;
+        QVERIFY(QTest::qWaitFor([&] { return (line = test::pollLine(*first)).has_value(); },
+                                EtcdctlTimeoutMs));
+        const QString firstKey = QString::fromStdString(*line);
         QVERIFY2(firstKey.startsWith("/e2e/job/"), qPrintable(firstKey));
         QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/e2e/job"), 0, UiTimeoutMs);
         QVERIFY(selectLock(window, "/e2e/job"));
@@ -215,7 +174,7 @@ private slots:
                 }
                 auto* name = dialog->findChild<QLineEdit*>("lockName");
                 auto* ttl = dialog->findChild<QLineEdit*>("ttlSeconds");
-                QPushButton* accept = buttonNamed(dialog, "Acquire");
+                QPushButton* accept = buttonNamed(*dialog, "Acquire");
                 if (!name || !ttl || !accept) {
                     dialogProblem = "the dialog lacks its name, TTL or Acquire button";
                     dialog->reject();
@@ -256,15 +215,15 @@ private slots:
             queue->data(queue->index(1, QueueModel::Ttl), TtlGrantedRole).isValid(), UiTimeoutMs);
         QCOMPARE(queue->data(queue->index(1, QueueModel::Ttl), TtlGrantedRole).toLongLong(), 5);
 
-        QProcess* second = startEtcdctlLock("/e2e/job");
+        process::ChildProcess* second = startEtcdctlLock("/e2e/job");
         QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 3, EtcdctlTimeoutMs);
         const QString secondKey = queueKeyAt(window, 2);
         QVERIFY(secondKey != firstKey && secondKey != ourKey);
-        QVERIFY(!second->canReadLine());
+        QVERIFY(!test::pollLine(*second));
         QVERIFY(saveScreenshot(window, "desktop_ui_waits_in_queue.png"));
 
         // The first holder goes: the lock is ours.
-        ::kill(first->processId(), SIGINT);
+        first->signal(SIGINT);
         QTRY_COMPARE_WITH_TIMEOUT(card->key(), ourKey, EtcdctlTimeoutMs);
         QCOMPARE(queueKeyAt(window, 0), ourKey);
         QCOMPARE(queueKeyAt(window, 1), secondKey);
@@ -273,14 +232,15 @@ private slots:
         QVERIFY(eventLogHas(window, etcd::LockEventKind::Released, firstKey.toStdString()));
         QVERIFY(release->isEnabled());
         QVERIFY(buttonShown(window, release));
-        QVERIFY(!second->canReadLine());
-        QTRY_COMPARE_WITH_TIMEOUT(first->state(), QProcess::NotRunning, EtcdctlTimeoutMs);
+        QVERIFY(!test::pollLine(*second));
+        QTRY_VERIFY_WITH_TIMEOUT(first->wait(std::chrono::milliseconds(0)), EtcdctlTimeoutMs);
         QVERIFY(saveScreenshot(window, "desktop_ui_holds.png"));
 
         // Release: the second etcdctl takes over.
         release->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(second->canReadLine(), EtcdctlTimeoutMs);
-        QCOMPARE(QString::fromUtf8(second->readLine().trimmed()), secondKey);
+        QVERIFY(QTest::qWaitFor([&] { return (line = test::pollLine(*second)).has_value(); },
+                                EtcdctlTimeoutMs));
+        QCOMPARE(QString::fromStdString(*line), secondKey);
         QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 1, UiTimeoutMs);
         QCOMPARE(queueKeyAt(window, 0), secondKey);
         QTRY_COMPARE_WITH_TIMEOUT(card->key(), secondKey, UiTimeoutMs);
@@ -298,9 +258,11 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
-        QProcess* holder = startEtcdctlLock("/e2e/stuck");
-        QTRY_VERIFY_WITH_TIMEOUT(holder->canReadLine(), EtcdctlTimeoutMs);
-        const QString holderKey = QString::fromUtf8(holder->readLine().trimmed());
+        process::ChildProcess* holder = startEtcdctlLock("/e2e/stuck");
+        std::optional<std::string> line;
+        QVERIFY(QTest::qWaitFor([&] { return (line = test::pollLine(*holder)).has_value(); },
+                                EtcdctlTimeoutMs));
+        const QString holderKey = QString::fromStdString(*line);
         QVERIFY2(holderKey.startsWith("/e2e/stuck/"), qPrintable(holderKey));
         QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/e2e/stuck"), 0, UiTimeoutMs);
         QVERIFY(selectLock(window, "/e2e/stuck"));
@@ -327,7 +289,7 @@ private slots:
                     return;
                 }
                 boxText = box->text();
-                QPushButton* revoke = buttonNamed(box, "Revoke lease");
+                QPushButton* revoke = buttonNamed(*box, "Revoke lease");
                 if (!revoke || box->buttonRole(revoke) != QMessageBox::DestructiveRole) {
                     boxProblem = "no destructive \"Revoke lease\" button";
                     box->reject();
@@ -355,7 +317,7 @@ private slots:
         QCOMPARE(window.lockWatch()->queue()->rowCount(), 0);
         QVERIFY(!forceRelease->isEnabled());
         // etcdctl learns it lost its session when its keepalive fails: it ends on its own.
-        QTRY_COMPARE_WITH_TIMEOUT(holder->state(), QProcess::NotRunning, EtcdctlTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(holder->wait(std::chrono::milliseconds(0)), EtcdctlTimeoutMs);
     }
 
     void readOnlyHidesEveryWritingAction() {
@@ -394,7 +356,7 @@ private slots:
     }
 
     void sandboxOpensOnTheLabDemo() {
-        const QSet<qint64> etcdBefore = etcdChildren();
+        const QSet<pid_t> etcdBefore = etcdChildren();
         QVERIFY(!etcdBefore.isEmpty()); // the LocalCluster of initTestCase: the check can see
         auto window = std::make_unique<MainWindow>();
         window->startLabDemoWhenConnected();
@@ -408,7 +370,7 @@ private slots:
 
         QTRY_VERIFY_WITH_TIMEOUT(waitersShown(*window, "/lockscope-lab/lock") > 0, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(eventCount(*window, etcd::LockEventKind::Acquired) >= 5, 10000);
-        const QSet<qint64> sandboxEtcd = etcdChildren() - etcdBefore;
+        const QSet<pid_t> sandboxEtcd = etcdChildren() - etcdBefore;
         QCOMPARE(sandboxEtcd.size(), 1);
         QCOMPARE(window->lockWatch()->prefix(), std::string("/lockscope-lab/"));
         QCOMPARE(window->lockWatch()->selectedLock(), std::string("/lockscope-lab/lock"));
@@ -435,18 +397,14 @@ private slots:
     }
 
 private:
-    // `etcdctl lock <name>`: prints its key once it holds, then holds until SIGINT.
-    QProcess* startEtcdctlLock(const QString& name) {
-        auto* process = new QProcess(this);
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert("ETCDCTL_API", "3");
-        process->setProcessEnvironment(environment);
-        process->start("etcdctl", {"--endpoints", QString::fromStdString(cluster_->endpointList()),
-                                   "lock", name});
-        return process;
+    // `etcdctl lock <name>`: prints its key once it holds, then holds until SIGINT (cleanup()).
+    process::ChildProcess* startEtcdctlLock(const std::string& name) {
+        etcdctls_.push_back(test::etcdctlLock(etcd_.cluster().endpointList(), name));
+        return etcdctls_.back().get();
     }
 
-    std::unique_ptr<etcd::LocalCluster> cluster_;
+    test::LocalEtcd etcd_;
+    std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
     etcd::ClientOptions options_;
 };
 

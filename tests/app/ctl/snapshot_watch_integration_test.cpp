@@ -4,6 +4,7 @@
 #include "process/etcdctl_args.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
+#include "support/local_etcd.h"
 #include "support/waiting.h"
 
 #include <QJsonArray>
@@ -178,9 +179,9 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, MissingPrefixIsAUsageError) {
 class LockscopectlWatchAuthIntegrationTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        cluster_ = std::make_unique<etcd::LocalCluster>(1);
-        const Error started = cluster_->start();
-        ASSERT_TRUE(started.ok()) << started.message;
+        auto started = startCluster();
+        ASSERT_TRUE(started) << started.error().message;
+        cluster_ = std::move(started).value();
         for (const std::vector<std::string>& args :
              {std::vector<std::string>{"user", "add", "root:rootpw"},
               {"user", "add", "bob:bobpw"},

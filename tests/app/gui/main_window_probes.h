@@ -1,0 +1,72 @@
+#pragma once
+// What the desktop tests read off a live MainWindow, and where they save its screenshots:
+// $LOCKSCOPE_ARTIFACTS_DIR, or the test's build directory (LOCKSCOPE_TEST_BUILD_DIR).
+
+#include "app/core/endpoint_status_model.h"
+#include "app/core/event_log_model.h"
+#include "app/core/lock_list_model.h"
+#include "app/gui/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "widgets/latency_plot.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QTest>
+#include <QWidget>
+#include <string>
+
+namespace lockscope::test {
+
+inline bool saveScreenshot(QWidget& window, const QString& name) {
+    const QString directory =
+        qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", LOCKSCOPE_TEST_BUILD_DIR);
+    QDir().mkpath(directory);
+    const QString path = QDir(directory).filePath(name);
+    QTest::qWait(3 * LatencyPlot::ReplotIntervalMs); // let a pending coalesced redraw land
+    qInfo("screenshot: %s", qPrintable(path));
+    return window.grab().save(path);
+}
+
+// How many wait for `lock` in the window's lock list; -1 while it is not listed.
+inline int waitersShown(MainWindow& window, const std::string& lock) {
+    const LockListModel* locks = window.lockWatch()->locks();
+    const int row = locks->rowOfLock(lock);
+    return row < 0 ? -1 : locks->data(locks->index(row, LockListModel::Waiters)).toInt();
+}
+
+// The Cluster tab's table of members.
+inline const EndpointStatusModel* statusModel(MainWindow& window) {
+    auto* table = window.findChild<QTableView*>("endpointStatusTable");
+    return table ? qobject_cast<const EndpointStatusModel*>(table->model()) : nullptr;
+}
+
+inline QString labelText(MainWindow& window, const char* name) {
+    auto* label = window.findChild<QLabel*>(name);
+    return label ? label->text() : QString();
+}
+
+// How many events of `kind` the event log shows, for `key` or any key.
+inline int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
+    const EventLogModel* events = window.lockWatch()->events();
+    int count = 0;
+    for (int row = 0; row < events->rowCount(); ++row)
+        if (events->eventAt(row).kind == kind && (key.empty() || events->eventAt(row).key == key))
+            ++count;
+    return count;
+}
+
+inline bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {
+    return eventCount(window, kind, key) > 0;
+}
+
+// A dialog's button by its text as shown (without the '&' of its mnemonic).
+inline QPushButton* buttonNamed(QWidget& dialog, const QString& text) {
+    for (auto* button : dialog.findChildren<QPushButton*>())
+        if (button->text().remove('&') == text)
+            return button;
+    return nullptr;
+}
+
+} // namespace lockscope::test

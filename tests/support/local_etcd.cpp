@@ -1,0 +1,61 @@
+#include "support/local_etcd.h"
+
+#include "etcdclient/blocking.h"
+#include "etcdclient/key_range.h"
+
+namespace lockscope::test {
+
+etcd::Result<std::unique_ptr<etcd::LocalCluster>> startCluster(int members,
+                                                               etcd::LocalClusterTls tls) {
+    auto cluster = std::make_unique<etcd::LocalCluster>(members, "etcd", std::move(tls));
+    const etcd::Error error = cluster->start();
+    if (!error.ok())
+        return etcd::Error(error.code, "could not start a " + std::to_string(members) +
+                                           "-member etcd cluster: " + error.message);
+    return cluster;
+}
+
+etcd::Result<std::unique_ptr<etcd::Client>> clientOf(const etcd::LocalCluster& cluster) {
+    return etcd::Client::create(cluster.clientOptions());
+}
+
+bool LocalEtcd::start(int members, etcd::LocalClusterTls tls) {
+    stop();
+    auto cluster = startCluster(members, std::move(tls));
+    if (!cluster) {
+        error_ = cluster.error().message;
+        return false;
+    }
+    cluster_ = std::move(cluster).value();
+    auto client = clientOf(*cluster_);
+    if (!client) {
+        error_ = "could not make a client on the test's etcd: " + client.error().message;
+        return false;
+    }
+    client_ = std::move(client).value();
+    error_.clear();
+    return true;
+}
+
+void LocalEtcd::stop() {
+    client_.reset();
+    cluster_.reset();
+}
+
+etcd::Result<std::vector<std::string>> keysUnder(etcd::Client& via, const std::string& keyPrefix) {
+    etcd::pb::RangeRequest r;
+    r.set_key(keyPrefix);
+    r.set_range_end(etcd::prefixRangeEnd(keyPrefix));
+    r.set_keys_only(true);
+    r.set_sort_target(etcd::pb::RangeRequest::CREATE);
+    r.set_sort_order(etcd::pb::RangeRequest::ASCEND);
+    auto got = etcd::call(via, &etcd::Client::range, r);
+    if (!got)
+        return got.error();
+    std::vector<std::string> keys;
+    for (const auto& kv : got->kvs())
+        keys.push_back(kv.key());
+    return keys;
+}
+
+} // namespace lockscope::test
