@@ -191,7 +191,7 @@ TEST_F(ClusterFailoverIntegrationTest, ALeaseQuestionWithATimeoutGivesUpThenAndK
     pb::LeaseTimeToLiveRequest ttl;
     ttl.set_id(lease->id());
     const auto askedAt = std::chrono::steady_clock::now();
-    auto left = detail::waitFor<Result<pb::LeaseTimeToLiveResponse>>([&](auto done) {
+    auto left = waitFor<Result<pb::LeaseTimeToLiveResponse>>([&](auto done) {
         client->leaseTimeToLiveWithin(std::chrono::milliseconds(300), ttl, std::move(done));
     });
     const auto took = std::chrono::steady_clock::now() - askedAt;

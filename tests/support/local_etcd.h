@@ -1,7 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
-#include "etcdclient/local_cluster.h"
+#include "process/local_cluster.h"
 #include "etcdclient/result.h"
 
 #include <memory>
