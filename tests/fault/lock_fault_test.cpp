@@ -58,12 +58,13 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
     ASSERT_GE(leader, 0);
     FaultWorkloadOptions options;
     options.endpoints = endpointsFrom(*cluster, leader); // every stream runs there and dies
-    // etcdctl (Go clientv3 3.4) with the killed leader first in its endpoints can stay stuck
-    // at the head of the queue until that member is back, holding up every waiter behind it
-    // (seen: its key first in the queue for 5 s, no revision written, every session of ours
-    // alive). Our client is what is tested here, so etcdctl gets the members that stay up.
-    options.etcdctlEndpoints = {cluster->endpoint((leader + 1) % 3),
-                                cluster->endpoint((leader + 2) % 3)};
+    // Ours only: an `etcdctl lock` (3.4) that reaches the head of the queue across the leader
+    // change can stay there, holding up every waiter behind it, until the old leader is back
+    // or it is killed: seen in 6 of 40 runs (also with only the surviving members as its
+    // endpoints), its key first for 5-7 s, no revision written, every session of ours alive.
+    // The other scenarios mix etcdctl in.
+    options.ourContenders = 20;
+    options.etcdctlContenders = 0;
     options.base = "/fault/leader-kill/";
     FaultWorkload workload(options);
     Error restarted;
@@ -76,7 +77,7 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
         },
         3s);
     ASSERT_TRUE(restarted.ok()) << restarted.message;
-    expectSafeAndClean(report, "leader SIGKILL + restart, 16 ours + 4 etcdctl, ttl 3");
+    expectSafeAndClean(report, "leader SIGKILL + restart, 20 ours, ttl 3");
     EXPECT_EQ(report.sessionsLost, 0);
 }
 
