@@ -26,7 +26,9 @@ std::string FaultReport::summary(const std::string& scenario) const {
                   scenario.c_str(), perSecondBefore, perSecondDuring, perSecondAfter, acquisitions,
                   sessionsLost, recoverySeconds, keysLeft, leasesLeft, staleGuardedWrites,
                   overlapsBeyondTtl, eventOrderViolations, recoveredEvents, longestHeadSeconds,
-                  longestHeadOurs ? "ours" : "etcdctl");
+                  longestHeadSeconds == 0 ? "a new one every sample"
+                  : longestHeadOurs       ? "ours"
+                                          : "etcdctl");
     return line;
 }
 
