@@ -64,8 +64,8 @@ bool EventLogModel::saveCsv(const QString& path, QString& error) const {
     for (const etcd::LockEvent& event : events_) {
         const QStringList fields = {observedTime(event).toUTC().toString(Qt::ISODateWithMs),
                                     QString::fromLatin1(etcd::lockEventKindName(event.kind)),
-                                    QString::fromStdString(displayKey(event.lock)),
-                                    QString::fromStdString(displayKey(event.key)),
+                                    displayKeyText(event.lock),
+                                    displayKeyText(event.key),
                                     QString::fromStdString(etcd::leaseHex(event.lease)),
                                     QString::number(event.revision),
                                     optionalMs(event.waited).toString(),
@@ -123,8 +123,8 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Time: return observedTime(event).toString("HH:mm:ss.zzz");
     case Kind: return QString::fromLatin1(etcd::lockEventKindName(event.kind));
-    case Lock: return QString::fromStdString(displayKey(event.lock));
-    case Key: return QString::fromStdString(displayKey(event.key));
+    case Lock: return displayKeyText(event.lock);
+    case Key: return displayKeyText(event.key);
     case Lease: return QString::fromStdString(etcd::leaseHex(event.lease));
     case Revision: return static_cast<qint64>(event.revision);
     case Waited: return optionalMs(event.waited);

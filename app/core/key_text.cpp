@@ -64,6 +64,10 @@ std::string displayKey(const std::string& bytes) {
     return out;
 }
 
+QString displayKeyText(const std::string& bytes) {
+    return QString::fromStdString(displayKey(bytes));
+}
+
 std::optional<std::string> parseKeyText(const std::string& text, std::string& problem) {
     std::string out;
     out.reserve(text.size());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -9,6 +10,8 @@ namespace lockscope {
 // An etcd key (any bytes) as text that never mangles it: valid UTF-8 stays as it is, a
 // backslash doubles, and every other byte (controls, invalid UTF-8) becomes \xNN.
 std::string displayKey(const std::string& bytes);
+// displayKey() as a QString, for models and messages.
+QString displayKeyText(const std::string& bytes);
 
 // The other way: `\xNN` (two hex digits, either case) is that byte, `\\` is one backslash, and
 // every other byte is itself, so raw non-UTF-8 bytes pass through unchanged. A backslash that

@@ -19,7 +19,7 @@ QString message(const etcd::Error& error) {
     return QString::fromStdString(error.message);
 }
 QString shown(const QByteArray& key) {
-    return QString::fromStdString(displayKey(key.toStdString()));
+    return displayKeyText(key.toStdString());
 }
 } // namespace
 

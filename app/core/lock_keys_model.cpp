@@ -7,12 +7,6 @@
 
 namespace lockscope {
 
-namespace {
-QString text(const std::string& s) {
-    return QString::fromStdString(displayKey(s));
-}
-} // namespace
-
 LockKeysModel::LockKeysModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
@@ -30,9 +24,10 @@ void LockKeysModel::setState(const etcd::LockMonitorState& state,
                                      .arg(std::ceil(left))
                                      .arg(lease->second.grantedTtlSeconds);
             }
-            rows.append({text(name), text(k.key), QString::fromStdString(etcd::leaseHex(k.lease)),
-                         i == 0 ? QString() : text(queue.keys[i - 1].key), ttl, static_cast<int>(i),
-                         k.createRevision});
+            rows.append({displayKeyText(name), displayKeyText(k.key),
+                         QString::fromStdString(etcd::leaseHex(k.lease)),
+                         i == 0 ? QString() : displayKeyText(queue.keys[i - 1].key), ttl,
+                         static_cast<int>(i), k.createRevision});
         }
     }
     beginResetModel(); // a one-shot snapshot; the live views update in place

@@ -8,14 +8,6 @@
 
 namespace lockscope {
 
-namespace {
-
-QString text(const std::string& bytes) {
-    return QString::fromStdString(displayKey(bytes));
-}
-
-} // namespace
-
 LockListModel::LockListModel(QObject* parent)
     : KeyedTableModel(parent)
     , now_(std::chrono::steady_clock::now()) {}
@@ -24,9 +16,9 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
                                         const etcd::LockMonitorState& state) {
     Row row;
     row.id = queue.name;
-    row.name = text(queue.name);
+    row.name = displayKeyText(queue.name);
     if (const etcd::LockKey* holder = queue.holder()) {
-        row.holder = text(holder->key);
+        row.holder = displayKeyText(holder->key);
         row.holderLease = holder->lease;
         row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
     }
@@ -38,7 +30,8 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
             if (!kinds.contains(kind))
                 kinds << kind;
             details << QStringLiteral("%1: %2 (%3)")
-                           .arg(kind, text(anomaly.key), QString::fromStdString(anomaly.detail));
+                           .arg(kind, displayKeyText(anomaly.key),
+                                QString::fromStdString(anomaly.detail));
         }
         row.anomalyKinds = QStringLiteral("⚠ %1  %2").arg(details.size()).arg(kinds.join(", "));
         row.anomalyDetails = details.join('\n');

@@ -20,10 +20,10 @@ void QueueModel::setQueue(const etcd::LockQueue* queue,
         next.reserve(queue->keys.size());
         for (const etcd::LockKey& key : queue->keys)
             next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
-                            QString::fromStdString(displayKey(key.key)), key.lease,
+                            displayKeyText(key.key), key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
-                            QString::fromStdString(displayKey(key.value)), key.enqueuedAt,
-                            key.acquiredAt, LeaseCountdown::of(leases, key.lease)});
+                            displayKeyText(key.value), key.enqueuedAt, key.acquiredAt,
+                            LeaseCountdown::of(leases, key.lease)});
     }
     now_ = now;
     wallNow_ = wallNow;

@@ -248,13 +248,13 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             if (!ok || options.ttlSeconds <= 0) {
                 problem = QStringLiteral("--ttl takes a whole number of seconds above 0, not "
                                          "\"%1\"")
-                              .arg(QString::fromStdString(displayKey(argumentBytes(value))));
+                              .arg(displayKeyText(argumentBytes(value)));
                 return false;
             }
         } else if (arg.startsWith("-")) {
             problem = QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, --force, "
                                      "--no-retry, -- COMMAND)")
-                          .arg(QString::fromStdString(displayKey(argumentBytes(arg))));
+                          .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
             std::string why;

@@ -96,9 +96,8 @@ int main(int argc, char* argv[]) {
         return arguments.first() == QLatin1String(c.name);
     });
     if (command == commands.end())
-        return usageError(
-            QStringLiteral("unknown command \"%1\"")
-                .arg(QString::fromStdString(displayKey(argumentBytes(arguments.first())))));
+        return usageError(QStringLiteral("unknown command \"%1\"")
+                              .arg(displayKeyText(argumentBytes(arguments.first()))));
 
     QString problem;
     const auto connection = ConnectionOptions::read(

@@ -17,12 +17,6 @@
 
 namespace lockscope {
 
-namespace {
-QString text(const std::string& bytes) {
-    return QString::fromStdString(displayKey(bytes));
-}
-} // namespace
-
 LockCharts::LockCharts(QWidget* parent)
     : QWidget(parent)
     , timeline_(new HolderTimeline)
@@ -62,11 +56,11 @@ LockCharts::LockCharts(QWidget* parent)
 
 void LockCharts::addEvents(const std::vector<etcd::LockEvent>& events) {
     for (const auto& e : events) {
-        const QString lock = text(e.lock);
+        const QString lock = displayKeyText(e.lock);
         const double at = etcd::unixSeconds(e.observedAt);
         switch (e.kind) {
         case etcd::LockEventKind::Acquired:
-            timeline_->beginHold(lock, text(e.key), at);
+            timeline_->beginHold(lock, displayKeyText(e.key), at);
             if (e.waited && !e.recovered)
                 waits_->addPoint(tr("wait (observed)"), at, static_cast<double>(e.waited->count()));
             if (auto gone = holderGoneAt_.find(lock); gone != holderGoneAt_.end()) {

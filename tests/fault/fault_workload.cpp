@@ -22,10 +22,13 @@ std::string FaultReport::summary(const std::string& scenario) const {
                   "[fault] %s: acquisitions/s before %.1f, during %.1f, after %.1f (%d in all); "
                   "sessions lost %d; time to recover %.2f s; keys left %d; leases left %d; "
                   "stale guarded writes %d; overlaps beyond TTL %d; event order violations %d; "
-                  "recovered events %d",
+                  "recovered events %d; longest first in queue %.2f s (%s)",
                   scenario.c_str(), perSecondBefore, perSecondDuring, perSecondAfter, acquisitions,
                   sessionsLost, recoverySeconds, keysLeft, leasesLeft, staleGuardedWrites,
-                  overlapsBeyondTtl, eventOrderViolations, recoveredEvents);
+                  overlapsBeyondTtl, eventOrderViolations, recoveredEvents, longestHeadSeconds,
+                  longestHeadSeconds == 0 ? "a new one every sample"
+                  : longestHeadOurs       ? "ours"
+                                          : "etcdctl");
     return line;
 }
 
@@ -75,6 +78,35 @@ void FaultWorkload::start() {
         threads_.emplace_back([this] { runOurs(); });
     for (int i = 0; i < options_.etcdctlContenders; ++i)
         threads_.emplace_back([this] { runEtcdctl(); });
+    threads_.emplace_back([this] { watchQueueHead(); });
+}
+
+void FaultWorkload::watchQueueHead() {
+    pb::RangeRequest first; // the oldest key of the queue, with its lease
+    first.set_key(lockName() + "/");
+    first.set_range_end(prefixRangeEnd(lockName() + "/"));
+    first.set_sort_target(pb::RangeRequest::CREATE);
+    first.set_sort_order(pb::RangeRequest::ASCEND);
+    first.set_limit(1);
+    while (!stopping_) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        auto queue = call(*observer_, &Client::range, first);
+        if (!queue)
+            continue; // no answer during the fault: the head is whatever it was
+        const auto now = Clock::now();
+        std::lock_guard lock(mutex_);
+        const std::string head = queue->kvs_size() > 0 ? queue->kvs(0).key() : "";
+        if (head != head_) {
+            head_ = head;
+            headSince_ = now;
+            headOurs_ = queue->kvs_size() > 0 && ourLeases_.count(queue->kvs(0).lease()) > 0;
+        }
+        const double held = std::chrono::duration<double>(now - headSince_).count();
+        if (!head_.empty() && held > longestHeadSeconds_) {
+            longestHeadSeconds_ = held;
+            longestHeadOurs_ = headOurs_;
+        }
+    }
 }
 
 void FaultWorkload::markFaultStart() {
@@ -119,6 +151,8 @@ void FaultWorkload::runOurs() {
                 continue;
             }
             session->onLost([this](const Error&) { ++sessionsLost_; });
+            std::lock_guard lock(mutex_);
+            ourLeases_.insert(session->leaseId());
         }
         auto mutex = Mutex::create(*client, session, lockName());
         auto pending = lockAsync(*mutex);
@@ -203,6 +237,8 @@ FaultReport FaultWorkload::report() {
 
     std::lock_guard lock(mutex_);
     r.sessionsLost = sessionsLost_;
+    r.longestHeadSeconds = longestHeadSeconds_;
+    r.longestHeadOurs = longestHeadOurs_;
     r.acquisitions = static_cast<int>(acquisitions_.size());
     const auto faultStart = faultStart_ == Clock::time_point{} ? stoppedAt_ : faultStart_;
     const auto faultEnd = faultEnd_ == Clock::time_point{} ? faultStart : faultEnd_;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +33,10 @@ struct FaultReport {
     int acquisitions = 0;
     int sessionsLost = 0;
     double recoverySeconds = 0; // the longest pause in acquisitions since the fault began
+    // The longest one key stayed first in the queue (sampled every 100 ms), and whether it was
+    // one of ours: names who held a pause up.
+    double longestHeadSeconds = 0;
+    bool longestHeadOurs = false;
     int keysLeft = 0, leasesLeft = 0;
     int staleGuardedWrites = 0;   // fenced writes applied after a newer holder's
     int overlapsBeyondTtl = 0;    // pairs of our holds overlapping by more than the TTL
@@ -73,6 +78,7 @@ private:
     void runOurs();
     void runEtcdctl();
     void recordAcquisition(Clock::time_point at);
+    void watchQueueHead();
     std::pair<int, int> left(); // our lock keys and every lease on the cluster
 
     const FaultWorkloadOptions options_;
@@ -89,6 +95,12 @@ private:
     std::vector<Hold> holds_;
     std::vector<std::pair<int64_t, int64_t>> fenceWrites_; // (revision, token) as watched
     std::vector<etcd::LockEvent> events_;
+    std::set<int64_t> ourLeases_;
+    std::string head_; // the queue's first key when last sampled
+    Clock::time_point headSince_{};
+    bool headOurs_ = false;
+    double longestHeadSeconds_ = 0;
+    bool longestHeadOurs_ = false;
 };
 
 } // namespace lockscope::test

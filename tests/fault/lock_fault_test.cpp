@@ -58,12 +58,13 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
     ASSERT_GE(leader, 0);
     FaultWorkloadOptions options;
     options.endpoints = endpointsFrom(*cluster, leader); // every stream runs there and dies
-    // etcdctl (Go clientv3 3.4) with the killed leader first in its endpoints can stay stuck
-    // at the head of the queue until that member is back, holding up every waiter behind it
-    // (seen: its key first in the queue for 5 s, no revision written, every session of ours
-    // alive). Our client is what is tested here, so etcdctl gets the members that stay up.
-    options.etcdctlEndpoints = {cluster->endpoint((leader + 1) % 3),
-                                cluster->endpoint((leader + 2) % 3)};
+    // Ours only: an `etcdctl lock` (3.4) that reaches the head of the queue across the leader
+    // change can stay there, holding up every waiter behind it, until the old leader is back
+    // or it is killed: seen in 6 of 40 runs (also with only the surviving members as its
+    // endpoints), its key first for 5-7 s, no revision written, every session of ours alive.
+    // The other scenarios mix etcdctl in.
+    options.ourContenders = 20;
+    options.etcdctlContenders = 0;
     options.base = "/fault/leader-kill/";
     FaultWorkload workload(options);
     Error restarted;
@@ -76,7 +77,7 @@ TEST(LockFaultTest, KillingAndRestartingTheLeaderUnder20ContendersLosesNoSession
         },
         3s);
     ASSERT_TRUE(restarted.ok()) << restarted.message;
-    expectSafeAndClean(report, "leader SIGKILL + restart, 16 ours + 4 etcdctl, ttl 3");
+    expectSafeAndClean(report, "leader SIGKILL + restart, 20 ours, ttl 3");
     EXPECT_EQ(report.sessionsLost, 0);
 }
 
@@ -144,8 +145,16 @@ TEST(LockFaultTest, RestartingEtcdWithAuthWhileAQueueWaitsKeepsTheQueueMoving) {
 TEST(LockFaultTest, AWatcherLaggingBehindACompactionEverySecondReListsAndStaysRight) {
     auto cluster = startCluster(3);
     ASSERT_TRUE(cluster);
+    // The member stopped under the lagging watcher is a follower, for the reason given in the
+    // SIGSTOP scenario: a stopped leader costs an election and, resumed, revokes leases. Seen
+    // here too: 7 sessions lost, which a stopped member outside the contenders' endpoints
+    // cannot cost unless it leads.
+    const int leader = leaderOf(*cluster);
+    ASSERT_GE(leader, 0);
+    const int lagged = (leader + 1) % 3;
+    const std::string first = cluster->endpoint((lagged + 1) % 3);
     FaultWorkloadOptions options;
-    options.endpoints = {cluster->endpoint(0), cluster->endpoint(1)};
+    options.endpoints = {first, cluster->endpoint((lagged + 2) % 3)};
     options.base = "/fault/compaction/";
     options.ourContenders = 8;
     options.etcdctlContenders = 2;
@@ -153,7 +162,7 @@ TEST(LockFaultTest, AWatcherLaggingBehindACompactionEverySecondReListsAndStaysRi
     // The lagging watcher: a LockMonitor on the member that is stopped while history goes. It
     // moves to the next member once its stream is found silent, and resumes from a revision
     // that has been compacted meanwhile: LockMonitor must re-list.
-    auto laggingClient = workload.makeClient({cluster->endpoint(2), cluster->endpoint(0)});
+    auto laggingClient = workload.makeClient({cluster->endpoint(lagged), first});
     std::mutex mutex;
     std::vector<LockEvent> laggingEvents;
     auto lagging = LockMonitor::create(*laggingClient, {.prefix = workload.lockName() + "/"},
@@ -171,8 +180,7 @@ TEST(LockFaultTest, AWatcherLaggingBehindACompactionEverySecondReListsAndStaysRi
             any.set_key(workload.fenceKey());
             auto now = call(workload.observer(), &Client::range, any);
             if (now)
-                compactions += etcdctl(cluster->endpoint(0),
-                                       {"compact", std::to_string(now->header().revision())})
+                compactions += etcdctl(first, {"compact", std::to_string(now->header().revision())})
                                    .exitCode == 0;
             std::this_thread::sleep_for(1s);
         }
@@ -180,7 +188,7 @@ TEST(LockFaultTest, AWatcherLaggingBehindACompactionEverySecondReListsAndStaysRi
     const FaultReport report = measure(
         workload, 2s,
         [&] {
-            StoppedMember stopped(*cluster, 2);
+            StoppedMember stopped(*cluster, lagged);
             std::this_thread::sleep_for(5s);
         },
         3s);
