@@ -3,7 +3,7 @@
 // $LOCKSCOPE_ARTIFACTS_DIR, or the test's build directory (LOCKSCOPE_TEST_BUILD_DIR).
 
 #include "app/core/lock_list_model.h"
-#include "app/gui/lock_watch.h"
+#include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "widgets/latency_plot.h"
 
