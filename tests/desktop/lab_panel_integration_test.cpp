@@ -1,4 +1,5 @@
 // The lab panel against a real etcd: workers run, figures move, stop leaves no key.
+#include "app/core/workspace.h"
 #include "app/gui/lab_panel.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
@@ -16,9 +17,8 @@ private slots:
         cluster_ = std::make_unique<etcd::LocalCluster>(1);
         const auto started = cluster_->start();
         QVERIFY2(started.ok(), started.message.c_str());
-        etcd::ClientOptions options;
-        options.endpoints = cluster_->endpoints();
-        client_ = std::move(etcd::Client::create(options).value());
+        options_.endpoints = cluster_->endpoints();
+        client_ = std::move(etcd::Client::create(options_).value());
     }
     void cleanupTestCase() {
         client_.reset();
@@ -26,8 +26,9 @@ private slots:
     }
 
     void runsShowsFiguresAndStopsCleanly() {
+        Workspace workspace(options_);
         LabPanel panel;
-        panel.setClient(client_.get());
+        panel.setWorkspace(&workspace);
         auto options = panel.options();
         options.workers = 6;
         options.hold = std::chrono::milliseconds(20);
@@ -49,8 +50,9 @@ private slots:
     }
 
     void stepGivesEveryWorkerOneTurn() {
+        Workspace workspace(options_);
         LabPanel panel;
-        panel.setClient(client_.get());
+        panel.setWorkspace(&workspace);
         auto options = panel.options();
         options.workers = 4;
         options.hold = std::chrono::milliseconds(10);
@@ -77,7 +79,8 @@ private:
     }
 
     std::unique_ptr<etcd::LocalCluster> cluster_;
-    std::unique_ptr<etcd::Client> client_;
+    etcd::ClientOptions options_;
+    std::unique_ptr<etcd::Client> client_; // for looking at the keys
 };
 
 QTEST_MAIN(LabPanelIntegrationTest)
