@@ -5,24 +5,22 @@
 #include <QWidget>
 #include <chrono>
 
-class QAction;
 class QLineEdit;
 class QSettings;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
-class QToolBar;
 
 namespace lockscope {
 
 class HolderCard;
+class LockActionsBar;
 class Workspace;
 
 // The Locks tab: the locks under the prefix (filterable), the selected lock's holder card and
-// queue with the actions on them (acquire, release, pause keepalive, force release, copy
-// key), and the lock events as they happen. It shows the models of one Workspace's LockWatch
-// and acts through its LockActions; without a Workspace the tables are empty and the actions
-// disabled.
+// queue with the actions on them (LockActionsBar), and the lock events as they happen. It shows the
+// models of one Workspace's LockWatch and acts through its LockActions; without a Workspace the
+// tables are empty and the actions disabled.
 class LocksPage : public QWidget {
     Q_OBJECT
 public:
@@ -34,9 +32,8 @@ public:
     // The page lets go of the previous Workspace's models (null: none).
     void setWorkspace(Workspace* workspace);
     void setReadOnly(bool readOnly);
-    // The actions on the selected lock, for the window's shortcuts on every tab.
-    QList<QAction*> lockActions() const;
-    QToolBar* lockActionsBar() const { return lockActionsBar_; }
+    // The actions on the selected lock (acquire, release, ...).
+    LockActionsBar* lockActionsBar() const { return lockActionsBar_; }
     void focusLockFilter();
 
     // Writes the event log to `path`: JSON when it ends in .json, else CSV.
@@ -58,14 +55,6 @@ private:
     QWidget* createLockPanel();
     QWidget* createDetailPanel();
     QWidget* createEventPanel();
-    void createLockActions();
-    void connectLockActions();
-    void updateLockActions();
-    void acquireLock();
-    void releaseLock();
-    void forceReleaseSelected();
-    void copySelectedKey();
-    int selectedQueueRow() const;
     void selectLockAt(const QModelIndex& proxyIndex);
     void showHolder();
     void followNewEvents();
@@ -74,22 +63,15 @@ private:
     QLineEdit* lockFilter_;
     QSortFilterProxyModel* lockProxy_;
     QTableView* lockTable_;
-    QToolBar* lockActionsBar_;
     HolderCard* holderCard_;
     QTableView* queueTable_;
+    LockActionsBar* lockActionsBar_;
     QLineEdit* eventFilter_;
     QSortFilterProxyModel* eventProxy_;
     QTableView* eventTable_;
     QSplitter* locksSplitter_;
     QSplitter* detailSplitter_;
     QTimer followEvents_; // scrolls the event log to its newest row, once a frame
-
-    QAction* acquireAction_ = nullptr;
-    QAction* releaseAction_ = nullptr;
-    QAction* forceReleaseAction_ = nullptr;
-    QAction* pauseAction_ = nullptr;
-    QAction* copyKeyAction_ = nullptr;
-    bool readOnly_ = false;
 };
 
 } // namespace lockscope

@@ -1,24 +1,23 @@
 #include "app/gui/main_window.h"
 
 #include "app/core/cluster_session.h"
-#include "app/core/key_text.h"
 #include "app/core/lock_watch.h"
 #include "app/core/sandbox.h"
 #include "app/gui/cluster_page.h"
 #include "app/gui/connection_profiles.h"
+#include "app/gui/connection_status.h"
 #include "app/gui/lab_panel.h"
+#include "app/gui/lock_actions_bar.h"
 #include "app/gui/locks_page.h"
 #include "app/gui/password_source.h"
+#include "app/gui/prefix_bar.h"
 #include "app/gui/timeline_page.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/frame_rate_cap.h"
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
 #include <QShortcut>
@@ -28,23 +27,11 @@
 
 namespace lockscope {
 
-namespace {
-
-constexpr int MaxRecentPrefixes = 10;
-
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , prefixBox_(new QComboBox)
-    , liveLabel_(new QLabel)
+    , prefixBar_(new PrefixBar)
     , problemBanner_(new QLabel)
-    , connectionLabel_(new QLabel)
-    , endpointLabel_(new QLabel)
-    , leaderLabel_(new QLabel)
-    , revisionLabel_(new QLabel)
-    , termLabel_(new QLabel)
-    , roundTripLabel_(new QLabel)
+    , connectionStatus_(new ConnectionStatus(statusBar()))
     , locksPage_(new LocksPage)
     , timelinePage_(new TimelinePage)
     , clusterPage_(new ClusterPage)
@@ -60,23 +47,12 @@ MainWindow::MainWindow(QWidget* parent)
                                   "border: 1px solid #f5c2bd; border-radius: 4px; padding: 8px; }");
     problemBanner_->hide();
 
-    prefixBox_->setObjectName("prefixBox");
-    prefixBox_->setEditable(true);
-    prefixBox_->setInsertPolicy(QComboBox::NoInsert); // setPrefix keeps the recent list
-    prefixBox_->setMinimumContentsLength(30);
-    prefixBox_->setToolTip(tr("The key prefix whose locks to watch (Ctrl+L); Enter applies it"));
-    connect(prefixBox_, &QComboBox::textActivated, this, &MainWindow::setPrefix);
-    // With NoInsert, Enter activates only a listed prefix; a newly typed one is applied here.
-    connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
-            [this] { setPrefix(prefixBox_->currentText()); });
-    liveLabel_->setObjectName("lockWatchStatus");
-    liveLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* prefixRow = new QHBoxLayout;
-    auto* prefixLabel = new QLabel(tr("Lock &prefix:"));
-    prefixLabel->setBuddy(prefixBox_);
-    prefixRow->addWidget(prefixLabel);
-    prefixRow->addWidget(prefixBox_);
-    prefixRow->addWidget(liveLabel_, 1);
+    connect(prefixBar_, &PrefixBar::prefixChosen, this, [this](const std::string& prefix) {
+        if (workspace_)
+            workspace_->lockWatch()->setPrefix(prefix);
+    });
+    connect(prefixBar_, &PrefixBar::rejected, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
     auto* tabs = new QTabWidget;
     tabs->setObjectName("mainTabs");
@@ -96,12 +72,11 @@ MainWindow::MainWindow(QWidget* parent)
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->addWidget(problemBanner_);
-    layout->addLayout(prefixRow);
+    layout->addWidget(prefixBar_);
     layout->addWidget(tabs, 1);
     setCentralWidget(central);
 
     createMenus();
-    createStatusBar();
     showLiveness(false, tr("not connected"));
 
     passwords_ = new PasswordSource(this);
@@ -109,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(passwords_, &PasswordSource::cancelled, this, [this] {
         if (workspace_ || problemBanner_->isVisible())
             return; // the connection in use stays, or the refusal stays said
-        setConnectionState(tr("Not connected"), "gray");
+        connectionStatus_->setState(tr("Not connected"), "gray");
         showProblem(tr("Not connected: no password was given. Choose File → Connect… to "
                        "connect."));
     });
@@ -135,22 +110,11 @@ void MainWindow::createMenus() {
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     // The lock actions' shortcuts work on every tab, not only where their toolbar is.
-    addActions(locksPage_->lockActions());
-    connect(new QShortcut(QKeySequence("Ctrl+L"), this), &QShortcut::activated, this, [this] {
-        prefixBox_->setFocus(Qt::ShortcutFocusReason);
-        prefixBox_->lineEdit()->selectAll();
-    });
+    addActions(locksPage_->lockActionsBar()->lockActions());
+    connect(new QShortcut(QKeySequence("Ctrl+L"), this), &QShortcut::activated, this,
+            [this] { prefixBar_->focusPrefix(); });
     connect(new QShortcut(QKeySequence::Find, this), &QShortcut::activated, locksPage_,
             &LocksPage::focusLockFilter);
-}
-
-void MainWindow::createStatusBar() {
-    connectionLabel_->setObjectName("connectionLabel");
-    endpointLabel_->setObjectName("endpointLabel");
-    for (QLabel* label : {connectionLabel_, endpointLabel_, leaderLabel_, revisionLabel_,
-                          termLabel_, roundTripLabel_})
-        statusBar()->addWidget(label);
-    setConnectionState(tr("Not connected"), "gray");
 }
 
 MainWindow::~MainWindow() {
@@ -205,7 +169,7 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     for (const std::string& endpoint : options.endpoints)
         endpoints << QString::fromStdString(endpoint);
     setPlace(endpoints.join(", "));
-    setConnectionState(tr("Connecting…"), "#b07d00");
+    connectionStatus_->setState(tr("Connecting…"), "#b07d00");
 
     workspace_ = new Workspace(options, this);
     connect(workspace_->session(), &ClusterSession::statusChanged, this,
@@ -213,9 +177,7 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     connect(workspace_->session(), &ClusterSession::memberNamesChanged, this,
             [this](const QHash<quint64, QString>& names) { memberNames_ = names; });
     connect(workspace_->lockWatch(), &LockWatch::livenessChanged, this, &MainWindow::showLiveness);
-    std::string unused; // the recent prefixes were all parsed before they were kept
-    workspace_->lockWatch()->setPrefix(
-        parseKeyText(prefixBox_->currentText().toStdString(), unused).value_or("/"));
+    workspace_->lockWatch()->setPrefix(prefixBar_->currentPrefix());
     locksPage_->setWorkspace(workspace_);
     timelinePage_->setWorkspace(workspace_);
     clusterPage_->setWorkspace(workspace_);
@@ -257,11 +219,6 @@ void MainWindow::endWorkspace() {
     showLiveness(false, tr("not connected"));
 }
 
-void MainWindow::clearClusterFigures() {
-    for (QLabel* label : {leaderLabel_, revisionLabel_, termLabel_, roundTripLabel_})
-        label->clear();
-}
-
 void MainWindow::setReadOnly(bool readOnly) {
     readOnly_ = readOnly;
     {
@@ -273,26 +230,7 @@ void MainWindow::setReadOnly(bool readOnly) {
 }
 
 void MainWindow::setPrefix(const QString& prefix) {
-    const QString text = prefix.isEmpty() ? QStringLiteral("/") : prefix;
-    std::string problem; // the field takes escapes (\xNN, \\) for bytes text cannot hold
-    const auto bytes = parseKeyText(text.toStdString(), problem);
-    if (!bytes) {
-        statusBar()->showMessage(tr("Prefix not changed: %1").arg(QString::fromStdString(problem)),
-                                 10000);
-        return;
-    }
-    QSettings settings;
-    QStringList recent = settings.value("locks/recentPrefixes").toStringList();
-    recent.removeAll(text);
-    recent.prepend(text);
-    recent = recent.mid(0, MaxRecentPrefixes);
-    settings.setValue("locks/recentPrefixes", recent);
-    const QSignalBlocker quiet(prefixBox_);
-    prefixBox_->clear();
-    prefixBox_->addItems(recent);
-    prefixBox_->setCurrentIndex(0);
-    if (workspace_)
-        workspace_->lockWatch()->setPrefix(*bytes);
+    prefixBar_->choose(prefix);
 }
 
 void MainWindow::restoreSettings() {
@@ -300,8 +238,6 @@ void MainWindow::restoreSettings() {
     restoreGeometry(settings.value("window/geometry").toByteArray());
     locksPage_->restoreState(settings);
     clusterPage_->restoreState(settings);
-    prefixBox_->addItems(settings.value("locks/recentPrefixes", QStringList{"/"}).toStringList());
-    prefixBox_->setCurrentIndex(0);
 }
 
 void MainWindow::openConnection(const ConnectionOptions& connection, const QString& origin) {
@@ -315,7 +251,7 @@ void MainWindow::openConnection(const ConnectionOptions& connection, const QStri
 void MainWindow::startSandbox(const QString& etcdProgram, int members) {
     origin_ = tr("sandbox");
     setPlace(tr("starting…"));
-    setConnectionState(tr("Starting sandbox etcd…"), "#b07d00");
+    connectionStatus_->setState(tr("Starting sandbox etcd…"), "#b07d00");
     sandbox_ = new Sandbox(etcdProgram, members, this);
     connect(sandbox_, &Sandbox::ready, this, [this](const QStringList& endpoints) {
         etcd::ClientOptions options;
@@ -327,7 +263,7 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
             addSandboxMenu();
     });
     connect(sandbox_, &Sandbox::failed, this, [this](const QString& message) {
-        setConnectionState(tr("Sandbox failed"), "#c62828");
+        connectionStatus_->setState(tr("Sandbox failed"), "#c62828");
         setPlace(tr("not running"));
         showProblem(message);
     });
@@ -343,24 +279,16 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
         // Only an unanswered connection is "unreachable"; other errors (TLS, DNS, credentials)
         // already say what is wrong.
         const bool unreachable = status.errorCode == etcd::ErrorCode::Unavailable;
-        setConnectionState(unreachable ? tr("Unreachable") : tr("Not connected"), "#c62828");
+        connectionStatus_->setState(unreachable ? tr("Unreachable") : tr("Not connected"),
+                                    "#c62828");
         showProblem(unreachable ? tr("Cannot reach the cluster: %1").arg(status.error)
                                 : status.error);
-        clearClusterFigures();
+        connectionStatus_->clearFigures();
         return;
     }
     problemBanner_->hide();
     passwords_->accepted(workspace_->options());
-    setConnectionState(tr("Connected"), "#2e7d32");
-    const QString using_ = tr("using %1").arg(status.endpoint);
-    endpointLabel_->setText(origin_.isEmpty() ? using_ : origin_ + " · " + using_);
-    const QString leaderId = EndpointStatus::hexId(status.leaderId);
-    const QString leaderName = memberNames_.value(status.leaderId);
-    leaderLabel_->setText(
-        tr("Leader: %1").arg(leaderName.isEmpty() ? leaderId : leaderName + " (" + leaderId + ")"));
-    revisionLabel_->setText(tr("Revision: %1").arg(status.revision));
-    termLabel_->setText(tr("Raft term: %1").arg(status.raftTerm));
-    roundTripLabel_->setText(tr("Round trip: %1 ms").arg(status.roundTripMs, 0, 'f', 2));
+    connectionStatus_->showAnswer(status, origin_, memberNames_);
 }
 
 void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
@@ -376,8 +304,8 @@ void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
             if (!failed || workspace_ != failed)
                 return;
             endWorkspace();
-            setConnectionState(tr("Authentication failed"), "#c62828");
-            clearClusterFigures();
+            connectionStatus_->setState(tr("Authentication failed"), "#c62828");
+            connectionStatus_->clearFigures();
             showProblem(message);
             problemBanner_->setToolTip(detail);
             pendingOrigin_ = origin_;
@@ -392,15 +320,8 @@ void MainWindow::showProblem(const QString& message) {
     problemBanner_->show();
 }
 
-void MainWindow::setConnectionState(const QString& text, const QString& color) {
-    connectionLabel_->setText(
-        QStringLiteral("<span style='color:%1'>●</span> %2").arg(color, text));
-}
-
 void MainWindow::setPlace(const QString& endpoints) {
-    const QString place = origin_.isEmpty() ? endpoints : origin_ + " " + endpoints;
-    setWindowTitle(tr("LockScope — %1").arg(place));
-    endpointLabel_->setText(place);
+    setWindowTitle(tr("LockScope — %1").arg(connectionStatus_->setPlace(origin_, endpoints)));
 }
 
 void MainWindow::startLabDemoWhenConnected() {
@@ -456,13 +377,7 @@ void MainWindow::addSandboxMenu() {
 
 void MainWindow::showLiveness(bool live, const QString& why) {
     // Without a connection in use nothing reconnects.
-    const bool connected = workspace_ != nullptr;
-    liveLabel_->setText(
-        live ? QStringLiteral("<span style='color:#2e7d32'>●</span> %1").arg(tr("live"))
-        : connected
-            ? QStringLiteral("<span style='color:#b07d00'>●</span> %1")
-                  .arg(tr("reconnecting: %1").arg(why.toHtmlEscaped()))
-            : QStringLiteral("<span style='color:gray'>●</span> %1").arg(why.toHtmlEscaped()));
+    prefixBar_->showLiveness(live, why, workspace_ != nullptr);
 }
 
 } // namespace lockscope

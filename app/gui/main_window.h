@@ -9,17 +9,18 @@
 #include <chrono>
 
 class QAction;
-class QComboBox;
 class QLabel;
 class QToolBar;
 
 namespace lockscope {
 
 class ClusterPage;
+class ConnectionStatus;
 class LabPanel;
 class LockWatch;
 class LocksPage;
 class PasswordSource;
+class PrefixBar;
 class Sandbox;
 class TimelinePage;
 struct ConnectionOptions;
@@ -69,7 +70,6 @@ protected:
 
 private:
     void createMenus();
-    void createStatusBar();
     void chooseConnection();
     void endWorkspace();
     void addSandboxMenu();
@@ -80,19 +80,11 @@ private:
     void stopOnRefusedPassword(const EndpointStatus& status);
     void replaceConnection(const etcd::ClientOptions& options);
     void showProblem(const QString& message);
-    void clearClusterFigures();
-    void setConnectionState(const QString& text, const QString& color);
     void setPlace(const QString& endpoints);
 
-    QComboBox* prefixBox_;
-    QLabel* liveLabel_;
+    PrefixBar* prefixBar_;
     QLabel* problemBanner_;
-    QLabel* connectionLabel_;
-    QLabel* endpointLabel_;
-    QLabel* leaderLabel_;
-    QLabel* revisionLabel_;
-    QLabel* termLabel_;
-    QLabel* roundTripLabel_;
+    ConnectionStatus* connectionStatus_;
     LocksPage* locksPage_;
     TimelinePage* timelinePage_;
     ClusterPage* clusterPage_;
