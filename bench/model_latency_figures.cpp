@@ -1,4 +1,4 @@
-#include "app/gui/lock_watch.h"
+#include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/key_range.h"
 #include "figures.h"

@@ -1,6 +1,7 @@
 #include "app/gui/lab_panel.h"
 
 #include "app/core/key_text.h"
+#include "app/core/workspace.h"
 #include "app/lab/contention_lab.h"
 #include "etcdclient/clock.h"
 
@@ -109,30 +110,14 @@ LabPanel::LabPanel(QWidget* parent)
     updateButtons();
 }
 
-LabPanel::~LabPanel() {
-    if (lab_)
-        lab_->stop(); // revokes every worker's session; the client outlives this panel
-}
+LabPanel::~LabPanel() = default;
 
-void LabPanel::setClient(etcd::Client* client) {
-    if (lab_ && client != client_) {
-        lab_->stop();
-        lab_.reset();
-    }
-    client_ = client;
-    updateButtons();
-}
-
-void LabPanel::detachClient(std::function<void()> released) {
-    if (lab_) {
-        lab_->stop(std::move(released));
+void LabPanel::setWorkspace(Workspace* workspace) {
+    if (workspace_ && workspace != workspace_) {
         refresh(); // the final figures stay shown
-        lab_.reset();
-    } else if (released) {
-        released();
+        refreshTimer_.stop();
     }
-    refreshTimer_.stop();
-    client_ = nullptr;
+    workspace_ = workspace;
     updateButtons();
 }
 
@@ -174,7 +159,7 @@ void LabPanel::step() {
 }
 
 void LabPanel::launch(bool once) {
-    if (!client_ || running())
+    if (!usable() || running())
         return;
     const lab::LabOptions o = options();
     std::string problem;
@@ -185,26 +170,23 @@ void LabPanel::launch(bool once) {
         QMessageBox::warning(this, tr("Contention lab"), QString::fromStdString(problem));
         return;
     }
-    if (lab_)
-        lab_->stop();
-    lab_ = lab::ContentionLab::create(*client_, o);
+    workspace_->startLab(o, once);
     overlapsShown_.clear();
     lastAcquisitions_ = 0;
-    once ? lab_->step() : lab_->start();
     refreshTimer_.start();
     updateButtons();
 }
 
 void LabPanel::stop() {
-    if (lab_)
-        lab_->stop();
+    if (workspace_)
+        workspace_->stopLab();
     refresh();
     refreshTimer_.stop();
     updateButtons();
 }
 
 bool LabPanel::running() const {
-    return lab_ && lab_->running();
+    return lab() && lab()->running();
 }
 
 QString LabPanel::figures() const {
@@ -212,9 +194,9 @@ QString LabPanel::figures() const {
 }
 
 void LabPanel::refresh() {
-    if (!lab_)
+    if (!lab())
         return;
-    const auto report = lab_->report();
+    const auto report = lab()->report();
     const auto& c = report.counters;
     const double perSecond =
         static_cast<double>(c.acquisitions - lastAcquisitions_) / (RefreshIntervalMs / 1000.0);
@@ -258,9 +240,17 @@ void LabPanel::refresh() {
 
 void LabPanel::updateButtons() {
     const bool busy = running();
-    start_->setEnabled(client_ && !busy);
-    step_->setEnabled(client_ && !busy);
-    stop_->setEnabled(lab_ != nullptr);
+    start_->setEnabled(usable() && !busy);
+    step_->setEnabled(usable() && !busy);
+    stop_->setEnabled(lab() != nullptr);
+}
+
+bool LabPanel::usable() const {
+    return workspace_ && workspace_->client() && !workspace_->ending();
+}
+
+lab::ContentionLab* LabPanel::lab() const {
+    return workspace_ ? workspace_->lab().get() : nullptr;
 }
 
 } // namespace lockscope

@@ -2,11 +2,10 @@
 
 #include "app/lab/lab_options.h"
 
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 #include <QWidget>
-#include <functional>
-#include <memory>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -15,19 +14,18 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
-namespace etcd {
-class Client;
-}
-
 namespace lockscope {
 
 namespace lab {
 class ContentionLab;
 }
 
-// The contention lab inside LockScope: settings, Start / Step / Stop, and live figures (rate,
-// the fencing demo's counts, split brains found by the checker). Its workers' locks show in the
-// main views like anyone else's.
+class Workspace;
+
+// The Lab tab: the contention lab's settings, Start / Step / Stop, and live figures (rate, the
+// fencing demo's counts, split brains found by the checker). The lab itself is the Workspace's,
+// which stops it with the connection; its workers' locks show in the main views like anyone
+// else's.
 class LabPanel : public QWidget {
     Q_OBJECT
 public:
@@ -36,11 +34,9 @@ public:
     explicit LabPanel(QWidget* parent = nullptr);
     ~LabPanel() override;
 
-    // The lab works through this client (null: disabled until there is one).
-    void setClient(etcd::Client* client);
-    // Stops the lab and lets go of the client; `released` runs (on the client's thread, or at
-    // once without a lab) when every worker's session is revoked: then the client may go.
-    void detachClient(std::function<void()> released);
+    // The lab runs in this Workspace (null: disabled until there is one). Letting go of one
+    // keeps its last figures shown.
+    void setWorkspace(Workspace* workspace);
     lab::LabOptions options() const;
     void setOptions(const lab::LabOptions& options);
 
@@ -58,9 +54,10 @@ private:
     void launch(bool once);
     void refresh();
     void updateButtons();
+    bool usable() const;
+    lab::ContentionLab* lab() const;
 
-    etcd::Client* client_ = nullptr;
-    std::shared_ptr<lab::ContentionLab> lab_;
+    QPointer<Workspace> workspace_;
     QTimer refreshTimer_;
     QSet<QString> overlapsShown_; // split brains already sent to the timeline
     int64_t lastAcquisitions_ = 0;

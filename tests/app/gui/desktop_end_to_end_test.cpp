@@ -6,10 +6,10 @@
 #include "app/core/lock_actions.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/queue_model.h"
-#include "app/gui/lock_charts.h"
-#include "app/gui/lock_watch.h"
+#include "app/gui/timeline_page.h"
+#include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
-#include "app/gui/sandbox.h"
+#include "app/core/sandbox.h"
 #include "main_window_probes.h"
 #include "process/child_process.h"
 #include "support/child_processes.h"
@@ -379,7 +379,7 @@ private slots:
         QVERIFY(saveScreenshot(*window, "desktop_lab_demo.png"));
 
         auto* tabs = window->findChild<QTabWidget*>("mainTabs");
-        auto* charts = window->findChild<LockCharts*>("lockCharts");
+        auto* charts = window->findChild<TimelinePage*>("lockCharts");
         tabs->setCurrentWidget(charts);
         QTest::qWait(2000); // the graphs take in a few more seconds of the lab
         QVERIFY(charts->isVisible());

@@ -1,4 +1,5 @@
 // The lab panel against a real etcd: workers run, figures move, stop leaves no key.
+#include "app/core/workspace.h"
 #include "app/gui/lab_panel.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
@@ -17,8 +18,9 @@ private slots:
     void cleanupTestCase() { etcd_.stop(); }
 
     void runsShowsFiguresAndStopsCleanly() {
+        Workspace workspace(etcd_.client().options());
         LabPanel panel;
-        panel.setClient(&etcd_.client());
+        panel.setWorkspace(&workspace);
         auto options = panel.options();
         options.workers = 6;
         options.hold = std::chrono::milliseconds(20);
@@ -40,8 +42,9 @@ private slots:
     }
 
     void stepGivesEveryWorkerOneTurn() {
+        Workspace workspace(etcd_.client().options());
         LabPanel panel;
-        panel.setClient(&etcd_.client());
+        panel.setWorkspace(&workspace);
         auto options = panel.options();
         options.workers = 4;
         options.hold = std::chrono::milliseconds(10);

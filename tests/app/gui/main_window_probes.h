@@ -5,7 +5,7 @@
 #include "app/core/endpoint_status_model.h"
 #include "app/core/event_log_model.h"
 #include "app/core/lock_list_model.h"
-#include "app/gui/lock_watch.h"
+#include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "widgets/latency_plot.h"
 
@@ -29,8 +29,11 @@ inline bool saveScreenshot(QWidget& window, const QString& name) {
     return window.grab().save(path);
 }
 
-// How many wait for `lock` in the window's lock list; -1 while it is not listed.
+// How many wait for `lock` in the window's lock list; -1 while it is not listed (or there is
+// no connection yet).
 inline int waitersShown(MainWindow& window, const std::string& lock) {
+    if (!window.lockWatch())
+        return -1;
     const LockListModel* locks = window.lockWatch()->locks();
     const int row = locks->rowOfLock(lock);
     return row < 0 ? -1 : locks->data(locks->index(row, LockListModel::Waiters)).toInt();

@@ -1,6 +1,8 @@
-#include "app/gui/lock_charts.h"
+#include "app/gui/timeline_page.h"
 
 #include "app/core/key_text.h"
+#include "app/core/lock_watch.h"
+#include "app/core/workspace.h"
 #include "etcdclient/clock.h"
 #include "etcdclient/locks/lock_stats.h"
 #include "widgets/holder_timeline.h"
@@ -17,7 +19,7 @@
 
 namespace lockscope {
 
-LockCharts::LockCharts(QWidget* parent)
+TimelinePage::TimelinePage(QWidget* parent)
     : QWidget(parent)
     , timeline_(new HolderTimeline)
     , waits_(new LatencyPlot)
@@ -36,7 +38,7 @@ LockCharts::LockCharts(QWidget* parent)
         depth_->setPaused(paused);
     });
     auto* exportButton = new QPushButton(tr("Export PNG…"));
-    connect(exportButton, &QPushButton::clicked, this, &LockCharts::exportPng);
+    connect(exportButton, &QPushButton::clicked, this, &TimelinePage::exportPng);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold, red where "
                                  "two believed they held it")),
@@ -52,9 +54,24 @@ LockCharts::LockCharts(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(splitter, 1);
+
+    depthTimer_.setInterval(DepthSampleMs);
+    connect(&depthTimer_, &QTimer::timeout, this, [this] {
+        if (workspace_ && !workspace_->isFinished())
+            sampleQueueDepth(workspace_->lockWatch()->state());
+    });
+    depthTimer_.start();
 }
 
-void LockCharts::addEvents(const std::vector<etcd::LockEvent>& events) {
+void TimelinePage::setWorkspace(Workspace* workspace) {
+    if (workspace_)
+        workspace_->lockWatch()->disconnect(this);
+    workspace_ = workspace;
+    if (workspace)
+        connect(workspace->lockWatch(), &LockWatch::eventsArrived, this, &TimelinePage::addEvents);
+}
+
+void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
     for (const auto& e : events) {
         const QString lock = displayKeyText(e.lock);
         const double at = etcd::unixSeconds(e.observedAt);
@@ -81,21 +98,21 @@ void LockCharts::addEvents(const std::vector<etcd::LockEvent>& events) {
     }
 }
 
-void LockCharts::sampleQueueDepth(const etcd::LockMonitorState& state) {
+void TimelinePage::sampleQueueDepth(const etcd::LockMonitorState& state) {
     const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     depth_->addPoint(tr("waiters, all locks"), now,
                      static_cast<double>(etcd::queueDepth(state.locks)));
 }
 
-void LockCharts::addOwnWait(double unixSeconds, double waitedMs) {
+void TimelinePage::addOwnWait(double unixSeconds, double waitedMs) {
     waits_->addPoint(tr("wait (ours)"), unixSeconds, waitedMs);
 }
 
-void LockCharts::markOverlap(const QString& lock, double from, double to) {
+void TimelinePage::markOverlap(const QString& lock, double from, double to) {
     timeline_->markOverlap(lock, from, to);
 }
 
-void LockCharts::exportPng() {
+void TimelinePage::exportPng() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the timeline as PNG"),
                                                       "lockscope-timeline.png", "PNG (*.png)");
     if (path.isEmpty())

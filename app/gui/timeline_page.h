@@ -3,6 +3,7 @@
 #include "etcdclient/locks/lock_types.h"
 
 #include <QHash>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
@@ -10,16 +11,21 @@ namespace lockscope {
 
 class HolderTimeline;
 class LatencyPlot;
+class Workspace;
 
 // The Timeline tab: who held each lock when (a lane per lock), wait and handoff times of
-// observed locks and of our own, and the queue depth over time. Fed on the GUI thread with
-// LockWatch's events and state; pause, zoom and PNG export on the graphs.
-class LockCharts : public QWidget {
+// observed locks and of our own, and the queue depth over time. Fed on the GUI thread with the
+// Workspace's LockWatch events and state; pause, zoom and PNG export on the graphs. What was
+// drawn stays when the Workspace changes.
+class TimelinePage : public QWidget {
     Q_OBJECT
 public:
     static constexpr int DepthSampleMs = 1000;
 
-    explicit LockCharts(QWidget* parent = nullptr);
+    explicit TimelinePage(QWidget* parent = nullptr);
+
+    // Takes the events and queue depths of this Workspace's LockWatch (null: none).
+    void setWorkspace(Workspace* workspace);
 
     void addEvents(const std::vector<etcd::LockEvent>& events);
     void sampleQueueDepth(const etcd::LockMonitorState& state);
@@ -37,6 +43,8 @@ private:
     HolderTimeline* timeline_;
     LatencyPlot* waits_;
     LatencyPlot* depth_;
+    QPointer<Workspace> workspace_;
+    QTimer depthTimer_;
     QHash<QString, double> holderGoneAt_; // lock -> when its last holder went (unix seconds)
 };
 

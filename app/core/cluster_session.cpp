@@ -1,7 +1,7 @@
-#include "app/gui/cluster_session.h"
+#include "app/core/cluster_session.h"
 
 #include "app/core/guarded_post.h"
-#include "app/gui/latency_feed.h"
+#include "app/core/latency_feed.h"
 #include "etcdclient/client.h"
 
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "app/gui/sandbox.h"
+#include "app/core/sandbox.h"
 
 #include "app/core/guarded_post.h"
 #include "process/local_cluster.h"

@@ -1,4 +1,4 @@
-#include "app/gui/latency_feed.h"
+#include "app/core/latency_feed.h"
 
 #include "etcdclient/clock.h"
 #include "etcdclient/latency_recorder.h"

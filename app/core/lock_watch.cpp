@@ -1,4 +1,4 @@
-#include "app/gui/lock_watch.h"
+#include "app/core/lock_watch.h"
 
 #include "app/core/event_log_model.h"
 #include "app/core/guarded_post.h"

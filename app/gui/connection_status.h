@@ -1,0 +1,39 @@
+#pragma once
+
+#include "app/core/endpoint_status.h"
+
+#include <QHash>
+#include <QObject>
+
+class QLabel;
+class QStatusBar;
+
+namespace lockscope {
+
+// The status bar's account of the connection: its state (a coloured dot and a word), where it
+// goes (origin and endpoints, then the member in use), and the answered status's leader,
+// revision, Raft term and round trip.
+class ConnectionStatus : public QObject {
+    Q_OBJECT
+public:
+    explicit ConnectionStatus(QStatusBar* bar);
+
+    void setState(const QString& text, const QString& color);
+    // Where the connection goes, before any answer; returns it as shown ("sandbox 127.0.0.1:…").
+    QString setPlace(const QString& origin, const QString& endpoints);
+    // An answered status, with the leader named from `memberNames` when known.
+    void showAnswer(const EndpointStatus& status, const QString& origin,
+                    const QHash<quint64, QString>& memberNames);
+    // Leader, revision, term and round trip: nothing is known of them now.
+    void clearFigures();
+
+private:
+    QLabel* connection_;
+    QLabel* endpoint_;
+    QLabel* leader_;
+    QLabel* revision_;
+    QLabel* term_;
+    QLabel* roundTrip_;
+};
+
+} // namespace lockscope

@@ -1,0 +1,224 @@
+#include "app/gui/lock_actions_bar.h"
+
+#include "app/core/key_text.h"
+#include "app/core/lock_actions.h"
+#include "app/core/lock_watch.h"
+#include "app/core/queue_model.h"
+#include "app/core/workspace.h"
+#include "etcdclient/lease_ttl.h"
+#include "widgets/acquire_dialog.h"
+
+#include <QAbstractItemView>
+#include <QAction>
+#include <QClipboard>
+#include <QDateTime>
+#include <QGuiApplication>
+#include <QMessageBox>
+
+namespace lockscope {
+
+LockActionsBar::LockActionsBar(QAbstractItemView* queueView, QWidget* parent)
+    : QToolBar(parent)
+    , queueView_(queueView) {
+    setObjectName("lockActionsBar");
+    setIconSize(QSize(16, 16));
+    createLockActions();
+    updateLockActions();
+}
+
+void LockActionsBar::setWorkspace(Workspace* workspace) {
+    if (workspace_ && workspace_->lockActions())
+        workspace_->lockActions()->disconnect(this);
+    workspace_ = workspace;
+    connectLockActions();
+    updateLockActions();
+}
+
+void LockActionsBar::connectLockActions() {
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    if (!actions)
+        return;
+    connect(actions, &LockActions::acquired, this,
+            [this](const QString& name, const QByteArray&, qint64 token) {
+                emit message(tr("Acquired %1 (fencing token %2)").arg(name).arg(token), 5000);
+                updateLockActions();
+            });
+    connect(actions, &LockActions::notAcquired, this,
+            [this](const QString& name, const QString& reason) {
+                emit message(tr("Did not acquire %1: %2").arg(name, reason), 8000);
+                updateLockActions();
+            });
+    connect(actions, &LockActions::retrying, this,
+            [this](const QString& name, int attempt, double delaySeconds, const QString& reason) {
+                emit message(tr("Waiting for %1: retrying in %2 s (attempt %3): %4")
+                                 .arg(name)
+                                 .arg(delaySeconds, 0, 'f', 1)
+                                 .arg(attempt)
+                                 .arg(reason),
+                             0);
+            });
+    connect(actions, &LockActions::released, this, [this](const QString& name) {
+        emit message(tr("Released %1").arg(name), 5000);
+        updateLockActions();
+    });
+    connect(actions, &LockActions::lost, this, [this](const QString& name, const QString& reason) {
+        emit problem(tr("Lost the lock %1: %2").arg(name, reason));
+        updateLockActions();
+    });
+    connect(actions, &LockActions::forceReleased, this,
+            [this](const QByteArray& key, const QString& outcome) {
+                emit message(
+                    tr("Force release of %1: %2")
+                        .arg(QString::fromStdString(displayKey(key.toStdString())), outcome),
+                    8000);
+            });
+}
+
+void LockActionsBar::createLockActions() {
+    acquireAction_ = addAction(tr("Acquire…"), this, &LockActionsBar::acquireLock);
+    acquireAction_->setShortcut(QKeySequence("Ctrl+Shift+A"));
+    acquireAction_->setToolTip(tr("Take a lock yourself, waiting in the queue or only if free "
+                                  "(Ctrl+Shift+A)"));
+    releaseAction_ = addAction(tr("Release"), this, &LockActionsBar::releaseLock);
+    releaseAction_->setShortcut(QKeySequence("Ctrl+Shift+R"));
+    releaseAction_->setToolTip(tr("Release (or stop waiting for) the selected lock that this "
+                                  "window took (Ctrl+Shift+R)"));
+    pauseAction_ = addAction(tr("Pause keepalive"));
+    pauseAction_->setCheckable(true);
+    pauseAction_->setToolTip(tr("Stop renewing the lease of a lock we hold: it expires and the "
+                                "next waiter takes over, live"));
+    connect(pauseAction_, &QAction::toggled, this, [this](bool paused) {
+        LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+        if (!actions)
+            return;
+        const QString name = workspace_->lockWatch()->selectedLockText();
+        if (actions->busy(name) && actions->paused(name) != paused)
+            actions->setPaused(name, paused);
+    });
+    forceReleaseAction_ =
+        addAction(tr("Force release…"), this, &LockActionsBar::forceReleaseSelected);
+    forceReleaseAction_->setShortcut(QKeySequence("Ctrl+Shift+Del"));
+    forceReleaseAction_->setToolTip(tr("Take the selected key away from whoever holds it"));
+    copyKeyAction_ = addAction(tr("Copy key"), this, &LockActionsBar::copySelectedKey);
+    copyKeyAction_->setShortcut(QKeySequence("Ctrl+Shift+C"));
+    for (QAction* a : lockActions())
+        a->setShortcutContext(Qt::WindowShortcut);
+    acquireAction_->setObjectName("acquireAction");
+    releaseAction_->setObjectName("releaseAction");
+    pauseAction_->setObjectName("pauseAction");
+    forceReleaseAction_->setObjectName("forceReleaseAction");
+    copyKeyAction_->setObjectName("copyKeyAction");
+}
+
+QList<QAction*> LockActionsBar::lockActions() const {
+    return {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_, copyKeyAction_};
+}
+
+int LockActionsBar::selectedQueueRow() const {
+    if (!queueView_->model() || !queueView_->selectionModel())
+        return -1;
+    const QModelIndex current = queueView_->selectionModel()->currentIndex();
+    return current.isValid() && current.row() < queueView_->model()->rowCount() ? current.row()
+                                                                                : -1;
+}
+
+void LockActionsBar::updateLockActions() {
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    const QString name = workspace_ ? workspace_->lockWatch()->selectedLockText() : QString();
+    const bool ours = actions && actions->busy(name);
+    for (QAction* writes : {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_})
+        writes->setVisible(!readOnly_);
+    acquireAction_->setEnabled(actions != nullptr);
+    releaseAction_->setEnabled(ours);
+    pauseAction_->setEnabled(ours);
+    {
+        const QSignalBlocker quiet(pauseAction_);
+        pauseAction_->setChecked(ours && actions->paused(name));
+    }
+    forceReleaseAction_->setEnabled(actions && selectedQueueRow() >= 0);
+    copyKeyAction_->setEnabled(selectedQueueRow() >= 0);
+}
+
+void LockActionsBar::setReadOnly(bool readOnly) {
+    readOnly_ = readOnly;
+    updateLockActions();
+}
+
+void LockActionsBar::acquireLock() {
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    if (!actions || readOnly_)
+        return;
+    AcquireDialog dialog(workspace_->lockWatch()->selectedLockText(), this);
+    const auto text = [](const std::string& problem) { return QString::fromStdString(problem); };
+    dialog.setChecks({[text](const QString& name) {
+                          std::string problem;
+                          return parseKeyText(name.toStdString(), problem) ? QString()
+                                                                           : text(problem);
+                      },
+                      [text](qint64 ttl) { return text(etcd::leaseTtlProblem(ttl)); },
+                      [text](qint64 ttl) { return text(etcd::longLeaseTtlWarning(ttl)); }});
+    if (dialog.exec() != QDialog::Accepted || !workspace_ || !workspace_->lockActions())
+        return;
+    const QString name = dialog.lockName();
+    const auto startedAt = std::chrono::steady_clock::now();
+    // Our own wait goes to the Timeline tab's graph once the lock is ours.
+    auto* once = new QObject(actions);
+    connect(actions, &LockActions::acquired, once,
+            [this, once, name, startedAt](const QString& acquired) {
+                if (acquired != name)
+                    return;
+                const double waited = std::chrono::duration<double, std::milli>(
+                                          std::chrono::steady_clock::now() - startedAt)
+                                          .count();
+                emit ownWaitMeasured(QDateTime::currentMSecsSinceEpoch() / 1000.0, waited);
+                once->deleteLater();
+            });
+    connect(actions, &LockActions::notAcquired, once, [once, name](const QString& failed) {
+        if (failed == name)
+            once->deleteLater();
+    });
+    actions->acquire(name, dialog.ttlSeconds(), dialog.tryOnly());
+    emit message(dialog.tryOnly() ? tr("Trying %1…").arg(name)
+                                  : tr("Waiting for %1… (Release cancels)").arg(name),
+                 0);
+    updateLockActions();
+}
+
+void LockActionsBar::releaseLock() {
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    const QString name = workspace_ ? workspace_->lockWatch()->selectedLockText() : QString();
+    if (!actions || !actions->busy(name))
+        return;
+    actions->cancel(name); // a pending wait ends; a held lock is unaffected by this
+    actions->release(name);
+}
+
+void LockActionsBar::forceReleaseSelected() {
+    const int row = selectedQueueRow();
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    if (!actions || readOnly_ || row < 0)
+        return;
+    const QueueModel* queue = workspace_->lockWatch()->queue();
+    const QueueModel::Entry& entry = queue->entryAt(row);
+    const QString next =
+        row + 1 < queue->rowCount() && row == 0 ? queue->entryAt(row + 1).keyText : QString();
+    const ForceReleasePlan plan = LockActions::planForceRelease(
+        QByteArray::fromStdString(entry.key), entry.lease, entry.createRevision, next);
+    QMessageBox confirm(QMessageBox::Warning, tr("Force release"), plan.description,
+                        QMessageBox::Cancel, this);
+    confirm.addButton(entry.lease ? tr("Revoke lease") : tr("Delete key"),
+                      QMessageBox::DestructiveRole);
+    confirm.setDefaultButton(QMessageBox::Cancel);
+    if (confirm.exec() == QMessageBox::Cancel || !workspace_ || !workspace_->lockActions())
+        return;
+    workspace_->lockActions()->forceRelease(plan);
+}
+
+void LockActionsBar::copySelectedKey() {
+    const int row = selectedQueueRow();
+    if (workspace_ && row >= 0)
+        QGuiApplication::clipboard()->setText(
+            workspace_->lockWatch()->queue()->entryAt(row).keyText);
+}
+
+} // namespace lockscope

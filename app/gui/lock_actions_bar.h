@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QPointer>
+#include <QToolBar>
+
+class QAbstractItemView;
+class QAction;
+
+namespace lockscope {
+
+class Workspace;
+
+// The actions on the selected lock, above its queue: acquire (a dialog), release, pause
+// keepalive, force release (after a confirmation) and copy key. They act through the
+// Workspace's LockActions on the lock its LockWatch has selected and the row selected in
+// `queueView`; without a Workspace only Copy key can be enabled. Read-only hides the ones
+// that write.
+class LockActionsBar : public QToolBar {
+    Q_OBJECT
+public:
+    explicit LockActionsBar(QAbstractItemView* queueView, QWidget* parent = nullptr);
+
+    void setWorkspace(Workspace* workspace); // null: none
+    void setReadOnly(bool readOnly);
+    QList<QAction*> lockActions() const;
+    // Enables what applies to the selection and the locks we hold now.
+    void updateLockActions();
+
+signals:
+    void message(const QString& text, int timeoutMs);
+    void problem(const QString& text);
+    // How long our own acquire waited before the lock was ours.
+    void ownWaitMeasured(double unixSeconds, double milliseconds);
+
+private:
+    void createLockActions();
+    void connectLockActions();
+    void acquireLock();
+    void releaseLock();
+    void forceReleaseSelected();
+    void copySelectedKey();
+    int selectedQueueRow() const;
+
+    QAbstractItemView* queueView_;
+    QPointer<Workspace> workspace_;
+    QAction* acquireAction_ = nullptr;
+    QAction* releaseAction_ = nullptr;
+    QAction* forceReleaseAction_ = nullptr;
+    QAction* pauseAction_ = nullptr;
+    QAction* copyKeyAction_ = nullptr;
+    bool readOnly_ = false;
+};
+
+} // namespace lockscope

@@ -1,0 +1,299 @@
+#include "app/gui/locks_page.h"
+
+#include "app/core/duration_text.h"
+#include "app/core/event_log_model.h"
+#include "app/core/key_text.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_watch.h"
+#include "app/core/queue_model.h"
+#include "app/core/workspace.h"
+#include "app/gui/lock_actions_bar.h"
+#include "widgets/holder_card.h"
+#include "widgets/plain_text_delegate.h"
+#include "widgets/ttl_countdown_delegate.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+
+// Rows of one height, so a view of ten thousand rows never measures them; columns sized once
+// by the caller, never ResizeToContents, which scans every row. `stretch` takes the width left;
+// keys are elided in the middle, where keys of one lock differ least.
+QTableView* tableView(const QString& name, int stretch) {
+    auto* view = new QTableView;
+    view->setObjectName(name);
+    view->setItemDelegate(new PlainTextDelegate(view));
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setProperty("stretchColumn", stretch);
+    return view;
+}
+
+// Column widths (0 for the stretched column), set again whenever the view's model gets its
+// columns: a header sizes the columns of the model it has, and a proxy has none without a
+// source.
+void sizeColumns(QTableView* view, std::initializer_list<int> widths) {
+    const int stretch = view->property("stretchColumn").toInt();
+    if (!view->model() || view->model()->columnCount() <= stretch)
+        return;
+    view->horizontalHeader()->setSectionResizeMode(stretch, QHeaderView::Stretch);
+    int column = 0;
+    for (int width : widths) {
+        if (width > 0)
+            view->setColumnWidth(column, width);
+        ++column;
+    }
+}
+
+QLineEdit* filterBox(const QString& name, const QString& placeholder) {
+    auto* box = new QLineEdit;
+    box->setObjectName(name);
+    box->setPlaceholderText(placeholder);
+    box->setClearButtonEnabled(true);
+    return box;
+}
+
+QSortFilterProxyModel* filterProxy(int column, QLineEdit* box, QObject* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setFilterKeyColumn(column);
+    proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    QObject::connect(box, &QLineEdit::textChanged, proxy,
+                     &QSortFilterProxyModel::setFilterFixedString);
+    return proxy;
+}
+
+QLabel* heading(const QString& text) {
+    auto* label = new QLabel(text);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    return label;
+}
+
+} // namespace
+
+LocksPage::LocksPage(QWidget* parent)
+    : QWidget(parent)
+    , lockFilter_(filterBox("lockFilter", tr("Filter locks by name (Ctrl+F)")))
+    , lockProxy_(filterProxy(LockListModel::Name, lockFilter_, this))
+    , lockTable_(tableView("lockTable", LockListModel::Name))
+    , holderCard_(new HolderCard)
+    , queueTable_(tableView("queueTable", QueueModel::Key))
+    , lockActionsBar_(new LockActionsBar(queueTable_))
+    , eventFilter_(filterBox("eventFilter", tr("Filter events")))
+    , eventProxy_(filterProxy(-1, eventFilter_, this))
+    , eventTable_(tableView("eventTable", EventLogModel::Key))
+    , locksSplitter_(new QSplitter(Qt::Horizontal))
+    , detailSplitter_(new QSplitter(Qt::Vertical)) {
+    lockTable_->setItemDelegateForColumn(
+        LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+    queueTable_->setItemDelegateForColumn(
+        QueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+    lockTable_->setModel(lockProxy_);
+    eventTable_->setModel(eventProxy_);
+
+    locksSplitter_->setObjectName("locksSplitter");
+    locksSplitter_->addWidget(createLockPanel());
+    locksSplitter_->addWidget(createDetailPanel());
+    locksSplitter_->setStretchFactor(0, 2);
+    locksSplitter_->setStretchFactor(1, 3);
+    locksSplitter_->setSizes({460, 800});
+
+    detailSplitter_->setObjectName("detailSplitter");
+    detailSplitter_->addWidget(locksSplitter_);
+    detailSplitter_->addWidget(createEventPanel());
+    detailSplitter_->setStretchFactor(0, 3);
+    detailSplitter_->setStretchFactor(1, 1);
+    detailSplitter_->setSizes({520, 200});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(detailSplitter_);
+
+    connect(lockActionsBar_, &LockActionsBar::message, this, &LocksPage::message);
+    connect(lockActionsBar_, &LockActionsBar::problem, this, &LocksPage::problem);
+    connect(lockActionsBar_, &LockActionsBar::ownWaitMeasured, this, &LocksPage::ownWaitMeasured);
+    connect(lockTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &LocksPage::selectLockAt);
+    // The first lock to appear is shown at once, so a queue is in view without a click.
+    connect(lockProxy_, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (!lockTable_->selectionModel()->currentIndex().isValid() && lockProxy_->rowCount() > 0)
+            lockTable_->setCurrentIndex(lockProxy_->index(0, 0));
+    });
+    // Follow the newest event unless the user scrolled up to read older ones. Once a frame, not
+    // once a batch: each scroll moves the table's pixels in the window's backing store.
+    followEvents_.setSingleShot(true);
+    followEvents_.setInterval(FollowInterval);
+    connect(&followEvents_, &QTimer::timeout, eventTable_, &QTableView::scrollToBottom);
+    // Scrolling by hand while a follow is pending means "stop following".
+    connect(eventTable_->verticalScrollBar(), &QAbstractSlider::actionTriggered, &followEvents_,
+            &QTimer::stop);
+    connect(eventProxy_, &QAbstractItemModel::rowsInserted, this, &LocksPage::followNewEvents);
+    setWorkspace(nullptr);
+}
+
+QWidget* LocksPage::createLockPanel() {
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(heading(tr("Locks")));
+    layout->addWidget(lockFilter_);
+    layout->addWidget(lockTable_, 1);
+    return panel;
+}
+
+QWidget* LocksPage::createDetailPanel() {
+    holderCard_->setObjectName("holderCard");
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* header = new QHBoxLayout;
+    header->addWidget(heading(tr("Holder and queue")));
+    header->addStretch(1);
+    header->addWidget(lockActionsBar_);
+    layout->addLayout(header);
+    layout->addWidget(holderCard_);
+    layout->addWidget(queueTable_, 1);
+    return panel;
+}
+
+QWidget* LocksPage::createEventPanel() {
+    auto* exportButton = new QPushButton(tr("Export…"));
+    connect(exportButton, &QPushButton::clicked, this, &LocksPage::chooseEventLogFile);
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* header = new QHBoxLayout;
+    header->addWidget(heading(tr("Lock events")));
+    header->addWidget(eventFilter_, 1);
+    header->addWidget(exportButton);
+    layout->addLayout(header);
+    layout->addWidget(eventTable_, 1);
+    return panel;
+}
+
+void LocksPage::setWorkspace(Workspace* workspace) {
+    if (workspace_)
+        workspace_->lockWatch()->disconnect(this);
+    workspace_ = workspace;
+    LockWatch* watch = workspace ? workspace->lockWatch() : nullptr;
+    lockProxy_->setSourceModel(watch ? watch->locks() : nullptr);
+    eventProxy_->setSourceModel(watch ? watch->events() : nullptr);
+    QItemSelectionModel* oldSelection = queueTable_->selectionModel();
+    queueTable_->setModel(watch ? watch->queue() : nullptr);
+    delete oldSelection;                           // setModel made a new one
+    sizeColumns(lockTable_, {0, 110, 60, 80, 75}); // the name keeps ~130 px of 460
+    sizeColumns(queueTable_, {0, 65, 130, 75, 80, 95, 150});
+    sizeColumns(eventTable_, {95, 75, 150, 0, 140, 70, 80, 80, 80});
+    if (watch) {
+        connect(watch, &LockWatch::refreshed, this, &LocksPage::showHolder);
+        connect(watch, &LockWatch::refreshed, lockActionsBar_, &LockActionsBar::updateLockActions);
+        connect(queueTable_->selectionModel(), &QItemSelectionModel::currentRowChanged,
+                lockActionsBar_, &LockActionsBar::updateLockActions);
+        if (lockProxy_->rowCount() > 0)
+            lockTable_->setCurrentIndex(lockProxy_->index(0, 0));
+    }
+    lockActionsBar_->setWorkspace(workspace);
+    showHolder();
+}
+
+void LocksPage::focusLockFilter() {
+    lockFilter_->setFocus(Qt::ShortcutFocusReason);
+    lockFilter_->selectAll();
+}
+
+bool LocksPage::exportEventLog(const QString& path, QString& error) const {
+    if (!workspace_) {
+        error = tr("not connected: there is no event log to export");
+        return false;
+    }
+    const EventLogModel* events = workspace_->lockWatch()->events();
+    return path.endsWith(".json", Qt::CaseInsensitive) ? events->saveJson(path, error)
+                                                       : events->saveCsv(path, error);
+}
+
+void LocksPage::chooseEventLogFile() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export event log"), "lock-events.csv",
+        tr("CSV (*.csv);;JSON array of watch --json objects (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportEventLog(path, error))
+        QMessageBox::warning(this, tr("Export event log"),
+                             tr("Could not write %1: %2").arg(path, error));
+}
+
+void LocksPage::saveState(QSettings& settings) const {
+    settings.setValue("window/locksSplitter", locksSplitter_->saveState());
+    settings.setValue("window/detailSplitter", detailSplitter_->saveState());
+}
+
+void LocksPage::restoreState(const QSettings& settings) {
+    locksSplitter_->restoreState(settings.value("window/locksSplitter").toByteArray());
+    detailSplitter_->restoreState(settings.value("window/detailSplitter").toByteArray());
+}
+
+void LocksPage::followNewEvents() {
+    QScrollBar* bar = eventTable_->verticalScrollBar();
+    if (!followEvents_.isActive() &&
+        bar->value() >= bar->maximum() - 2 * eventTable_->verticalHeader()->defaultSectionSize())
+        followEvents_.start();
+}
+
+void LocksPage::selectLockAt(const QModelIndex& proxyIndex) {
+    if (!workspace_)
+        return;
+    LockWatch* watch = workspace_->lockWatch();
+    const QModelIndex source = lockProxy_->mapToSource(proxyIndex);
+    watch->selectLock(source.isValid() ? watch->locks()->lockNameAt(source.row()) : std::string());
+}
+
+void LocksPage::showHolder() {
+    const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
+    if (!watch || watch->selectedLock().empty()) {
+        holderCard_->clear(tr("Select a lock to see its holder and queue"));
+        return;
+    }
+    const QueueModel* queue = watch->queue();
+    if (queue->rowCount() == 0) {
+        holderCard_->clear(tr("Nobody holds %1").arg(watch->selectedLockText()));
+        return;
+    }
+    const QueueModel::Entry& holder = queue->entryAt(0);
+    HolderCard::Holder card{holder.keyText,        holder.leaseHex,
+                            holder.createRevision, durationText(queue->ageOf(0)),
+                            std::nullopt,          0,
+                            holder.value};
+    if (holder.ttl) {
+        card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
+        card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;
+    }
+    holderCard_->setHolder(card);
+}
+
+void LocksPage::setReadOnly(bool readOnly) {
+    lockActionsBar_->setReadOnly(readOnly);
+}
+
+} // namespace lockscope

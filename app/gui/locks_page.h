@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+#include <chrono>
+
+class QLineEdit;
+class QSettings;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+
+namespace lockscope {
+
+class HolderCard;
+class LockActionsBar;
+class Workspace;
+
+// The Locks tab: the locks under the prefix (filterable), the selected lock's holder card and
+// queue with the actions on them (LockActionsBar), and the lock events as they happen. It shows the
+// models of one Workspace's LockWatch and acts through its LockActions; without a Workspace the
+// tables are empty and the actions disabled.
+class LocksPage : public QWidget {
+    Q_OBJECT
+public:
+    // Scrolling to the newest event at most this often: each scroll moves pixels.
+    static constexpr std::chrono::milliseconds FollowInterval{33};
+
+    explicit LocksPage(QWidget* parent = nullptr);
+
+    // The page lets go of the previous Workspace's models (null: none).
+    void setWorkspace(Workspace* workspace);
+    void setReadOnly(bool readOnly);
+    // The actions on the selected lock (acquire, release, ...).
+    LockActionsBar* lockActionsBar() const { return lockActionsBar_; }
+    void focusLockFilter();
+
+    // Writes the event log to `path`: JSON when it ends in .json, else CSV.
+    bool exportEventLog(const QString& path, QString& error) const;
+    void chooseEventLogFile();
+
+    void saveState(QSettings& settings) const;
+    void restoreState(const QSettings& settings);
+
+signals:
+    // For the status bar.
+    void message(const QString& text, int timeoutMs);
+    // For the problem banner.
+    void problem(const QString& text);
+    // How long our own acquire waited before the lock was ours, for the Timeline tab.
+    void ownWaitMeasured(double unixSeconds, double milliseconds);
+
+private:
+    QWidget* createLockPanel();
+    QWidget* createDetailPanel();
+    QWidget* createEventPanel();
+    void selectLockAt(const QModelIndex& proxyIndex);
+    void showHolder();
+    void followNewEvents();
+
+    QPointer<Workspace> workspace_;
+    QLineEdit* lockFilter_;
+    QSortFilterProxyModel* lockProxy_;
+    QTableView* lockTable_;
+    HolderCard* holderCard_;
+    QTableView* queueTable_;
+    LockActionsBar* lockActionsBar_;
+    QLineEdit* eventFilter_;
+    QSortFilterProxyModel* eventProxy_;
+    QTableView* eventTable_;
+    QSplitter* locksSplitter_;
+    QSplitter* detailSplitter_;
+    QTimer followEvents_; // scrolls the event log to its newest row, once a frame
+};
+
+} // namespace lockscope

@@ -1,0 +1,83 @@
+#include "app/gui/prefix_bar.h"
+
+#include "app/core/key_text.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+
+namespace lockscope {
+
+PrefixBar::PrefixBar(QWidget* parent)
+    : QWidget(parent)
+    , prefixBox_(new QComboBox)
+    , liveLabel_(new QLabel) {
+    prefixBox_->setObjectName("prefixBox");
+    prefixBox_->setEditable(true);
+    prefixBox_->setInsertPolicy(QComboBox::NoInsert); // choose() keeps the recent list
+    prefixBox_->setMinimumContentsLength(30);
+    prefixBox_->setToolTip(tr("The key prefix whose locks to watch (Ctrl+L); Enter applies it"));
+    connect(prefixBox_, &QComboBox::textActivated, this, &PrefixBar::choose);
+    // With NoInsert, Enter activates only a listed prefix; a newly typed one is applied here.
+    connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
+            [this] { choose(prefixBox_->currentText()); });
+    liveLabel_->setObjectName("lockWatchStatus");
+    liveLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* prefixLabel = new QLabel(tr("Lock &prefix:"));
+    prefixLabel->setBuddy(prefixBox_);
+    row->addWidget(prefixLabel);
+    row->addWidget(prefixBox_);
+    row->addWidget(liveLabel_, 1);
+
+    const QSettings settings;
+    prefixBox_->addItems(settings.value("locks/recentPrefixes", QStringList{"/"}).toStringList());
+    prefixBox_->setCurrentIndex(0);
+}
+
+void PrefixBar::choose(const QString& prefix) {
+    const QString text = prefix.isEmpty() ? QStringLiteral("/") : prefix;
+    std::string problem; // the field takes escapes (\xNN, \\) for bytes text cannot hold
+    const auto bytes = parseKeyText(text.toStdString(), problem);
+    if (!bytes) {
+        emit rejected(tr("Prefix not changed: %1").arg(QString::fromStdString(problem)));
+        return;
+    }
+    QSettings settings;
+    QStringList recent = settings.value("locks/recentPrefixes").toStringList();
+    recent.removeAll(text);
+    recent.prepend(text);
+    recent = recent.mid(0, MaxRecentPrefixes);
+    settings.setValue("locks/recentPrefixes", recent);
+    {
+        const QSignalBlocker quiet(prefixBox_);
+        prefixBox_->clear();
+        prefixBox_->addItems(recent);
+        prefixBox_->setCurrentIndex(0);
+    }
+    emit prefixChosen(*bytes);
+}
+
+std::string PrefixBar::currentPrefix() const {
+    std::string unused; // the recent prefixes were all parsed before they were kept
+    return parseKeyText(prefixBox_->currentText().toStdString(), unused).value_or("/");
+}
+
+void PrefixBar::focusPrefix() {
+    prefixBox_->setFocus(Qt::ShortcutFocusReason);
+    prefixBox_->lineEdit()->selectAll();
+}
+
+void PrefixBar::showLiveness(bool live, const QString& why, bool connected) {
+    liveLabel_->setText(
+        live ? QStringLiteral("<span style='color:#2e7d32'>●</span> %1").arg(tr("live"))
+        : connected
+            ? QStringLiteral("<span style='color:#b07d00'>●</span> %1")
+                  .arg(tr("reconnecting: %1").arg(why.toHtmlEscaped()))
+            : QStringLiteral("<span style='color:gray'>●</span> %1").arg(why.toHtmlEscaped()));
+}
+
+} // namespace lockscope
