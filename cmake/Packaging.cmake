@@ -26,18 +26,19 @@ endfunction()
 set(gzipped_outputs)
 lockscope_install_gzipped(resources/man/lockscope.1 ${CMAKE_INSTALL_MANDIR}/man1)
 lockscope_install_gzipped(resources/man/lockscopectl.1 ${CMAKE_INSTALL_MANDIR}/man1)
-lockscope_install_gzipped(resources/debian/changelog ${CMAKE_INSTALL_DOCDIR})
+# Debian's place, named after the package (CMAKE_INSTALL_DOCDIR would say LockScope).
+set(doc_dir ${CMAKE_INSTALL_DATADIR}/doc/lockscope)
+lockscope_install_gzipped(resources/debian/changelog ${doc_dir})
 add_custom_target(lockscope_gzipped_docs ALL DEPENDS ${gzipped_outputs})
-install(FILES resources/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES resources/debian/copyright DESTINATION ${doc_dir})
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME lockscope)
 set(CPACK_PACKAGE_VENDOR "LockScope")
 set(CPACK_PACKAGE_CONTACT "LockScope maintainers <maintainers@users.noreply.a-seed-a3d0b952.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "inspect and drive etcd v3 locks, live")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "inspect and drive etcd v3 locks, live\n\
-LockScope shows every lock under a prefix of an etcd v3 cluster: its holder,\n\
+set(CPACK_PACKAGE_DESCRIPTION
+    "LockScope shows every lock under a prefix of an etcd v3 cluster: its holder,\n\
 the waiting queue in create-revision order, each lease's time to live and\n\
 anomalies. It takes and releases locks, interoperating with etcdctl lock.\n\
 lockscopectl does the same from the command line and exports lock metrics\n\

@@ -227,6 +227,14 @@ TEST_F(ExporterIntegrationTest, BadListenAndMaxLocksAreUsageErrors) {
     EXPECT_EQ(badMax->readLine(10s).value_or(""),
               "lockscopectl: --max-locks wants a whole number of at least 1, not \"0\"");
     EXPECT_EQ(badMax->wait(10s), 2);
+
+    const std::string base = startExporter(); // holds its port
+    ASSERT_FALSE(base.empty());
+    const std::string taken = base.substr(std::string("http://").size());
+    auto second = lockscopectl({"exporter", prefix(), "--listen", taken});
+    EXPECT_EQ(second->readLine(10s).value_or(""),
+              "lockscopectl: cannot listen on " + taken + ": The bound address is already in use");
+    EXPECT_EQ(second->wait(10s), 1);
 }
 
 } // namespace
