@@ -167,7 +167,6 @@ WatchHandle Client::watch(pb::WatchCreateRequest request, WatchCallbacks callbac
 }
 
 WatchHandle Client::sharedWatch(pb::WatchCreateRequest request, WatchCallbacks callbacks) {
-    request.set_start_revision(0);
     auto watcher = std::make_shared<detail::Watcher>(std::move(request), std::move(callbacks));
     watcher->shared = true;
     return startWatch(std::move(watcher));

@@ -346,6 +346,10 @@ void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision
     request.set_key(prefix_);
     request.set_range_end(prefixRangeEnd(prefix_));
     request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
+    // Should this create the server watch, from the revision we know: a stream that breaks
+    // before the watch is confirmed then resumes it without a gap.
+    if (knownRevision > 0)
+        request.set_start_revision(knownRevision + 1);
     // One server watch per client and prefix, shared by its Mutexes and kept between locks: a
     // watch created for this wait could be left by etcd to its 100 ms catch-up pass (when a
     // write lands while etcd registers it), and would then deliver the predecessor's delete

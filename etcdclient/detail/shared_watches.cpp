@@ -7,8 +7,19 @@
 
 namespace etcd::detail {
 
+namespace {
+
+// Users whose requests differ only in their start revision share a server watch.
+std::string idOf(const pb::WatchCreateRequest& request) {
+    pb::WatchCreateRequest keys = request;
+    keys.clear_start_revision();
+    return keys.SerializeAsString();
+}
+
+} // namespace
+
 void SharedWatches::add(std::shared_ptr<Watcher> user) {
-    const std::string id = user->request.SerializeAsString();
+    const std::string id = idOf(user->request);
     auto [it, isNew] = shared_.try_emplace(id);
     Shared& shared = it->second;
     ++shared.idleEpoch;
@@ -35,7 +46,7 @@ std::shared_ptr<Watcher> SharedWatches::startServerWatch(const std::string& id,
 }
 
 void SharedWatches::cancel(const std::shared_ptr<Watcher>& user) {
-    const std::string id = user->request.SerializeAsString();
+    const std::string id = idOf(user->request);
     auto it = shared_.find(id);
     if (it == shared_.end())
         return;
@@ -62,16 +73,35 @@ void SharedWatches::onServerResponse(const std::string& id, const pb::WatchRespo
     if (it == shared_.end())
         return;
     Shared& shared = it->second;
-    // The hub passes on one created response, that of the first server watch; events and
-    // progress answers carry the revision they are current at.
+    // The hub passes on one created response, that of the first server watch: from now, it
+    // delivers what comes after its header revision, from a start revision what comes from
+    // there (and its users are told so). Events and progress answers carry the revision they
+    // are current at.
+    const int64_t start = shared.server->request.start_revision();
+    if (response.created() && start > 0) {
+        shared.lastRevision = start - 1;
+        pb::WatchResponse created = response;
+        created.mutable_header()->set_revision(shared.lastRevision);
+        shared.created = true;
+        deliverCreated(shared, created);
+        return;
+    }
     shared.lastRevision = std::max(shared.lastRevision, response.header().revision());
     shared.created = true;
-    const auto users = shared.users; // a callback may cancel its watch: the hub runs that later
-    for (const auto& user : users) {
-        if (response.created() && std::exchange(user->createdDelivered, true))
-            continue;
-        WatchHub::deliver(*user, response);
+    if (response.created()) {
+        deliverCreated(shared, response);
+        return;
     }
+    const auto users = shared.users; // a callback may cancel its watch: the hub runs that later
+    for (const auto& user : users)
+        WatchHub::deliver(*user, response);
+}
+
+void SharedWatches::deliverCreated(Shared& shared, const pb::WatchResponse& created) {
+    const auto users = shared.users;
+    for (const auto& user : users)
+        if (!std::exchange(user->createdDelivered, true))
+            WatchHub::deliver(*user, created);
 }
 
 void SharedWatches::onServerEnd(const std::string& id, const Error& error) {

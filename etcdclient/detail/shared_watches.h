@@ -14,7 +14,7 @@ class Core;
 class WatchHub;
 struct Watcher;
 
-// Watches "from now" of one client on the same keys and filters, served by one server watch
+// Watches of one client on the same keys and filters, served by one server watch
 // that outlives its last user for a while. etcd registers a new watch from the revision it read
 // just before; a write landing in between leaves the watch to its catch-up pass, up to 100 ms
 // later. A watch that already runs is synced: it delivers each event as it is committed.
@@ -46,6 +46,7 @@ private:
                                               const pb::WatchCreateRequest& request);
     void onServerResponse(const std::string& id, const pb::WatchResponse& response);
     void onServerEnd(const std::string& id, const Error& error);
+    void deliverCreated(Shared& shared, const pb::WatchResponse& created);
     void endWhenStillIdle(const std::string& id, uint64_t epoch);
 
     Core& core_;
