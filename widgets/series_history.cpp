@@ -13,21 +13,14 @@ constexpr uint64_t runLength(int level) {
     return run;
 }
 
-// Extremes over absolute indices, merged run by run.
+// Extremes merged run by run.
 struct Span {
-    double low = 0, high = 0;
-    uint64_t lowAt = 0, highAt = 0;
+    float low = 0, high = 0;
     bool any = false;
 
-    void merge(double lowValue, uint64_t lowIndex, double highValue, uint64_t highIndex) {
-        if (!any || lowValue < low) {
-            low = lowValue;
-            lowAt = lowIndex;
-        }
-        if (!any || highValue > high) {
-            high = highValue;
-            highAt = highIndex;
-        }
+    void merge(float lowValue, float highValue) {
+        low = any ? std::min(low, lowValue) : lowValue;
+        high = any ? std::max(high, highValue) : highValue;
         any = true;
     }
 };
@@ -45,22 +38,15 @@ void SeriesHistory::append(double time, double value) {
     for (int k = 0; k < levelCount; ++k) {
         auto& level = levels_[k];
         const uint64_t run = index / runLength(k);
-        const auto offset = static_cast<uint32_t>(index - run * runLength(k));
         if (level.empty())
             levelFirst_[k] = run;
         if (level.empty() || levelFirst_[k] + level.size() - 1 < run) {
-            level.push_back({stored, stored, offset, offset});
+            level.push_back({stored, stored});
             continue;
         }
         Extremes& last = level.back();
-        if (stored < last.low) {
-            last.low = stored;
-            last.lowAt = offset;
-        }
-        if (stored > last.high) {
-            last.high = stored;
-            last.highAt = offset;
-        }
+        last.low = std::min(last.low, stored);
+        last.high = std::max(last.high, stored);
     }
     if (times_.size() > capacity_)
         trimFront(times_.size() - capacity_);
@@ -99,18 +85,17 @@ SeriesHistory::Extremes SeriesHistory::extremes(uint64_t begin, uint64_t end) co
                 break;
         }
         if (k < 0) {
-            const double v = valueAt(i);
-            span.merge(v, i, v, i);
+            const float v = values_[i - first_];
+            span.merge(v, v);
             ++i;
             continue;
         }
         const uint64_t run = runLength(k);
         const Extremes& e = levels_[k][i / run - levelFirst_[k]];
-        span.merge(e.low, i + e.lowAt, e.high, i + e.highAt);
+        span.merge(e.low, e.high);
         i += run;
     }
-    return {static_cast<float>(span.low), static_cast<float>(span.high),
-            static_cast<uint32_t>(span.lowAt - begin), static_cast<uint32_t>(span.highAt - begin)};
+    return {span.low, span.high};
 }
 
 bool SeriesHistory::valueRange(double from, double to, double& low, double& high) const {
@@ -157,12 +142,16 @@ std::vector<SeriesHistory::Point> SeriesHistory::decimated(double from, double t
                           times_.begin());
             if (end == begin)
                 continue;
+            // Both at the column's first point, lowest or highest first, whichever is nearer
+            // where the line stands: one vertical stroke a column, not a zigzag through it
+            // (half the pixels to fill).
             const Extremes found = extremes(first_ + begin, first_ + end);
-            const std::size_t low = begin + found.lowAt;
-            const std::size_t high = begin + found.highAt;
-            emit(std::min(low, high));
-            if (low != high)
-                emit(std::max(low, high));
+            const double at = times_[begin];
+            const bool highFirst =
+                !out.empty() && out.back().value - found.low > found.high - out.back().value;
+            out.push_back({at, highFirst ? found.high : found.low});
+            if (found.low != found.high)
+                out.push_back({at, highFirst ? found.low : found.high});
             begin = end;
         }
     }

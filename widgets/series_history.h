@@ -33,7 +33,8 @@ public:
     bool valueRange(double from, double to, double& low, double& high) const;
     // What to draw of [from, to] over `columns` pixel columns: every point in it (and the one
     // on either side, so the line runs to the edges) when there are at most two per column;
-    // otherwise per column its lowest and highest value, in the order they occurred.
+    // otherwise per column its lowest and highest value, both at the column's first point's
+    // time, in the order that keeps the line short.
     std::vector<Point> decimated(double from, double to, int columns) const;
     // Bytes held, for the figures.
     std::size_t memoryBytes() const;
@@ -41,7 +42,6 @@ public:
 private:
     struct Extremes {
         float low, high;
-        uint32_t lowAt, highAt; // offsets inside the run, so the order of the two is known
     };
     static constexpr int levelCount = 3;
     static constexpr std::size_t runFactor = 16; // level k summarises runs of 16^(k+1) points
@@ -49,7 +49,6 @@ private:
     // Extremes of the points with absolute indices [begin, end): whole runs where they fit.
     Extremes extremes(uint64_t begin, uint64_t end) const;
     void trimFront(std::size_t count);
-    double valueAt(uint64_t index) const { return values_[index - first_]; }
 
     std::size_t capacity_;
     uint64_t first_ = 0; // absolute index of the oldest point kept
