@@ -14,11 +14,18 @@ constexpr std::chrono::milliseconds pause{5};
 // The TTL of the sessions the lock figures open: long enough to outlive any figure.
 constexpr int64_t sessionTtlSeconds = 30;
 
+// A lock prefix to load: `locks` locks of `keysPerLock` contenders each.
+struct MonitorShape {
+    int locks;
+    int keysPerLock;
+    int keys() const { return locks * keysPerLock; }
+};
+
 struct Scale {
-    int rounds;                   // samples per latency figure
-    int anchorRounds;             // samples per Go anchor figure: each starts etcdctl processes
-    std::vector<int> waiters;     // handoff queue lengths
-    std::vector<int> monitorKeys; // lock keys for the snapshot-load figure
+    int rounds;               // samples per latency figure
+    int anchorRounds;         // samples per Go anchor figure: each starts etcdctl processes
+    std::vector<int> waiters; // handoff queue lengths
+    std::vector<MonitorShape> monitorShapes; // prefixes for the snapshot-load figure
     // How long the writer writes at each rate of the event-to-model figures.
     std::chrono::seconds eventRun;
 };
@@ -34,7 +41,7 @@ std::vector<Samples> measureGoAnchor(etcd::Client& client,
                                      const std::vector<std::string>& endpoints, const Scale& scale);
 
 struct LoadFigure {
-    int keys;
+    MonitorShape shape;
     double seconds;
     double residentMb; // growth of the process's resident set while loading
 };
@@ -53,8 +60,13 @@ struct EventRateFigure {
 std::vector<EventRateFigure>
 measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, const Scale& scale);
 
-// A LatencyPlot of 8 series, each an hour at 10 Hz, offscreen at 1200 x 400: the time of each
-// QCustomPlot replot (in the running QApplication).
-Samples measureReplot();
+struct ReplotFigure {
+    Samples samples;   // each QCustomPlot replot, decimating included
+    double pointsMb;   // what the plot holds: LatencyPlot::memoryBytes
+    double residentMb; // growth of the process's resident set while filling the plot
+};
+// A LatencyPlot of 8 series, each a day at 10 Hz, offscreen at 1200 x 400: the time of each
+// QCustomPlot replot (in the running QApplication), and the memory a day takes.
+ReplotFigure measureReplot();
 
 } // namespace lockscope::bench

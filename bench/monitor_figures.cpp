@@ -3,30 +3,22 @@
 #include "etcdclient/key_range.h"
 #include "etcdclient/locks/lock_monitor.h"
 #include "figures.h"
+#include "resident_memory.h"
 
-#include <fstream>
 #include <thread>
-#include <unistd.h>
 
 namespace lockscope::bench {
 
 namespace {
 
-double residentMb() {
-    std::ifstream statm("/proc/self/statm");
-    long size = 0, resident = 0;
-    statm >> size >> resident;
-    return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
-           (1024.0 * 1024.0);
-}
-
-// `keys` lock keys spread over locks of 100 contenders each, 128 puts per Txn (etcd's cap).
-void fill(etcd::Client& client, const std::string& prefix, int keys) {
+// The shape's lock keys, 128 puts per Txn (etcd's cap).
+void fill(etcd::Client& client, const std::string& prefix, const MonitorShape& shape) {
+    const int keys = shape.keys();
     for (int first = 0; first < keys; first += 128) {
         etcd::pb::TxnRequest txn;
         for (int i = first; i < std::min(keys, first + 128); ++i) {
             auto* put = txn.add_success()->mutable_request_put();
-            put->set_key(prefix + "lock" + std::to_string(i / 100) + "/" +
+            put->set_key(prefix + "lock" + std::to_string(i / shape.keysPerLock) + "/" +
                          etcd::leaseHex(0x694d000000000000 + i));
         }
         etcd::call(client, &etcd::Client::txn, txn);
@@ -44,9 +36,10 @@ void clear(etcd::Client& client, const std::string& prefix) {
 
 std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& scale) {
     std::vector<LoadFigure> out;
-    for (int keys : scale.monitorKeys) {
-        const std::string prefix = "/bench/monitor/" + std::to_string(keys) + "/";
-        fill(client, prefix, keys);
+    for (const MonitorShape& shape : scale.monitorShapes) {
+        const std::string prefix = "/bench/monitor/" + std::to_string(shape.locks) + "x" +
+                                   std::to_string(shape.keysPerLock) + "/";
+        fill(client, prefix, shape);
         const double before = residentMb();
         const auto start = std::chrono::steady_clock::now();
         etcd::LockMonitor::Options options;
@@ -57,7 +50,7 @@ std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& sc
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        out.push_back({keys, seconds, residentMb() - before});
+        out.push_back({shape, seconds, residentMb() - before});
         monitor.reset();
         clear(client, prefix);
     }

@@ -181,7 +181,16 @@ void Client::unlock(v3lockpb::UnlockRequest request, Callback<v3lockpb::UnlockRe
 }
 
 WatchHandle Client::watch(pb::WatchCreateRequest request, WatchCallbacks callbacks) {
+    return startWatch(std::make_shared<detail::Watcher>(std::move(request), std::move(callbacks)));
+}
+
+WatchHandle Client::sharedWatch(pb::WatchCreateRequest request, WatchCallbacks callbacks) {
     auto watcher = std::make_shared<detail::Watcher>(std::move(request), std::move(callbacks));
+    watcher->shared = true;
+    return startWatch(std::move(watcher));
+}
+
+WatchHandle Client::startWatch(std::shared_ptr<detail::Watcher> watcher) {
     auto* core = core_.get();
     const bool queued = core->schedule(std::chrono::milliseconds(0),
                                        [core, watcher] { core->watches().add(watcher); });

@@ -135,6 +135,13 @@ public:
     void unlock(v3lockpb::UnlockRequest request, Callback<v3lockpb::UnlockResponse> done);
 
     WatchHandle watch(pb::WatchCreateRequest request, WatchCallbacks callbacks);
+    // A watch that shares one server watch with every other shared watch of this client on the
+    // same keys and filters, kept for a while after the last one ends; start_revision counts
+    // only when this call creates the server watch. A watch that runs already is synced in etcd: it
+    // delivers each event as it commits, where a new one can wait for etcd's 100 ms catch-up pass.
+    // Its created response's header revision is the last one the server watch delivered: every
+    // event after it reaches this watch.
+    WatchHandle sharedWatch(pb::WatchCreateRequest request, WatchCallbacks callbacks);
     // Asks the server to tell every watch the current revision (a response without events),
     // so a quiet watcher learns it is up to date.
     void requestWatchProgress();
@@ -145,6 +152,7 @@ public:
 
 private:
     explicit Client(std::shared_ptr<detail::Core> core);
+    WatchHandle startWatch(std::shared_ptr<detail::Watcher> watcher);
     std::shared_ptr<detail::Core> core_;
 };
 

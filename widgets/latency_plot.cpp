@@ -59,14 +59,14 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     replotTimer_.setInterval(ReplotIntervalMs);
     connect(&replotTimer_, &QTimer::timeout, this, &LatencyPlot::redraw);
     // Every replot, whatever asked for it: new points, a drag or zoom while paused, a resize.
-    connect(plot_, &QCustomPlot::beforeReplot, this, &LatencyPlot::styleByDensity);
+    connect(plot_, &QCustomPlot::beforeReplot, this, &LatencyPlot::showView);
     redraw();
 }
 
 void LatencyPlot::addPoint(const QString& series, double time, double value) {
-    QCPGraph* graph = graphFor(series);
-    graph->addData(time, value);
-    graph->data()->removeBefore(time - windowSeconds_);
+    SeriesHistory& history = seriesFor(series).history;
+    history.append(time, value);
+    history.removeBefore(time - historySeconds_);
     earliestTime_ = earliestTime_ > 0 ? std::min(earliestTime_, time) : time;
     latestTime_ = std::max(latestTime_, time);
     // A single-shot timer that is not restarted while pending: at most one redraw per interval.
@@ -76,8 +76,13 @@ void LatencyPlot::addPoint(const QString& series, double time, double value) {
 
 void LatencyPlot::setWindowSeconds(double seconds) {
     windowSeconds_ = seconds;
-    for (QCPGraph* graph : std::as_const(graphs_))
-        graph->data()->removeBefore(latestTime_ - windowSeconds_);
+    redraw();
+}
+
+void LatencyPlot::setHistorySeconds(double seconds) {
+    historySeconds_ = seconds;
+    for (auto& [name, series] : series_)
+        series.history.removeBefore(latestTime_ - historySeconds_);
     redraw();
 }
 
@@ -87,27 +92,35 @@ void LatencyPlot::setValueLabel(const QString& label) {
 }
 
 QStringList LatencyPlot::seriesNames() const {
-    QStringList names = graphs_.keys();
-    names.sort();
+    QStringList names;
+    for (const auto& [name, series] : series_)
+        names.append(name);
     return names;
 }
 
 int LatencyPlot::pointCount(const QString& series) const {
-    const QCPGraph* graph = graphs_.value(series);
-    return graph ? graph->data()->size() : 0;
+    const auto it = series_.find(series);
+    return it == series_.end() ? 0 : static_cast<int>(it->second.history.size());
 }
 
-QCPGraph* LatencyPlot::graphFor(const QString& series) {
-    if (QCPGraph* existing = graphs_.value(series))
-        return existing;
+std::size_t LatencyPlot::memoryBytes() const {
+    std::size_t bytes = 0;
+    for (const auto& [name, series] : series_)
+        bytes += series.history.memoryBytes();
+    return bytes;
+}
+
+LatencyPlot::Series& LatencyPlot::seriesFor(const QString& name) {
+    if (auto it = series_.find(name); it != series_.end())
+        return it->second;
     QCPGraph* graph = plot_->addGraph();
-    graph->setName(series);
-    graph->setPen(QPen(seriesColors.at(graphs_.size() % seriesColors.size())));
+    graph->setName(name);
+    graph->setPen(QPen(seriesColors.at(static_cast<int>(series_.size()) % seriesColors.size())));
     styleSeries(graph, false);
-    graphs_.insert(series, graph);
     plot_->legend->setVisible(true);
     emptyNote_->setVisible(false);
-    return graph;
+    const auto capacity = static_cast<std::size_t>(DaySeconds * MaxPointsPerSecond);
+    return series_.emplace(name, Series{graph, SeriesHistory(capacity)}).first->second;
 }
 
 void LatencyPlot::setPaused(bool paused) {
@@ -116,13 +129,18 @@ void LatencyPlot::setPaused(bool paused) {
         redraw();
 }
 
-void LatencyPlot::styleByDensity() {
+void LatencyPlot::showView() {
     const QCPRange shown = plot_->xAxis->range();
-    const double pixels = plot_->axisRect()->width();
-    for (QCPGraph* graph : std::as_const(graphs_)) {
-        const int inView =
-            graph->findEnd(shown.upper, false) - graph->findBegin(shown.lower, false);
-        styleSeries(graph, inView * pixelsPerSparsePoint > pixels);
+    const int columns = std::max(1, plot_->axisRect()->width());
+    QVector<QCPGraphData> data;
+    for (auto& [name, series] : series_) {
+        const auto points = series.history.decimated(shown.lower, shown.upper, columns);
+        data.resize(static_cast<qsizetype>(points.size()));
+        std::transform(points.begin(), points.end(), data.begin(),
+                       [](const SeriesHistory::Point& p) { return QCPGraphData(p.time, p.value); });
+        series.graph->data()->set(data, true);
+        styleSeries(series.graph, static_cast<double>(points.size()) * pixelsPerSparsePoint >
+                                      static_cast<double>(columns));
     }
 }
 
@@ -149,11 +167,10 @@ void LatencyPlot::redraw() {
                             : windowSeconds_;
     plot_->xAxis->setRange(end - span, end + span * 0.02);
     double highest = 0;
-    for (QCPGraph* graph : std::as_const(graphs_)) {
-        bool found = false;
-        const QCPRange values = graph->getValueRange(found);
-        if (found)
-            highest = std::max(highest, values.upper);
+    for (const auto& [name, series] : series_) {
+        double low = 0, high = 0;
+        if (series.history.valueRange(end - span, end, low, high))
+            highest = std::max(highest, high);
     }
     plot_->yAxis->setRange(0, highest > 0 ? highest * 1.15 : 1);
     plot_->replot(QCustomPlot::rpQueuedReplot);

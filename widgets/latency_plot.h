@@ -1,8 +1,10 @@
 #pragma once
 
-#include <QHash>
+#include "widgets/series_history.h"
+
 #include <QTimer>
 #include <QWidget>
+#include <map>
 
 class QCPGraph;
 class QCPItemText;
@@ -10,21 +12,28 @@ class QCustomPlot;
 
 namespace lockscope {
 
-// A live graph of round trips (or any values over time), one line per named series. Keeps only
-// the last `window` seconds of each series, so memory stays bounded however long it runs, and
-// redraws at most ~30 times a second however fast points arrive, and not at all on a tab not
-// shown: it catches up when shown.
+// A live graph of round trips (or any values over time), one line per named series. Shows the
+// last `window` seconds while live; keeps a day of each series (at most 10 points a second), so
+// memory stays bounded however long it runs, and paused, the user can drag and zoom back through
+// it. Each replot draws per pixel column only the lowest and highest point of the view (every
+// point when zoomed in that far), and it redraws at most ~30 times a second however fast points
+// arrive, and not at all on a tab not shown: it catches up when shown.
 class LatencyPlot : public QWidget {
     Q_OBJECT
 public:
     static constexpr int ReplotIntervalMs = 33;
+    static constexpr double DaySeconds = 24 * 3600;
+    static constexpr double MaxPointsPerSecond = 10;
 
     explicit LatencyPlot(QWidget* parent = nullptr);
 
     // `time` is seconds since the Unix epoch; points of one series must come in time order.
     void addPoint(const QString& series, double time, double value);
+    // The span shown while live.
     void setWindowSeconds(double seconds);
     double windowSeconds() const { return windowSeconds_; }
+    // The span kept (a day unless set): older points go.
+    void setHistorySeconds(double seconds);
     void setValueLabel(const QString& label);
     // Paused, the axes stop following new points (which are still kept) so the user can drag
     // and zoom; resumed, the view jumps back to the newest window.
@@ -32,22 +41,29 @@ public:
     bool paused() const { return paused_; }
 
     QStringList seriesNames() const;
-    int pointCount(const QString& series) const;
+    int pointCount(const QString& series) const; // kept, not only shown
+    std::size_t memoryBytes() const;             // of the points kept
 
 protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    QCPGraph* graphFor(const QString& series);
-    // Dense series as plain thin lines, sparse ones with a marker per point.
-    void styleByDensity();
+    struct Series {
+        QCPGraph* graph;
+        SeriesHistory history;
+    };
+    Series& seriesFor(const QString& name);
+    // Before every replot: hands each graph what the view shows of its history, decimated to
+    // the axis's pixels; dense series as plain thin lines, sparse ones with a marker per point.
+    void showView();
     void redraw();
 
     QCustomPlot* plot_;
     QCPItemText* emptyNote_;
-    QHash<QString, QCPGraph*> graphs_;
+    std::map<QString, Series> series_;
     QTimer replotTimer_;
     double windowSeconds_ = 60;
+    double historySeconds_ = DaySeconds;
     bool paused_ = false;
     double earliestTime_ = 0; // of any point added, 0 before the first
     double latestTime_ = 0;

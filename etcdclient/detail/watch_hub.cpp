@@ -39,6 +39,10 @@ bool mayBeStaleToken(const pb::WatchResponse& response) {
 } // namespace
 
 void WatchHub::add(std::shared_ptr<Watcher> watcher) {
+    if (watcher->shared) {
+        shared_.add(std::move(watcher));
+        return;
+    }
     unsent_.push_back(std::move(watcher));
     if (stream_)
         sendCreates();
@@ -123,6 +127,10 @@ void WatchHub::sendCancel(int64_t watchId) {
 }
 
 void WatchHub::cancel(const std::shared_ptr<Watcher>& watcher) {
+    if (watcher->shared) {
+        shared_.cancel(watcher);
+        return;
+    }
     watcher->cancelled = true;
     // Not yet created: sendCreates skips it, or onResponse cancels it once its id is known.
     auto it = active_.find(watcher->watchId);

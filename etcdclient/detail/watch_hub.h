@@ -3,6 +3,7 @@
 #include "etcdclient/client.h"
 #include "etcdclient/detail/bidi_stream.h"
 #include "etcdclient/detail/guarded_callbacks.h"
+#include "etcdclient/detail/shared_watches.h"
 
 #include <chrono>
 #include <deque>
@@ -27,6 +28,7 @@ struct Watcher {
     int64_t nextRevision;          // queue thread only
     bool createdDelivered = false; // the user sees one created response, however often re-created
     bool authRetried = false;      // refused once already: a fresh token did not help
+    bool shared = false;           // a user of a SharedWatches server watch, not one itself
 };
 
 // Multiplexes every watch of a client on one Watch stream. The server answers create requests
@@ -40,10 +42,14 @@ public:
     explicit WatchHub(Core& core)
         : core_(core) {}
 
+    // A watcher marked `shared` joins the server watch of its keys (see SharedWatches).
     void add(std::shared_ptr<Watcher> watcher);
     void cancel(const std::shared_ptr<Watcher>& watcher);
     void requestProgress();
     void shutdown();
+
+    static void deliver(Watcher& watcher, const pb::WatchResponse& response);
+    static void end(Watcher& watcher, const Error& error);
 
 private:
     using Stream = BidiStream<pb::WatchRequest, pb::WatchResponse>;
@@ -67,10 +73,9 @@ private:
     void checkLiveness();
     void armTicker();
     void endAll(const Error& error);
-    static void deliver(Watcher& watcher, const pb::WatchResponse& response);
-    static void end(Watcher& watcher, const Error& error);
 
     Core& core_;
+    SharedWatches shared_{core_, *this};
     Stream* stream_ = nullptr;
     std::string token_; // the one the current stream was opened with
     std::size_t member_ = 0;

@@ -337,15 +337,18 @@ void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision
     pb::WatchCreateRequest request;
     request.set_key(prefix_);
     request.set_range_end(prefixRangeEnd(prefix_));
-    // A watch from a past revision waits for etcd's unsynced-watcher loop (every 100 ms) before
-    // it delivers anything, so a waiter watches from now and reads the queue once the watch
-    // exists. Right after our own acquire the past revision is only one Txn old.
+    request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
+    // Should this create the server watch, from the revision we know: a stream that breaks
+    // before the watch is confirmed then resumes it without a gap.
     if (knownRevision > 0)
         request.set_start_revision(knownRevision + 1);
-    request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
+    // One server watch per client and prefix, shared by its Mutexes and kept between locks: a
+    // watch created for this wait could be left by etcd to its 100 ms catch-up pass (when a
+    // write lands while etcd registers it), and would then deliver the predecessor's delete
+    // that late. The running one is synced and delivers it as it commits.
     WatchHandle handle =
-        client_.watch(request, {weakCallback(this, &Mutex::onWatchEvents, generation),
-                                weakCallback(this, &Mutex::onWatchEnd, generation)});
+        client_.sharedWatch(request, {weakCallback(this, &Mutex::onWatchEvents, generation),
+                                      weakCallback(this, &Mutex::onWatchEnd, generation)});
     std::swap(watch_, handle);
     // The replaced handle (if any) is cancelled outside mutex_: cancel() waits for a running
     // callback of it, which may be waiting for mutex_.
@@ -364,9 +367,15 @@ void Mutex::onWatchEvents(uint64_t generation, const pb::WatchResponse& response
     std::unique_lock lock(mutex_);
     if (generation != generation_)
         return;
-    if (response.created() && knownRevision_ == 0) {
-        lock.unlock();
-        snapshot(generation); // the watch exists: whatever the read misses, it delivers
+    if (response.created()) {
+        // The watch delivers every deletion after the created revision. When it may have
+        // missed some we must know of (ours or a predecessor's), read the queue now that it
+        // runs: whatever the read misses, it delivers.
+        if (knownRevision_ == 0 || response.header().revision() > knownRevision_) {
+            knownRevision_ = 0;
+            lock.unlock();
+            snapshot(generation);
+        }
         return;
     }
     for (const auto& event : response.events()) {

@@ -16,8 +16,9 @@ namespace etcd {
 // A distributed lock wire-compatible with Go's concurrency.Mutex (and so with `etcdctl lock`):
 // the key <name>/<lease id in hex> on the session's lease, the same acquire Txn, the same
 // create-revision queue. Waiting differs: instead of Go's chain of per-predecessor watches and
-// reads, it watches the whole prefix, then reads every predecessor and tracks them locally, so
-// the lock is held the moment the last predecessor's DELETE arrives.
+// reads, it joins the client's shared watch of the whole prefix (Client::sharedWatch, synced in
+// etcd and so never waiting for its catch-up pass), then reads every predecessor and tracks
+// them locally, so the lock is held the moment the last predecessor's DELETE arrives.
 //
 // Thread-safe; callbacks run on the client's thread. The Client must outlive the Mutex.
 // Destroying a Mutex that still has a key deletes it (guarded by its create revision).
@@ -79,7 +80,8 @@ private:
     // Starts over after a failed read or a broken watch: a new watch, then a new read.
     void rewatch(std::unique_lock<std::mutex>& lock);
     void watchAgain(uint64_t generation); // rewatch()'s new watch, after a pause
-    // Watches the prefix after `knownRevision`, or with 0 from now and then reads the queue.
+    // Joins the prefix's shared watch; reads the queue once it runs unless the watch delivers
+    // everything after `knownRevision` (0: not read yet).
     void startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision);
     void onWatchEvents(uint64_t generation, const pb::WatchResponse& response);
     void onWatchEnd(uint64_t generation, const Error& error);

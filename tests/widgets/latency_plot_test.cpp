@@ -9,9 +9,9 @@ using namespace lockscope;
 class LatencyPlotTest : public QObject {
     Q_OBJECT
 private slots:
-    void keepsOnlyTheWindowOfEachSeries() {
+    void keepsOnlyTheHistoryOfEachSeries() {
         LatencyPlot plot;
-        plot.setWindowSeconds(10);
+        plot.setHistorySeconds(10);
         const double start = 1.7e9;
         for (int i = 0; i <= 1000; ++i) { // 100 s at 10 points a second
             plot.addPoint("KV.Range", start + i * 0.1, i % 7);
@@ -26,8 +26,32 @@ private slots:
                 plot.pointCount("Maintenance.Status") <= 51);
         QCOMPARE(plot.pointCount("nonexistent"), 0);
 
-        plot.setWindowSeconds(2);
+        plot.setHistorySeconds(2);
         QVERIFY(plot.pointCount("KV.Range") <= 21);
+    }
+
+    void drawsADayDecimatedAndZoomedInExactly() {
+        LatencyPlot plot;
+        plot.resize(600, 300);
+        plot.setWindowSeconds(LatencyPlot::DaySeconds);
+        const double start = 1.7e9;
+        for (int i = 0; i < 200000; ++i) // 20,000 s at 10 Hz
+            plot.addPoint("KV.Range", start + i * 0.1, i % 13);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        auto* customPlot = plot.findChild<QCustomPlot*>();
+        QVERIFY(customPlot);
+        customPlot->replot(QCustomPlot::rpImmediateRefresh);
+        const int columns = customPlot->axisRect()->width();
+        // All of it in view: per pixel column its lowest and highest point, all kept.
+        QVERIFY2(customPlot->graph(0)->data()->size() <= 2 * columns + 2,
+                 qPrintable(QString::number(customPlot->graph(0)->data()->size())));
+        QCOMPARE(plot.pointCount("KV.Range"), 200000);
+        // Zoomed in to 10 s: each of its 100 points, and one on either side.
+        plot.setPaused(true);
+        customPlot->xAxis->setRange(start + 100.05, start + 110.05);
+        customPlot->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(customPlot->graph(0)->data()->size(), 102);
     }
 
     void replotsAreCoalesced() {

@@ -1,0 +1,16 @@
+#include "resident_memory.h"
+
+#include <fstream>
+#include <unistd.h>
+
+namespace lockscope::bench {
+
+double residentMb() {
+    std::ifstream statm("/proc/self/statm");
+    long size = 0, resident = 0;
+    statm >> size >> resident;
+    return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
+           (1024.0 * 1024.0);
+}
+
+} // namespace lockscope::bench

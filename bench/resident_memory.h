@@ -1,0 +1,8 @@
+#pragma once
+
+namespace lockscope::bench {
+
+// This process's resident set in MB, from /proc/self/statm.
+double residentMb();
+
+} // namespace lockscope::bench
