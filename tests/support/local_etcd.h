@@ -1,8 +1,8 @@
 #pragma once
 
 #include "etcdclient/client.h"
-#include "process/local_cluster.h"
 #include "etcdclient/result.h"
+#include "process/local_cluster.h"
 
 #include <memory>
 #include <string>

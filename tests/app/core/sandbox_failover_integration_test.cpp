@@ -1,7 +1,7 @@
 // --sandbox=3: a three-member sandbox whose members the Sandbox menu stops and restarts, while
 // the window keeps working through the others.
-#include "app/gui/main_window.h"
 #include "app/core/sandbox.h"
+#include "app/gui/main_window.h"
 
 #include <QAction>
 #include <QLabel>

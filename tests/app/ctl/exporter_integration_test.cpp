@@ -1,8 +1,8 @@
 // `lockscopectl exporter` scraped with curl while real `etcdctl lock` contenders churn; the
 // text must pass `promtool check metrics` and agree with `lockscopectl snapshot --json`.
-#include "lockscopectl_test.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/locks/mutex.h"
+#include "lockscopectl_test.h"
 #include "support/waiting.h"
 
 #include <QJsonArray>

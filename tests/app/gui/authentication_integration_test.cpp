@@ -1,8 +1,8 @@
 // The window against a real etcd with authentication on, and a real keyring (with_keyring.sh):
 // a refused password is said as such, never retried, and asked again; a kept one is used.
 // Saves screenshots of the password dialog and of the banner (see main_window_probes.h).
-#include "app/core/connection_options.h"
 #include "app/core/cluster_session.h"
+#include "app/core/connection_options.h"
 #include "app/gui/main_window.h"
 #include "app/gui/password_keyring.h"
 #include "app/gui/password_source.h"
