@@ -1,6 +1,7 @@
 // `lockscopectl exporter` scraped with curl while real `etcdctl lock` contenders churn; the
 // text must pass `promtool check metrics` and agree with `lockscopectl snapshot --json`.
 #include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
 #include "etcdclient/locks/mutex.h"
 #include "lockscopectl_test.h"
 #include "support/waiting.h"
