@@ -27,6 +27,7 @@ for arg in "$@"; do
                lockscopectl_lab_integration_tests lockscopectl_lock_integration_tests
                lockscopectl_snapshot_watch_integration_tests lockscopectl_integration_test
                lockscopectl_key_bytes_integration_tests lockscopectl_tls_integration_tests
+               lockscopectl_exporter_integration_tests
                retry_backoff_unit_tests) ;;
     --werror) args+=("$arg") ;;
     *) echo "unknown option: $arg (use --werror, --sanitize, --tsan)" >&2; exit 2 ;;
