@@ -42,7 +42,10 @@ export LOCKSCOPE_ARTIFACTS_DIR="${LOCKSCOPE_ARTIFACTS_DIR:-$root/artifacts}"
 mkdir -p "$LOCKSCOPE_ARTIFACTS_DIR"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/tsan.supp}"
+# die_after_fork=0: a test that runs a program with QProcess while its gRPC client is alive
+# forks a multi-threaded process, and TSan kills the child when a thread starts in it before
+# exec ("starting new threads after multi-threaded fork"). The child only execs the program.
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:die_after_fork=0:suppressions=$root/tests/tsan.supp}"
 if [ "$build_dir" = "$root/build-tsan" ]; then
   # GCC 12's ThreadSanitizer runs with vm.mmap_rnd_bits up to 28 (Debian's default); kernels
   # set to more (32 on recent Ubuntu) make it die with "unexpected memory mapping". Rather than
