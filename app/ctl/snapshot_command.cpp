@@ -36,8 +36,9 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         std::printf("%s\n", lockStateJson(*state).c_str());
         return ExitOk;
     }
-    // One table of every lock's queue in turn, without the Waiting column: a snapshot has seen
-    // no key arrive. The proxy is declared after the queues it stacks, so it goes first.
+    // One table of every lock's queue in turn, without the Waiting column: one read cannot tell
+    // how long a key has waited. The proxy is declared after the queues it stacks, so it goes
+    // first.
     std::vector<std::unique_ptr<LockQueueModel>> queues;
     QConcatenateTablesProxyModel table;
     for (const auto& [name, queue] : state->locks) {
