@@ -4,7 +4,7 @@
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
-#include "app/core/queue_model.h"
+#include "app/core/lock_queue_model.h"
 
 #include <algorithm>
 #include <mutex>
@@ -23,7 +23,7 @@ struct LockWatch::Inbox {
 LockWatch::LockWatch(QObject* parent)
     : QObject(parent)
     , locks_(new LockListModel(this))
-    , queue_(new QueueModel(this))
+    , queue_(new LockQueueModel(this))
     , events_(new EventLogModel(this)) {
     tickTimer_.setInterval(TickIntervalMs);
     connect(&tickTimer_, &QTimer::timeout, this, &LockWatch::tick);

@@ -10,7 +10,7 @@ namespace lockscope {
 
 class EventLogModel;
 class LockListModel;
-class QueueModel;
+class LockQueueModel;
 
 // Runs a LockMonitor over one prefix and keeps the lock models up to date on the GUI thread.
 // The monitor's listener (the client's thread) only queues events and, when they are the first
@@ -31,14 +31,14 @@ public:
     void setPrefix(const std::string& prefix);
     const std::string& prefix() const { return prefix_; }
 
-    // The lock whose queue QueueModel shows (a name as etcd has it); empty for none.
+    // The lock whose queue LockQueueModel shows (a name as etcd has it); empty for none.
     void selectLock(const std::string& name);
     const std::string& selectedLock() const { return selectedLock_; }
     // The same as text (displayKey): how LockActions names it.
     QString selectedLockText() const;
 
     LockListModel* locks() const { return locks_; }
-    QueueModel* queue() const { return queue_; }
+    LockQueueModel* queue() const { return queue_; }
     EventLogModel* events() const { return events_; }
     bool live() const { return live_; }
     const etcd::LockMonitorState& state() const { return state_; }
@@ -63,7 +63,7 @@ private:
     void setLiveness(bool live, const QString& why);
 
     LockListModel* locks_;
-    QueueModel* queue_;
+    LockQueueModel* queue_;
     EventLogModel* events_;
     etcd::Client* client_ = nullptr;
     std::string prefix_ = "/";

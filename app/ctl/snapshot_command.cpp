@@ -2,13 +2,16 @@
 
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
-#include "app/core/lock_keys_model.h"
+#include "app/core/lock_queue_model.h"
 #include "app/ctl/prefix_arguments.h"
 #include "app/ctl/text_table.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/locks/lock_snapshot.h"
 
+#include <QConcatenateTablesProxyModel>
 #include <cstdio>
+#include <memory>
+#include <vector>
 
 namespace lockscope {
 
@@ -33,12 +36,25 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         std::printf("%s\n", lockStateJson(*state).c_str());
         return ExitOk;
     }
-    LockKeysModel model;
-    model.setState(*state);
+    // One table of every lock's queue in turn, without the Waiting column: one read cannot tell
+    // how long a key has waited. The proxy is declared after the queues it stacks, so it goes
+    // first.
+    std::vector<std::unique_ptr<LockQueueModel>> queues;
+    QConcatenateTablesProxyModel table;
+    for (const auto& [name, queue] : state->locks) {
+        queues.push_back(std::make_unique<LockQueueModel>());
+        queues.back()->setQueue(&queue, state->leases);
+        table.addSourceModel(queues.back().get());
+    }
     std::printf("revision %lld, %zu lock(s) under %s\n", static_cast<long long>(state->revision),
                 state->locks.size(), displayKey(args->prefix).c_str());
     if (!state->locks.empty())
-        std::fputs(qPrintable(renderTextTable(model)), stdout);
+        std::fputs(
+            qPrintable(renderTextTable(
+                table, {LockQueueModel::Lock, LockQueueModel::Position, LockQueueModel::Key,
+                        LockQueueModel::Lease, LockQueueModel::CreateRevision, LockQueueModel::Ttl,
+                        LockQueueModel::GrantedTtl, LockQueueModel::Predecessor})),
+            stdout);
     for (const auto& [name, anomalies] : state->anomalies)
         for (const auto& anomaly : anomalies)
             std::printf("anomaly: %s: %s: %s\n", displayKey(anomaly.key).c_str(),

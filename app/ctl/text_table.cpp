@@ -26,12 +26,14 @@ QString ruler(const QList<qsizetype>& widths) {
 
 } // namespace
 
-QString renderTextTable(const QAbstractItemModel& model) {
+QString renderTextTable(const QAbstractItemModel& model, QList<int> columns) {
+    if (columns.isEmpty())
+        for (int column = 0; column < model.columnCount(); ++column)
+            columns << column;
     const int rows = model.rowCount();
-    const int columns = model.columnCount();
     QList<qsizetype> widths;
     QStringList headers;
-    for (int column = 0; column < columns; ++column) {
+    for (int column : columns) {
         headers << model.headerData(column, Qt::Horizontal).toString().toUpper();
         qsizetype width = headers.last().size();
         for (int row = 0; row < rows; ++row)
@@ -40,19 +42,20 @@ QString renderTextTable(const QAbstractItemModel& model) {
     }
 
     QString out = ruler(widths) + "|";
-    for (int column = 0; column < columns; ++column) {
-        const qsizetype spare = widths[column] - headers[column].size();
-        out += QString(1 + spare / 2, ' ') + headers[column] + QString(1 + spare - spare / 2, ' ') +
+    for (qsizetype shown = 0; shown < columns.size(); ++shown) {
+        const qsizetype spare = widths[shown] - headers[shown].size();
+        out += QString(1 + spare / 2, ' ') + headers[shown] + QString(1 + spare - spare / 2, ' ') +
                "|";
     }
     out += "\n" + ruler(widths);
     for (int row = 0; row < rows; ++row) {
         out += "|";
-        for (int column = 0; column < columns; ++column) {
+        for (qsizetype shown = 0; shown < columns.size(); ++shown) {
+            const int column = columns[shown];
             const QString text = cellText(model, row, column);
             const QString padded = alignedRight(model, row, column)
-                                       ? text.rightJustified(widths[column])
-                                       : text.leftJustified(widths[column]);
+                                       ? text.rightJustified(widths[shown])
+                                       : text.leftJustified(widths[shown]);
             out += " " + padded + " |";
         }
         out += "\n";

@@ -2,8 +2,8 @@
 
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
+#include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
-#include "app/core/queue_model.h"
 #include "app/core/workspace.h"
 #include "etcdclient/lease_ttl.h"
 #include "widgets/acquire_dialog.h"
@@ -198,8 +198,8 @@ void LockActionsBar::forceReleaseSelected() {
     LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
     if (!actions || readOnly_ || row < 0)
         return;
-    const QueueModel* queue = workspace_->lockWatch()->queue();
-    const QueueModel::Entry& entry = queue->entryAt(row);
+    const LockQueueModel* queue = workspace_->lockWatch()->queue();
+    const LockQueueModel::Entry& entry = queue->entryAt(row);
     const QString next =
         row + 1 < queue->rowCount() && row == 0 ? queue->entryAt(row + 1).keyText : QString();
     const ForceReleasePlan plan = LockActions::planForceRelease(

@@ -4,8 +4,8 @@
 #include "app/core/event_log_model.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
-#include "app/core/queue_model.h"
 #include "app/core/workspace.h"
 #include "app/gui/lock_actions_bar.h"
 #include "widgets/holder_card.h"
@@ -99,7 +99,7 @@ LocksPage::LocksPage(QWidget* parent)
     , lockProxy_(filterProxy(LockListModel::Name, lockFilter_, this))
     , lockTable_(tableView("lockTable", LockListModel::Name))
     , holderCard_(new HolderCard)
-    , queueTable_(tableView("queueTable", QueueModel::Key))
+    , queueTable_(tableView("queueTable", LockQueueModel::Key))
     , lockActionsBar_(new LockActionsBar(queueTable_))
     , eventFilter_(filterBox("eventFilter", tr("Filter events")))
     , eventProxy_(filterProxy(-1, eventFilter_, this))
@@ -109,7 +109,7 @@ LocksPage::LocksPage(QWidget* parent)
     lockTable_->setItemDelegateForColumn(
         LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     queueTable_->setItemDelegateForColumn(
-        QueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+        LockQueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     lockTable_->setModel(lockProxy_);
     eventTable_->setModel(eventProxy_);
 
@@ -204,6 +204,9 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     delete oldSelection;                           // setModel made a new one
     sizeColumns(lockTable_, {0, 110, 60, 80, 75}); // the name keeps ~130 px of 460
     sizeColumns(queueTable_, {0, 65, 130, 75, 80, 95, 150});
+    // The lock is the one selected, and the TTL bar shows what was granted.
+    queueTable_->setColumnHidden(LockQueueModel::Lock, true);
+    queueTable_->setColumnHidden(LockQueueModel::GrantedTtl, true);
     sizeColumns(eventTable_, {95, 75, 150, 0, 140, 70, 80, 80, 80});
     if (watch) {
         connect(watch, &LockWatch::refreshed, this, &LocksPage::showHolder);
@@ -275,12 +278,12 @@ void LocksPage::showHolder() {
         holderCard_->clear(tr("Select a lock to see its holder and queue"));
         return;
     }
-    const QueueModel* queue = watch->queue();
+    const LockQueueModel* queue = watch->queue();
     if (queue->rowCount() == 0) {
         holderCard_->clear(tr("Nobody holds %1").arg(watch->selectedLockText()));
         return;
     }
-    const QueueModel::Entry& holder = queue->entryAt(0);
+    const LockQueueModel::Entry& holder = queue->entryAt(0);
     HolderCard::Holder card{holder.keyText,        holder.leaseHex,
                             holder.createRevision, durationText(queue->ageOf(0)),
                             std::nullopt,          0,

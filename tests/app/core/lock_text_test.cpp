@@ -1,11 +1,9 @@
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
-#include "app/core/lock_keys_model.h"
 #include "app/core/lossless_arguments.h"
 #include "etcdclient/lease_ttl.h"
 
-#include <QAbstractItemModelTester>
 #include <QCommandLineParser>
 #include <gtest/gtest.h>
 
@@ -154,26 +152,4 @@ TEST(LockJsonTest, KeyLikeFieldsCarryTheirExactBytesInBase64) {
         etcd::LockEventKind::Acquired, "/n/\xfd", "/n/\xfd/a", 0xa, 5, {}, {}, {}, false};
     const std::string line = lockEventJson(event);
     EXPECT_NE(line.find(R"("lock":"/n/\\xfd","lock_b64":"L24v/Q==")"), std::string::npos) << line;
-}
-
-TEST(LockKeysModelTest, RowsFollowQueueOrderAndTheModelIsWellFormed) {
-    lockscope::LockKeysModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    etcd::LockMonitorState state;
-    etcd::LockQueue queue;
-    queue.name = "/l";
-    queue.keys = {{"/l/a", 0xa, 5, 5, "", {}, {}}, {"/l/b", 0xb, 6, 6, "", {}, {}}};
-    state.locks["/l"] = queue;
-    const auto now = std::chrono::steady_clock::now();
-    state.leases[0xa] = {10, 10, now - std::chrono::milliseconds(3500), false};
-    model.setState(state, now);
-    ASSERT_EQ(model.rowCount(), 2);
-    auto cell = [&](int row, int column) { return model.index(row, column).data().toString(); };
-    EXPECT_EQ(cell(0, lockscope::LockKeysModel::Position), "holder");
-    EXPECT_EQ(cell(1, lockscope::LockKeysModel::Position), "1");
-    EXPECT_EQ(cell(1, lockscope::LockKeysModel::WaitsFor), "/l/a");
-    EXPECT_EQ(cell(0, lockscope::LockKeysModel::Ttl), "7 / 10 s"); // counted down locally
-    EXPECT_EQ(cell(1, lockscope::LockKeysModel::Ttl), "");         // not looked up yet
-    model.setState({}, now);
-    EXPECT_EQ(model.rowCount(), 0);
 }

@@ -34,15 +34,6 @@ protected:
         return prefix() + "n/" + escape;
     }
 
-    // Runs lockscopectl to its end: its exit code and every line it printed.
-    std::pair<std::optional<int>, std::vector<std::string>>
-    run(const std::vector<std::string>& args) {
-        auto child = lockscopectl(args);
-        std::vector<std::string> lines;
-        while (auto line = child->readLine(15s))
-            lines.push_back(*line);
-        return {child->wait(15s), lines};
-    }
     std::vector<std::string> queueOf(const std::string& name) { return keysUnder(name + "/"); }
 };
 
@@ -54,7 +45,7 @@ TEST_F(LockscopectlKeyBytesIntegrationTest, LockscopectlWaitsWhileEtcdctlHoldsXf
     ASSERT_EQ(queueOf(name), std::vector<std::string>{*theirKey});
 
     for (const std::string& spelling : {name, escapedName('\xff')}) {
-        const auto [code, lines] = run({"lock", spelling, "--try"});
+        const auto [code, lines] = runToEnd({"lock", spelling, "--try"});
         EXPECT_EQ(code, 3) << "lockscopectl took " << spelling << " while etcdctl held it";
     }
     auto ours = lockscopectl({"lock", name});
@@ -112,7 +103,7 @@ TEST_F(LockscopectlKeyBytesIntegrationTest, XfdXfeXffAreThreeLocksInSnapshotAndW
     }
     EXPECT_EQ(keysUnder(prefix() + "n/").size(), 3u) << "three holders, three keys";
 
-    const auto [textExit, table] = run({"snapshot", prefix()});
+    const auto [textExit, table] = runToEnd({"snapshot", prefix()});
     EXPECT_EQ(textExit, 0);
     ASSERT_FALSE(table.empty());
     EXPECT_NE(table[0].find("3 lock(s)"), std::string::npos) << table[0];
@@ -126,14 +117,14 @@ TEST_F(LockscopectlKeyBytesIntegrationTest, XfdXfeXffAreThreeLocksInSnapshotAndW
 
     // A raw-byte prefix, and its escaped form, select exactly the \xff lock.
     for (const std::string& rawPrefix : {lockName('\xff'), escapedName('\xff')}) {
-        const auto [code, lines] = run({"snapshot", rawPrefix});
+        const auto [code, lines] = runToEnd({"snapshot", rawPrefix});
         EXPECT_EQ(code, 0);
         ASSERT_FALSE(lines.empty());
         EXPECT_NE(lines[0].find("1 lock(s) under " + escapedName('\xff')), std::string::npos)
             << lines[0];
     }
 
-    const auto [jsonExit, json] = run({"snapshot", prefix(), "--json"});
+    const auto [jsonExit, json] = runToEnd({"snapshot", prefix(), "--json"});
     EXPECT_EQ(jsonExit, 0);
     ASSERT_EQ(json.size(), 1u);
     const QJsonArray locks = jsonLine(json[0])["locks"].toArray();
@@ -174,36 +165,36 @@ TEST_F(LockscopectlKeyBytesIntegrationTest, XfdXfeXffAreThreeLocksInSnapshotAndW
 TEST_F(LockscopectlKeyBytesIntegrationTest, BadEscapesAreUsageErrorsThatSayHowToWriteThem) {
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"lock", prefix() + "a\\q"}, {"snapshot", prefix() + "\\x4"}}) {
-        const auto [code, lines] = run(args);
+        const auto [code, lines] = runToEnd(args);
         EXPECT_EQ(code, 2);
         ASSERT_FALSE(lines.empty());
         EXPECT_NE(lines[0].find("bad escape"), std::string::npos) << lines[0];
         EXPECT_NE(lines[0].find("\\\\ for a backslash"), std::string::npos) << lines[0];
     }
-    const auto [code, lines] = run({"lock", prefix() + "a\\\\b", "--", "true"});
+    const auto [code, lines] = runToEnd({"lock", prefix() + "a\\\\b", "--", "true"});
     EXPECT_EQ(code, 0) << "a doubled backslash is one backslash";
     EXPECT_TRUE(keysUnder(prefix()).empty());
 }
 
 TEST_F(LockscopectlKeyBytesIntegrationTest, TtlBeyondEtcdsLimitOrOverADayIsRefusedBeforeAnyCall) {
     const std::string name = prefix() + "long";
-    const auto [tooLong, tooLongSaid] = run({"lock", name, "--ttl", "9000000001", "--force"});
+    const auto [tooLong, tooLongSaid] = runToEnd({"lock", name, "--ttl", "9000000001", "--force"});
     EXPECT_EQ(tooLong, 2);
     ASSERT_FALSE(tooLongSaid.empty());
     EXPECT_NE(tooLongSaid[0].find("above etcd's limit of 9000000000 s"), std::string::npos)
         << tooLongSaid[0];
 
-    const auto [overADay, overADaySaid] = run({"lock", name, "--ttl", "86401", "--", "true"});
+    const auto [overADay, overADaySaid] = runToEnd({"lock", name, "--ttl", "86401", "--", "true"});
     EXPECT_EQ(overADay, 2);
     ASSERT_FALSE(overADaySaid.empty());
     EXPECT_NE(overADaySaid[0].find("add --force"), std::string::npos) << overADaySaid[0];
     EXPECT_TRUE(keysUnder(prefix()).empty()) << "a refused TTL must not reach etcd";
 
     const auto [forced, forcedSaid] =
-        run({"lock", name, "--ttl", "9000000000", "--force", "--", "true"});
+        runToEnd({"lock", name, "--ttl", "9000000000", "--force", "--", "true"});
     EXPECT_EQ(forced, 0) << (forcedSaid.empty() ? "" : forcedSaid[0]);
 
-    const auto [lab, labSaid] = run({"lab", "--ttl", "9000000001", "--duration", "1s"});
+    const auto [lab, labSaid] = runToEnd({"lab", "--ttl", "9000000001", "--duration", "1s"});
     EXPECT_EQ(lab, 2);
     ASSERT_FALSE(labSaid.empty());
     EXPECT_NE(labSaid[0].find("9000000000"), std::string::npos) << labSaid[0];

@@ -6,8 +6,11 @@
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lockscope::test {
@@ -19,6 +22,15 @@ protected:
         std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", cluster().endpointList()};
         argv.insert(argv.end(), args.begin(), args.end());
         return std::make_unique<process::ChildProcess>(argv);
+    }
+    // Runs lockscopectl to its end: its exit code and every line it printed.
+    std::pair<std::optional<int>, std::vector<std::string>>
+    runToEnd(const std::vector<std::string>& args) {
+        auto child = lockscopectl(args);
+        std::vector<std::string> lines;
+        while (auto line = child->readLine(std::chrono::seconds(15)))
+            lines.push_back(*line);
+        return {child->wait(std::chrono::seconds(15)), lines};
     }
     std::unique_ptr<process::ChildProcess> etcdctlLock(const std::string& name) {
         return lockscope::test::etcdctlLock(cluster().endpointList(), name);

@@ -20,6 +20,17 @@ using namespace lockscope::test;
 
 namespace {
 
+// The trimmed cells of a row of lockscopectl's text table; none for any other line.
+std::vector<std::string> cellsOf(const std::string& line) {
+    std::vector<std::string> cells;
+    if (line.empty() || line.front() != '|')
+        return cells;
+    for (const QString& cell : QString::fromStdString(line).split('|').mid(1, -1))
+        cells.push_back(cell.trimmed().toStdString());
+    cells.pop_back(); // what follows the closing bar
+    return cells;
+}
+
 class LockscopectlSnapshotWatchIntegrationTest : public LockscopectlTest {
 protected:
     void putRaw(const std::string& key) {
@@ -82,11 +93,28 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotJsonShowsHolderQueueTtl
     EXPECT_TRUE(kinds.contains("no_lease")) << kinds.join(',').toStdString();
     EXPECT_TRUE(kinds.contains("not_a_lock_key"));
 
-    auto table = lockscopectl({"snapshot", prefix()});
-    auto first = table->readLine(10s);
-    ASSERT_TRUE(first);
-    EXPECT_NE(first->find("2 lock(s)"), std::string::npos) << *first;
-    EXPECT_EQ(table->wait(10s), 0);
+    const auto [tableExit, table] = runToEnd({"snapshot", prefix()});
+    EXPECT_EQ(tableExit, 0);
+    ASSERT_GE(table.size(), 3u);
+    EXPECT_NE(table[0].find("2 lock(s)"), std::string::npos) << table[0];
+    // One table of both locks' queues, each row naming its lock.
+    EXPECT_EQ(cellsOf(table[2]),
+              (std::vector<std::string>{"LOCK", "POSITION", "KEY", "LEASE", "CREATE REV", "TTL",
+                                        "GRANTED", "WAITS ON"}));
+    std::vector<std::vector<std::string>> jobsRows;
+    for (const std::string& line : table)
+        if (const auto cells = cellsOf(line); cells.size() == 8 && cells[0] == name)
+            jobsRows.push_back(cells);
+    ASSERT_EQ(jobsRows.size(), 3u);
+    EXPECT_EQ(jobsRows[0][1], "holder");
+    EXPECT_EQ(jobsRows[0][2], *holderKey);
+    EXPECT_EQ(jobsRows[0][6], "10 s");
+    EXPECT_EQ(jobsRows[0][7], "");
+    EXPECT_EQ(jobsRows[1][1], "1");
+    EXPECT_EQ(jobsRows[1][7], *holderKey);
+    EXPECT_EQ(jobsRows[2][1], "2");
+    EXPECT_EQ(jobsRows[2][2], name + "/stray");
+    EXPECT_EQ(jobsRows[2][5], ""); // no lease to look up
 }
 
 TEST_F(LockscopectlSnapshotWatchIntegrationTest, WatchPrintsOneJsonLinePerLockEvent) {

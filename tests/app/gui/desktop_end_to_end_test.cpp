@@ -5,8 +5,8 @@
 #include "app/core/event_log_model.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
-#include "app/core/queue_model.h"
 #include "app/core/sandbox.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_page.h"
@@ -62,12 +62,12 @@ bool buttonShown(MainWindow& window, QAction* action) {
 }
 
 QString queueKeyAt(MainWindow& window, int row) {
-    const QueueModel* queue = window.lockWatch()->queue();
+    const LockQueueModel* queue = window.lockWatch()->queue();
     return row < queue->rowCount() ? queue->entryAt(row).keyText : QString();
 }
 
 QString queueCell(MainWindow& window, int row, int column) {
-    const QueueModel* queue = window.lockWatch()->queue();
+    const LockQueueModel* queue = window.lockWatch()->queue();
     return queue->data(queue->index(row, column)).toString();
 }
 
@@ -198,28 +198,34 @@ private slots:
         QVERIFY(lockActions);
         QVERIFY(lockActions->busy("/e2e/job"));
         QVERIFY(release->isEnabled()); // a wait can be given up
-        const QueueModel* queue = window.lockWatch()->queue();
+        const LockQueueModel* queue = window.lockWatch()->queue();
         QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 2, UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(!lockActions->keyOf("/e2e/job").isEmpty(), UiTimeoutMs);
         const QString ourKey = lockActions->keyOf("/e2e/job");
         QVERIFY2(ourKey.startsWith("/e2e/job/") && ourKey != firstKey, qPrintable(ourKey));
         QCOMPARE(queueKeyAt(window, 0), firstKey);
-        QCOMPARE(queueCell(window, 0, QueueModel::Position), QString("holder"));
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Position), QString("holder"));
         QCOMPARE(queueKeyAt(window, 1), ourKey);
-        QCOMPARE(queueCell(window, 1, QueueModel::Position), QString("1"));
-        QCOMPARE(queueCell(window, 1, QueueModel::Predecessor), firstKey);
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Position), QString("1"));
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Predecessor), firstKey);
         auto* card = window.findChild<HolderCard*>("holderCard");
         QCOMPARE(card->key(), firstKey);
         // Our session's lease is the TTL the dialog asked for.
         QTRY_VERIFY_WITH_TIMEOUT(
-            queue->data(queue->index(1, QueueModel::Ttl), TtlGrantedRole).isValid(), UiTimeoutMs);
-        QCOMPARE(queue->data(queue->index(1, QueueModel::Ttl), TtlGrantedRole).toLongLong(), 5);
+            queue->data(queue->index(1, LockQueueModel::Ttl), TtlGrantedRole).isValid(),
+            UiTimeoutMs);
+        QCOMPARE(queue->data(queue->index(1, LockQueueModel::Ttl), TtlGrantedRole).toLongLong(), 5);
 
         process::ChildProcess* second = startEtcdctlLock("/e2e/job");
         QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 3, EtcdctlTimeoutMs);
         const QString secondKey = queueKeyAt(window, 2);
         QVERIFY(secondKey != firstKey && secondKey != ourKey);
         QVERIFY(!test::pollLine(*second));
+        // The queue table shows the selected lock's queue, not the columns lockscopectl adds.
+        auto* queueTable = window.findChild<QTableView*>("queueTable");
+        QVERIFY(queueTable->isColumnHidden(LockQueueModel::Lock));
+        QVERIFY(queueTable->isColumnHidden(LockQueueModel::GrantedTtl));
+        QVERIFY(!queueTable->isColumnHidden(LockQueueModel::Predecessor));
         QVERIFY(saveScreenshot(window, "desktop_ui_waits_in_queue.png"));
 
         // The first holder goes: the lock is ours.
@@ -272,7 +278,7 @@ private slots:
         QVERIFY(forceRelease);
         QVERIFY(!forceRelease->isEnabled()); // no queue row selected yet
         auto* queueTable = window.findChild<QTableView*>("queueTable");
-        queueTable->setCurrentIndex(queueTable->model()->index(0, QueueModel::Key));
+        queueTable->setCurrentIndex(queueTable->model()->index(0, LockQueueModel::Key));
         QVERIFY(forceRelease->isEnabled());
         QVERIFY(buttonShown(window, forceRelease));
 

@@ -3,8 +3,8 @@
 #include "app/core/endpoint_status_model.h"
 #include "app/core/event_log_model.h"
 #include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
-#include "app/core/queue_model.h"
 #include "app/core/sandbox.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/blocking.h"
@@ -143,7 +143,7 @@ private slots:
             proxy->mapFromSource(locks->index(locks->rowOfLock("/locks/demo"), 0)));
         QCOMPARE(window.lockWatch()->selectedLock(), std::string("/locks/demo"));
 
-        const QueueModel* queue = window.lockWatch()->queue();
+        const LockQueueModel* queue = window.lockWatch()->queue();
         QCOMPARE(queue->rowCount(), 4);
         QCOMPARE(queue->entryAt(0).key, holderKey);
         for (int row = 1; row < 4; ++row)
@@ -152,7 +152,7 @@ private slots:
         QCOMPARE(card->key(), QString::fromStdString(holderKey));
         // Every lease looked up, so the countdown bars are drawn.
         QTRY_VERIFY_WITH_TIMEOUT(
-            queue->data(queue->index(3, QueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
+            queue->data(queue->index(3, LockQueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
         QVERIFY(saveScreenshot(window, "main_window_busy_queue.png"));
 
         holder->signal(SIGINT);
@@ -305,9 +305,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(enqueuedRow() >= 0, 10000);
         QCOMPARE(events->data(events->index(enqueuedRow(), EventLogModel::Lock)).toString(),
                  QString("/raw\\xff/n/\\xff"));
-        const QueueModel* queue = window.lockWatch()->queue();
+        const LockQueueModel* queue = window.lockWatch()->queue();
         QTRY_VERIFY_WITH_TIMEOUT(
-            queue->data(queue->index(0, QueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
+            queue->data(queue->index(0, LockQueueModel::Ttl), TtlGrantedRole).isValid(), 10000);
         QVERIFY(saveScreenshot(window, "main_window_raw_byte_locks.png"));
 
         typePrefix("/raw\\\\xff/"); // a literal backslash: another prefix, with no locks

@@ -1,5 +1,6 @@
-// QueueModel over plain queues: well behaved, incremental, and fast with ten thousand waiters.
-#include "app/core/queue_model.h"
+// LockQueueModel over plain queues: well behaved, incremental, and fast with ten thousand
+// waiters; and the columns lockscopectl's snapshot table adds.
+#include "app/core/lock_queue_model.h"
 #include "lock_test_data.h"
 
 #include <QAbstractItemModelTester>
@@ -11,11 +12,11 @@ using namespace lockscope;
 using namespace lockscope::test;
 using namespace std::chrono_literals;
 
-class QueueModelTest : public QObject {
+class LockQueueModelTest : public QObject {
     Q_OBJECT
 private slots:
     void isAWellBehavedModel() {
-        QueueModel model;
+        LockQueueModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         etcd::LockQueue queue = lockQueue("/locks/a", 4);
@@ -30,7 +31,7 @@ private slots:
     }
 
     void showsPositionsPredecessorsAndClocks() {
-        QueueModel model;
+        LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 2);
         queue.keys[0].acquiredAt = WallEpoch + 2s;
         std::map<int64_t, etcd::LeaseTtl> leases{{101, leaseTtl(40, 60)}};
@@ -38,22 +39,50 @@ private slots:
         auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
             return model.data(model.index(row, column), role);
         };
-        QCOMPARE(cell(0, QueueModel::Position).toString(), QString("holder"));
-        QCOMPARE(cell(2, QueueModel::Position).toString(), QString("2"));
-        QCOMPARE(cell(1, QueueModel::Key).toString(), QString("/locks/a/65"));
-        QCOMPARE(cell(1, QueueModel::Lease).toString(), QString("65"));
-        QCOMPARE(cell(1, QueueModel::CreateRevision).toLongLong(), 101);
-        QCOMPARE(cell(1, QueueModel::Ttl).toString(), QString("35 s"));
-        QCOMPARE(cell(1, QueueModel::Ttl, TtlRemainingRole).toDouble(), 35.0);
-        QVERIFY(!cell(2, QueueModel::Ttl).isValid()); // not looked up yet
-        QCOMPARE(cell(0, QueueModel::Waiting).toString(), QString("held 3.0 s"));
-        QCOMPARE(cell(2, QueueModel::Waiting).toString(), QString("5.0 s"));
-        QCOMPARE(cell(2, QueueModel::Predecessor).toString(), QString("/locks/a/65"));
-        QCOMPARE(cell(0, QueueModel::Predecessor).toString(), QString());
+        QCOMPARE(cell(0, LockQueueModel::Position).toString(), QString("holder"));
+        QCOMPARE(cell(2, LockQueueModel::Position).toString(), QString("2"));
+        QCOMPARE(cell(1, LockQueueModel::Key).toString(), QString("/locks/a/65"));
+        QCOMPARE(cell(1, LockQueueModel::Lease).toString(), QString("65"));
+        QCOMPARE(cell(1, LockQueueModel::CreateRevision).toLongLong(), 101);
+        QCOMPARE(cell(1, LockQueueModel::Ttl).toString(), QString("35 s"));
+        QCOMPARE(cell(1, LockQueueModel::Ttl, TtlRemainingRole).toDouble(), 35.0);
+        QVERIFY(!cell(2, LockQueueModel::Ttl).isValid()); // not looked up yet
+        QCOMPARE(cell(0, LockQueueModel::Waiting).toString(), QString("held 3.0 s"));
+        QCOMPARE(cell(2, LockQueueModel::Waiting).toString(), QString("5.0 s"));
+        QCOMPARE(cell(2, LockQueueModel::Predecessor).toString(), QString("/locks/a/65"));
+        QCOMPARE(cell(0, LockQueueModel::Predecessor).toString(), QString());
+    }
+
+    void namesTheLockAndCountsTheGrantedTtlDownLocally() {
+        LockQueueModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        etcd::LockQueue queue;
+        queue.name = "/l";
+        queue.keys = {{"/l/a", 0xa, 5, 5, "", {}, {}}, {"/l/b", 0xb, 6, 6, "", {}, {}}};
+        std::map<int64_t, etcd::LeaseTtl> leases{{0xa, leaseTtl(10, 10)}};
+        model.setQueue(&queue, leases, Epoch + 3500ms, WallEpoch);
+        QCOMPARE(model.rowCount(), 2);
+        auto cell = [&](int row, int column) {
+            return model.data(model.index(row, column)).toString();
+        };
+        QCOMPARE(cell(0, LockQueueModel::Position), QString("holder"));
+        QCOMPARE(cell(1, LockQueueModel::Position), QString("1"));
+        QCOMPARE(cell(1, LockQueueModel::Predecessor), QString("/l/a"));
+        QCOMPARE(cell(0, LockQueueModel::Lock), QString("/l"));
+        QCOMPARE(cell(1, LockQueueModel::Lock), QString("/l"));
+        QCOMPARE(cell(0, LockQueueModel::Ttl), QString("7 s")); // counted down locally
+        QCOMPARE(cell(0, LockQueueModel::GrantedTtl), QString("10 s"));
+        QCOMPARE(cell(1, LockQueueModel::Ttl), QString()); // not looked up yet
+        QCOMPARE(cell(1, LockQueueModel::GrantedTtl), QString());
+        QCOMPARE(model.headerData(LockQueueModel::GrantedTtl, Qt::Horizontal).toString(),
+                 QString("Granted"));
+        model.setQueue(nullptr, leases, Epoch + 3500ms, WallEpoch);
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void aNewWaiterIsOneInsertedRow() {
-        QueueModel model;
+        LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 3);
         model.setQueue(&queue, {}, Epoch, WallEpoch);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -69,18 +98,18 @@ private slots:
     }
 
     void aTickChangesTheClockColumnsOnly() {
-        QueueModel model;
+        LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 3);
         model.setQueue(&queue, {}, Epoch, WallEpoch);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.tick(Epoch + 1s, WallEpoch + 1s);
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(changed[0][0].toModelIndex(), model.index(0, QueueModel::Ttl));
-        QCOMPARE(changed[0][1].toModelIndex(), model.index(3, QueueModel::Waiting));
+        QCOMPARE(changed[0][0].toModelIndex(), model.index(0, LockQueueModel::Ttl));
+        QCOMPARE(changed[0][1].toModelIndex(), model.index(3, LockQueueModel::Waiting));
     }
 
     void aKeyPutAgainIsANewEntry() {
-        QueueModel model;
+        LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 2);
         model.setQueue(&queue, {}, Epoch, WallEpoch);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -92,11 +121,12 @@ private slots:
         model.setQueue(&queue, {}, Epoch, WallEpoch);
         QCOMPARE(reset.count(), 0);
         QCOMPARE(model.entryAt(2).createRevision, 700);
-        QCOMPARE(model.data(model.index(0, QueueModel::Position)).toString(), QString("holder"));
+        QCOMPARE(model.data(model.index(0, LockQueueModel::Position)).toString(),
+                 QString("holder"));
     }
 
     void tenThousandWaitersUpdateIncrementally() {
-        QueueModel model;
+        LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/big", 10000);
         std::map<int64_t, etcd::LeaseTtl> leases;
         for (const etcd::LockKey& key : queue.keys)
@@ -125,5 +155,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(QueueModelTest)
-#include "queue_model_test.moc"
+QTEST_GUILESS_MAIN(LockQueueModelTest)
+#include "lock_queue_model_test.moc"

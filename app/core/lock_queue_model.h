@@ -13,16 +13,31 @@ namespace lockscope {
 // The key comes first: it is what identifies a row, while its position shifts as others go.
 // Built for queues of ten thousand: each new queue is diffed against the shown one by key, and
 // the clock columns (TTL, waiting) move with one ranged dataChanged per tick.
-class QueueModel : public KeyedTableModel {
+// The Locks page shows the columns up to Predecessor; lockscopectl's snapshot table, which
+// stacks the queues of many locks and has no bar to draw a TTL on, also names the lock and
+// the lease's granted TTL.
+class LockQueueModel : public KeyedTableModel {
     Q_OBJECT
 public:
-    enum Column { Key, Position, Lease, CreateRevision, Ttl, Waiting, Predecessor, ColumnCount };
+    enum Column {
+        Key,
+        Position,
+        Lease,
+        CreateRevision,
+        Ttl,
+        Waiting,
+        Predecessor,
+        Lock,
+        GrantedTtl,
+        ColumnCount
+    };
 
     // One key of the queue, as plain values.
     struct Entry {
         std::string id; // key and create revision: a key deleted and put again is a new entry
         std::string key;
         QString keyText;
+        QString lockText;
         int64_t lease = 0;
         QString leaseHex;
         int64_t createRevision = 0;
@@ -33,7 +48,7 @@ public:
         bool operator==(const Entry&) const = default;
     };
 
-    explicit QueueModel(QObject* parent = nullptr);
+    explicit LockQueueModel(QObject* parent = nullptr);
 
     // `queue` null: no lock selected, or it is gone.
     void setQueue(const etcd::LockQueue* queue, const std::map<int64_t, etcd::LeaseTtl>& leases,

@@ -1,4 +1,4 @@
-#include "app/core/queue_model.h"
+#include "app/core/lock_queue_model.h"
 
 #include "app/core/duration_text.h"
 #include "app/core/key_text.h"
@@ -6,21 +6,22 @@
 
 namespace lockscope {
 
-QueueModel::QueueModel(QObject* parent)
+LockQueueModel::LockQueueModel(QObject* parent)
     : KeyedTableModel(parent)
     , now_(std::chrono::steady_clock::now())
     , wallNow_(std::chrono::system_clock::now()) {}
 
-void QueueModel::setQueue(const etcd::LockQueue* queue,
-                          const std::map<int64_t, etcd::LeaseTtl>& leases,
-                          std::chrono::steady_clock::time_point now,
-                          std::chrono::system_clock::time_point wallNow) {
+void LockQueueModel::setQueue(const etcd::LockQueue* queue,
+                              const std::map<int64_t, etcd::LeaseTtl>& leases,
+                              std::chrono::steady_clock::time_point now,
+                              std::chrono::system_clock::time_point wallNow) {
     std::vector<Entry> next;
     if (queue) {
+        const QString lockText = displayKeyText(queue->name);
         next.reserve(queue->keys.size());
         for (const etcd::LockKey& key : queue->keys)
             next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
-                            displayKeyText(key.key), key.lease,
+                            displayKeyText(key.key), lockText, key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
                             displayKeyText(key.value), key.enqueuedAt, key.acquiredAt,
                             LeaseCountdown::of(leases, key.lease)});
@@ -30,29 +31,29 @@ void QueueModel::setQueue(const etcd::LockQueue* queue,
     syncRows(rows_, std::move(next), true);
 }
 
-void QueueModel::tick(std::chrono::steady_clock::time_point now,
-                      std::chrono::system_clock::time_point wallNow) {
+void LockQueueModel::tick(std::chrono::steady_clock::time_point now,
+                          std::chrono::system_clock::time_point wallNow) {
     now_ = now;
     wallNow_ = wallNow;
     if (!rows_.empty())
         emit dataChanged(index(0, Ttl), index(rowCount() - 1, Waiting));
 }
 
-std::chrono::milliseconds QueueModel::ageOf(int row) const {
+std::chrono::milliseconds LockQueueModel::ageOf(int row) const {
     const Entry& entry = rows_[row];
     const auto since = row == 0 && entry.acquiredAt ? *entry.acquiredAt : entry.enqueuedAt;
     return std::chrono::duration_cast<std::chrono::milliseconds>(wallNow_ - since);
 }
 
-int QueueModel::rowCount(const QModelIndex& parent) const {
+int LockQueueModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
-int QueueModel::columnCount(const QModelIndex& parent) const {
+int LockQueueModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant QueueModel::data(const QModelIndex& index, int role) const {
+QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const int row = index.row();
@@ -61,7 +62,7 @@ QVariant QueueModel::data(const QModelIndex& index, int role) const {
         return entry.ttl ? entry.ttl->data(now_, role) : QVariant();
     if (role == Qt::TextAlignmentRole) {
         const bool numeric = index.column() == Position || index.column() == CreateRevision ||
-                             index.column() == Waiting;
+                             index.column() == Waiting || index.column() == GrantedTtl;
         return numeric ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     }
     if (role == Qt::ToolTipRole && index.column() == CreateRevision)
@@ -76,11 +77,14 @@ QVariant QueueModel::data(const QModelIndex& index, int role) const {
     case Waiting:
         return row == 0 ? tr("held %1").arg(durationText(ageOf(row))) : durationText(ageOf(row));
     case Predecessor: return row == 0 ? QString() : rows_[row - 1].keyText;
+    case Lock: return entry.lockText;
+    case GrantedTtl:
+        return entry.ttl ? tr("%1 s").arg(entry.ttl->ttl.grantedTtlSeconds) : QString();
     }
     return {};
 }
 
-QVariant QueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant LockQueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Waiting)
         return tr("Since LockScope saw the key appear, or saw it acquire the lock: keys already "
                   "there when the watch began have waited or held at least this long");
@@ -94,6 +98,8 @@ QVariant QueueModel::headerData(int section, Qt::Orientation orientation, int ro
     case Ttl: return tr("TTL");
     case Waiting: return tr("Waiting for");
     case Predecessor: return tr("Waits on");
+    case Lock: return tr("Lock");
+    case GrantedTtl: return tr("Granted");
     }
     return {};
 }
