@@ -169,6 +169,7 @@ void MetricsPage::onFailed(int member, const QString& reason) {
         table_->item(member, column)->setForeground(palette().placeholderText());
     table_->item(member, RoleColumn)->setText(tr("not answering"));
     table_->item(member, RoleColumn)->setForeground(Qt::red);
+    table_->resizeColumnToContents(RoleColumn);
     plotCluster(static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
     showProblems();
 }
