@@ -9,6 +9,7 @@
 #include "app/gui/lab_panel.h"
 #include "app/gui/lock_actions_bar.h"
 #include "app/gui/locks_page.h"
+#include "app/gui/metrics_page.h"
 #include "app/gui/password_source.h"
 #include "app/gui/prefix_bar.h"
 #include "app/gui/timeline_page.h"
@@ -35,6 +36,7 @@ MainWindow::MainWindow(QWidget* parent)
     , locksPage_(new LocksPage)
     , timelinePage_(new TimelinePage)
     , clusterPage_(new ClusterPage)
+    , metricsPage_(new MetricsPage)
     , labPanel_(new LabPanel) {
     setWindowTitle("LockScope");
     resize(1280, 800);
@@ -59,10 +61,12 @@ MainWindow::MainWindow(QWidget* parent)
     tabs->addTab(locksPage_, tr("Locks"));
     tabs->addTab(timelinePage_, tr("Timeline"));
     tabs->addTab(clusterPage_, tr("Cluster"));
+    tabs->addTab(metricsPage_, tr("Metrics"));
     tabs->addTab(labPanel_, tr("Lab"));
     locksPage_->setObjectName("locksPage");
     timelinePage_->setObjectName("lockCharts");
     clusterPage_->setObjectName("clusterPage");
+    metricsPage_->setObjectName("metricsPage");
     labPanel_->setObjectName("labPanel");
     connect(labPanel_, &LabPanel::overlapFound, timelinePage_, &TimelinePage::markOverlap);
     connect(locksPage_, &LocksPage::ownWaitMeasured, timelinePage_, &TimelinePage::addOwnWait);
@@ -181,6 +185,7 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     locksPage_->setWorkspace(workspace_);
     timelinePage_->setWorkspace(workspace_);
     clusterPage_->setWorkspace(workspace_);
+    metricsPage_->setWorkspace(workspace_);
     labPanel_->setWorkspace(workspace_);
     if (labDemo_ && workspace_->client()) {
         labDemo_ = false;
@@ -204,6 +209,7 @@ void MainWindow::endWorkspace() {
     locksPage_->setWorkspace(nullptr);
     timelinePage_->setWorkspace(nullptr);
     clusterPage_->setWorkspace(nullptr);
+    metricsPage_->setWorkspace(nullptr);
     labPanel_->setWorkspace(nullptr);
     ending->session()->disconnect(this);
     ending->lockWatch()->disconnect(this);

@@ -15,6 +15,7 @@ class QToolBar;
 namespace lockscope {
 
 class ClusterPage;
+class MetricsPage;
 class ConnectionStatus;
 class LabPanel;
 class LockWatch;
@@ -88,6 +89,7 @@ private:
     LocksPage* locksPage_;
     TimelinePage* timelinePage_;
     ClusterPage* clusterPage_;
+    MetricsPage* metricsPage_;
     LabPanel* labPanel_;
 
     QAction* readOnlyAction_ = nullptr;

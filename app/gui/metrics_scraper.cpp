@@ -1,0 +1,140 @@
+#include "app/gui/metrics_scraper.h"
+
+#include "etcdclient/endpoint.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSslCertificate>
+#include <QSslKey>
+
+namespace lockscope {
+
+namespace {
+
+// A PEM private key of any algorithm etcd's certificates use.
+QSslKey readKey(const QByteArray& pem) {
+    for (QSsl::KeyAlgorithm algorithm : {QSsl::Rsa, QSsl::Ec, QSsl::Dsa}) {
+        QSslKey key(pem, algorithm, QSsl::Pem);
+        if (!key.isNull())
+            return key;
+    }
+    return {};
+}
+
+QByteArray readFile(const std::string& path, QString& problem) {
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly)) {
+        problem = MetricsScraper::tr("cannot read %1: %2").arg(file.fileName(), file.errorString());
+        return {};
+    }
+    return file.readAll();
+}
+
+} // namespace
+
+MetricsScraper::MetricsScraper(const etcd::ClientOptions& options, QObject* parent)
+    : QObject(parent)
+    , network_(new QNetworkAccessManager(this))
+    , tls_(QSslConfiguration::defaultConfiguration())
+    , timeout_(options.commandTimeout) {
+    const bool tlsFiles = !options.caFile.empty() || !options.certFile.empty();
+    for (const std::string& text : options.endpoints) {
+        etcd::Endpoint endpoint;
+        std::string error;
+        if (!etcd::parseEndpoint(text, endpoint, error))
+            continue; // the connection itself says what is wrong with it
+        const bool tls = endpoint.tls || tlsFiles;
+        urls_.push_back(
+            QUrl(QStringLiteral("%1://%2/metrics")
+                     .arg(tls ? "https" : "http", QString::fromStdString(endpoint.target))));
+    }
+    inFlight_.assign(urls_.size(), nullptr);
+
+    if (!options.caFile.empty()) {
+        const QByteArray pem = readFile(options.caFile, tlsProblem_);
+        const auto authorities = QSslCertificate::fromData(pem, QSsl::Pem);
+        if (tlsProblem_.isEmpty() && authorities.isEmpty())
+            tlsProblem_ =
+                tr("%1 holds no PEM certificate").arg(QString::fromStdString(options.caFile));
+        tls_.setCaCertificates(authorities);
+    }
+    if (!options.certFile.empty() && tlsProblem_.isEmpty()) {
+        const auto certificates =
+            QSslCertificate::fromData(readFile(options.certFile, tlsProblem_), QSsl::Pem);
+        const QSslKey key = readKey(readFile(options.keyFile, tlsProblem_));
+        if (tlsProblem_.isEmpty() && (certificates.isEmpty() || key.isNull()))
+            tlsProblem_ = tr("the client certificate %1 or its key %2 is not PEM")
+                              .arg(QString::fromStdString(options.certFile),
+                                   QString::fromStdString(options.keyFile));
+        if (!certificates.isEmpty())
+            tls_.setLocalCertificate(certificates.front());
+        tls_.setPrivateKey(key);
+    }
+    connect(&timer_, &QTimer::timeout, this, &MetricsScraper::scrapeAll);
+}
+
+MetricsScraper::~MetricsScraper() {
+    for (QNetworkReply* reply : inFlight_)
+        if (reply) {
+            reply->disconnect(this);
+            reply->abort();
+        }
+}
+
+void MetricsScraper::start(int intervalMs) {
+    timer_.start(intervalMs);
+    scrapeAll();
+}
+
+void MetricsScraper::scrapeAll() {
+    for (int member = 0; member < static_cast<int>(urls_.size()); ++member) {
+        if (!tlsProblem_.isEmpty()) {
+            emit failed(member,
+                        tr("TLS files: %1; fix the connection's TLS files").arg(tlsProblem_));
+            continue;
+        }
+        if (inFlight_[member])
+            continue; // the last request still runs; its timeout reports it
+        QNetworkRequest request(urls_[member]);
+        request.setSslConfiguration(tls_);
+        request.setTransferTimeout(static_cast<int>(timeout_.count()));
+        QNetworkReply* reply = network_->get(request);
+        inFlight_[member] = reply;
+        connect(reply, &QNetworkReply::finished, this,
+                [this, member, reply] { finish(member, reply); });
+    }
+}
+
+void MetricsScraper::finish(int member, QNetworkReply* reply) {
+    reply->deleteLater();
+    inFlight_[member] = nullptr;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (reply->error() != QNetworkReply::NoError) {
+        QString reason = reply->errorString();
+        if (reply->error() == QNetworkReply::OperationCanceledError)
+            reason = tr("no answer within %1 ms").arg(timeout_.count());
+        emit failed(member, tr("%1 could not be read: %2; check that the member runs and that "
+                               "its client URL serves /metrics")
+                                .arg(urls_[member].toString(), reason));
+        return;
+    }
+    if (status != 200) {
+        emit failed(member, tr("%1 answered HTTP %2").arg(urls_[member].toString()).arg(status));
+        return;
+    }
+    const QByteArray body = reply->readAll();
+    std::string error;
+    const auto samples =
+        parsePrometheusText(std::string_view(body.constData(), body.size()), error);
+    if (!samples) {
+        emit failed(member, tr("%1 is not Prometheus text: %2")
+                                .arg(urls_[member].toString(), QString::fromStdString(error)));
+        return;
+    }
+    emit scraped(member, etcdMemberMetrics(*samples),
+                 static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+}
+
+} // namespace lockscope
