@@ -186,8 +186,10 @@ TEST_F(ClusterFailoverIntegrationTest, ALeaseQuestionWithATimeoutGivesUpThenAndK
     auto lease = call(*client, &Client::leaseGrant, grant);
     ASSERT_TRUE(lease) << lease.error().message;
     const std::string inUse = client->currentEndpoint();
+    const int used = memberIndexOf(*cluster, inUse); // the follower, unless its dial was slow
+    ASSERT_GE(used, 0);
 
-    StoppedMember stopped(*cluster, follower);
+    StoppedMember stopped(*cluster, used);
     pb::LeaseTimeToLiveRequest ttl;
     ttl.set_id(lease->id());
     const auto askedAt = std::chrono::steady_clock::now();

@@ -4,7 +4,11 @@
 #include "support/local_etcd.h"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 namespace lockscope::test {
 
@@ -104,9 +108,33 @@ std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int fi
     return endpoints;
 }
 
+namespace {
+
+// Whether every thread of `pid` is in the stopped state ('T' in /proc/<pid>/task/<tid>/stat).
+bool everyThreadStopped(pid_t pid) {
+    std::error_code error;
+    for (const auto& task :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+        std::ifstream stat(task.path() / "stat");
+        std::string line;
+        std::getline(stat, line);
+        const auto nameEnd = line.rfind(')'); // the state follows the command name
+        if (nameEnd == std::string::npos || nameEnd + 2 >= line.size() || line[nameEnd + 2] != 'T')
+            return false;
+    }
+    return !error;
+}
+
+} // namespace
+
 StoppedMember::StoppedMember(const etcd::LocalCluster& cluster, int member)
     : pid_(cluster.pid(member)) {
     ::kill(pid_, SIGSTOP);
+    // kill() returns once the stop is queued; the threads stop when one of them is scheduled to
+    // take it, and on a loaded machine the others answer requests meanwhile. Wait for all.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!everyThreadStopped(pid_) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 StoppedMember::~StoppedMember() {
