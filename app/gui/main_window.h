@@ -10,12 +10,15 @@
 
 class QAction;
 class QLabel;
+class QMenu;
+class QTabWidget;
 class QToolBar;
 
 namespace lockscope {
 
 class ClusterPage;
 class ConnectionStatus;
+class HelpMenu;
 class LabPanel;
 class LockWatch;
 class LocksPage;
@@ -69,10 +72,11 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createMenus();
+    void createMenus(QTabWidget* pages);
+    void addViewMenu(QTabWidget* pages);
     void chooseConnection();
     void endWorkspace();
-    void addSandboxMenu();
+    void fillSandboxMenu();
     void showLiveness(bool live, const QString& why);
     void restoreSettings();
     void saveSettings() const;
@@ -90,6 +94,8 @@ private:
     ClusterPage* clusterPage_;
     LabPanel* labPanel_;
 
+    QMenu* sandboxMenu_ = nullptr;
+    HelpMenu* helpMenu_ = nullptr;
     QAction* readOnlyAction_ = nullptr;
     bool readOnly_ = false;
     bool labDemo_ = false;

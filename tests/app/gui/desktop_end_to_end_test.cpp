@@ -10,11 +10,14 @@
 #include "app/core/sandbox.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_page.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/client.h"
 #include "main_window_probes.h"
 #include "process/child_process.h"
 #include "support/child_processes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "when_modal.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
@@ -45,6 +48,7 @@ using lockscope::test::eventCount;
 using lockscope::test::eventLogHas;
 using lockscope::test::saveScreenshot;
 using lockscope::test::waitersShown;
+using lockscope::test::whenModal;
 
 namespace {
 
@@ -81,30 +85,6 @@ bool selectLock(MainWindow& window, const std::string& lock) {
         return false;
     table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
     return window.lockWatch()->selectedLock() == lock;
-}
-
-// Runs `handle` on the next application-modal widget once one is up (a dialog opened with
-// exec() from the action about to be triggered), polling the event loop that exec() runs.
-// `handled` is set once it ran; nothing runs after `timeoutMs`, nor once the returned timer
-// is gone (keep it no longer than what `handle` and `handled` refer to).
-[[nodiscard]] std::unique_ptr<QTimer> whenModal(std::function<void(QWidget*)> handle, bool& handled,
-                                                int timeoutMs = 5000) {
-    handled = false;
-    auto poll = std::make_unique<QTimer>();
-    poll->setInterval(20);
-    QObject::connect(poll.get(), &QTimer::timeout, poll.get(),
-                     [timer = poll.get(), handle, &handled, deadline = QDeadlineTimer(timeoutMs)] {
-                         QWidget* modal = QApplication::activeModalWidget();
-                         if (modal && modal->isVisible()) {
-                             timer->stop();
-                             handled = true;
-                             handle(modal);
-                         } else if (deadline.hasExpired()) {
-                             timer->stop();
-                         }
-                     });
-    poll->start();
-    return poll;
 }
 
 // The etcd servers this test process started and has not reaped.
@@ -251,7 +231,7 @@ private slots:
         QVERIFY(acquire->isEnabled());
     }
 
-    void forceReleaseRevokesTheHoldersLeaseAfterConfirmation() {
+    void forceReleaseWithNoQueueRowRevokesTheHoldersLeaseAfterConfirmation() {
         MainWindow window;
         window.connectTo(options_);
         window.setPrefix("/e2e/");
@@ -268,13 +248,18 @@ private slots:
         QVERIFY(selectLock(window, "/e2e/stuck"));
         QTRY_COMPARE_WITH_TIMEOUT(queueKeyAt(window, 0), holderKey, UiTimeoutMs);
 
+        // No queue row is selected: the action takes the selected lock's holder, and says so.
         QAction* forceRelease = action(window, "forceReleaseAction");
         QVERIFY(forceRelease);
-        QVERIFY(!forceRelease->isEnabled()); // no queue row selected yet
         auto* queueTable = window.findChild<QTableView*>("queueTable");
-        queueTable->setCurrentIndex(queueTable->model()->index(0, QueueModel::Key));
-        QVERIFY(forceRelease->isEnabled());
+        QVERIFY(!queueTable->selectionModel()->currentIndex().isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(forceRelease->isEnabled(), UiTimeoutMs);
         QVERIFY(buttonShown(window, forceRelease));
+        QVERIFY2(forceRelease->toolTip().contains("the holder's key " + holderKey),
+                 qPrintable(forceRelease->toolTip()));
+        QAction* copyKey = action(window, "copyKeyAction");
+        QVERIFY(copyKey->isEnabled());
+        QVERIFY2(copyKey->toolTip().contains(holderKey), qPrintable(copyKey->toolTip()));
 
         bool boxHandled = false;
         QString boxText;
@@ -315,7 +300,13 @@ private slots:
                 eventLogHas(window, etcd::LockEventKind::Expired, holderKey.toStdString()),
             UiTimeoutMs);
         QCOMPARE(window.lockWatch()->queue()->rowCount(), 0);
-        QVERIFY(!forceRelease->isEnabled());
+        etcd::pb::RangeRequest get;
+        get.set_key(holderKey.toStdString());
+        const auto left = etcd::call(etcd_.client(), &etcd::Client::range, get);
+        QVERIFY2(left, left.error().message.c_str());
+        QCOMPARE(left->kvs_size(), 0);       // the holder's key is gone from etcd itself
+        QVERIFY(!forceRelease->isEnabled()); // nobody left to take it from
+        QVERIFY(!copyKey->isEnabled());
         // etcdctl learns it lost its session when its keepalive fails: it ends on its own.
         QTRY_VERIFY_WITH_TIMEOUT(holder->wait(std::chrono::milliseconds(0)), EtcdctlTimeoutMs);
     }
