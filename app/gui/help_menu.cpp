@@ -41,14 +41,14 @@ HelpMenu::HelpMenu(QMenuBar* menus, QWidget* window)
 }
 
 void HelpMenu::setWorkspace(Workspace* workspace) {
-    if (workspace_)
+    if (workspace_ && workspace_->session())
         workspace_->session()->disconnect(this);
     workspace_ = workspace;
     serverVersion_.clear();
     serverEndpoint_ = workspace && !workspace->options().endpoints.empty()
                           ? QString::fromStdString(workspace->options().endpoints.front())
                           : QString();
-    if (workspace)
+    if (workspace && workspace->session())
         connect(workspace->session(), &ClusterSession::statusChanged, this,
                 [this](const EndpointStatus& status) {
                     serverEndpoint_ = status.endpoint;

@@ -47,6 +47,7 @@ using lockscope::test::buttonNamed;
 using lockscope::test::eventCount;
 using lockscope::test::eventLogHas;
 using lockscope::test::saveScreenshot;
+using lockscope::test::selectLock;
 using lockscope::test::waitersShown;
 using lockscope::test::whenModal;
 
@@ -73,18 +74,6 @@ QString queueKeyAt(MainWindow& window, int row) {
 QString queueCell(MainWindow& window, int row, int column) {
     const QueueModel* queue = window.lockWatch()->queue();
     return queue->data(queue->index(row, column)).toString();
-}
-
-// Selects `lock` in the window's lock list, as a click on its row would.
-bool selectLock(MainWindow& window, const std::string& lock) {
-    auto* table = window.findChild<QTableView*>("lockTable");
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
-    const LockListModel* locks = window.lockWatch()->locks();
-    const int row = locks->rowOfLock(lock);
-    if (row < 0)
-        return false;
-    table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
-    return window.lockWatch()->selectedLock() == lock;
 }
 
 // The etcd servers this test process started and has not reaped.
@@ -364,6 +353,10 @@ private slots:
         const QSet<pid_t> sandboxEtcd = etcdChildren() - etcdBefore;
         QCOMPARE(sandboxEtcd.size(), 1);
         QCOMPARE(window->lockWatch()->prefix(), std::string("/lockscope-lab/"));
+        // The Sandbox menu stops its one member too (a lost connection, live).
+        auto* stopMember = window->findChild<QAction*>("sandboxMember0");
+        QVERIFY(stopMember && stopMember->isEnabled());
+        QCOMPARE(stopMember->text(), QString("Stop member 0"));
         QCOMPARE(window->lockWatch()->selectedLock(), std::string("/lockscope-lab/lock"));
         QTRY_VERIFY_WITH_TIMEOUT(window->lockWatch()->queue()->rowCount() > 1, UiTimeoutMs);
         QVERIFY(!window->findChild<HolderCard*>("holderCard")->key().isEmpty());

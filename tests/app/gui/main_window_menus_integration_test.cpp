@@ -2,7 +2,6 @@
 // listed menus and actions, the Lock menu acting as the lock actions bar does (on the selected
 // lock's holder when no queue row is selected), Help's pages and About's versions, and every
 // plot's export. Saves screenshots to $LOCKSCOPE_ARTIFACTS_DIR (or the test's build directory).
-#include "app/core/lock_list_model.h"
 #include "app/core/lock_watch.h"
 #include "app/gui/about_dialog.h"
 #include "app/gui/lock_actions_bar.h"
@@ -27,10 +26,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -39,6 +36,7 @@
 
 using namespace lockscope;
 using lockscope::test::saveScreenshot;
+using lockscope::test::selectLock;
 using lockscope::test::waitersShown;
 using lockscope::test::whenModal;
 
@@ -70,17 +68,6 @@ QAction* actionNamed(QMenu* menu, const QString& name) {
         if (action->objectName() == name)
             return action;
     return nullptr;
-}
-
-bool selectLock(MainWindow& window, const std::string& lock) {
-    auto* table = window.findChild<QTableView*>("lockTable");
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
-    const LockListModel* locks = window.lockWatch()->locks();
-    const int row = locks->rowOfLock(lock);
-    if (row < 0)
-        return false;
-    table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
-    return window.lockWatch()->selectedLock() == lock;
 }
 
 // Saves a menu as it looks open.
