@@ -90,7 +90,7 @@ HolderTimeline::HolderTimeline(QWidget* parent)
     plot_->setMinimumHeight(120);
     new Bars(plot_, *this); // the plot's child
     addPlotExportActions(
-        this, [this](const QString& path, QString& error) { return exportTo(path, error); });
+        this, plot_, [this](const QString& path, QString& error) { return exportTo(path, error); });
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(ReplotIntervalMs);
     connect(&replotTimer_, &QTimer::timeout, this, &HolderTimeline::redraw);

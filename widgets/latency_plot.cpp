@@ -63,7 +63,7 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     // Every replot, whatever asked for it: new points, a drag or zoom while paused, a resize.
     connect(plot_, &QCustomPlot::beforeReplot, this, &LatencyPlot::showView);
     addPlotExportActions(
-        this, [this](const QString& path, QString& error) { return exportTo(path, error); });
+        this, plot_, [this](const QString& path, QString& error) { return exportTo(path, error); });
     redraw();
 }
 

@@ -69,7 +69,7 @@ bool exportPlot(QCustomPlot& plot, const QString& path, QString& error) {
     return true;
 }
 
-void addPlotExportActions(QWidget* owner, PlotExporter exporter) {
+void addPlotExportActions(QWidget* owner, QCustomPlot* plot, PlotExporter exporter) {
     struct Format {
         const char* objectName;
         QString text, suffix, filter;
@@ -94,8 +94,9 @@ void addPlotExportActions(QWidget* owner, PlotExporter exporter) {
                                      QObject::tr("Could not write %1: %2").arg(path, error));
         });
         owner->addAction(action);
+        plot->addAction(action);
     }
-    owner->setContextMenuPolicy(Qt::ActionsContextMenu);
+    plot->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 } // namespace lockscope

@@ -17,9 +17,10 @@ bool exportPlot(QCustomPlot& plot, const QString& path, QString& error);
 // date); false with the reason in the second argument.
 using PlotExporter = std::function<bool(const QString& path, QString& error)>;
 
-// Gives `owner` the context menu actions "Export as PNG…" and "Export as PDF…" (object names
-// exportPngAction and exportPdfAction): each asks for a file (named after the owner's object
-// name by default) and says why when writing fails.
-void addPlotExportActions(QWidget* owner, PlotExporter exporter);
+// Gives `owner` the actions "Export as PNG…" and "Export as PDF…" (object names
+// exportPngAction and exportPdfAction), also as the context menu of its `plot` (which takes the
+// right click): each asks for a file (named after the owner's object name by default) and says
+// why when writing fails.
+void addPlotExportActions(QWidget* owner, QCustomPlot* plot, PlotExporter exporter);
 
 } // namespace lockscope

@@ -38,10 +38,10 @@ AboutDialog::AboutDialog(QWidget* parent)
     auto* words = new QVBoxLayout;
     words->addWidget(title);
     words->addWidget(summary);
+    words->addLayout(figures); // aligned with the words, beside the icon
     heading->addLayout(words, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(heading);
-    layout->addLayout(figures);
     layout->addStretch(1);
     layout->addWidget(buttons);
     resize(460, 260);

@@ -13,8 +13,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QSplitter>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace lockscope {
@@ -46,13 +46,11 @@ TimelinePage::TimelinePage(QWidget* parent)
         exportMenu->addSection(title);
         exportMenu->addActions(plot->actions());
     }
-    auto* exportButton = new QToolButton;
+    auto* exportButton = new QPushButton(tr("Export…"));
     exportButton->setObjectName("timelineExportButton");
-    exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Export a graph as PNG or PDF (also on each graph's right-click "
                                 "menu)"));
     exportButton->setMenu(exportMenu);
-    exportButton->setPopupMode(QToolButton::InstantPopup);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold, red where "
                                  "two believed they held it")),

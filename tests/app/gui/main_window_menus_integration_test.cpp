@@ -266,7 +266,8 @@ private slots:
             qobject_cast<LatencyPlot*>(latency)->pointCount("Maintenance.Status") > 0, UiTimeoutMs);
         for (QCustomPlot* plot : plots) {
             QWidget* owner = plot->parentWidget();
-            QCOMPARE(owner->contextMenuPolicy(), Qt::ActionsContextMenu);
+            QCOMPARE(plot->contextMenuPolicy(), Qt::ActionsContextMenu);
+            QCOMPARE(plot->actions(), owner->actions());
             for (const char* format : {"Png", "Pdf"}) {
                 auto* action =
                     owner->findChild<QAction*>(QStringLiteral("export%1Action").arg(format));
