@@ -1,5 +1,7 @@
 #include "widgets/holder_timeline.h"
 
+#include "widgets/plot_export.h"
+
 #include <QDateTime>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -87,6 +89,8 @@ HolderTimeline::HolderTimeline(QWidget* parent)
     plot_->yAxis->setRangeReversed(true); // first lane at the top
     plot_->setMinimumHeight(120);
     new Bars(plot_, *this); // the plot's child
+    addPlotExportActions(
+        this, plot_, [this](const QString& path, QString& error) { return exportTo(path, error); });
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(ReplotIntervalMs);
     connect(&replotTimer_, &QTimer::timeout, this, &HolderTimeline::redraw);
@@ -176,13 +180,32 @@ void HolderTimeline::showEvent(QShowEvent* event) {
     redraw();
 }
 
-void HolderTimeline::redraw() {
+void HolderTimeline::readClock() {
     if (followClock_)
         now_ = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+
+void HolderTimeline::redraw() {
+    readClock();
     prune(); // on a tab not shown too, so memory stays bounded
     // On a tab not shown there is nothing to draw; showEvent catches up.
     if (!isVisibleTo(window()))
         return;
+    showWindowToNow();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    const bool anyOpen = std::any_of(intervals_.cbegin(), intervals_.cend(),
+                                     [](const auto& l) { return !l.isEmpty() && l.last().open; });
+    if (anyOpen && followClock_ && !replotTimer_.isActive())
+        replotTimer_.start(); // keep the open bars growing
+}
+
+bool HolderTimeline::exportTo(const QString& path, QString& error) {
+    readClock();
+    showWindowToNow();
+    return exportPlot(*plot_, path, error);
+}
+
+void HolderTimeline::showWindowToNow() {
     for (auto& list : intervals_)
         if (!list.isEmpty() && list.last().open) // an open hold reaches the present
             list.last().end = std::max(list.last().start, now_);
@@ -191,11 +214,6 @@ void HolderTimeline::redraw() {
     const double span =
         earliest_ > 0 ? std::min(std::max(now_ - earliest_, 10.0), windowSeconds_) : windowSeconds_;
     plot_->xAxis->setRange(now_ - span, now_);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-    const bool anyOpen = std::any_of(intervals_.cbegin(), intervals_.cend(),
-                                     [](const auto& l) { return !l.isEmpty() && l.last().open; });
-    if (anyOpen && followClock_ && !replotTimer_.isActive())
-        replotTimer_.start(); // keep the open bars growing
 }
 
 } // namespace lockscope

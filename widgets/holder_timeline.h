@@ -30,6 +30,10 @@ public:
     void setWindowSeconds(double seconds);
     void setNow(double now); // the right edge; follows the wall clock unless set
 
+    // Writes the timeline to `path`, PDF or PNG (see exportPlot()), also from a tab never
+    // shown; also offered on its context menu. False with `error` saying why.
+    bool exportTo(const QString& path, QString& error);
+
     QStringList lanes() const { return lanes_; }
     int intervalCount() const;
     static QColor colorOf(const QString& holder);
@@ -47,6 +51,9 @@ private:
     int laneOf(const QString& lock);
     void prune();
     void redraw();
+    void readClock(); // now_ from the wall clock, unless set
+    // Open holds reach now_, and the axis shows the window up to it.
+    void showWindowToNow();
 
     QCustomPlot* plot_;
     QStringList lanes_;

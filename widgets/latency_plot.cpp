@@ -1,5 +1,7 @@
 #include "widgets/latency_plot.h"
 
+#include "widgets/plot_export.h"
+
 #include <QVBoxLayout>
 #include <algorithm>
 #include <qcustomplot.h>
@@ -60,7 +62,15 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     connect(&replotTimer_, &QTimer::timeout, this, &LatencyPlot::redraw);
     // Every replot, whatever asked for it: new points, a drag or zoom while paused, a resize.
     connect(plot_, &QCustomPlot::beforeReplot, this, &LatencyPlot::showView);
+    addPlotExportActions(
+        this, plot_, [this](const QString& path, QString& error) { return exportTo(path, error); });
     redraw();
+}
+
+bool LatencyPlot::exportTo(const QString& path, QString& error) {
+    followNewest();
+    showView();
+    return exportPlot(*plot_, path, error);
 }
 
 void LatencyPlot::addPoint(const QString& series, double time, double value) {
@@ -153,10 +163,13 @@ void LatencyPlot::redraw() {
     // On a tab not shown there is nothing to draw; showEvent catches up.
     if (!isVisibleTo(window()))
         return;
-    if (paused_) {
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+    followNewest();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LatencyPlot::followNewest() {
+    if (paused_)
         return;
-    }
     // The axis grows with the data up to the window, so the first seconds are not a sliver at
     // the right edge; before any data it shows the window up to now. A small margin on the
     // right keeps the newest point off the border.
@@ -173,7 +186,6 @@ void LatencyPlot::redraw() {
             highest = std::max(highest, high);
     }
     plot_->yAxis->setRange(0, highest > 0 ? highest * 1.15 : 1);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace lockscope

@@ -40,6 +40,10 @@ public:
     void setPaused(bool paused);
     bool paused() const { return paused_; }
 
+    // Writes the graph to `path`, PDF or PNG (see exportPlot()), also from a tab never shown;
+    // also offered on its context menu. False with `error` saying why.
+    bool exportTo(const QString& path, QString& error);
+
     QStringList seriesNames() const;
     int pointCount(const QString& series) const; // kept, not only shown
     std::size_t memoryBytes() const;             // of the points kept
@@ -57,6 +61,8 @@ private:
     // the axis's pixels; dense series as plain thin lines, sparse ones with a marker per point.
     void showView();
     void redraw();
+    // The axes over the newest window of points (unless paused).
+    void followNewest();
 
     QCustomPlot* plot_;
     QCPItemText* emptyNote_;

@@ -126,9 +126,10 @@ bool readCredentials(const QCommandLineParser& parser, const QProcessEnvironment
 
 } // namespace
 
-void ConnectionOptions::addFlags(QCommandLineParser& parser) {
+void ConnectionOptions::addFlags(QCommandLineParser& parser, const QString& withoutEndpoints) {
     parser.addOptions({
-        {endpointsSetting.flag, "etcd endpoints, comma-separated (default 127.0.0.1:2379).",
+        {endpointsSetting.flag,
+         QStringLiteral("etcd endpoints, comma-separated (%1).").arg(withoutEndpoints),
          "host:port,..."},
         {caCertSetting.flag, "Verify the server with this CA bundle (PEM).", "file"},
         {certSetting.flag, "Client certificate for TLS (PEM), with --key.", "file"},

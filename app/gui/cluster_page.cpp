@@ -49,7 +49,8 @@ ClusterPage::ClusterPage(QWidget* parent)
 
     splitter_->setObjectName("clusterSplitter");
     splitter_->addWidget(framed(tr("Members"), statusTable));
-    splitter_->addWidget(framed(tr("Round trip by RPC method"), latencyPlot_));
+    splitter_->addWidget(
+        framed(tr("Round trip by RPC method (right-click to export)"), latencyPlot_));
     splitter_->setStretchFactor(0, 1);
     splitter_->setStretchFactor(1, 3);
     splitter_->setSizes({180, 420});

@@ -96,10 +96,9 @@ void LockActionsBar::createLockActions() {
             actions->setPaused(name, paused);
     });
     forceReleaseAction_ =
-        addAction(tr("Force release…"), this, &LockActionsBar::forceReleaseSelected);
+        addAction(tr("Force release…"), this, &LockActionsBar::forceReleaseTarget);
     forceReleaseAction_->setShortcut(QKeySequence("Ctrl+Shift+Del"));
-    forceReleaseAction_->setToolTip(tr("Take the selected key away from whoever holds it"));
-    copyKeyAction_ = addAction(tr("Copy key"), this, &LockActionsBar::copySelectedKey);
+    copyKeyAction_ = addAction(tr("Copy key"), this, &LockActionsBar::copyTargetKey);
     copyKeyAction_->setShortcut(QKeySequence("Ctrl+Shift+C"));
     for (QAction* a : lockActions())
         a->setShortcutContext(Qt::WindowShortcut);
@@ -114,12 +113,30 @@ QList<QAction*> LockActionsBar::lockActions() const {
     return {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_, copyKeyAction_};
 }
 
-int LockActionsBar::selectedQueueRow() const {
-    if (!queueView_->model() || !queueView_->selectionModel())
+int LockActionsBar::targetQueueRow() const {
+    const QAbstractItemModel* queue = queueView_->model();
+    if (!workspace_ || !queue || queue->rowCount() == 0)
         return -1;
-    const QModelIndex current = queueView_->selectionModel()->currentIndex();
-    return current.isValid() && current.row() < queueView_->model()->rowCount() ? current.row()
-                                                                                : -1;
+    const QModelIndex current =
+        queueView_->selectionModel() ? queueView_->selectionModel()->currentIndex() : QModelIndex();
+    return current.isValid() && current.row() < queue->rowCount() ? current.row() : 0;
+}
+
+void LockActionsBar::describeTarget(int row) {
+    if (row < 0) {
+        const QString none = tr("(select a lock that has a holder, or a row of its queue)");
+        forceReleaseAction_->setToolTip(tr("Take a key away from whoever holds it %1").arg(none));
+        copyKeyAction_->setToolTip(tr("Copy a lock key %1").arg(none));
+        return;
+    }
+    const QString key = workspace_->lockWatch()->queue()->entryAt(row).keyText;
+    const QString whom = row == 0 ? tr("the holder's key %1").arg(key)
+                                  : tr("the key %1 (waiter %2 in the queue)").arg(key).arg(row);
+    forceReleaseAction_->setToolTip(
+        tr("Force release %1: revoke its lease, or delete it when it has none (asks first; "
+           "select a queue row to pick another key)")
+            .arg(whom));
+    copyKeyAction_->setToolTip(tr("Copy %1").arg(whom));
 }
 
 void LockActionsBar::updateLockActions() {
@@ -135,8 +152,10 @@ void LockActionsBar::updateLockActions() {
         const QSignalBlocker quiet(pauseAction_);
         pauseAction_->setChecked(ours && actions->paused(name));
     }
-    forceReleaseAction_->setEnabled(actions && selectedQueueRow() >= 0);
-    copyKeyAction_->setEnabled(selectedQueueRow() >= 0);
+    const int target = targetQueueRow();
+    forceReleaseAction_->setEnabled(actions && target >= 0);
+    copyKeyAction_->setEnabled(target >= 0);
+    describeTarget(target);
 }
 
 void LockActionsBar::setReadOnly(bool readOnly) {
@@ -193,8 +212,8 @@ void LockActionsBar::releaseLock() {
     actions->release(name);
 }
 
-void LockActionsBar::forceReleaseSelected() {
-    const int row = selectedQueueRow();
+void LockActionsBar::forceReleaseTarget() {
+    const int row = targetQueueRow();
     LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
     if (!actions || readOnly_ || row < 0)
         return;
@@ -214,9 +233,9 @@ void LockActionsBar::forceReleaseSelected() {
     workspace_->lockActions()->forceRelease(plan);
 }
 
-void LockActionsBar::copySelectedKey() {
-    const int row = selectedQueueRow();
-    if (workspace_ && row >= 0)
+void LockActionsBar::copyTargetKey() {
+    const int row = targetQueueRow();
+    if (row >= 0)
         QGuiApplication::clipboard()->setText(
             workspace_->lockWatch()->queue()->entryAt(row).keyText);
 }

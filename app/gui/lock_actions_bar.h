@@ -12,9 +12,9 @@ class Workspace;
 
 // The actions on the selected lock, above its queue: acquire (a dialog), release, pause
 // keepalive, force release (after a confirmation) and copy key. They act through the
-// Workspace's LockActions on the lock its LockWatch has selected and the row selected in
-// `queueView`; without a Workspace only Copy key can be enabled. Read-only hides the ones
-// that write.
+// Workspace's LockActions on the lock its LockWatch has selected; Force release and Copy key on
+// the row selected in `queueView`, else on the lock's holder, and their tooltips say whose key.
+// Read-only hides the ones that write.
 class LockActionsBar : public QToolBar {
     Q_OBJECT
 public:
@@ -37,9 +37,12 @@ private:
     void connectLockActions();
     void acquireLock();
     void releaseLock();
-    void forceReleaseSelected();
-    void copySelectedKey();
-    int selectedQueueRow() const;
+    void forceReleaseTarget();
+    void copyTargetKey();
+    // The queue row Force release and Copy key act on: the one selected in the queue view,
+    // else the holder's (row 0); -1 when the selected lock has no keys.
+    int targetQueueRow() const;
+    void describeTarget(int row);
 
     QAbstractItemView* queueView_;
     QPointer<Workspace> workspace_;

@@ -1,11 +1,12 @@
 // lockscope: the LockScope desktop application.
 #include "app/core/connection_options.h"
+#include "app/core/lossless_arguments.h"
 #include "app/core/termination_signals.h"
+#include "app/gui/lockscope_command_line.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/grpc_log.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QIcon>
 #include <QProcessEnvironment>
 #include <QThreadPool>
@@ -23,60 +24,31 @@ int usageError(const QString& message) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    QCoreApplication::setOrganizationName("LockScope"); // where QSettings keeps window and prefixes
+    QCoreApplication::setApplicationName("LockScope");
+    QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);
+
+    // --help and --version print text: answered before QApplication, which aborts without a
+    // display. Arguments this parse does not know (Qt's own -platform ...) wait for the second.
+    if (LockscopeCommandLine early;
+        early.parse(losslessArguments(argc, argv)) && early.asksForText()) {
+        const QCoreApplication textOnly(argc, argv);
+        early.printText();
+    }
+
     QApplication app(argc, argv);
-    QApplication::setOrganizationName("LockScope"); // where QSettings keeps window and prefixes
-    QApplication::setApplicationName("LockScope");
-    QApplication::setApplicationVersion(LOCKSCOPE_VERSION);
     QApplication::setDesktopFileName("lockscope");
     QApplication::setWindowIcon(QIcon(":/icons/lockscope.svg"));
 
-    // --sandbox=N asks for an N-member sandbox; --sandbox alone for one member.
-    QStringList arguments;
-    int sandboxMembers = 1;
-    for (const QString& argument : QApplication::arguments()) {
-        if (argument.startsWith("--sandbox=")) {
-            bool ok = false;
-            sandboxMembers = argument.mid(10).toInt(&ok);
-            if (!ok || sandboxMembers < 1 || sandboxMembers > 7)
-                return usageError("--sandbox=N takes a member count from 1 to 7");
-            arguments << "--sandbox";
-        } else {
-            arguments << argument;
-        }
-    }
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "Inspect etcd v3 locks. Connection flags and the ETCDCTL_* environment variables are "
-        "those of etcdctl. Without endpoints, LockScope starts a sandbox etcd of its own.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    ConnectionOptions::addFlags(parser);
-    const QCommandLineOption sandboxOption(
-        "sandbox", "Start a throwaway etcd and connect to it (the default when no endpoints are "
-                   "given; stopped and deleted on exit). --sandbox=3 starts a 3-member cluster "
-                   "whose members the Sandbox menu stops and restarts.");
-    const QCommandLineOption etcdOption("etcd", "The etcd program for the sandbox.", "program",
-                                        "etcd");
-    const QCommandLineOption noLabOption(
-        "no-lab", "On the sandbox, do not start the contention lab's demo workers.");
-    const QCommandLineOption readOnlyOption("read-only", "Hide every action that writes.");
-    const QCommandLineOption debugOption("debug", "Also print gRPC's own log lines to stderr.");
-    parser.addOptions({sandboxOption, etcdOption, noLabOption, readOnlyOption, debugOption});
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
-    etcd::routeGrpcLog(parser.isSet(debugOption));
-    if (parser.isSet("help"))
-        parser.showHelp(0);
-    if (parser.isSet("version"))
-        parser.showVersion();
-    if (parser.isSet(sandboxOption) && parser.isSet("endpoints"))
-        return usageError("give either --sandbox or --endpoints, not both");
+    LockscopeCommandLine commandLine;
+    if (!commandLine.parse(QApplication::arguments()))
+        return usageError(commandLine.errorText());
+    etcd::routeGrpcLog(commandLine.debug());
+    if (commandLine.asksForText())
+        commandLine.printText();
     QString problem;
-    // No terminal prompt: the window asks for a missing password (and may find it in the
-    // keyring), also when LockScope was started from a desktop menu.
     const auto connection =
-        ConnectionOptions::read(parser, QProcessEnvironment::systemEnvironment(), nullptr, problem);
+        commandLine.connection(QProcessEnvironment::systemEnvironment(), problem);
     if (!connection)
         return usageError(problem);
 
@@ -85,11 +57,11 @@ int main(int argc, char* argv[]) {
     {
         MainWindow window;
         window.show();
-        window.setReadOnly(parser.isSet(readOnlyOption));
-        if (parser.isSet(sandboxOption) || !connection->endpointsGiven) {
-            if (!parser.isSet(noLabOption) && !parser.isSet(readOnlyOption))
+        window.setReadOnly(commandLine.readOnly());
+        if (commandLine.sandboxAsked() || !connection->endpointsGiven) {
+            if (!commandLine.noLab() && !commandLine.readOnly())
                 window.startLabDemoWhenConnected(); // a queue moving within seconds
-            window.startSandbox(parser.value(etcdOption), sandboxMembers);
+            window.startSandbox(commandLine.etcdProgram(), commandLine.sandboxMembers());
         } else
             window.openConnection(*connection);
         exitCode = QApplication::exec();

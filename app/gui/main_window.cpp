@@ -6,6 +6,7 @@
 #include "app/gui/cluster_page.h"
 #include "app/gui/connection_profiles.h"
 #include "app/gui/connection_status.h"
+#include "app/gui/help_menu.h"
 #include "app/gui/lab_panel.h"
 #include "app/gui/lock_actions_bar.h"
 #include "app/gui/locks_page.h"
@@ -17,11 +18,11 @@
 #include "widgets/frame_rate_cap.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
-#include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -80,7 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(tabs, 1);
     setCentralWidget(central);
 
-    createMenus();
+    createMenus(tabs);
     showLiveness(false, tr("not connected"));
 
     passwords_ = new PasswordSource(this);
@@ -97,7 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSettings();
 }
 
-void MainWindow::createMenus() {
+void MainWindow::createMenus(QTabWidget* pages) {
     QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
     QAction* connectAction =
         fileMenu->addAction(tr("&Connect…"), this, &MainWindow::chooseConnection);
@@ -106,19 +107,61 @@ void MainWindow::createMenus() {
     auto* exportAction = fileMenu->addAction(tr("&Export event log…"));
     exportAction->setObjectName("exportEventLogAction");
     connect(exportAction, &QAction::triggered, locksPage_, &LocksPage::chooseEventLogFile);
-    readOnlyAction_ = fileMenu->addAction(tr("&Read-only"));
+    fileMenu->addSeparator();
+    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    // The lock actions bar's own actions: one behaviour and one shortcut, whichever is used, and
+    // the shortcuts work on every tab, not only where the bar is.
+    QMenu* lockMenu = menuBar()->addMenu(tr("&Lock"));
+    lockMenu->setObjectName("lockMenu");
+    lockMenu->setToolTipsVisible(true); // they say whose key Force release and Copy key take
+    lockMenu->addActions(locksPage_->lockActionsBar()->lockActions());
+
+    addViewMenu(pages);
+
+    sandboxMenu_ = menuBar()->addMenu(tr("&Sandbox"));
+    sandboxMenu_->setObjectName("sandboxMenu");
+    sandboxMenu_
+        ->addAction(tr("Not on a sandbox (start LockScope without endpoints, or with "
+                       "--sandbox=N)"))
+        ->setEnabled(false);
+
+    helpMenu_ = new HelpMenu(menuBar(), this);
+    menuBar()->addMenu(helpMenu_);
+}
+
+void MainWindow::addViewMenu(QTabWidget* pages) {
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->setObjectName("viewMenu");
+    auto* pageGroup = new QActionGroup(viewMenu);
+    for (int page = 0; page < pages->count(); ++page) {
+        QAction* show = viewMenu->addAction(pages->tabText(page));
+        show->setObjectName(pages->widget(page)->objectName() + "ViewAction");
+        show->setCheckable(true);
+        show->setChecked(page == pages->currentIndex());
+        show->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(page + 1)));
+        pageGroup->addAction(show);
+        connect(show, &QAction::triggered, pages, [pages, page] { pages->setCurrentIndex(page); });
+    }
+    connect(pages, &QTabWidget::currentChanged, pageGroup,
+            [pageGroup](int page) { pageGroup->actions().at(page)->setChecked(true); });
+    viewMenu->addSeparator();
+    QAction* prefixAction =
+        viewMenu->addAction(tr("Lock &prefix…"), prefixBar_, &PrefixBar::focusPrefix);
+    prefixAction->setObjectName("focusPrefixAction");
+    prefixAction->setShortcut(QKeySequence("Ctrl+L"));
+    QAction* filterAction = viewMenu->addAction(tr("&Filter locks…"), this, [this, pages] {
+        pages->setCurrentWidget(locksPage_);
+        locksPage_->focusLockFilter();
+    });
+    filterAction->setObjectName("filterLocksAction");
+    filterAction->setShortcut(QKeySequence::Find);
+    viewMenu->addSeparator();
+    readOnlyAction_ = viewMenu->addAction(tr("&Read-only"));
     readOnlyAction_->setObjectName("readOnlyAction");
     readOnlyAction_->setCheckable(true);
     readOnlyAction_->setToolTip(tr("Hide every action that writes to etcd"));
     connect(readOnlyAction_, &QAction::toggled, this, &MainWindow::setReadOnly);
-    fileMenu->addSeparator();
-    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    // The lock actions' shortcuts work on every tab, not only where their toolbar is.
-    addActions(locksPage_->lockActionsBar()->lockActions());
-    connect(new QShortcut(QKeySequence("Ctrl+L"), this), &QShortcut::activated, this,
-            [this] { prefixBar_->focusPrefix(); });
-    connect(new QShortcut(QKeySequence::Find, this), &QShortcut::activated, locksPage_,
-            &LocksPage::focusLockFilter);
 }
 
 MainWindow::~MainWindow() {
@@ -183,6 +226,7 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     connect(workspace_->lockWatch(), &LockWatch::livenessChanged, this, &MainWindow::showLiveness);
     workspace_->lockWatch()->setPrefix(prefixBar_->currentPrefix());
     locksPage_->setWorkspace(workspace_);
+    helpMenu_->setWorkspace(workspace_);
     timelinePage_->setWorkspace(workspace_);
     clusterPage_->setWorkspace(workspace_);
     metricsPage_->setWorkspace(workspace_);
@@ -207,6 +251,7 @@ void MainWindow::endWorkspace() {
     if (!ending)
         return;
     locksPage_->setWorkspace(nullptr);
+    helpMenu_->setWorkspace(nullptr);
     timelinePage_->setWorkspace(nullptr);
     clusterPage_->setWorkspace(nullptr);
     metricsPage_->setWorkspace(nullptr);
@@ -265,8 +310,7 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
         for (const QString& endpoint : endpoints)
             options.endpoints.push_back(endpoint.toStdString());
         connectTo(options, tr("sandbox"));
-        if (sandbox_->members() > 1)
-            addSandboxMenu();
+        fillSandboxMenu();
     });
     connect(sandbox_, &Sandbox::failed, this, [this](const QString& message) {
         connectionStatus_->setState(tr("Sandbox failed"), "#c62828");
@@ -358,10 +402,11 @@ void MainWindow::chooseConnection() {
     setReadOnly(dialog.profile().readOnly);
 }
 
-void MainWindow::addSandboxMenu() {
-    // Stop and restart members of the sandbox cluster to show failover live.
-    QMenu* menu = menuBar()->addMenu(tr("&Sandbox"));
-    menu->setObjectName("sandboxMenu");
+void MainWindow::fillSandboxMenu() {
+    // Stop and restart members of the sandbox cluster to show failover (or, with one member, a
+    // lost connection) live.
+    QMenu* menu = sandboxMenu_;
+    menu->clear();
     for (int member = 0; member < sandbox_->members(); ++member) {
         QAction* action = menu->addAction(QString());
         action->setObjectName(QStringLiteral("sandboxMember%1").arg(member));

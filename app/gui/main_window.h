@@ -10,6 +10,8 @@
 
 class QAction;
 class QLabel;
+class QMenu;
+class QTabWidget;
 class QToolBar;
 
 namespace lockscope {
@@ -17,6 +19,7 @@ namespace lockscope {
 class ClusterPage;
 class MetricsPage;
 class ConnectionStatus;
+class HelpMenu;
 class LabPanel;
 class LockWatch;
 class LocksPage;
@@ -70,10 +73,11 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createMenus();
+    void createMenus(QTabWidget* pages);
+    void addViewMenu(QTabWidget* pages);
     void chooseConnection();
     void endWorkspace();
-    void addSandboxMenu();
+    void fillSandboxMenu();
     void showLiveness(bool live, const QString& why);
     void restoreSettings();
     void saveSettings() const;
@@ -92,6 +96,8 @@ private:
     MetricsPage* metricsPage_;
     LabPanel* labPanel_;
 
+    QMenu* sandboxMenu_ = nullptr;
+    HelpMenu* helpMenu_ = nullptr;
     QAction* readOnlyAction_ = nullptr;
     bool readOnly_ = false;
     bool labDemo_ = false;

@@ -9,10 +9,10 @@
 #include "widgets/latency_plot.h"
 
 #include <QCheckBox>
-#include <QFileDialog>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -37,8 +37,20 @@ TimelinePage::TimelinePage(QWidget* parent)
         waits_->setPaused(paused);
         depth_->setPaused(paused);
     });
-    auto* exportButton = new QPushButton(tr("Export PNG…"));
-    connect(exportButton, &QPushButton::clicked, this, &TimelinePage::exportPng);
+    // The graphs' own export actions (also on each graph's context menu), in one place.
+    auto* exportMenu = new QMenu(this);
+    const std::pair<QWidget*, QString> plots[] = {{timeline_, tr("Holders over time")},
+                                                  {waits_, tr("Wait and handoff times")},
+                                                  {depth_, tr("Queue depth")}};
+    for (const auto& [plot, title] : plots) {
+        exportMenu->addSection(title);
+        exportMenu->addActions(plot->actions());
+    }
+    auto* exportButton = new QPushButton(tr("Export…"));
+    exportButton->setObjectName("timelineExportButton");
+    exportButton->setToolTip(tr("Export a graph as PNG or PDF (also on each graph's right-click "
+                                "menu)"));
+    exportButton->setMenu(exportMenu);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold, red where "
                                  "two believed they held it")),
@@ -110,15 +122,6 @@ void TimelinePage::addOwnWait(double unixSeconds, double waitedMs) {
 
 void TimelinePage::markOverlap(const QString& lock, double from, double to) {
     timeline_->markOverlap(lock, from, to);
-}
-
-void TimelinePage::exportPng() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the timeline as PNG"),
-                                                      "lockscope-timeline.png", "PNG (*.png)");
-    if (path.isEmpty())
-        return;
-    if (!grab().save(path))
-        QMessageBox::warning(this, tr("Export PNG"), tr("Could not write %1").arg(path));
 }
 
 } // namespace lockscope

@@ -15,8 +15,8 @@ class Workspace;
 
 // The Timeline tab: who held each lock when (a lane per lock), wait and handoff times of
 // observed locks and of our own, and the queue depth over time. Fed on the GUI thread with the
-// Workspace's LockWatch events and state; pause, zoom and PNG export on the graphs. What was
-// drawn stays when the Workspace changes.
+// Workspace's LockWatch events and state; pause, zoom, and PNG or PDF export of each graph. What
+// was drawn stays when the Workspace changes.
 class TimelinePage : public QWidget {
     Q_OBJECT
 public:
@@ -38,8 +38,6 @@ public:
     LatencyPlot* depth() const { return depth_; }
 
 private:
-    void exportPng();
-
     HolderTimeline* timeline_;
     LatencyPlot* waits_;
     LatencyPlot* depth_;

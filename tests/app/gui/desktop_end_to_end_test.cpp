@@ -10,11 +10,14 @@
 #include "app/core/sandbox.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_page.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/client.h"
 #include "main_window_probes.h"
 #include "process/child_process.h"
 #include "support/child_processes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "when_modal.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
@@ -44,7 +47,9 @@ using lockscope::test::buttonNamed;
 using lockscope::test::eventCount;
 using lockscope::test::eventLogHas;
 using lockscope::test::saveScreenshot;
+using lockscope::test::selectLock;
 using lockscope::test::waitersShown;
+using lockscope::test::whenModal;
 
 namespace {
 
@@ -69,42 +74,6 @@ QString queueKeyAt(MainWindow& window, int row) {
 QString queueCell(MainWindow& window, int row, int column) {
     const LockQueueModel* queue = window.lockWatch()->queue();
     return queue->data(queue->index(row, column)).toString();
-}
-
-// Selects `lock` in the window's lock list, as a click on its row would.
-bool selectLock(MainWindow& window, const std::string& lock) {
-    auto* table = window.findChild<QTableView*>("lockTable");
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
-    const LockListModel* locks = window.lockWatch()->locks();
-    const int row = locks->rowOfLock(lock);
-    if (row < 0)
-        return false;
-    table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
-    return window.lockWatch()->selectedLock() == lock;
-}
-
-// Runs `handle` on the next application-modal widget once one is up (a dialog opened with
-// exec() from the action about to be triggered), polling the event loop that exec() runs.
-// `handled` is set once it ran; nothing runs after `timeoutMs`, nor once the returned timer
-// is gone (keep it no longer than what `handle` and `handled` refer to).
-[[nodiscard]] std::unique_ptr<QTimer> whenModal(std::function<void(QWidget*)> handle, bool& handled,
-                                                int timeoutMs = 5000) {
-    handled = false;
-    auto poll = std::make_unique<QTimer>();
-    poll->setInterval(20);
-    QObject::connect(poll.get(), &QTimer::timeout, poll.get(),
-                     [timer = poll.get(), handle, &handled, deadline = QDeadlineTimer(timeoutMs)] {
-                         QWidget* modal = QApplication::activeModalWidget();
-                         if (modal && modal->isVisible()) {
-                             timer->stop();
-                             handled = true;
-                             handle(modal);
-                         } else if (deadline.hasExpired()) {
-                             timer->stop();
-                         }
-                     });
-    poll->start();
-    return poll;
 }
 
 // The etcd servers this test process started and has not reaped.
@@ -257,7 +226,7 @@ private slots:
         QVERIFY(acquire->isEnabled());
     }
 
-    void forceReleaseRevokesTheHoldersLeaseAfterConfirmation() {
+    void forceReleaseWithNoQueueRowRevokesTheHoldersLeaseAfterConfirmation() {
         MainWindow window;
         window.connectTo(options_);
         window.setPrefix("/e2e/");
@@ -274,13 +243,18 @@ private slots:
         QVERIFY(selectLock(window, "/e2e/stuck"));
         QTRY_COMPARE_WITH_TIMEOUT(queueKeyAt(window, 0), holderKey, UiTimeoutMs);
 
+        // No queue row is selected: the action takes the selected lock's holder, and says so.
         QAction* forceRelease = action(window, "forceReleaseAction");
         QVERIFY(forceRelease);
-        QVERIFY(!forceRelease->isEnabled()); // no queue row selected yet
         auto* queueTable = window.findChild<QTableView*>("queueTable");
-        queueTable->setCurrentIndex(queueTable->model()->index(0, LockQueueModel::Key));
-        QVERIFY(forceRelease->isEnabled());
+        QVERIFY(!queueTable->selectionModel()->currentIndex().isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(forceRelease->isEnabled(), UiTimeoutMs);
         QVERIFY(buttonShown(window, forceRelease));
+        QVERIFY2(forceRelease->toolTip().contains("the holder's key " + holderKey),
+                 qPrintable(forceRelease->toolTip()));
+        QAction* copyKey = action(window, "copyKeyAction");
+        QVERIFY(copyKey->isEnabled());
+        QVERIFY2(copyKey->toolTip().contains(holderKey), qPrintable(copyKey->toolTip()));
 
         bool boxHandled = false;
         QString boxText;
@@ -321,7 +295,13 @@ private slots:
                 eventLogHas(window, etcd::LockEventKind::Expired, holderKey.toStdString()),
             UiTimeoutMs);
         QCOMPARE(window.lockWatch()->queue()->rowCount(), 0);
-        QVERIFY(!forceRelease->isEnabled());
+        etcd::pb::RangeRequest get;
+        get.set_key(holderKey.toStdString());
+        const auto left = etcd::call(etcd_.client(), &etcd::Client::range, get);
+        QVERIFY2(left, left.error().message.c_str());
+        QCOMPARE(left->kvs_size(), 0);       // the holder's key is gone from etcd itself
+        QVERIFY(!forceRelease->isEnabled()); // nobody left to take it from
+        QVERIFY(!copyKey->isEnabled());
         // etcdctl learns it lost its session when its keepalive fails: it ends on its own.
         QTRY_VERIFY_WITH_TIMEOUT(holder->wait(std::chrono::milliseconds(0)), EtcdctlTimeoutMs);
     }
@@ -379,6 +359,10 @@ private slots:
         const QSet<pid_t> sandboxEtcd = etcdChildren() - etcdBefore;
         QCOMPARE(sandboxEtcd.size(), 1);
         QCOMPARE(window->lockWatch()->prefix(), std::string("/lockscope-lab/"));
+        // The Sandbox menu stops its one member too (a lost connection, live).
+        auto* stopMember = window->findChild<QAction*>("sandboxMember0");
+        QVERIFY(stopMember && stopMember->isEnabled());
+        QCOMPARE(stopMember->text(), QString("Stop member 0"));
         QCOMPARE(window->lockWatch()->selectedLock(), std::string("/lockscope-lab/lock"));
         QTRY_VERIFY_WITH_TIMEOUT(window->lockWatch()->queue()->rowCount() > 1, UiTimeoutMs);
         QVERIFY(!window->findChild<HolderCard*>("holderCard")->key().isEmpty());

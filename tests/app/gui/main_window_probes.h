@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
 #include <QWidget>
@@ -62,6 +63,18 @@ inline int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::s
 
 inline bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {
     return eventCount(window, kind, key) > 0;
+}
+
+// Selects `lock` in the window's lock list, as a click on its row would.
+inline bool selectLock(MainWindow& window, const std::string& lock) {
+    auto* table = window.findChild<QTableView*>("lockTable");
+    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+    const LockListModel* locks = window.lockWatch()->locks();
+    const int row = locks->rowOfLock(lock);
+    if (row < 0)
+        return false;
+    table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
+    return window.lockWatch()->selectedLock() == lock;
 }
 
 // A dialog's button by its text as shown (without the '&' of its mnemonic).

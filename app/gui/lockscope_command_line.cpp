@@ -1,0 +1,100 @@
+#include "app/gui/lockscope_command_line.h"
+
+#include "app/core/connection_options.h"
+#include "app/gui/program_versions.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace lockscope {
+
+LockscopeCommandLine::LockscopeCommandLine()
+    : helpOption_(parser_.addHelpOption())
+    , versionOption_(parser_.addVersionOption())
+    , sandboxOption_("sandbox",
+                     "Start a throwaway etcd and connect to it (the default when no endpoints "
+                     "are given; stopped and deleted on exit). --sandbox=3 starts a 3-member "
+                     "cluster whose members the Sandbox menu stops and restarts.")
+    , etcdOption_("etcd", "The etcd program for the sandbox.", "program", "etcd")
+    , noLabOption_("no-lab", "On the sandbox, do not start the contention lab's demo workers.")
+    , readOnlyOption_("read-only", "Hide every action that writes.")
+    , debugOption_("debug", "Also print gRPC's own log lines to stderr.") {
+    parser_.setApplicationDescription(
+        "Inspect etcd v3 locks. Connection flags and the ETCDCTL_* environment variables are "
+        "those of etcdctl. With no endpoints (neither --endpoints nor ETCDCTL_ENDPOINTS), "
+        "LockScope starts a sandbox etcd of its own.");
+    ConnectionOptions::addFlags(parser_, "none: LockScope starts a sandbox etcd of its own");
+    parser_.addOptions({sandboxOption_, etcdOption_, noLabOption_, readOnlyOption_, debugOption_});
+}
+
+bool LockscopeCommandLine::parse(const QStringList& arguments) {
+    // --sandbox=N asks for an N-member sandbox; --sandbox alone for one member. The parser
+    // sees a plain --sandbox either way.
+    QStringList plain;
+    sandboxMembers_ = 1;
+    for (const QString& argument : arguments) {
+        if (argument.startsWith("--sandbox=")) {
+            bool ok = false;
+            sandboxMembers_ = argument.mid(10).toInt(&ok);
+            if (!ok || sandboxMembers_ < 1 || sandboxMembers_ > 7) {
+                error_ = "--sandbox=N takes a member count from 1 to 7";
+                return false;
+            }
+            plain << "--sandbox";
+        } else {
+            plain << argument;
+        }
+    }
+    arguments_ = plain;
+    if (!parser_.parse(plain)) {
+        error_ = parser_.errorText();
+        return false;
+    }
+    if (parser_.isSet(sandboxOption_) && parser_.isSet("endpoints")) {
+        error_ = "give either --sandbox or --endpoints, not both";
+        return false;
+    }
+    return true;
+}
+
+bool LockscopeCommandLine::asksForText() const {
+    return parser_.isSet(helpOption_) || parser_.isSet("help-all") || parser_.isSet(versionOption_);
+}
+
+void LockscopeCommandLine::printText() {
+    if (parser_.isSet(versionOption_)) {
+        std::fputs(qPrintable(ProgramVersions::current().text()), stdout);
+        std::exit(0);
+    }
+    parser_.process(arguments_); // prints --help or --help-all (with Qt's options) and exits
+    std::exit(0);
+}
+
+bool LockscopeCommandLine::sandboxAsked() const {
+    return parser_.isSet(sandboxOption_);
+}
+
+QString LockscopeCommandLine::etcdProgram() const {
+    return parser_.value(etcdOption_);
+}
+
+bool LockscopeCommandLine::noLab() const {
+    return parser_.isSet(noLabOption_);
+}
+
+bool LockscopeCommandLine::readOnly() const {
+    return parser_.isSet(readOnlyOption_);
+}
+
+bool LockscopeCommandLine::debug() const {
+    return parser_.isSet(debugOption_);
+}
+
+std::optional<ConnectionOptions>
+LockscopeCommandLine::connection(const QProcessEnvironment& environment, QString& error) const {
+    // No terminal prompt: the window asks for a missing password (and may find it in the
+    // keyring), also when LockScope was started from a desktop menu.
+    return ConnectionOptions::read(parser_, environment, nullptr, error);
+}
+
+} // namespace lockscope

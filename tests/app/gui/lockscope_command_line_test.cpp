@@ -1,0 +1,85 @@
+// `lockscope --help` and `--version` run as a user would run them on a machine with no display:
+// the built program as a child process, with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM
+// unset (a QApplication aborts there).
+#include "app/gui/program_versions.h"
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTest>
+
+using namespace lockscope;
+
+namespace {
+
+struct Run {
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runWithoutDisplay(const QStringList& arguments) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(name);
+    QProcess lockscope;
+    lockscope.setProcessEnvironment(environment);
+    lockscope.start(LOCKSCOPE_BINARY, arguments);
+    Run run;
+    if (!lockscope.waitForFinished(30000)) {
+        lockscope.kill();
+        lockscope.waitForFinished();
+        run.err = "did not finish within 30 s";
+        return run;
+    }
+    run.status = lockscope.exitStatus();
+    run.exitCode = lockscope.exitCode();
+    run.out = QString::fromLocal8Bit(lockscope.readAllStandardOutput());
+    run.err += QString::fromLocal8Bit(lockscope.readAllStandardError());
+    return run;
+}
+
+} // namespace
+
+class LockscopeCommandLineTest : public QObject {
+    Q_OBJECT
+private slots:
+    void helpPrintsUsageWithoutADisplay_data() {
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("--help") << "--help";
+        QTest::newRow("-h") << "-h";
+        QTest::newRow("--help-all") << "--help-all";
+    }
+    void helpPrintsUsageWithoutADisplay() {
+        QFETCH(QString, flag);
+        const Run run = runWithoutDisplay({flag});
+        QVERIFY2(run.status == QProcess::NormalExit, qPrintable(run.err));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith("Usage: "), qPrintable(run.out));
+        for (const char* option : {"--endpoints", "--sandbox", "--read-only", "--version"})
+            QVERIFY2(run.out.contains(option), option);
+        // No arguments start a sandbox: help must not promise a local default endpoint.
+        QVERIFY2(!run.out.contains("127.0.0.1:2379"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("LockScope starts a sandbox etcd of its own"),
+                 qPrintable(run.out));
+    }
+
+    void versionPrintsEachLibrarysVersionWithoutADisplay_data() {
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("--version") << "--version";
+        QTest::newRow("-v") << "-v";
+    }
+    void versionPrintsEachLibrarysVersionWithoutADisplay() {
+        QFETCH(QString, flag);
+        const Run run = runWithoutDisplay({flag});
+        QVERIFY2(run.status == QProcess::NormalExit, qPrintable(run.err));
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, ProgramVersions::current().text());
+        QVERIFY2(run.out.startsWith("LockScope " LOCKSCOPE_VERSION "\n"), qPrintable(run.out));
+        QVERIFY(run.out.contains("\nQt 6."));
+        QVERIFY(run.out.contains("\ngRPC 1."));
+    }
+};
+
+QTEST_GUILESS_MAIN(LockscopeCommandLineTest)
+#include "lockscope_command_line_test.moc"
