@@ -126,6 +126,7 @@ EtcdMemberRates ratesBetween(const EtcdMemberMetrics& before, const EtcdMemberMe
         return increase(before.*field, after.*field) / seconds;
     };
     rates.leaderChanges = increase(before.leaderChanges, after.leaderChanges);
+    rates.leasesExpired = increase(before.leasesExpired, after.leasesExpired);
     rates.leasesExpiredPerSecond = perSecond(&EtcdMemberMetrics::leasesExpired);
     rates.leasesGrantedPerSecond = perSecond(&EtcdMemberMetrics::leasesGranted);
     rates.leasesRevokedPerSecond = perSecond(&EtcdMemberMetrics::leasesRevoked);

@@ -47,6 +47,7 @@ EtcdMemberMetrics etcdMemberMetrics(const std::vector<MetricSample>& samples);
 // reset by a restart and counts from zero, as Prometheus's rate() takes it.
 struct EtcdMemberRates {
     double leaderChanges = 0; // seen in the interval (a count, not a rate)
+    double leasesExpired = 0; // in the interval (a count)
     double leasesExpiredPerSecond = 0;
     double leasesGrantedPerSecond = 0;
     double leasesRevokedPerSecond = 0;

@@ -74,6 +74,13 @@ MetricsPage::MetricsPage(QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false); // a longer value later elides rather than doubling the row
+    table_->horizontalHeaderItem(PendingEventsColumn)
+        ->setToolTip(tr("etcd's etcd_debugging_mvcc_pending_events_total. etcd 3.4 counts every "
+                        "event a filtered watch drops as pending and never takes it back, and "
+                        "lock waiters (Go's, etcdctl's and ours) watch without PUT events: so it "
+                        "climbs with lock traffic on the member they watch. Read a jump, not "
+                        "the level."));
 
     leadership_->setObjectName("leadershipPlot");
     leases_->setObjectName("leasePlot");
@@ -86,7 +93,7 @@ MetricsPage::MetricsPage(QWidget* parent)
     auto* plots = new QWidget;
     auto* grid = new QGridLayout(plots);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(titled(tr("Leadership"), leadership_), 0, 0);
+    grid->addWidget(titled(tr("Leadership and lease expiries"), leadership_), 0, 0);
     grid->addWidget(titled(tr("Leases (the leader's counts)"), leases_), 0, 1);
     grid->addWidget(titled(tr("Watchers and proposals (all members)"), watchers_), 1, 0);
     grid->addWidget(titled(tr("Disk latency (slowest member)"), disk_), 1, 1);
@@ -137,6 +144,7 @@ void MetricsPage::onScraped(int member, const EtcdMemberMetrics& metrics, double
     if (m.last) {
         m.rates = ratesBetween(*m.last, metrics, unixSeconds - m.lastAt);
         m.leaderChangesSeen += m.rates->leaderChanges;
+        m.leasesExpiredSeen += m.rates->leasesExpired;
     }
     m.last = metrics;
     m.lastAt = unixSeconds;
@@ -222,6 +230,7 @@ void MetricsPage::plotCluster(double unixSeconds) {
     double withoutLeader = 0;
     double notAnswering = 0;
     double slowWatchers = 0;
+    double expiries = 0;
     double pendingEvents = 0;
     double proposalsPending = 0;
     double proposalsFailed = 0;
@@ -230,6 +239,7 @@ void MetricsPage::plotCluster(double unixSeconds) {
     const Member* leader = nullptr;
     for (const Member& m : members_) {
         changes = std::max(changes, m.leaderChangesSeen); // every member sees every change
+        expiries += m.leasesExpiredSeen; // only the leader of the moment counts them
         notAnswering += m.failed ? 1 : 0;
         if (m.failed || !m.last)
             continue;
@@ -250,6 +260,7 @@ void MetricsPage::plotCluster(double unixSeconds) {
     leadership_->addPoint(tr("leader changes since opened"), unixSeconds, changes);
     leadership_->addPoint(tr("members without a leader"), unixSeconds, withoutLeader);
     leadership_->addPoint(tr("members not answering"), unixSeconds, notAnswering);
+    leadership_->addPoint(tr("lease expiries since opened"), unixSeconds, expiries);
     if (leader && leader->rates) {
         leases_->addPoint(tr("expired"), unixSeconds, leader->rates->leasesExpiredPerSecond);
         leases_->addPoint(tr("granted"), unixSeconds, leader->rates->leasesGrantedPerSecond);

@@ -58,7 +58,8 @@ private:
         double lastAt = 0;
         std::optional<EtcdMemberRates> rates;
         double leaderChangesSeen = 0; // since this page began reading the member
-        bool failed = false;          // the last read failed, for this reason:
+        double leasesExpiredSeen = 0;
+        bool failed = false; // the last read failed, for this reason:
         QString problem;
     };
     void onScraped(int member, const EtcdMemberMetrics& metrics, double unixSeconds);

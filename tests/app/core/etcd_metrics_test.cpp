@@ -150,6 +150,7 @@ TEST(EtcdMemberMetricsTest, RatesPerSecondAndCountersResetByARestart) {
     after.proposalsFailed = 1; // reset: counts as 1 since the restart
     const EtcdMemberRates rates = ratesBetween(before, after, 2.0);
     EXPECT_EQ(rates.leaderChanges, 1);
+    EXPECT_EQ(rates.leasesExpired, 4);
     EXPECT_EQ(rates.leasesExpiredPerSecond, 2);
     EXPECT_EQ(rates.leasesRenewedPerSecond, 10);
     EXPECT_EQ(rates.leasesGrantedPerSecond, 0);

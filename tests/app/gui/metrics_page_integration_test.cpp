@@ -93,6 +93,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(cell(page, 0, MetricsPage::LeasesExpiredColumn), QString("1"),
                                   15000);
         QVERIFY(page.leasePlot()->pointCount("expired") > 0);
+        QVERIFY(page.leadershipPlot()->pointCount("lease expiries since opened") > 0);
     }
 
     void overTlsWithClientCertificates() {
