@@ -4,6 +4,7 @@
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
+#include "app/core/own_lock.h"
 #include "app/core/queue_model.h"
 
 #include <algorithm>
@@ -52,6 +53,10 @@ void LockWatch::restart() {
         monitor_->stop();
     monitor_.reset();
     state_ = {};
+    locks_->clearOwnLocks();
+    for (const OwnLock& own : ownLocks_)
+        if (underPrefix(own.lock))
+            locks_->setOwnLock(own);
     locks_->setState(state_);
     events_->clear();
     showSelectedQueue();
@@ -114,6 +119,30 @@ void LockWatch::tick() {
     queue_->tick();
     if (!drain()) // TTLs and liveness, if they changed; a drain ends with its own refreshed()
         emit refreshed();
+}
+
+void LockWatch::expectForceRelease(const QByteArray& key, qint64 lease) {
+    if (monitor_)
+        monitor_->expectForceRelease(key.toStdString(), lease);
+}
+
+bool LockWatch::underPrefix(const std::string& lock) const {
+    return lock.compare(0, prefix_.size(), prefix_) == 0;
+}
+
+void LockWatch::showOwnLock(const OwnLock& own) {
+    ownLocks_.insert(QByteArray::fromStdString(own.lock), own);
+    if (!underPrefix(own.lock))
+        return;
+    locks_->setOwnLock(own);
+    if (own.state != OwnLock::State::Lost)
+        return;
+    // The watch sees only the key's deletion; that it was ours, and held, only our session knows.
+    const std::vector<etcd::LockEvent> lost{
+        {etcd::LockEventKind::Lost, own.lock, own.key.toStdString(), own.lease, state_.revision,
+         std::chrono::system_clock::now(), std::nullopt, std::nullopt, false}};
+    events_->append(lost);
+    emit eventsArrived(lost);
 }
 
 void LockWatch::selectLock(const std::string& name) {
