@@ -206,6 +206,9 @@ void LockActions::cancel(const QString& name) {
     if (it == locks_.end())
         return;
     if (it->mutex) {
+        // Said now, before etcd deletes our key: that deletion is ours, not a force release.
+        it->cancelRequested = true;
+        setOwnState(name, OwnLock::State::Cancelled);
         it->mutex->cancel(); // lock() then ends with Cancelled, reported as notAcquired
     } else if (it->granting) {
         it->cancelRequested = true; // the session is still being granted
@@ -261,8 +264,11 @@ void LockActions::setOwnState(const QString& name, OwnLock::State state, const Q
 
 void LockActions::setPaused(const QString& name, bool paused) {
     auto it = locks_.find(name);
-    if (it != locks_.end() && it->session)
-        it->session->setPaused(paused);
+    if (it == locks_.end() || !it->session)
+        return;
+    it->session->setPaused(paused);
+    own_[name].paused = paused;
+    emit ownLockChanged(name);
 }
 
 bool LockActions::paused(const QString& name) const {

@@ -126,7 +126,7 @@ void LockListModel::tick(std::chrono::steady_clock::time_point now) {
 void LockListModel::setOwnLock(const OwnLock& own) {
     const QByteArray name = QByteArray::fromStdString(own.lock);
     if (own.alive() || own.state == OwnLock::State::Lost)
-        own_.insert(name, {tr("ours: %1").arg(own.stateName()), own.summary()});
+        own_.insert(name, {own.stateName(), own.summary()});
     else
         own_.remove(name);
     showOwnMark(own.lock);
@@ -152,7 +152,7 @@ void LockListModel::showOwnMark(const std::string& name) {
         rows_.erase(rows_.begin() + at);
         endRemoveRows();
     } else if (listed) {
-        emit dataChanged(index(at, Name), index(at, Name));
+        emit dataChanged(index(at, Ours), index(at, Ours));
     }
 }
 
@@ -185,15 +185,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
         return {};
     const Row& row = rows_[index.row()];
     switch (index.column()) {
-    case Name: {
-        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
-        if (own == own_.constEnd())
-            return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name)
-                                                                      : QVariant();
-        if (role == Qt::DisplayRole)
-            return QStringLiteral("%1  [%2]").arg(row.name, own->label);
-        return role == Qt::ToolTipRole ? QVariant(row.name + '\n' + own->summary) : QVariant();
-    }
+    case Name:
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
     case Holder:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.holder)
                                                                   : QVariant();
@@ -209,6 +202,14 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
         return role == Qt::ToolTipRole && !row.anomalyDetails.isEmpty()
                    ? QVariant(row.anomalyDetails)
                    : QVariant();
+    case Ours: {
+        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
+        if (own == own_.constEnd())
+            return {};
+        return role == Qt::DisplayRole   ? QVariant(own->label)
+               : role == Qt::ToolTipRole ? QVariant(own->summary)
+                                         : QVariant();
+    }
     }
     return {};
 }
@@ -222,6 +223,7 @@ QVariant LockListModel::headerData(int section, Qt::Orientation orientation, int
     case Waiters: return tr("Waiting");
     case Ttl: return tr("Holder TTL");
     case Anomalies: return tr("Anomalies");
+    case Ours: return tr("Ours");
     }
     return {};
 }

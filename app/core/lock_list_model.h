@@ -19,7 +19,7 @@ struct OwnLock;
 class LockListModel : public KeyedTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Holder, Waiters, Ttl, Anomalies, ColumnCount };
+    enum Column { Name, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
 
     explicit LockListModel(QObject* parent = nullptr);
 
@@ -29,8 +29,8 @@ public:
     // copied the leases: at thousands of events a second, an update touches a few locks of many.
     void update(const etcd::LockMonitorState& state, const etcd::LockChanges& changes,
                 std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
-    // Marks a lock this window waits for or holds, or lost ("ours: lost", with the reason as
-    // its tooltip); a lock released or cancelled is ours no more and loses the mark.
+    // Marks a lock this window waits for or holds, or lost (the Ours column: "lost", with the
+    // reason as its tooltip); a lock released or cancelled is ours no more and loses the mark.
     void setOwnLock(const OwnLock& own);
     void clearOwnLocks();
     // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else.
@@ -69,7 +69,7 @@ private:
     int lowerBound(const std::string& name) const;
 
     struct OwnMark {
-        QString label;   // "ours: held"
+        QString label;   // "held"
         QString summary; // OwnLock::summary()
     };
 

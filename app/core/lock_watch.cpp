@@ -106,6 +106,7 @@ bool LockWatch::drain() {
     if (changes.all || changes.leases ||
         std::binary_search(changes.locks.begin(), changes.locks.end(), selectedLock_))
         showSelectedQueue();
+    nameOwnDepartures(events);
     events_->append(events);
     setLiveness(state_.live, QString::fromStdString(state_.status));
     if (!events.empty())
@@ -124,6 +125,22 @@ void LockWatch::tick() {
 void LockWatch::expectForceRelease(const QByteArray& key, qint64 lease) {
     if (monitor_)
         monitor_->expectForceRelease(key.toStdString(), lease);
+}
+
+void LockWatch::nameOwnDepartures(std::vector<etcd::LockEvent>& events) const {
+    if (ownLocks_.isEmpty())
+        return;
+    for (etcd::LockEvent& event : events) {
+        if (event.kind != etcd::LockEventKind::Released &&
+            event.kind != etcd::LockEventKind::Cancelled)
+            continue;
+        const auto own = ownLocks_.constFind(QByteArray::fromStdString(event.lock));
+        if (own == ownLocks_.constEnd() || own->key.toStdString() != event.key ||
+            !(own->alive() || own->state == OwnLock::State::Lost))
+            continue; // not ours, or released or cancelled by us
+        event.kind =
+            own->paused ? etcd::LockEventKind::Expired : etcd::LockEventKind::ForceReleased;
+    }
 }
 
 bool LockWatch::underPrefix(const std::string& lock) const {

@@ -17,8 +17,10 @@ QString OwnLock::stateName() const {
 }
 
 QString OwnLock::summary() const {
-    const QString line = QCoreApplication::translate("OwnLock", "Ours: %1 since %2")
-                             .arg(stateName(), since.toString("HH:mm:ss"));
+    QString line = QCoreApplication::translate("OwnLock", "Ours: %1 since %2")
+                       .arg(stateName(), since.toString("HH:mm:ss"));
+    if (paused && alive())
+        line += QCoreApplication::translate("OwnLock", " (keepalive paused)");
     return detail.isEmpty() ? line : line + QStringLiteral(" — ") + detail;
 }
 

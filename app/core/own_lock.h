@@ -20,6 +20,7 @@ struct OwnLock {
     qint64 lease = 0;
     qint64 fencingToken = 0; // once held
     bool tryOnly = false;    // taken only if free, never waiting
+    bool paused = false;     // keepalives stopped by hand: the lease is left to expire
     QString detail;          // why it was lost or not acquired, or that a wait is retrying
     QDateTime since;         // when it entered this state
 

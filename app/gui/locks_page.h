@@ -57,6 +57,7 @@ private:
     QWidget* createEventPanel();
     void selectLockAt(const QModelIndex& proxyIndex);
     void showHolder();
+    void showOwnLock(); // of the selected lock, if this window took it
     void followNewEvents();
 
     QPointer<Workspace> workspace_;
