@@ -1,5 +1,7 @@
 #include "app/gui/connection_status.h"
 
+#include "widgets/elided_label.h"
+
 #include <QLabel>
 #include <QStatusBar>
 
@@ -8,14 +10,15 @@ namespace lockscope {
 ConnectionStatus::ConnectionStatus(QStatusBar* bar)
     : QObject(bar)
     , connection_(new QLabel)
-    , endpoint_(new QLabel)
+    , endpoint_(new ElidedLabel)
     , leader_(new QLabel)
     , revision_(new QLabel)
     , term_(new QLabel)
     , roundTrip_(new QLabel) {
     connection_->setObjectName("connectionLabel");
     endpoint_->setObjectName("endpointLabel");
-    for (QLabel* label : {connection_, endpoint_, leader_, revision_, term_, roundTrip_})
+    for (QLabel* label : std::initializer_list<QLabel*>{connection_, endpoint_, leader_, revision_,
+                                                        term_, roundTrip_})
         bar->addWidget(label);
     setState(tr("Not connected"), "gray");
 }
@@ -26,7 +29,7 @@ void ConnectionStatus::setState(const QString& text, const QString& color) {
 
 QString ConnectionStatus::setPlace(const QString& origin, const QString& endpoints) {
     const QString place = origin.isEmpty() ? endpoints : origin + " " + endpoints;
-    endpoint_->setText(place);
+    endpoint_->setFullText(place);
     return place;
 }
 
@@ -34,7 +37,7 @@ void ConnectionStatus::showAnswer(const EndpointStatus& status, const QString& o
                                   const QHash<quint64, QString>& memberNames) {
     setState(tr("Connected"), "#2e7d32");
     const QString using_ = tr("using %1").arg(status.endpoint);
-    endpoint_->setText(origin.isEmpty() ? using_ : origin + " · " + using_);
+    endpoint_->setFullText(origin.isEmpty() ? using_ : origin + " · " + using_);
     const QString leaderId = EndpointStatus::hexId(status.leaderId);
     const QString leaderName = memberNames.value(status.leaderId);
     leader_->setText(
