@@ -83,8 +83,10 @@ MainWindow::MainWindow(QWidget* parent)
     passwords_ = new PasswordSource(this);
     connect(passwords_, &PasswordSource::ready, this, &MainWindow::replaceConnection);
     connect(passwords_, &PasswordSource::cancelled, this, [this] {
-        if (workspace_)
-            return; // the connection in use stays
+        const bool refusalSaid =
+            problems_->rowCount() > 0 && problems_->problemAt(0).kind == tr("Authentication");
+        if (workspace_ || refusalSaid)
+            return; // the connection in use stays, or the refusal stays said
         connectionStatus_->setState(tr("Not connected"), "gray");
         showProblem(tr("Connection"),
                     tr("Not connected: no password was given. Choose File → Connect… to "
