@@ -147,8 +147,9 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
                 self->own_[name].fencingToken = token;
                 self->setOwnState(name, OwnLock::State::Held);
                 emit self->acquired(name, key, token);
-            } else
+            } else {
                 self->onWaitFailed(name, error);
+            }
         });
     };
     if (it->tryOnly) {

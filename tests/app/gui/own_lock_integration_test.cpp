@@ -137,6 +137,30 @@ private slots:
                                   UiTimeoutMs);
     }
 
+    // Pause keepalive: our lease runs out, and the end of our hold is an expiry.
+    void aPausedKeepaliveExpiresOurLockAndSaysSo() {
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/own-paused/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        LockActions* actions = window.workspace()->lockActions();
+        actions->acquire("/own-paused/job", 2, false);
+        QTRY_VERIFY_WITH_TIMEOUT(ownState(window).startsWith("Ours: held"), UiTimeoutMs);
+        const std::string key = actions->ownLock("/own-paused/job")->key.toStdString();
+        QAction* pause = window.findChild<QAction*>("pauseAction");
+        QVERIFY(pause->isEnabled());
+        pause->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(ownState(window).contains("keepalive paused"), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(ownState(window).startsWith("Ours: lost"), UiTimeoutMs);
+        QVERIFY(!pause->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(eventLogHas(window, etcd::LockEventKind::Expired, key),
+                                 UiTimeoutMs);
+        QVERIFY(eventLogHas(window, etcd::LockEventKind::Lost, key));
+        QVERIFY(!eventLogHas(window, etcd::LockEventKind::Released, key));
+        QVERIFY(!eventLogHas(window, etcd::LockEventKind::ForceReleased, key));
+    }
+
     // Issue 14: a cancelled wait and a forced revoke were both logged as "released".
     void aCancelledWaitAndAForceReleaseAreLoggedAsSuch() {
         MainWindow window;
