@@ -1,6 +1,9 @@
 #include "widgets/elided_label.h"
 
-#include <QResizeEvent>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QStyle>
+#include <QToolTip>
 
 namespace lockscope {
 
@@ -15,39 +18,52 @@ ElidedLabel::ElidedLabel(QWidget* parent)
     setWordWrap(false);
 }
 
-void ElidedLabel::setFullText(const QString& text) {
-    // One line: a newline in an error would otherwise grow the label's height.
-    const QString line = QString(text).replace('\n', ' ');
-    if (line == fullText_)
-        return;
-    fullText_ = line;
-    setToolTip(text);
-    elide();
+QString ElidedLabel::oneLine() const {
+    return QString(text()).replace('\n', ' '); // a newline in an error would grow the height
+}
+
+QRect ElidedLabel::textArea() const {
+    return contentsRect().adjusted(margin(), margin(), -margin(), -margin());
+}
+
+QString ElidedLabel::shownText() const {
+    return fontMetrics().elidedText(oneLine(), Qt::ElideRight, std::max(0, textArea().width()));
 }
 
 QSize ElidedLabel::minimumSizeHint() const {
     const QMargins m = contentsMargins();
     return {fontMetrics().averageCharWidth() * MinimumCharacters + m.left() + m.right() +
                 2 * margin(),
-            QLabel::minimumSizeHint().height()};
+            fontMetrics().height() + m.top() + m.bottom() + 2 * margin()};
 }
 
 QSize ElidedLabel::sizeHint() const {
-    const QMargins m = contentsMargins();
-    const int wanted = std::min(fontMetrics().horizontalAdvance(fullText_),
+    const int wanted = std::min(fontMetrics().horizontalAdvance(oneLine()),
                                 fontMetrics().averageCharWidth() * PreferredCharacters);
-    return {std::max(wanted + m.left() + m.right() + 2 * margin(), minimumSizeHint().width()),
-            QLabel::sizeHint().height()};
+    const QSize least = minimumSizeHint();
+    return {std::max(least.width(),
+                     wanted + least.width() - fontMetrics().averageCharWidth() * MinimumCharacters),
+            least.height()};
 }
 
-void ElidedLabel::resizeEvent(QResizeEvent* event) {
-    QLabel::resizeEvent(event);
-    elide();
+bool ElidedLabel::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && toolTip().isEmpty()) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        if (shownText() != oneLine())
+            QToolTip::showText(help->globalPos(), text(), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QLabel::event(event);
 }
 
-void ElidedLabel::elide() {
-    const int width = contentsRect().width() - 2 * margin();
-    setText(fontMetrics().elidedText(fullText_, Qt::ElideRight, std::max(0, width)));
+void ElidedLabel::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    drawFrame(&painter); // and, under a style sheet, the background
+    style()->drawItemText(&painter, textArea(),
+                          QStyle::visualAlignment(layoutDirection(), alignment()), palette(),
+                          isEnabled(), shownText(), foregroundRole());
 }
 
 } // namespace lockscope

@@ -5,26 +5,27 @@
 namespace lockscope {
 
 // A one-line label that never asks for more width than a few characters: text too long for
-// the width it gets ends in "…", and the whole text is its tooltip. A long error or status
-// then cannot widen the window (a QLabel's minimum width is its whole text).
+// the width it gets is painted ending in "…", and pointing at it shows all of it (unless the
+// label has a tooltip of its own). text() stays the whole text. A long error or status then
+// cannot widen the window, as a QLabel does (its minimum width is its whole text).
 class ElidedLabel : public QLabel {
     Q_OBJECT
 public:
     explicit ElidedLabel(QWidget* parent = nullptr);
 
-    void setFullText(const QString& text);
-    const QString& fullText() const { return fullText_; }
+    // What is painted: the text on one line, elided to the label's width.
+    QString shownText() const;
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
-    void elide();
-
-    QString fullText_;
+    QRect textArea() const;
+    QString oneLine() const;
 };
 
 } // namespace lockscope

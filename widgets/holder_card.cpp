@@ -136,7 +136,7 @@ void HolderCard::setOwnLock(const std::optional<OwnLock>& own) {
                               .arg(toneColours(own->tone));
     if (ownLock_->styleSheet() != style) // a new style sheet re-polishes, even the same one
         ownLock_->setStyleSheet(style);
-    ownLock_->setFullText(own->text);
+    ownLock_->setText(own->text);
     ownLock_->show();
 }
 

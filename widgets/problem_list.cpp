@@ -101,7 +101,7 @@ QWidget* ProblemList::line(int row) {
     kind->setMinimumWidth(QFontMetrics(bold).horizontalAdvance(tr("Connection ×99")));
     auto* message = new ElidedLabel;
     message->setObjectName("problemMessage");
-    message->setFullText(text(2));
+    message->setText(text(2));
     message->setToolTip(text(2, Qt::ToolTipRole));
     auto* dismiss = new QToolButton;
     dismiss->setObjectName("dismissProblem");

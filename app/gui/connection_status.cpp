@@ -29,7 +29,7 @@ void ConnectionStatus::setState(const QString& text, const QString& color) {
 
 QString ConnectionStatus::setPlace(const QString& origin, const QString& endpoints) {
     const QString place = origin.isEmpty() ? endpoints : origin + " " + endpoints;
-    endpoint_->setFullText(place);
+    endpoint_->setText(place);
     return place;
 }
 
@@ -37,7 +37,7 @@ void ConnectionStatus::showAnswer(const EndpointStatus& status, const QString& o
                                   const QHash<quint64, QString>& memberNames) {
     setState(tr("Connected"), "#2e7d32");
     const QString using_ = tr("using %1").arg(status.endpoint);
-    endpoint_->setFullText(origin.isEmpty() ? using_ : origin + " · " + using_);
+    endpoint_->setText(origin.isEmpty() ? using_ : origin + " · " + using_);
     const QString leaderId = EndpointStatus::hexId(status.leaderId);
     const QString leaderName = memberNames.value(status.leaderId);
     leader_->setText(

@@ -26,7 +26,6 @@ PrefixBar::PrefixBar(QWidget* parent)
     connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
             [this] { choose(prefixBox_->currentText()); });
     liveLabel_->setObjectName("lockWatchStatus");
-    liveLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     auto* prefixLabel = new QLabel(tr("Lock &prefix:"));
@@ -79,7 +78,7 @@ void PrefixBar::showLiveness(bool live, const QString& why, bool connected) {
                           .arg(live        ? "#2e7d32"
                                : connected ? "#b07d00"
                                            : "gray"));
-    liveLabel_->setFullText(live ? tr("live") : connected ? tr("reconnecting: %1").arg(why) : why);
+    liveLabel_->setText(live ? tr("live") : connected ? tr("reconnecting: %1").arg(why) : why);
 }
 
 } // namespace lockscope
