@@ -1,5 +1,6 @@
 #include "widgets/holder_card.h"
 
+#include "widgets/elided_label.h"
 #include "widgets/ttl_countdown_delegate.h"
 
 #include <QFormLayout>
@@ -33,11 +34,23 @@ void showValue(QLineEdit* field, const QString& text) {
     field->setToolTip(text);     // all of it, however long
 }
 
+QString toneColours(HolderCard::OwnLock::Tone tone) {
+    switch (tone) {
+    case HolderCard::OwnLock::Tone::Pending: return "background: #fff4d6; color: #6b4e00;";
+    case HolderCard::OwnLock::Tone::Good: return "background: #e3f4e4; color: #1b5e20;";
+    case HolderCard::OwnLock::Tone::Bad:
+        return "background: #fdecea; color: #8a1c12; font-weight: bold;";
+    case HolderCard::OwnLock::Tone::Ended: break;
+    }
+    return "background: #eeeeee; color: #424242;";
+}
+
 } // namespace
 
 HolderCard::HolderCard(QWidget* parent)
     : QFrame(parent)
     , title_(new QLabel)
+    , ownLock_(new ElidedLabel)
     , key_(valueField())
     , lease_(valueField())
     , fencingToken_(valueField())
@@ -68,7 +81,11 @@ HolderCard::HolderCard(QWidget* parent)
     form->addRow(tr("TTL"), ttl_);
     form->addRow(tr("Value"), value_);
 
+    ownLock_->setObjectName("ownLockState");
+    ownLock_->hide();
+
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(ownLock_);
     layout->addWidget(title_);
     layout->addWidget(details_);
     clear(tr("No lock selected"));
@@ -108,6 +125,19 @@ void HolderCard::clear(const QString& why) {
     title_->setText(why);
     key_->clear();
     details_->hide();
+}
+
+void HolderCard::setOwnLock(const std::optional<OwnLock>& own) {
+    if (!own) {
+        ownLock_->hide();
+        return;
+    }
+    const QString style = QStringLiteral("QLabel { %1 border-radius: 3px; padding: 3px 6px; }")
+                              .arg(toneColours(own->tone));
+    if (ownLock_->styleSheet() != style) // a new style sheet re-polishes, even the same one
+        ownLock_->setStyleSheet(style);
+    ownLock_->setText(own->text);
+    ownLock_->show();
 }
 
 QString HolderCard::key() const {

@@ -9,8 +9,11 @@ class QProgressBar;
 
 namespace lockscope {
 
+class ElidedLabel;
+
 // Who holds a lock, at a glance: key, lease, fencing token, how long it has held, its TTL as a
-// bar against the TTL it was granted, and the key's value. Fed with plain values.
+// bar against the TTL it was granted, and the key's value; above them, when this window took the
+// lock, where ours stands. Fed with plain values.
 class HolderCard : public QFrame {
     Q_OBJECT
 public:
@@ -24,16 +27,26 @@ public:
         QString value;
     };
 
+    // Our own lock's state, coloured by how it stands.
+    struct OwnLock {
+        enum class Tone { Pending, Good, Bad, Ended };
+        QString text; // one line; elided when long, whole in the tooltip
+        Tone tone = Tone::Ended;
+    };
+
     explicit HolderCard(QWidget* parent = nullptr);
 
     void setHolder(const Holder& holder);
     // No lock selected, or nobody holds it: `why` says which.
     void clear(const QString& why);
+    // Shows where our own lock stands, whoever holds it now (nullopt: we never took it).
+    void setOwnLock(const std::optional<OwnLock>& own);
 
     QString key() const;
 
 private:
     QLabel* title_;
+    ElidedLabel* ownLock_;
     QLineEdit* key_;
     QLineEdit* lease_;
     QLineEdit* fencingToken_;

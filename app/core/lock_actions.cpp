@@ -63,14 +63,23 @@ void LockActions::acquire(const QString& text, qint64 ttlSeconds, bool tryOnly) 
         return;
     }
     const QString name = shown(QByteArray::fromStdString(*bytes)); // \x41 is A: one spelling
-    if (closing_ || name.isEmpty() || locks_.contains(name))
+    if (closing_ || name.isEmpty())
         return;
+    if (locks_.contains(name)) {
+        emit notAcquired(name, tr("this window is already waiting for or holding it"));
+        return;
+    }
     Held held;
     held.bytes = *bytes;
     held.ttlSeconds = ttlSeconds;
     held.tryOnly = tryOnly;
     held.backoff = std::make_shared<RetryBackoff>();
     locks_.insert(name, held);
+    OwnLock& own = own_[name];
+    own = OwnLock{};
+    own.lock = *bytes;
+    own.tryOnly = tryOnly;
+    setOwnState(name, OwnLock::State::Waiting);
     emit acquiring(name);
     queue(name);
 }
@@ -106,6 +115,7 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
         session->close([revoked](const etcd::Error&) { revoked(); });
         if (it != locks_.end()) {
             forget(name);
+            setOwnState(name, OwnLock::State::Cancelled);
             emit notAcquired(name, tr("cancelled"));
         }
         return;
@@ -116,10 +126,14 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
     it->session = session;
     it->mutex = mutex;
     it->revoked = std::move(revoked);
+    OwnLock& own = own_[name];
+    own.key = QByteArray::fromStdString(mutex->key());
+    own.lease = session->leaseId();
+    emit ownLockChanged(name);
     const QPointer<LockActions> guard(this);
-    mutex->onLost([guard, name](const etcd::Error& error) {
-        postGuarded(guard, [name, reason = message(error)](LockActions* self) {
-            emit self->lost(name, reason);
+    mutex->onLost([guard, name, lostMutex = mutex.get()](const etcd::Error& error) {
+        postGuarded(guard, [name, lostMutex, reason = message(error)](LockActions* self) {
+            self->onLost(name, lostMutex, reason);
         });
     });
     // Ok once held; otherwise why not.
@@ -129,10 +143,13 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
             auto it = self->locks_.find(name);
             if (it == self->locks_.end() || it->mutex != mutex)
                 return; // released or cancelled meanwhile
-            if (error.ok())
+            if (error.ok()) {
+                self->own_[name].fencingToken = token;
+                self->setOwnState(name, OwnLock::State::Held);
                 emit self->acquired(name, key, token);
-            else
+            } else {
                 self->onWaitFailed(name, error);
+            }
         });
     };
     if (it->tryOnly) {
@@ -162,12 +179,20 @@ void LockActions::onWaitFailed(const QString& name, const etcd::Error& error) {
     it->granting = false;
     revoke(*it);
     if (!again) {
+        const bool cancelled = it->cancelRequested || error.code == etcd::ErrorCode::Cancelled;
         forget(name);
+        setOwnState(name, cancelled ? OwnLock::State::Cancelled : OwnLock::State::NotAcquired,
+                    cancelled ? QString() : message(error));
         emit notAcquired(name, message(error));
         return;
     }
     const auto backoff = it->backoff;
     const auto delay = backoff->next();
+    setOwnState(name, OwnLock::State::Waiting,
+                tr("retrying in %1 s (attempt %2): %3")
+                    .arg(static_cast<double>(delay.count()) / 1000.0, 0, 'f', 1)
+                    .arg(backoff->attempts())
+                    .arg(message(error)));
     emit retrying(name, backoff->attempts(), static_cast<double>(delay.count()) / 1000.0,
                   message(error));
     QTimer::singleShot(delay, this, [this, name, backoff] {
@@ -182,31 +207,69 @@ void LockActions::cancel(const QString& name) {
     if (it == locks_.end())
         return;
     if (it->mutex) {
+        // Said now, before etcd deletes our key: that deletion is ours, not a force release.
+        it->cancelRequested = true;
+        setOwnState(name, OwnLock::State::Cancelled);
         it->mutex->cancel(); // lock() then ends with Cancelled, reported as notAcquired
     } else if (it->granting) {
         it->cancelRequested = true; // the session is still being granted
     } else {                        // between two attempts
         forget(name);
+        setOwnState(name, OwnLock::State::Cancelled);
         emit notAcquired(name, tr("cancelled"));
     }
 }
 
 void LockActions::release(const QString& name) {
     auto it = locks_.find(name);
-    if (it == locks_.end() || !it->mutex)
+    if (it == locks_.end())
         return;
+    if (!it->mutex || !it->mutex->held()) {
+        cancel(name); // not ours yet: releasing a wait is leaving the queue
+        return;
+    }
     it->mutex->unlock(
         [guard = QPointer(this), name, session = it->session, revoked = it->revoked](auto) {
             session->close([revoked](const etcd::Error&) { revoked(); });
             postGuarded(guard, [name](LockActions* self) { emit self->released(name); });
         });
     forget(name);
+    setOwnState(name, OwnLock::State::Released);
+}
+
+void LockActions::onLost(const QString& name, const etcd::Mutex* mutex, const QString& reason) {
+    auto it = locks_.find(name);
+    if (it == locks_.end() || it->mutex.get() != mutex)
+        return; // released, or acquired anew, meanwhile
+    // Nothing of this hold is ours any more: let go of the session (a key deleted by hand
+    // leaves the lease alive), so the name can be acquired afresh.
+    it->mutex.reset();
+    revoke(*it);
+    forget(name);
+    setOwnState(name, OwnLock::State::Lost, reason);
+    emit lost(name, reason);
+}
+
+const OwnLock* LockActions::ownLock(const QString& name) const {
+    auto it = own_.find(name);
+    return it == own_.end() ? nullptr : &*it;
+}
+
+void LockActions::setOwnState(const QString& name, OwnLock::State state, const QString& detail) {
+    OwnLock& own = own_[name];
+    own.state = state;
+    own.detail = detail;
+    own.since = QDateTime::currentDateTime();
+    emit ownLockChanged(name);
 }
 
 void LockActions::setPaused(const QString& name, bool paused) {
     auto it = locks_.find(name);
-    if (it != locks_.end() && it->session)
-        it->session->setPaused(paused);
+    if (it == locks_.end() || !it->session)
+        return;
+    it->session->setPaused(paused);
+    own_[name].paused = paused;
+    emit ownLockChanged(name);
 }
 
 bool LockActions::paused(const QString& name) const {
@@ -243,6 +306,7 @@ ForceReleasePlan LockActions::planForceRelease(const QByteArray& key, qint64 lea
 }
 
 void LockActions::forceRelease(const ForceReleasePlan& plan) {
+    emit forceReleasing(plan.key, plan.lease);
     auto done = [guard = QPointer(this), key = plan.key](const QString& outcome) {
         postGuarded(guard,
                     [key, outcome](LockActions* self) { emit self->forceReleased(key, outcome); });

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/core/own_lock.h"
+
 #include <QByteArray>
 #include <QHash>
 #include <QObject>
@@ -32,7 +34,9 @@ struct ForceReleasePlan {
 // Every reply from etcd comes back on the GUI thread as a signal; a late reply after this
 // object is gone is dropped. A wait whose session is lost (or that fails with a transient
 // error) queues again with a new session after a RetryBackoff delay, saying so (retrying); a
-// held lock that is lost is reported (lost), never taken again silently.
+// held lock that is lost is reported (lost), never taken again silently: its session is let go
+// and the name is free to be acquired anew. Each lock's state (OwnLock) stays readable after it
+// ends, so the window can say how it ended.
 // releaseAll() lets go of everything and says when etcd has answered, so the client can go;
 // destroying this object without it still releases, without waiting.
 class LockActions : public QObject {
@@ -49,12 +53,16 @@ public:
     // before any call.
     void acquire(const QString& text, qint64 ttlSeconds, bool tryOnly);
     void cancel(const QString& name);
+    // Lets go of a held lock; a wait is cancelled instead (cancel()).
     void release(const QString& name);
     // Stops (or resumes) keepalives of a lock we hold: the lease expires and the next waiter
     // takes over, live.
     void setPaused(const QString& name, bool paused);
 
+    // Waiting for or holding `name` now.
     bool busy(const QString& name) const { return locks_.contains(name); }
+    // Where `name` stands, or how it last ended; null if this window never took it.
+    const OwnLock* ownLock(const QString& name) const;
     bool paused(const QString& name) const;
     QString keyOf(const QString& name) const;
 
@@ -78,7 +86,11 @@ signals:
     void retrying(const QString& name, int attempt, double delaySeconds, const QString& reason);
     void released(const QString& name);
     void lost(const QString& name, const QString& reason);
+    // Just before a force release is sent: whoever watches the keys can name their deletion.
+    void forceReleasing(const QByteArray& key, qint64 lease);
     void forceReleased(const QByteArray& key, const QString& outcome);
+    // After every change of ownLock(name).
+    void ownLockChanged(const QString& name);
 
 private:
     struct Held {
@@ -101,9 +113,13 @@ private:
     // Revokes `held`'s session (if any), counted in outstanding_.
     static void revoke(Held& held);
     void forget(const QString& name);
+    // Moves `name`'s OwnLock to `state` (now) and says so.
+    void setOwnState(const QString& name, OwnLock::State state, const QString& detail = {});
+    void onLost(const QString& name, const etcd::Mutex* mutex, const QString& reason);
 
     etcd::Client& client_;
     QHash<QString, Held> locks_;
+    QHash<QString, OwnLock> own_;
     // Every session granted or being granted until its revoke is answered: releaseAll waits
     // for it. Shared with the callbacks, which may outlive this object.
     std::shared_ptr<CompletionLatch> outstanding_;

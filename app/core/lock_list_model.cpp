@@ -1,6 +1,7 @@
 #include "app/core/lock_list_model.h"
 
 #include "app/core/key_text.h"
+#include "app/core/own_lock.h"
 
 #include <QStringList>
 #include <algorithm>
@@ -39,12 +40,29 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
     return row;
 }
 
+LockListModel::Row LockListModel::keylessRow(const std::string& name) {
+    Row row;
+    row.id = name;
+    row.name = displayKeyText(name);
+    row.inEtcd = false;
+    return row;
+}
+
 void LockListModel::setState(const etcd::LockMonitorState& state,
                              std::chrono::steady_clock::time_point now) {
     std::vector<Row> next;
     next.reserve(state.locks.size());
     for (const auto& [name, queue] : state.locks)
         next.push_back(rowOf(queue, state));
+    for (auto own = own_.cbegin(); own != own_.cend(); ++own) {
+        const std::string name = own.key().toStdString();
+        if (state.locks.contains(name))
+            continue;
+        const auto at =
+            std::lower_bound(next.begin(), next.end(), name,
+                             [](const Row& row, const std::string& n) { return row.id < n; });
+        next.insert(at, keylessRow(name));
+    }
     now_ = now;
     syncRows(rows_, std::move(next), false);
 }
@@ -65,7 +83,13 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
         const bool listed = at < rowCount() && rows_[at].id == name;
         const auto queue = state.locks.find(name);
         if (queue == state.locks.end()) {
-            if (listed) {
+            if (listed && own_.contains(QByteArray::fromStdString(name))) {
+                if (Row row = keylessRow(name); !(rows_[at] == row)) {
+                    rows_[at] = std::move(row);
+                    firstChanged = std::min(firstChanged, at);
+                    lastChanged = at;
+                }
+            } else if (listed) {
                 beginRemoveRows({}, at, at);
                 rows_.erase(rows_.begin() + at);
                 endRemoveRows();
@@ -97,6 +121,39 @@ void LockListModel::tick(std::chrono::steady_clock::time_point now) {
     now_ = now;
     if (!rows_.empty())
         emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
+}
+
+void LockListModel::setOwnLock(const OwnLock& own) {
+    const QByteArray name = QByteArray::fromStdString(own.lock);
+    if (own.alive() || own.state == OwnLock::State::Lost)
+        own_.insert(name, {own.stateName(), own.summary()});
+    else
+        own_.remove(name);
+    showOwnMark(own.lock);
+}
+
+void LockListModel::clearOwnLocks() {
+    const auto names = own_.keys();
+    own_.clear();
+    for (const QByteArray& name : names)
+        showOwnMark(name.toStdString());
+}
+
+void LockListModel::showOwnMark(const std::string& name) {
+    const int at = lowerBound(name);
+    const bool listed = at < rowCount() && rows_[at].id == name;
+    const bool marked = own_.contains(QByteArray::fromStdString(name));
+    if (!listed && marked) {
+        beginInsertRows({}, at, at);
+        rows_.insert(rows_.begin() + at, keylessRow(name));
+        endInsertRows();
+    } else if (listed && !marked && !rows_[at].inEtcd) {
+        beginRemoveRows({}, at, at);
+        rows_.erase(rows_.begin() + at);
+        endRemoveRows();
+    } else if (listed) {
+        emit dataChanged(index(at, Ours), index(at, Ours));
+    }
 }
 
 std::string LockListModel::lockNameAt(int row) const {
@@ -145,6 +202,14 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
         return role == Qt::ToolTipRole && !row.anomalyDetails.isEmpty()
                    ? QVariant(row.anomalyDetails)
                    : QVariant();
+    case Ours: {
+        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
+        if (own == own_.constEnd())
+            return {};
+        return role == Qt::DisplayRole   ? QVariant(own->label)
+               : role == Qt::ToolTipRole ? QVariant(own->summary)
+                                         : QVariant();
+    }
     }
     return {};
 }
@@ -158,6 +223,7 @@ QVariant LockListModel::headerData(int section, Qt::Orientation orientation, int
     case Waiters: return tr("Waiting");
     case Ttl: return tr("Holder TTL");
     case Anomalies: return tr("Anomalies");
+    case Ours: return tr("Ours");
     }
     return {};
 }

@@ -4,18 +4,22 @@
 #include "app/core/lease_countdown.h"
 #include "etcdclient/locks/lock_types.h"
 
+#include <QHash>
 #include <chrono>
 #include <optional>
 
 namespace lockscope {
 
+struct OwnLock;
+
 // One row per lock under the watched prefix: its holder, how many wait, the holder's TTL
 // counting down, and the anomalies of its keys. Updated in place (rows inserted, removed,
-// changed), never reset, so a selection survives every update.
+// changed), never reset, so a selection survives every update. A lock of ours that is lost (or
+// not queued yet) keeps a row without keys, so what happened to it stays in view.
 class LockListModel : public KeyedTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Holder, Waiters, Ttl, Anomalies, ColumnCount };
+    enum Column { Name, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
 
     explicit LockListModel(QObject* parent = nullptr);
 
@@ -25,6 +29,10 @@ public:
     // copied the leases: at thousands of events a second, an update touches a few locks of many.
     void update(const etcd::LockMonitorState& state, const etcd::LockChanges& changes,
                 std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+    // Marks a lock this window waits for or holds, or lost (the Ours column: "lost", with the
+    // reason as its tooltip); a lock released or cancelled is ours no more and loses the mark.
+    void setOwnLock(const OwnLock& own);
+    void clearOwnLocks();
     // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else.
     void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
 
@@ -49,14 +57,24 @@ private:
         std::optional<LeaseCountdown> holderTtl;
         QString anomalyKinds;   // "NoLease, LeaseMismatch"
         QString anomalyDetails; // one line per anomaly
+        bool inEtcd = true;     // false: a lock of ours with no key now
         bool operator==(const Row&) const = default;
     };
 
     static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
+    static Row keylessRow(const std::string& name);
+    // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
+    void showOwnMark(const std::string& name);
     // The row of `name`, or where it would go.
     int lowerBound(const std::string& name) const;
 
+    struct OwnMark {
+        QString label;   // "held"
+        QString summary; // OwnLock::summary()
+    };
+
     std::vector<Row> rows_;
+    QHash<QByteArray, OwnMark> own_; // by lock name
     std::chrono::steady_clock::time_point now_;
 };
 

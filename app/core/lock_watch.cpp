@@ -5,6 +5,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
+#include "app/core/own_lock.h"
 
 #include <algorithm>
 #include <mutex>
@@ -52,6 +53,10 @@ void LockWatch::restart() {
         monitor_->stop();
     monitor_.reset();
     state_ = {};
+    locks_->clearOwnLocks();
+    for (const OwnLock& own : ownLocks_)
+        if (underPrefix(own.lock))
+            locks_->setOwnLock(own);
     locks_->setState(state_);
     events_->clear();
     showSelectedQueue();
@@ -101,6 +106,7 @@ bool LockWatch::drain() {
     if (changes.all || changes.leases ||
         std::binary_search(changes.locks.begin(), changes.locks.end(), selectedLock_))
         showSelectedQueue();
+    nameOwnDepartures(events);
     events_->append(events);
     setLiveness(state_.live, QString::fromStdString(state_.status));
     if (!events.empty())
@@ -114,6 +120,46 @@ void LockWatch::tick() {
     queue_->tick();
     if (!drain()) // TTLs and liveness, if they changed; a drain ends with its own refreshed()
         emit refreshed();
+}
+
+void LockWatch::expectForceRelease(const QByteArray& key, qint64 lease) {
+    if (monitor_)
+        monitor_->expectForceRelease(key.toStdString(), lease);
+}
+
+void LockWatch::nameOwnDepartures(std::vector<etcd::LockEvent>& events) const {
+    if (ownLocks_.isEmpty())
+        return;
+    for (etcd::LockEvent& event : events) {
+        if (event.kind != etcd::LockEventKind::Released &&
+            event.kind != etcd::LockEventKind::Cancelled)
+            continue;
+        const auto own = ownLocks_.constFind(QByteArray::fromStdString(event.lock));
+        if (own == ownLocks_.constEnd() || own->key.toStdString() != event.key ||
+            !(own->alive() || own->state == OwnLock::State::Lost))
+            continue; // not ours, or released or cancelled by us
+        event.kind =
+            own->paused ? etcd::LockEventKind::Expired : etcd::LockEventKind::ForceReleased;
+    }
+}
+
+bool LockWatch::underPrefix(const std::string& lock) const {
+    return lock.compare(0, prefix_.size(), prefix_) == 0;
+}
+
+void LockWatch::showOwnLock(const OwnLock& own) {
+    ownLocks_.insert(QByteArray::fromStdString(own.lock), own);
+    if (!underPrefix(own.lock))
+        return;
+    locks_->setOwnLock(own);
+    if (own.state != OwnLock::State::Lost)
+        return;
+    // The watch sees only the key's deletion; that it was ours, and held, only our session knows.
+    const std::vector<etcd::LockEvent> lost{
+        {etcd::LockEventKind::Lost, own.lock, own.key.toStdString(), own.lease, state_.revision,
+         std::chrono::system_clock::now(), std::nullopt, std::nullopt, false}};
+    events_->append(lost);
+    emit eventsArrived(lost);
 }
 
 void LockWatch::selectLock(const std::string& name) {

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_monitor.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 #include <memory>
@@ -37,6 +39,12 @@ public:
     // The same as text (displayKey): how LockActions names it.
     QString selectedLockText() const;
 
+    // A force release is about to be sent: the deletions it causes are logged as force-released.
+    void expectForceRelease(const QByteArray& key, qint64 lease);
+    // One of our own locks changed state: the lock list marks it (if it is under the prefix),
+    // and a lost one is an event.
+    void showOwnLock(const OwnLock& own);
+
     LockListModel* locks() const { return locks_; }
     LockQueueModel* queue() const { return queue_; }
     EventLogModel* events() const { return events_; }
@@ -61,6 +69,10 @@ private:
     void tick();
     void showSelectedQueue();
     void setLiveness(bool live, const QString& why);
+    bool underPrefix(const std::string& lock) const;
+    // A deletion of a key of ours that we did not ask for is not a release: our paused lease
+    // expired, or someone took the lock from us.
+    void nameOwnDepartures(std::vector<etcd::LockEvent>& events) const;
 
     LockListModel* locks_;
     LockQueueModel* queue_;
@@ -68,6 +80,7 @@ private:
     etcd::Client* client_ = nullptr;
     std::string prefix_ = "/";
     std::string selectedLock_;
+    QHash<QByteArray, OwnLock> ownLocks_; // the last state of each, for the list of any prefix
     // Shared with the monitor's listener, which may still run after the monitor is replaced.
     std::shared_ptr<Inbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;

@@ -20,8 +20,16 @@ Workspace::Workspace(const etcd::ClientOptions& options, QObject* parent)
     , lockWatch_(new LockWatch(this))
     , probe_(new ClusterStatusProbe(options, this)) {
     lockWatch_->setClient(session_->client());
-    if (etcd::Client* client = session_->client())
+    if (etcd::Client* client = session_->client()) {
         lockActions_ = new LockActions(*client, this);
+        // What only we know of keys the watch sees go: that a force release removed them, and
+        // that a lock of ours was lost.
+        connect(lockActions_, &LockActions::forceReleasing, lockWatch_,
+                &LockWatch::expectForceRelease);
+        connect(
+            lockActions_, &LockActions::ownLockChanged, lockWatch_,
+            [this](const QString& name) { lockWatch_->showOwnLock(*lockActions_->ownLock(name)); });
+    }
     refreshTimer_.setInterval(RefreshIntervalMs);
     connect(&refreshTimer_, &QTimer::timeout, this, [this] {
         session_->refresh();

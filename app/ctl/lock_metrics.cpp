@@ -78,6 +78,8 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
             break;
         case etcd::LockEventKind::Expired:
         case etcd::LockEventKind::Released:
+        case etcd::LockEventKind::Cancelled:
+        case etcd::LockEventKind::ForceReleased:
             if (!holderGone)
                 break;
             counters.lastHolderGoneAt = event.revision;
@@ -86,7 +88,8 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
             if (event.held && !event.recovered)
                 hold_.Observe(seconds(*event.held));
             break;
-        case etcd::LockEventKind::Enqueued: break;
+        case etcd::LockEventKind::Enqueued:
+        case etcd::LockEventKind::Lost: break;
         }
     }
 }

@@ -1,5 +1,7 @@
 #include "app/gui/connection_status.h"
 
+#include "widgets/elided_label.h"
+
 #include <QLabel>
 #include <QStatusBar>
 
@@ -8,14 +10,15 @@ namespace lockscope {
 ConnectionStatus::ConnectionStatus(QStatusBar* bar)
     : QObject(bar)
     , connection_(new QLabel)
-    , endpoint_(new QLabel)
+    , endpoint_(new ElidedLabel)
     , leader_(new QLabel)
     , revision_(new QLabel)
     , term_(new QLabel)
     , roundTrip_(new QLabel) {
     connection_->setObjectName("connectionLabel");
     endpoint_->setObjectName("endpointLabel");
-    for (QLabel* label : {connection_, endpoint_, leader_, revision_, term_, roundTrip_})
+    for (QLabel* label : std::initializer_list<QLabel*>{connection_, endpoint_, leader_, revision_,
+                                                        term_, roundTrip_})
         bar->addWidget(label);
     setState(tr("Not connected"), "gray");
 }

@@ -10,6 +10,8 @@ class QStatusBar;
 
 namespace lockscope {
 
+class ElidedLabel;
+
 // The status bar's account of the connection: its state (a coloured dot and a word), where it
 // goes (origin and endpoints, then the member in use), and the answered status's leader,
 // revision, Raft term and round trip.
@@ -29,7 +31,7 @@ public:
 
 private:
     QLabel* connection_;
-    QLabel* endpoint_;
+    ElidedLabel* endpoint_; // many endpoints make a long line
     QLabel* leader_;
     QLabel* revision_;
     QLabel* term_;

@@ -38,6 +38,14 @@ void LockActionsBar::connectLockActions() {
     LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
     if (!actions)
         return;
+    connect(actions, &LockActions::acquiring, this, [this, actions](const QString& name) {
+        const OwnLock* own = actions->ownLock(name);
+        emit message(own && own->tryOnly ? tr("Trying %1…").arg(name)
+                                         : tr("Waiting for %1… (Release cancels)").arg(name),
+                     0);
+        updateLockActions();
+    });
+    connect(actions, &LockActions::ownLockChanged, this, &LockActionsBar::updateLockActions);
     connect(actions, &LockActions::acquired, this,
             [this](const QString& name, const QByteArray&, qint64 token) {
                 emit message(tr("Acquired %1 (fencing token %2)").arg(name).arg(token), 5000);
@@ -63,6 +71,7 @@ void LockActionsBar::connectLockActions() {
     });
     connect(actions, &LockActions::lost, this, [this](const QString& name, const QString& reason) {
         emit problem(tr("Lost the lock %1: %2").arg(name, reason));
+        emit message(tr("Lost the lock %1 (see Problems)").arg(name), 8000);
         updateLockActions();
     });
     connect(actions, &LockActions::forceReleased, this,
@@ -143,11 +152,15 @@ void LockActionsBar::updateLockActions() {
     LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
     const QString name = workspace_ ? workspace_->lockWatch()->selectedLockText() : QString();
     const bool ours = actions && actions->busy(name);
+    const OwnLock* own = actions ? actions->ownLock(name) : nullptr;
+    const bool held = ours && own && own->state == OwnLock::State::Held;
     for (QAction* writes : {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_})
         writes->setVisible(!readOnly_);
     acquireAction_->setEnabled(actions != nullptr);
+    // A lost lock is not ours: nothing to release, and Acquire takes it anew.
     releaseAction_->setEnabled(ours);
-    pauseAction_->setEnabled(ours);
+    releaseAction_->setText(ours && !held ? tr("Cancel wait") : tr("Release"));
+    pauseAction_->setEnabled(held);
     {
         const QSignalBlocker quiet(pauseAction_);
         pauseAction_->setChecked(ours && actions->paused(name));
@@ -197,10 +210,6 @@ void LockActionsBar::acquireLock() {
             once->deleteLater();
     });
     actions->acquire(name, dialog.ttlSeconds(), dialog.tryOnly());
-    emit message(dialog.tryOnly() ? tr("Trying %1…").arg(name)
-                                  : tr("Waiting for %1… (Release cancels)").arg(name),
-                 0);
-    updateLockActions();
 }
 
 void LockActionsBar::releaseLock() {
@@ -208,7 +217,6 @@ void LockActionsBar::releaseLock() {
     const QString name = workspace_ ? workspace_->lockWatch()->selectedLockText() : QString();
     if (!actions || !actions->busy(name))
         return;
-    actions->cancel(name); // a pending wait ends; a held lock is unaffected by this
     actions->release(name);
 }
 

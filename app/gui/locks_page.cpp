@@ -3,6 +3,7 @@
 #include "app/core/duration_text.h"
 #include "app/core/event_log_model.h"
 #include "app/core/key_text.h"
+#include "app/core/lock_actions.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
@@ -118,7 +119,7 @@ LocksPage::LocksPage(QWidget* parent)
     locksSplitter_->addWidget(createDetailPanel());
     locksSplitter_->setStretchFactor(0, 2);
     locksSplitter_->setStretchFactor(1, 3);
-    locksSplitter_->setSizes({460, 800});
+    locksSplitter_->setSizes({500, 760});
 
     detailSplitter_->setObjectName("detailSplitter");
     detailSplitter_->addWidget(locksSplitter_);
@@ -193,21 +194,24 @@ QWidget* LocksPage::createEventPanel() {
 }
 
 void LocksPage::setWorkspace(Workspace* workspace) {
-    if (workspace_)
+    if (workspace_) {
         workspace_->lockWatch()->disconnect(this);
+        if (workspace_->lockActions())
+            workspace_->lockActions()->disconnect(this);
+    }
     workspace_ = workspace;
     LockWatch* watch = workspace ? workspace->lockWatch() : nullptr;
     lockProxy_->setSourceModel(watch ? watch->locks() : nullptr);
     eventProxy_->setSourceModel(watch ? watch->events() : nullptr);
     QItemSelectionModel* oldSelection = queueTable_->selectionModel();
     queueTable_->setModel(watch ? watch->queue() : nullptr);
-    delete oldSelection;                           // setModel made a new one
-    sizeColumns(lockTable_, {0, 110, 60, 80, 75}); // the name keeps ~130 px of 460
+    delete oldSelection;                               // setModel made a new one
+    sizeColumns(lockTable_, {0, 100, 55, 75, 70, 55}); // the name keeps ~120 px of 500
     sizeColumns(queueTable_, {0, 65, 130, 75, 80, 95, 150});
     // The lock is the one selected, and the TTL bar shows what was granted.
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
     queueTable_->setColumnHidden(LockQueueModel::GrantedTtl, true);
-    sizeColumns(eventTable_, {95, 75, 150, 0, 140, 70, 80, 80, 80});
+    sizeColumns(eventTable_, {95, 105, 150, 0, 140, 70, 80, 80, 80}); // "force-released"
     if (watch) {
         connect(watch, &LockWatch::refreshed, this, &LocksPage::showHolder);
         connect(watch, &LockWatch::refreshed, lockActionsBar_, &LockActionsBar::updateLockActions);
@@ -216,6 +220,8 @@ void LocksPage::setWorkspace(Workspace* workspace) {
         if (lockProxy_->rowCount() > 0)
             lockTable_->setCurrentIndex(lockProxy_->index(0, 0));
     }
+    if (LockActions* actions = workspace ? workspace->lockActions() : nullptr)
+        connect(actions, &LockActions::ownLockChanged, this, &LocksPage::showHolder);
     lockActionsBar_->setWorkspace(workspace);
     showHolder();
 }
@@ -272,7 +278,24 @@ void LocksPage::selectLockAt(const QModelIndex& proxyIndex) {
     watch->selectLock(source.isValid() ? watch->locks()->lockNameAt(source.row()) : std::string());
 }
 
+void LocksPage::showOwnLock() {
+    const LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    const OwnLock* own =
+        actions ? actions->ownLock(workspace_->lockWatch()->selectedLockText()) : nullptr;
+    if (!own) {
+        holderCard_->setOwnLock(std::nullopt);
+        return;
+    }
+    using Tone = HolderCard::OwnLock::Tone;
+    const Tone tone = own->state == OwnLock::State::Held      ? Tone::Good
+                      : own->state == OwnLock::State::Waiting ? Tone::Pending
+                      : own->state == OwnLock::State::Lost    ? Tone::Bad
+                                                              : Tone::Ended;
+    holderCard_->setOwnLock(HolderCard::OwnLock{own->summary(), tone});
+}
+
 void LocksPage::showHolder() {
+    showOwnLock();
     const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
     if (!watch || watch->selectedLock().empty()) {
         holderCard_->clear(tr("Select a lock to see its holder and queue"));

@@ -46,7 +46,7 @@ public:
 signals:
     // For the status bar.
     void message(const QString& text, int timeoutMs);
-    // For the problem banner.
+    // For the problems area, where it stays until dismissed.
     void problem(const QString& text);
     // How long our own acquire waited before the lock was ours, for the Timeline tab.
     void ownWaitMeasured(double unixSeconds, double milliseconds);
@@ -57,6 +57,7 @@ private:
     QWidget* createEventPanel();
     void selectLockAt(const QModelIndex& proxyIndex);
     void showHolder();
+    void showOwnLock(); // of the selected lock, if this window took it
     void followNewEvents();
 
     QPointer<Workspace> workspace_;

@@ -2,6 +2,7 @@
 
 #include "app/core/cluster_session.h"
 #include "app/core/lock_watch.h"
+#include "app/core/problem_log_model.h"
 #include "app/core/sandbox.h"
 #include "app/gui/cluster_page.h"
 #include "app/gui/connection_profiles.h"
@@ -13,14 +14,16 @@
 #include "app/gui/metrics_page.h"
 #include "app/gui/password_source.h"
 #include "app/gui/prefix_bar.h"
+#include "app/gui/screen_fit.h"
+#include "app/gui/status_messages.h"
 #include "app/gui/timeline_page.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/frame_rate_cap.h"
+#include "widgets/problem_list.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QCloseEvent>
-#include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -32,7 +35,9 @@ namespace lockscope {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , prefixBar_(new PrefixBar)
-    , problemBanner_(new QLabel)
+    , problems_(new ProblemLogModel(this))
+    , problemList_(new ProblemList)
+    , statusMessages_(new StatusMessages(statusBar()))
     , connectionStatus_(new ConnectionStatus(statusBar()))
     , locksPage_(new LocksPage)
     , timelinePage_(new TimelinePage)
@@ -43,19 +48,14 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 800);
     new FrameRateCap(this, FrameInterval);
 
-    problemBanner_->setObjectName("problemBanner");
-    problemBanner_->setWordWrap(true);
-    problemBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    problemBanner_->setStyleSheet("QLabel { background: #fdecea; color: #8a1c12; "
-                                  "border: 1px solid #f5c2bd; border-radius: 4px; padding: 8px; }");
-    problemBanner_->hide();
+    problemList_->setModel(problems_);
 
     connect(prefixBar_, &PrefixBar::prefixChosen, this, [this](const std::string& prefix) {
         if (workspace_)
             workspace_->lockWatch()->setPrefix(prefix);
     });
     connect(prefixBar_, &PrefixBar::rejected, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+            [this](const QString& message) { statusMessages_->show(message, 10000); });
 
     auto* tabs = new QTabWidget;
     tabs->setObjectName("mainTabs");
@@ -71,12 +71,13 @@ MainWindow::MainWindow(QWidget* parent)
     labPanel_->setObjectName("labPanel");
     connect(labPanel_, &LabPanel::overlapFound, timelinePage_, &TimelinePage::markOverlap);
     connect(locksPage_, &LocksPage::ownWaitMeasured, timelinePage_, &TimelinePage::addOwnWait);
-    connect(locksPage_, &LocksPage::message, statusBar(), &QStatusBar::showMessage);
-    connect(locksPage_, &LocksPage::problem, this, &MainWindow::showProblem);
+    connect(locksPage_, &LocksPage::message, statusMessages_, &StatusMessages::show);
+    connect(locksPage_, &LocksPage::problem, this,
+            [this](const QString& message) { showProblem(tr("Lock"), message); });
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
-    layout->addWidget(problemBanner_);
+    layout->addWidget(problemList_);
     layout->addWidget(prefixBar_);
     layout->addWidget(tabs, 1);
     setCentralWidget(central);
@@ -87,14 +88,17 @@ MainWindow::MainWindow(QWidget* parent)
     passwords_ = new PasswordSource(this);
     connect(passwords_, &PasswordSource::ready, this, &MainWindow::replaceConnection);
     connect(passwords_, &PasswordSource::cancelled, this, [this] {
-        if (workspace_ || problemBanner_->isVisible())
+        const bool refusalSaid =
+            problems_->rowCount() > 0 && problems_->problemAt(0).kind == tr("Authentication");
+        if (workspace_ || refusalSaid)
             return; // the connection in use stays, or the refusal stays said
         connectionStatus_->setState(tr("Not connected"), "gray");
-        showProblem(tr("Not connected: no password was given. Choose File → Connect… to "
+        showProblem(tr("Connection"),
+                    tr("Not connected: no password was given. Choose File → Connect… to "
                        "connect."));
     });
     connect(passwords_, &PasswordSource::keyringFailed, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+            [this](const QString& message) { statusMessages_->show(message, 10000); });
     restoreSettings();
 }
 
@@ -195,7 +199,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         // Closed for real once etcd has confirmed our keys and leases are gone (or the command
         // timeout passed): the window never blocks on the network.
         closeWhenEnded_ = true;
-        statusBar()->showMessage(tr("Releasing our locks before closing…"));
+        statusMessages_->show(tr("Releasing our locks before closing…"));
         event->ignore();
         return;
     }
@@ -240,7 +244,6 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
 }
 
 void MainWindow::replaceConnection(const etcd::ClientOptions& options) {
-    problemBanner_->hide();
     connectTo(options, pendingOrigin_);
 }
 
@@ -287,6 +290,7 @@ void MainWindow::setPrefix(const QString& prefix) {
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
+    fitToScreen(*this); // saved on a larger screen, or by a version whose window could grow
     locksPage_->restoreState(settings);
     clusterPage_->restoreState(settings);
 }
@@ -315,7 +319,7 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
     connect(sandbox_, &Sandbox::failed, this, [this](const QString& message) {
         connectionStatus_->setState(tr("Sandbox failed"), "#c62828");
         setPlace(tr("not running"));
-        showProblem(message);
+        showProblem(tr("Sandbox"), message);
     });
     sandbox_->start();
 }
@@ -331,12 +335,12 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
         const bool unreachable = status.errorCode == etcd::ErrorCode::Unavailable;
         connectionStatus_->setState(unreachable ? tr("Unreachable") : tr("Not connected"),
                                     "#c62828");
-        showProblem(unreachable ? tr("Cannot reach the cluster: %1").arg(status.error)
-                                : status.error);
+        showProblem(tr("Connection"), unreachable
+                                          ? tr("Cannot reach the cluster: %1").arg(status.error)
+                                          : status.error);
         connectionStatus_->clearFigures();
         return;
     }
-    problemBanner_->hide();
     passwords_->accepted(workspace_->options());
     connectionStatus_->showAnswer(status, origin_, memberNames_);
 }
@@ -356,18 +360,15 @@ void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
             endWorkspace();
             connectionStatus_->setState(tr("Authentication failed"), "#c62828");
             connectionStatus_->clearFigures();
-            showProblem(message);
-            problemBanner_->setToolTip(detail);
+            showProblem(tr("Authentication"), message, detail);
             pendingOrigin_ = origin_;
             passwords_->refused(refused, message);
         },
         Qt::QueuedConnection);
 }
 
-void MainWindow::showProblem(const QString& message) {
-    problemBanner_->setText(message);
-    problemBanner_->setToolTip({});
-    problemBanner_->show();
+void MainWindow::showProblem(const QString& kind, const QString& message, const QString& detail) {
+    problems_->add(kind, message, detail);
 }
 
 void MainWindow::setPlace(const QString& endpoints) {

@@ -25,7 +25,10 @@ class LockWatch;
 class LocksPage;
 class PasswordSource;
 class PrefixBar;
+class ProblemList;
+class ProblemLogModel;
 class Sandbox;
+class StatusMessages;
 class TimelinePage;
 struct ConnectionOptions;
 
@@ -84,11 +87,14 @@ private:
     void showSessionStatus(const EndpointStatus& status);
     void stopOnRefusedPassword(const EndpointStatus& status);
     void replaceConnection(const etcd::ClientOptions& options);
-    void showProblem(const QString& message);
+    // Adds to the problems area, where it stays until dismissed.
+    void showProblem(const QString& kind, const QString& message, const QString& detail = {});
     void setPlace(const QString& endpoints);
 
     PrefixBar* prefixBar_;
-    QLabel* problemBanner_;
+    ProblemLogModel* problems_;
+    ProblemList* problemList_;
+    StatusMessages* statusMessages_;
     ConnectionStatus* connectionStatus_;
     LocksPage* locksPage_;
     TimelinePage* timelinePage_;

@@ -1,6 +1,7 @@
 #include "app/gui/prefix_bar.h"
 
 #include "app/core/key_text.h"
+#include "widgets/elided_label.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -13,7 +14,8 @@ namespace lockscope {
 PrefixBar::PrefixBar(QWidget* parent)
     : QWidget(parent)
     , prefixBox_(new QComboBox)
-    , liveLabel_(new QLabel) {
+    , liveDot_(new QLabel)
+    , liveLabel_(new ElidedLabel) {
     prefixBox_->setObjectName("prefixBox");
     prefixBox_->setEditable(true);
     prefixBox_->setInsertPolicy(QComboBox::NoInsert); // choose() keeps the recent list
@@ -24,13 +26,13 @@ PrefixBar::PrefixBar(QWidget* parent)
     connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
             [this] { choose(prefixBox_->currentText()); });
     liveLabel_->setObjectName("lockWatchStatus");
-    liveLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     auto* prefixLabel = new QLabel(tr("Lock &prefix:"));
     prefixLabel->setBuddy(prefixBox_);
     row->addWidget(prefixLabel);
     row->addWidget(prefixBox_);
+    row->addWidget(liveDot_);
     row->addWidget(liveLabel_, 1);
 
     const QSettings settings;
@@ -72,12 +74,11 @@ void PrefixBar::focusPrefix() {
 }
 
 void PrefixBar::showLiveness(bool live, const QString& why, bool connected) {
-    liveLabel_->setText(
-        live ? QStringLiteral("<span style='color:#2e7d32'>●</span> %1").arg(tr("live"))
-        : connected
-            ? QStringLiteral("<span style='color:#b07d00'>●</span> %1")
-                  .arg(tr("reconnecting: %1").arg(why.toHtmlEscaped()))
-            : QStringLiteral("<span style='color:gray'>●</span> %1").arg(why.toHtmlEscaped()));
+    liveDot_->setText(QStringLiteral("<span style='color:%1'>●</span>")
+                          .arg(live        ? "#2e7d32"
+                               : connected ? "#b07d00"
+                                           : "gray"));
+    liveLabel_->setText(live ? tr("live") : connected ? tr("reconnecting: %1").arg(why) : why);
 }
 
 } // namespace lockscope

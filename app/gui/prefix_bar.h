@@ -8,6 +8,8 @@ class QLabel;
 
 namespace lockscope {
 
+class ElidedLabel;
+
 // The row above the tabs: the key prefix whose locks are watched (editable, with the recent
 // prefixes kept in the settings; escapes such as \xNN name bytes text cannot hold) and whether
 // the watch is live.
@@ -33,7 +35,8 @@ signals:
 
 private:
     QComboBox* prefixBox_;
-    QLabel* liveLabel_;
+    QLabel* liveDot_;
+    ElidedLabel* liveLabel_; // a reconnect's reason can be long
 };
 
 } // namespace lockscope

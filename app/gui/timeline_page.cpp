@@ -99,13 +99,16 @@ void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
             }
             break;
         case etcd::LockEventKind::Released:
+        case etcd::LockEventKind::Cancelled:
         case etcd::LockEventKind::Expired:
+        case etcd::LockEventKind::ForceReleased:
             if (e.held) { // the holder went; a waiter leaving has no hold time
                 timeline_->endHold(lock, at);
                 holderGoneAt_.insert(lock, at);
             }
             break;
-        case etcd::LockEventKind::Enqueued: break;
+        case etcd::LockEventKind::Enqueued:
+        case etcd::LockEventKind::Lost: break;
         }
     }
 }

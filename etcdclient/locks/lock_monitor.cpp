@@ -119,6 +119,11 @@ bool LockMonitor::current(uint64_t generation) const {
     return running_ && generation == generation_;
 }
 
+void LockMonitor::expectForceRelease(const std::string& key, int64_t lease) {
+    std::lock_guard lock(mutex_);
+    table_.expectForceRelease(key, lease);
+}
+
 std::vector<LockEvent> LockMonitor::history() const {
     std::lock_guard lock(mutex_);
     return {history_.begin(), history_.end()};

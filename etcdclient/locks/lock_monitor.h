@@ -58,6 +58,9 @@ public:
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
     std::vector<LockEvent> history() const;
+    // Before asking etcd for a force release: its deletions are reported as ForceReleased
+    // (LockTable::expectForceRelease).
+    void expectForceRelease(const std::string& key, int64_t lease);
     const Options& options() const { return options_; }
 
 private:

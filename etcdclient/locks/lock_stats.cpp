@@ -35,13 +35,16 @@ LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::s
             break;
         case LockEventKind::Expired: ++stats.expiries; [[fallthrough]];
         case LockEventKind::Released:
+        case LockEventKind::ForceReleased:
+        case LockEventKind::Cancelled:
             if (e.held) { // only a holder has a hold time
                 if (!e.recovered)
                     holds.push_back(ms(*e.held));
                 holderGoneAt[e.lock] = e.observedAt;
             }
             break;
-        case LockEventKind::Enqueued: break;
+        case LockEventKind::Enqueued:
+        case LockEventKind::Lost: break; // ours; the watch reports the key's deletion
         }
     }
     stats.acquisitionsPerSecond =

@@ -158,8 +158,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     if (it == queue.keys.end())
         return;
     const bool wasHolder = it == queue.keys.begin();
-    LockEvent event{expiredLeases_.count(it->lease) ? LockEventKind::Expired
-                                                    : LockEventKind::Released,
+    LockEvent event{departure(*it, wasHolder),
                     queue.name,
                     it->key,
                     it->lease,
@@ -176,6 +175,27 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         locks_.erase(found);
     else if (wasHolder)
         noteNewHolder(queue, revision, now, recovered, out);
+}
+
+LockEventKind LockTable::departure(const LockKey& gone, bool wasHolder) {
+    const auto forced = std::find_if(forceReleases_.begin(), forceReleases_.end(), [&](auto& f) {
+        return f.second != 0 ? f.second == gone.lease : f.first == gone.key;
+    });
+    if (forced != forceReleases_.end()) {
+        if (forced->second == 0) // a lease may hold more keys; a deleted key goes once
+            forceReleases_.erase(forced);
+        return LockEventKind::ForceReleased;
+    }
+    if (expiredLeases_.count(gone.lease))
+        return LockEventKind::Expired;
+    return wasHolder ? LockEventKind::Released : LockEventKind::Cancelled;
+}
+
+void LockTable::expectForceRelease(const std::string& key, int64_t lease) {
+    constexpr std::size_t remembered = 256;
+    forceReleases_.emplace_back(key, lease);
+    if (forceReleases_.size() > remembered)
+        forceReleases_.pop_front();
 }
 
 void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_point now,

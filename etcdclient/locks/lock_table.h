@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -27,6 +28,9 @@ public:
     // Leases known to be gone (LeaseTimeToLive said -1): their keys are anomalies, and their
     // deletions count as expiries rather than releases. True when that was news.
     bool setLeaseExpired(int64_t lease, bool expired);
+    // A force release is about to revoke `lease` (or, with lease 0, delete `key`): the deletions
+    // it causes are ForceReleased, not Released or Cancelled. Bounded: the oldest expectations go.
+    void expectForceRelease(const std::string& key, int64_t lease);
 
     const std::map<std::string, LockQueue>& locks() const { return locks_; }
     AnomaliesByLock anomalies() const;
@@ -41,12 +45,15 @@ private:
     void insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out);
     void erase(const std::string& key, int64_t revision, std::chrono::system_clock::time_point now,
                bool recovered, std::vector<LockEvent>& out);
+    // Why the key `gone` left its queue, which it held or not.
+    LockEventKind departure(const LockKey& gone, bool wasHolder);
     void noteNewHolder(LockQueue& queue, int64_t revision,
                        std::chrono::system_clock::time_point now, bool recovered,
                        std::vector<LockEvent>& out);
 
     std::map<std::string, LockQueue> locks_;
     std::set<int64_t> expiredLeases_;
+    std::deque<std::pair<std::string, int64_t>> forceReleases_; // expected, oldest first
     int64_t revision_ = 0;
     bool loaded_ = false;
 };

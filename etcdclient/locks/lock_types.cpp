@@ -19,7 +19,10 @@ const char* lockEventKindName(LockEventKind kind) {
     case LockEventKind::Enqueued: return "enqueued";
     case LockEventKind::Acquired: return "acquired";
     case LockEventKind::Released: return "released";
+    case LockEventKind::Cancelled: return "cancelled";
     case LockEventKind::Expired: return "expired";
+    case LockEventKind::ForceReleased: return "force-released";
+    case LockEventKind::Lost: return "lost";
     }
     return "unknown";
 }

@@ -46,7 +46,11 @@ struct Anomaly {
 // By lock name, in key order within a lock; a lock without any is absent.
 using AnomaliesByLock = std::map<std::string, std::vector<Anomaly>>;
 
-enum class LockEventKind { Enqueued, Acquired, Released, Expired };
+// What happened to a key: it joined a queue (Enqueued), became the holder (Acquired), or left:
+// the holder deleted it (Released), a waiter gave up (Cancelled), its lease ran out (Expired), or
+// someone else took it away (ForceReleased: a force release this process asked for). Lost is
+// never seen in a watch: our own session learnt that a lock it held is gone.
+enum class LockEventKind { Enqueued, Acquired, Released, Cancelled, Expired, ForceReleased, Lost };
 const char* lockEventKindName(LockEventKind kind);
 
 struct LockEvent {
@@ -57,7 +61,7 @@ struct LockEvent {
     int64_t revision = 0;
     std::chrono::system_clock::time_point observedAt{};
     std::optional<std::chrono::milliseconds> waited; // enqueued to acquired (Acquired)
-    std::optional<std::chrono::milliseconds> held;   // acquired to gone (Released, Expired)
+    std::optional<std::chrono::milliseconds> held;   // acquired to gone, for the holder only
     bool recovered = false; // inferred by reconciling a re-list after a gap, not seen live
 };
 

@@ -1,4 +1,5 @@
-// HolderCard and TtlCountdownDelegate, offscreen, fed with plain values.
+// HolderCard, its ElidedLabel and TtlCountdownDelegate, offscreen, fed with plain values.
+#include "widgets/elided_label.h"
 #include "widgets/holder_card.h"
 #include "widgets/ttl_countdown_delegate.h"
 
@@ -42,6 +43,28 @@ private slots:
 
     // A window whose layout is asked to run again repaints all of its tab widget: a new holder,
     // which comes with most batches of lock events, must not ask.
+    // Our own lock's line stays when nobody holds the lock, and a long one cannot widen the card.
+    void showsOurOwnLockOnOneElidedLine() {
+        HolderCard card;
+        card.resize(400, 200);
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        auto* own = card.findChild<ElidedLabel*>("ownLockState");
+        QVERIFY(!own->isVisible());
+        const QString lost = "Ours: lost since 08:31:02 — " + QString(400, 'x');
+        card.setOwnLock(HolderCard::OwnLock{lost, HolderCard::OwnLock::Tone::Bad});
+        card.clear("Nobody holds /locks/demo");
+        QVERIFY(own->isVisible());
+        QCOMPARE(own->text(), lost);
+        QVERIFY(own->shownText().endsWith(QChar(0x2026)) &&
+                own->shownText().startsWith("Ours: lost"));
+        QVERIFY(own->shownText().size() < lost.size());
+        QVERIFY(own->styleSheet().contains("#fdecea"));
+        QVERIFY(card.minimumSizeHint().width() < 400);
+        card.setOwnLock(std::nullopt);
+        QVERIFY(!own->isVisible());
+    }
+
     void aNewHolderDoesNotLayOutTheWindowAgain() {
         QWidget window;
         auto* card = new HolderCard;

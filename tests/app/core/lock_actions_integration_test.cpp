@@ -1,6 +1,7 @@
 // LockActions against a real etcd, contending with real `etcdctl lock` processes.
 #include "app/core/lock_actions.h"
 #include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
 #include "process/local_cluster.h"
 #include "support/etcdctl.h"
@@ -114,6 +115,65 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(lost.size(), 1, 3000);
         next->signal(SIGTERM);
         QVERIFY(next->wait(std::chrono::seconds(10)));
+    }
+
+    // Issue 14: a lock lost to `etcdctl lease revoke` stayed "ours", and acquiring it again
+    // waited forever with no key in etcd.
+    void aRevokedLeaseIsLostAndTheSameNameIsThenReallyAcquired() {
+        LockActions actions(etcd_.client());
+        QSignalSpy acquired(&actions, &LockActions::acquired);
+        QSignalSpy lost(&actions, &LockActions::lost);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/m", 30, false);
+        QTRY_COMPARE(acquired.size(), 1);
+        const OwnLock held = *actions.ownLock("/actions/m");
+        QCOMPARE(held.state, OwnLock::State::Held);
+        QCOMPARE(held.key, acquired[0][1].toByteArray());
+        QCOMPARE(held.fencingToken, acquired[0][2].toLongLong());
+        const auto revoked = test::etcdctl(etcd_.cluster().endpointList(),
+                                           {"lease", "revoke", etcd::leaseHex(held.lease)});
+        QVERIFY2(revoked.exitCode == 0, revoked.output.c_str());
+
+        QTRY_COMPARE(lost.size(), 1);
+        QCOMPARE(actions.ownLock("/actions/m")->state, OwnLock::State::Lost);
+        QVERIFY(!actions.ownLock("/actions/m")->detail.isEmpty());
+        QVERIFY(!actions.busy("/actions/m"));
+        QVERIFY(keysUnder("/actions/m/").isEmpty());
+
+        actions.acquire("/actions/m", 30, false);
+        QTRY_COMPARE(acquired.size(), 2);
+        QCOMPARE(notAcquired.size(), 0);
+        const OwnLock again = *actions.ownLock("/actions/m");
+        QCOMPARE(again.state, OwnLock::State::Held);
+        QVERIFY(again.lease != held.lease);
+        QCOMPARE(keysUnder("/actions/m/"), QList<QByteArray>{again.key});
+        QTest::qWait(300);
+        QCOMPARE(lost.size(), 1); // the old hold's end is not taken for the new one's
+        actions.release("/actions/m");
+        QCOMPARE(actions.ownLock("/actions/m")->state, OwnLock::State::Released);
+        QTRY_VERIFY(keysUnder("/actions/m/").isEmpty());
+    }
+
+    void releasingAWaitCancelsItAndAcquiringTwiceSaysSo() {
+        auto holder = etcdctlLock("/actions/n");
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
+        LockActions actions(etcd_.client());
+        QSignalSpy released(&actions, &LockActions::released);
+        QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        actions.acquire("/actions/n", 10, false);
+        QCOMPARE(actions.ownLock("/actions/n")->state, OwnLock::State::Waiting);
+        actions.acquire("/actions/n", 10, false);
+        QCOMPARE(notAcquired.size(), 1);
+        QVERIFY(notAcquired[0][1].toString().contains("already waiting for or holding"));
+        QCOMPARE(actions.ownLock("/actions/n")->state, OwnLock::State::Waiting);
+        QTRY_COMPARE(keysUnder("/actions/n/").size(), 2);
+        actions.release("/actions/n");
+        QTRY_COMPARE(notAcquired.size(), 2);
+        QCOMPARE(actions.ownLock("/actions/n")->state, OwnLock::State::Cancelled);
+        QCOMPARE(released.size(), 0);
+        QTRY_COMPARE(keysUnder("/actions/n/").size(), 1);
+        holder->signal(SIGTERM);
+        QVERIFY(holder->wait(std::chrono::seconds(10)));
     }
 
     void forceReleaseRevokesTheHoldersLease() {

@@ -1,5 +1,6 @@
 // LockListModel over plain monitor states: a well-behaved model, updated in place.
 #include "app/core/lock_list_model.h"
+#include "app/core/own_lock.h"
 #include "lock_test_data.h"
 
 #include <QAbstractItemModelTester>
@@ -175,6 +176,56 @@ private slots:
         QCOMPARE(changed[0][0].toModelIndex().row(), 40);
         QCOMPARE(changed[0][1].toModelIndex().row(), 42);
         QCOMPARE(model.data(model.index(40, LockListModel::Waiters)).toInt(), 2);
+    }
+
+    // A lock of ours keeps its row (marked) while its keys are gone, until it is ours no more.
+    void ourLockIsMarkedAndListedWithoutKeysUntilItEnds() {
+        LockListModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        etcd::LockMonitorState state;
+        state.locks["/locks/a"] = lockQueue("/locks/a", 0);
+        state.locks["/locks/c"] = lockQueue("/locks/c", 0, 200);
+        model.setState(state, Epoch);
+        OwnLock own;
+        own.lock = "/locks/c";
+        own.state = OwnLock::State::Held;
+        own.since = QDateTime::currentDateTime();
+        model.setOwnLock(own);
+        const auto ours = [&](const std::string& lock) {
+            return model.index(model.rowOfLock(lock), LockListModel::Ours).data().toString();
+        };
+        QCOMPARE(ours("/locks/c"), QString("held"));
+        QCOMPARE(ours("/locks/a"), QString());
+
+        state.locks.erase("/locks/c"); // our key went
+        model.update(state, {.all = false, .locks = {"/locks/c"}, .leases = false});
+        QCOMPARE(model.rowOfLock("/locks/c"), 1);
+        own.state = OwnLock::State::Lost;
+        own.detail = "lease revoked";
+        model.setOwnLock(own);
+        QCOMPARE(ours("/locks/c"), QString("lost"));
+        QVERIFY(model.index(1, LockListModel::Ours)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("lease revoked"));
+        QCOMPARE(model.index(1, LockListModel::Holder).data().toString(), QString());
+        model.setState(state, Epoch); // a re-list keeps it too
+        QCOMPARE(model.rowCount(), 2);
+
+        own.lock = "/locks/b"; // a wait whose key is not there yet
+        own.state = OwnLock::State::Waiting;
+        model.setOwnLock(own);
+        QCOMPARE(model.rowOfLock("/locks/b"), 1);
+        QCOMPARE(ours("/locks/b"), QString("waiting"));
+
+        own.lock = "/locks/c";
+        own.state = OwnLock::State::Released;
+        model.setOwnLock(own);
+        QCOMPARE(model.rowOfLock("/locks/c"), -1);
+        model.clearOwnLocks();
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.lockNameAt(0), std::string("/locks/a"));
     }
 };
 

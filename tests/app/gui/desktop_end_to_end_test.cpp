@@ -290,10 +290,11 @@ private slots:
                  qPrintable(boxText));
 
         QTRY_COMPARE_WITH_TIMEOUT(waitersShown(window, "/e2e/stuck"), -1, UiTimeoutMs);
+        // Named for what it was, not a release nor an expiry.
         QTRY_VERIFY_WITH_TIMEOUT(
-            eventLogHas(window, etcd::LockEventKind::Released, holderKey.toStdString()) ||
-                eventLogHas(window, etcd::LockEventKind::Expired, holderKey.toStdString()),
+            eventLogHas(window, etcd::LockEventKind::ForceReleased, holderKey.toStdString()),
             UiTimeoutMs);
+        QVERIFY(!eventLogHas(window, etcd::LockEventKind::Released, holderKey.toStdString()));
         QCOMPARE(window.lockWatch()->queue()->rowCount(), 0);
         etcd::pb::RangeRequest get;
         get.set_key(holderKey.toStdString());

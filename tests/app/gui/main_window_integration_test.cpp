@@ -43,8 +43,8 @@ using lockscope::test::waitersShown;
 namespace {
 
 bool problemShown(MainWindow& window) {
-    auto* banner = window.findChild<QLabel*>("problemBanner");
-    return banner && banner->isVisible();
+    auto* problems = window.findChild<ProblemList*>();
+    return problems && problems->isVisible() && !test::newestProblem(window).isEmpty();
 }
 
 // True once the window's only row is a real answer.
@@ -235,7 +235,7 @@ private slots:
         window.startSandbox("/nonexistent/etcd");
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(problemShown(window), 10000);
-        const QString banner = window.findChild<QLabel*>("problemBanner")->text();
+        const QString banner = test::newestProblem(window);
         QVERIFY2(banner.contains("/nonexistent/etcd") && banner.contains("--endpoints"),
                  qPrintable(banner));
         QVERIFY(labelText(window, "connectionLabel").contains("Sandbox failed"));

@@ -6,8 +6,10 @@
 #include "app/core/event_log_model.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_watch.h"
+#include "app/core/problem_log_model.h"
 #include "app/gui/main_window.h"
 #include "widgets/latency_plot.h"
+#include "widgets/problem_list.h"
 
 #include <QDir>
 #include <QLabel>
@@ -49,6 +51,13 @@ inline const EndpointStatusModel* statusModel(MainWindow& window) {
 inline QString labelText(MainWindow& window, const char* name) {
     auto* label = window.findChild<QLabel*>(name);
     return label ? label->text() : QString();
+}
+
+// The problems area's newest problem; empty while there is none.
+inline QString newestProblem(MainWindow& window) {
+    auto* list = window.findChild<ProblemList*>();
+    const auto* problems = list ? qobject_cast<const ProblemLogModel*>(list->model()) : nullptr;
+    return problems && problems->rowCount() > 0 ? problems->problemAt(0).text : QString();
 }
 
 // How many events of `kind` the event log shows, for `key` or any key.

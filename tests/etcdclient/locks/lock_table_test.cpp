@@ -83,11 +83,11 @@ TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
     EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
 }
 
-TEST(LockTableTest, AWaiterLeavingIsReleasedWithoutAHolderChange) {
+TEST(LockTableTest, AWaiterLeavingIsCancelledWithoutAHolderChange) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/l/3", 3, 13)}, 13, t0);
     auto e = t.apply(del("/l/2"), 14, t0 + 1s);
-    ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Released}));
+    ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Cancelled}));
     EXPECT_FALSE(e[0].held.has_value());
     EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/1", "/l/3"}));
 }
@@ -98,6 +98,25 @@ TEST(LockTableTest, DeletionOfAnExpiredLeasesKeyIsAnExpiry) {
     t.setLeaseExpired(1, true);
     auto e = t.apply(del("/l/1"), 13, t0 + 2s);
     ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Expired, LockEventKind::Acquired}));
+}
+
+// A cancelled wait, a forced revoke, an expiry and a release are four different events.
+TEST(LockTableTest, AnExpectedForceReleaseIsNeitherAReleaseNorAnExpiry) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/m/1", 1, 13), kv("/n/x", 0, 14),
+            kv("/n/y", 3, 15)},
+           15, t0);
+    t.expectForceRelease("/l/1", 1); // revoking lease 1 deletes /l/1 and /m/1
+    auto holder = t.apply(del("/l/1"), 16, t0 + 1s);
+    ASSERT_EQ(kinds(holder), (std::vector{LockEventKind::ForceReleased, LockEventKind::Acquired}));
+    EXPECT_EQ(holder[0].held, 1s);
+    EXPECT_EQ(kinds(t.apply(del("/m/1"), 16, t0 + 1s)),
+              (std::vector{LockEventKind::ForceReleased}));
+    t.expectForceRelease("/n/x", 0); // a key without a lease is deleted, that one only
+    EXPECT_EQ(kinds(t.apply(del("/n/x"), 17, t0 + 2s)),
+              (std::vector{LockEventKind::ForceReleased, LockEventKind::Acquired}));
+    EXPECT_EQ(kinds(t.apply(del("/n/y"), 18, t0 + 3s)), (std::vector{LockEventKind::Released}));
+    EXPECT_EQ(kinds(t.apply(del("/l/2"), 19, t0 + 3s)), (std::vector{LockEventKind::Released}));
 }
 
 TEST(LockTableTest, LastKeyGoneRemovesTheLock) {

@@ -1,0 +1,27 @@
+#include "app/core/own_lock.h"
+
+#include <QCoreApplication>
+
+namespace lockscope {
+
+QString OwnLock::stateName() const {
+    switch (state) {
+    case State::Waiting: return QCoreApplication::translate("OwnLock", "waiting");
+    case State::Held: return QCoreApplication::translate("OwnLock", "held");
+    case State::Lost: return QCoreApplication::translate("OwnLock", "lost");
+    case State::Released: return QCoreApplication::translate("OwnLock", "released");
+    case State::Cancelled: return QCoreApplication::translate("OwnLock", "cancelled");
+    case State::NotAcquired: return QCoreApplication::translate("OwnLock", "not acquired");
+    }
+    return {};
+}
+
+QString OwnLock::summary() const {
+    QString line = QCoreApplication::translate("OwnLock", "Ours: %1 since %2")
+                       .arg(stateName(), since.toString("HH:mm:ss"));
+    if (paused && alive())
+        line += QCoreApplication::translate("OwnLock", " (keepalive paused)");
+    return detail.isEmpty() ? line : line + QStringLiteral(" — ") + detail;
+}
+
+} // namespace lockscope

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <deque>
+
+namespace lockscope {
+
+// The problems the window has met, newest first, each kept until the user dismisses it (a
+// later success does not hide an earlier failure). The same problem again (same kind and
+// text) is counted on its row and moves to the top, so a failure repeated every second is one
+// row. Bounded: past `capacity` the oldest go.
+class ProblemLogModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Time, Kind, Message, ColumnCount };
+    static constexpr int DefaultCapacity = 100;
+
+    struct Problem {
+        QString kind;   // "Connection", "Lock", ...
+        QString text;   // what went wrong and what to do
+        QString detail; // more, for the tooltip (may be empty)
+        QDateTime first;
+        QDateTime last;
+        int count = 1;
+    };
+
+    explicit ProblemLogModel(QObject* parent = nullptr, int capacity = DefaultCapacity);
+
+    void add(const QString& kind, const QString& text, const QString& detail = {},
+             const QDateTime& at = QDateTime::currentDateTime());
+    const Problem& problemAt(int row) const { return problems_[static_cast<std::size_t>(row)]; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    // Dismissing is removing.
+    bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
+
+private:
+    std::deque<Problem> problems_;
+    int capacity_;
+};
+
+} // namespace lockscope

@@ -1,0 +1,61 @@
+// ProblemLogModel alone: problems kept newest first until removed, a repeat counted on its row.
+#include "app/core/problem_log_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+using namespace lockscope;
+
+class ProblemLogModelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void keepsProblemsNewestFirstUntilRemoved() {
+        ProblemLogModel problems;
+        QAbstractItemModelTester tester(&problems);
+        const QDateTime t0 = QDateTime::fromString("2026-11-24T08:00:00", Qt::ISODate);
+        problems.add("Connection", "Cannot reach the cluster: refused", {}, t0);
+        problems.add("Lock", "Lost the lock /a: lease revoked", {}, t0.addSecs(5));
+        QCOMPARE(problems.rowCount(), 2);
+        QCOMPARE(problems.problemAt(0).kind, QString("Lock"));
+        QCOMPARE(problems.index(0, ProblemLogModel::Time).data().toString(), QString("08:00:05"));
+
+        // The same problem again: one row, counted, moved to the top, its times kept.
+        problems.add("Connection", "Cannot reach the cluster: refused", "detail", t0.addSecs(9));
+        QCOMPARE(problems.rowCount(), 2);
+        QCOMPARE(problems.problemAt(0).count, 2);
+        QCOMPARE(problems.problemAt(0).first, t0);
+        QCOMPARE(problems.problemAt(0).last, t0.addSecs(9));
+        QCOMPARE(problems.index(0, ProblemLogModel::Kind).data().toString(),
+                 QString("Connection ×2"));
+        const QString tip =
+            problems.index(0, ProblemLogModel::Message).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains("detail") && tip.contains("2 times, first at 08:00:00"),
+                 qPrintable(tip));
+
+        QVERIFY(problems.removeRow(1));
+        QCOMPARE(problems.rowCount(), 1);
+        QCOMPARE(problems.problemAt(0).kind, QString("Connection"));
+        QVERIFY(!problems.removeRow(1));
+    }
+
+    void aMessageIsOneLineAndTheTooltipHasAllOfIt() {
+        ProblemLogModel problems;
+        problems.add("Sandbox", "etcd did not start:\nno such file");
+        QCOMPARE(problems.index(0, ProblemLogModel::Message).data().toString(),
+                 QString("etcd did not start: no such file"));
+        QCOMPARE(problems.index(0, ProblemLogModel::Message).data(Qt::ToolTipRole).toString(),
+                 QString("etcd did not start:\nno such file"));
+    }
+
+    void theOldestGoPastTheCapacity() {
+        ProblemLogModel problems(nullptr, 3);
+        for (int i = 0; i < 5; ++i)
+            problems.add("Lock", QString("problem %1").arg(i));
+        QCOMPARE(problems.rowCount(), 3);
+        QCOMPARE(problems.problemAt(0).text, QString("problem 4"));
+        QCOMPARE(problems.problemAt(2).text, QString("problem 2"));
+    }
+};
+
+QTEST_GUILESS_MAIN(ProblemLogModelTest)
+#include "problem_log_model_test.moc"
