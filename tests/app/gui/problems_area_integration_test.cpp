@@ -126,10 +126,10 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY2(withinScreen(window), qPrintable(QStringLiteral("restored at %1x%2 on %3x%4")
-                                                      .arg(window.frameGeometry().width())
-                                                      .arg(window.frameGeometry().height())
-                                                      .arg(available.width())
-                                                      .arg(available.height())));
+                                                          .arg(window.frameGeometry().width())
+                                                          .arg(window.frameGeometry().height())
+                                                          .arg(available.width())
+                                                          .arg(available.height())));
     }
 
 private:
