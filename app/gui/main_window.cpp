@@ -14,15 +14,16 @@
 #include "app/gui/metrics_page.h"
 #include "app/gui/password_source.h"
 #include "app/gui/prefix_bar.h"
+#include "app/gui/sandbox_menu.h"
 #include "app/gui/screen_fit.h"
 #include "app/gui/status_messages.h"
 #include "app/gui/timeline_page.h"
+#include "app/gui/view_menu.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/frame_rate_cap.h"
 #include "widgets/problem_list.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QCloseEvent>
 #include <QMenuBar>
 #include <QSettings>
@@ -121,51 +122,16 @@ void MainWindow::createMenus(QTabWidget* pages) {
     lockMenu->setToolTipsVisible(true); // they say whose key Force release and Copy key take
     lockMenu->addActions(locksPage_->lockActionsBar()->lockActions());
 
-    addViewMenu(pages);
+    auto* viewMenu = new ViewMenu(pages, prefixBar_, locksPage_, menuBar());
+    menuBar()->addMenu(viewMenu);
+    readOnlyAction_ = viewMenu->readOnlyAction();
+    connect(readOnlyAction_, &QAction::toggled, this, &MainWindow::setReadOnly);
 
-    sandboxMenu_ = menuBar()->addMenu(tr("&Sandbox"));
-    sandboxMenu_->setObjectName("sandboxMenu");
-    sandboxMenu_
-        ->addAction(tr("Not on a sandbox (start LockScope without endpoints, or with "
-                       "--sandbox=N)"))
-        ->setEnabled(false);
+    sandboxMenu_ = new SandboxMenu(menuBar());
+    menuBar()->addMenu(sandboxMenu_);
 
     helpMenu_ = new HelpMenu(menuBar(), this);
     menuBar()->addMenu(helpMenu_);
-}
-
-void MainWindow::addViewMenu(QTabWidget* pages) {
-    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->setObjectName("viewMenu");
-    auto* pageGroup = new QActionGroup(viewMenu);
-    for (int page = 0; page < pages->count(); ++page) {
-        QAction* show = viewMenu->addAction(pages->tabText(page));
-        show->setObjectName(pages->widget(page)->objectName() + "ViewAction");
-        show->setCheckable(true);
-        show->setChecked(page == pages->currentIndex());
-        show->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(page + 1)));
-        pageGroup->addAction(show);
-        connect(show, &QAction::triggered, pages, [pages, page] { pages->setCurrentIndex(page); });
-    }
-    connect(pages, &QTabWidget::currentChanged, pageGroup,
-            [pageGroup](int page) { pageGroup->actions().at(page)->setChecked(true); });
-    viewMenu->addSeparator();
-    QAction* prefixAction =
-        viewMenu->addAction(tr("Lock &prefix…"), prefixBar_, &PrefixBar::focusPrefix);
-    prefixAction->setObjectName("focusPrefixAction");
-    prefixAction->setShortcut(QKeySequence("Ctrl+L"));
-    QAction* filterAction = viewMenu->addAction(tr("&Filter locks…"), this, [this, pages] {
-        pages->setCurrentWidget(locksPage_);
-        locksPage_->focusLockFilter();
-    });
-    filterAction->setObjectName("filterLocksAction");
-    filterAction->setShortcut(QKeySequence::Find);
-    viewMenu->addSeparator();
-    readOnlyAction_ = viewMenu->addAction(tr("&Read-only"));
-    readOnlyAction_->setObjectName("readOnlyAction");
-    readOnlyAction_->setCheckable(true);
-    readOnlyAction_->setToolTip(tr("Hide every action that writes to etcd"));
-    connect(readOnlyAction_, &QAction::toggled, this, &MainWindow::setReadOnly);
 }
 
 MainWindow::~MainWindow() {
@@ -314,7 +280,7 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
         for (const QString& endpoint : endpoints)
             options.endpoints.push_back(endpoint.toStdString());
         connectTo(options, tr("sandbox"));
-        fillSandboxMenu();
+        sandboxMenu_->setSandbox(sandbox_);
     });
     connect(sandbox_, &Sandbox::failed, this, [this](const QString& message) {
         connectionStatus_->setState(tr("Sandbox failed"), "#c62828");
@@ -401,30 +367,6 @@ void MainWindow::chooseConnection() {
         return;
     openConnection(*options, dialog.profile().name);
     setReadOnly(dialog.profile().readOnly);
-}
-
-void MainWindow::fillSandboxMenu() {
-    // Stop and restart members of the sandbox cluster to show failover (or, with one member, a
-    // lost connection) live.
-    QMenu* menu = sandboxMenu_;
-    menu->clear();
-    for (int member = 0; member < sandbox_->members(); ++member) {
-        QAction* action = menu->addAction(QString());
-        action->setObjectName(QStringLiteral("sandboxMember%1").arg(member));
-        auto label = [this, action, member] {
-            const bool running = sandbox_->memberRunning(member);
-            action->setText(running ? tr("Stop member %1").arg(member)
-                                    : tr("Restart member %1").arg(member));
-        };
-        label();
-        connect(sandbox_, &Sandbox::membersChanged, action, label);
-        connect(action, &QAction::triggered, this, [this, member] {
-            if (sandbox_->memberRunning(member))
-                sandbox_->stopMember(member);
-            else
-                sandbox_->restartMember(member);
-        });
-    }
 }
 
 void MainWindow::showLiveness(bool live, const QString& why) {

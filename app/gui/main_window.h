@@ -10,7 +10,6 @@
 
 class QAction;
 class QLabel;
-class QMenu;
 class QTabWidget;
 class QToolBar;
 
@@ -18,6 +17,7 @@ namespace lockscope {
 
 class ClusterPage;
 class MetricsPage;
+class SandboxMenu;
 class ConnectionStatus;
 class HelpMenu;
 class LabPanel;
@@ -77,10 +77,8 @@ protected:
 
 private:
     void createMenus(QTabWidget* pages);
-    void addViewMenu(QTabWidget* pages);
     void chooseConnection();
     void endWorkspace();
-    void fillSandboxMenu();
     void showLiveness(bool live, const QString& why);
     void restoreSettings();
     void saveSettings() const;
@@ -102,7 +100,7 @@ private:
     MetricsPage* metricsPage_;
     LabPanel* labPanel_;
 
-    QMenu* sandboxMenu_ = nullptr;
+    SandboxMenu* sandboxMenu_ = nullptr;
     HelpMenu* helpMenu_ = nullptr;
     QAction* readOnlyAction_ = nullptr;
     bool readOnly_ = false;
