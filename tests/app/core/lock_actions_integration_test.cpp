@@ -267,7 +267,9 @@ private slots:
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
         actions.acquire("/actions/j", 10, false);
         QTRY_COMPARE(keysUnder("/actions/j/").size(), 2);
-        for (int failures = 1; failures <= 6; ++failures) { // until a delay is long enough
+        // Until a delay is long enough to cancel in: full jitter makes the first two shorter
+        // than 0.2 s and each later one so with odds 1/2, 1/4, ... (one rehearsal saw 6 in a row).
+        for (int failures = 1; failures <= 12; ++failures) {
             etcd::pb::LeaseRevokeRequest revoke;
             revoke.set_id(leaseOfOtherThan("/actions/j/", holderKey));
             QVERIFY(etcd::call(etcd_.client(), &etcd::Client::leaseRevoke, revoke).ok());
