@@ -1,6 +1,7 @@
 #include "app/gui/lockscope_command_line.h"
 
 #include "app/core/connection_options.h"
+#include "app/core/key_text.h"
 #include "app/gui/program_versions.h"
 
 #include <cstdio>
@@ -17,6 +18,11 @@ LockscopeCommandLine::LockscopeCommandLine()
                      "cluster whose members the Sandbox menu stops and restarts.")
     , etcdOption_("etcd", "The etcd program for the sandbox.", "program", "etcd")
     , noLabOption_("no-lab", "On the sandbox, do not start the contention lab's demo workers.")
+    , prefixOption_("prefix",
+                    "Show the locks under this key prefix from the start (\\xNN for a byte "
+                    "text cannot hold, \\\\ for a backslash). On a sandbox the lab's demo "
+                    "workers then do not start.",
+                    "prefix")
     , readOnlyOption_("read-only", "Hide every action that writes.")
     , debugOption_("debug", "Also print gRPC's own log lines to stderr.") {
     parser_.setApplicationDescription(
@@ -24,7 +30,8 @@ LockscopeCommandLine::LockscopeCommandLine()
         "those of etcdctl. With no endpoints (neither --endpoints nor ETCDCTL_ENDPOINTS), "
         "LockScope starts a sandbox etcd of its own.");
     ConnectionOptions::addFlags(parser_, "none: LockScope starts a sandbox etcd of its own");
-    parser_.addOptions({sandboxOption_, etcdOption_, noLabOption_, readOnlyOption_, debugOption_});
+    parser_.addOptions(
+        {sandboxOption_, etcdOption_, noLabOption_, prefixOption_, readOnlyOption_, debugOption_});
 }
 
 bool LockscopeCommandLine::parse(const QStringList& arguments) {
@@ -54,6 +61,12 @@ bool LockscopeCommandLine::parse(const QStringList& arguments) {
         error_ = "give either --sandbox or --endpoints, not both";
         return false;
     }
+    std::string problem;
+    if (parser_.isSet(prefixOption_) &&
+        !parseKeyText(parser_.value(prefixOption_).toStdString(), problem)) {
+        error_ = QString::fromStdString("--prefix: " + problem);
+        return false;
+    }
     return true;
 }
 
@@ -80,6 +93,12 @@ QString LockscopeCommandLine::etcdProgram() const {
 
 bool LockscopeCommandLine::noLab() const {
     return parser_.isSet(noLabOption_);
+}
+
+std::optional<QString> LockscopeCommandLine::prefix() const {
+    if (!parser_.isSet(prefixOption_))
+        return std::nullopt;
+    return parser_.value(prefixOption_);
 }
 
 bool LockscopeCommandLine::readOnly() const {

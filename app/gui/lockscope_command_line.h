@@ -32,6 +32,8 @@ public:
     int sandboxMembers() const { return sandboxMembers_; }
     QString etcdProgram() const;
     bool noLab() const;
+    // --prefix as typed (escapes checked by parse()); std::nullopt when not given.
+    std::optional<QString> prefix() const;
     bool readOnly() const;
     bool debug() const;
     // The connection flags and ETCDCTL_* variables; std::nullopt with `error` set when wrong.
@@ -45,6 +47,7 @@ private:
     QCommandLineOption sandboxOption_;
     QCommandLineOption etcdOption_;
     QCommandLineOption noLabOption_;
+    QCommandLineOption prefixOption_;
     QCommandLineOption readOnlyOption_;
     QCommandLineOption debugOption_;
     QStringList arguments_; // as parsed: --sandbox=N is --sandbox

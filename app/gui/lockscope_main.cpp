@@ -58,8 +58,12 @@ int main(int argc, char* argv[]) {
         MainWindow window;
         window.show();
         window.setReadOnly(commandLine.readOnly());
+        const auto prefix = commandLine.prefix();
+        if (prefix)
+            window.setPrefix(*prefix);
         if (commandLine.sandboxAsked() || !connection->endpointsGiven) {
-            if (!commandLine.noLab() && !commandLine.readOnly())
+            // The demo shows its own prefix: not when the user named one.
+            if (!commandLine.noLab() && !commandLine.readOnly() && !prefix)
                 window.startLabDemoWhenConnected(); // a queue moving within seconds
             window.startSandbox(commandLine.etcdProgram(), commandLine.sandboxMembers());
         } else

@@ -1,6 +1,7 @@
 // `lockscope --help` and `--version` run as a user would run them on a machine with no display:
 // the built program as a child process, with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM
 // unset (a QApplication aborts there).
+#include "app/gui/lockscope_command_line.h"
 #include "app/gui/program_versions.h"
 
 #include <QProcess>
@@ -56,7 +57,8 @@ private slots:
         QVERIFY2(run.status == QProcess::NormalExit, qPrintable(run.err));
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.startsWith("Usage: "), qPrintable(run.out));
-        for (const char* option : {"--endpoints", "--sandbox", "--read-only", "--version"})
+        for (const char* option :
+             {"--endpoints", "--sandbox", "--prefix", "--read-only", "--version"})
             QVERIFY2(run.out.contains(option), option);
         // No arguments start a sandbox: help must not promise a local default endpoint.
         QVERIFY2(!run.out.contains("127.0.0.1:2379"), qPrintable(run.out));
@@ -78,6 +80,23 @@ private slots:
         QVERIFY2(run.out.startsWith("LockScope " LOCKSCOPE_VERSION "\n"), qPrintable(run.out));
         QVERIFY(run.out.contains("\nQt 6."));
         QVERIFY(run.out.contains("\ngRPC 1."));
+    }
+
+    // --prefix is kept as typed, escapes and all (the prefix field reads it as it reads what is
+    // typed there); a bad escape is a usage error that says which flag and why.
+    void prefixIsTakenAsTypedAndABadEscapeIsAUsageError() {
+        LockscopeCommandLine none;
+        QVERIFY(none.parse({"lockscope"}));
+        QVERIFY(!none.prefix());
+
+        LockscopeCommandLine bytes;
+        QVERIFY2(bytes.parse({"lockscope", "--prefix", "/jobs/\\xff"}),
+                 qPrintable(bytes.errorText()));
+        QCOMPARE(bytes.prefix(), std::optional<QString>("/jobs/\\xff"));
+
+        LockscopeCommandLine bad;
+        QVERIFY(!bad.parse({"lockscope", "--prefix", "/jobs/\\xZZ"}));
+        QVERIFY2(bad.errorText().startsWith("--prefix: "), qPrintable(bad.errorText()));
     }
 };
 
