@@ -15,10 +15,10 @@ struct ProcessStat {
     pid_t parent = 0;
 };
 
-// /proc/<pid>/stat is "pid (comm) state ppid ...": comm may hold spaces and parentheses, so
-// the fields after it are read from the last ')'.
-std::optional<ProcessStat> statOf(const std::string& pid) {
-    std::ifstream file("/proc/" + pid + "/stat");
+// A /proc stat file (a process's or one of its threads') is "pid (comm) state ppid ...": comm
+// may hold spaces and parentheses, so the fields after it are read from the last ')'.
+std::optional<ProcessStat> statAt(const std::filesystem::path& statFile) {
+    std::ifstream file(statFile);
     std::string line;
     if (!std::getline(file, line))
         return std::nullopt;
@@ -32,6 +32,10 @@ std::optional<ProcessStat> statOf(const std::string& pid) {
     if (!(rest >> stat.state >> stat.parent))
         return std::nullopt;
     return stat;
+}
+
+std::optional<ProcessStat> statOf(const std::string& pid) {
+    return statAt("/proc/" + pid + "/stat");
 }
 
 } // namespace
@@ -53,6 +57,17 @@ std::set<pid_t> childProcesses(pid_t parent, const std::string& name) {
 bool processAlive(pid_t pid) {
     const auto stat = statOf(std::to_string(pid));
     return stat && stat->state != 'Z';
+}
+
+bool everyThreadStopped(pid_t pid) {
+    std::error_code error;
+    for (const auto& task :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+        const auto stat = statAt(task.path() / "stat");
+        if (!stat || stat->state != 'T')
+            return false;
+    }
+    return !error;
 }
 
 } // namespace lockscope::test

@@ -14,4 +14,7 @@ std::set<pid_t> childProcesses(pid_t parent, const std::string& name);
 // Whether `pid` is a running process (a zombie counts as ended).
 bool processAlive(pid_t pid);
 
+// Whether every thread of `pid` is stopped (state T), as after a SIGSTOP has taken effect.
+bool everyThreadStopped(pid_t pid);
+
 } // namespace lockscope::test

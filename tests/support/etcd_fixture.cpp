@@ -1,13 +1,12 @@
 #include "support/etcd_fixture.h"
 
 #include "etcdclient/blocking.h"
+#include "support/child_processes.h"
 #include "support/local_etcd.h"
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <filesystem>
-#include <fstream>
 #include <thread>
 
 namespace lockscope::test {
@@ -107,25 +106,6 @@ std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int fi
     std::rotate(endpoints.begin(), endpoints.begin() + first, endpoints.end());
     return endpoints;
 }
-
-namespace {
-
-// Whether every thread of `pid` is in the stopped state ('T' in /proc/<pid>/task/<tid>/stat).
-bool everyThreadStopped(pid_t pid) {
-    std::error_code error;
-    for (const auto& task :
-         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
-        std::ifstream stat(task.path() / "stat");
-        std::string line;
-        std::getline(stat, line);
-        const auto nameEnd = line.rfind(')'); // the state follows the command name
-        if (nameEnd == std::string::npos || nameEnd + 2 >= line.size() || line[nameEnd + 2] != 'T')
-            return false;
-    }
-    return !error;
-}
-
-} // namespace
 
 StoppedMember::StoppedMember(const etcd::LocalCluster& cluster, int member)
     : pid_(cluster.pid(member)) {
