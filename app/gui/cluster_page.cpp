@@ -5,8 +5,8 @@
 #include "app/core/endpoint_status_model.h"
 #include "app/core/workspace.h"
 #include "widgets/latency_plot.h"
+#include "widgets/titled_box.h"
 
-#include <QGroupBox>
 #include <QHeaderView>
 #include <QSettings>
 #include <QSplitter>
@@ -14,17 +14,6 @@
 #include <QVBoxLayout>
 
 namespace lockscope {
-
-namespace {
-
-QWidget* framed(const QString& title, QWidget* content) {
-    auto* box = new QGroupBox(title);
-    auto* layout = new QVBoxLayout(box);
-    layout->addWidget(content);
-    return box;
-}
-
-} // namespace
 
 ClusterPage::ClusterPage(QWidget* parent)
     : QWidget(parent)
@@ -48,9 +37,9 @@ ClusterPage::ClusterPage(QWidget* parent)
     latencyPlot_->setWindowSeconds(120);
 
     splitter_->setObjectName("clusterSplitter");
-    splitter_->addWidget(framed(tr("Members"), statusTable));
+    splitter_->addWidget(titledBox(tr("Members"), statusTable));
     splitter_->addWidget(
-        framed(tr("Round trip by RPC method (right-click to export)"), latencyPlot_));
+        titledBox(tr("Round trip by RPC method (right-click to export)"), latencyPlot_));
     splitter_->setStretchFactor(0, 1);
     splitter_->setStretchFactor(1, 3);
     splitter_->setSizes({180, 420});

@@ -4,10 +4,10 @@
 #include "app/core/workspace.h"
 #include "app/gui/metrics_scraper.h"
 #include "widgets/latency_plot.h"
+#include "widgets/titled_box.h"
 
 #include <QDateTime>
 #include <QGridLayout>
-#include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -20,14 +20,6 @@ namespace lockscope {
 namespace {
 
 constexpr double PlotWindowSeconds = 300;
-
-QWidget* titled(const QString& title, QWidget* content) {
-    auto* box = new QGroupBox(title);
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(content);
-    return box;
-}
 
 QString count(double value) {
     return QString::number(value, 'f', 0);
@@ -93,10 +85,10 @@ MetricsPage::MetricsPage(QWidget* parent)
     auto* plots = new QWidget;
     auto* grid = new QGridLayout(plots);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(titled(tr("Leadership and lease expiries"), leadership_), 0, 0);
-    grid->addWidget(titled(tr("Leases (the leader's counts)"), leases_), 0, 1);
-    grid->addWidget(titled(tr("Watchers and proposals (all members)"), watchers_), 1, 0);
-    grid->addWidget(titled(tr("Disk latency (slowest member)"), disk_), 1, 1);
+    grid->addWidget(titledBox(tr("Leadership and lease expiries"), leadership_), 0, 0);
+    grid->addWidget(titledBox(tr("Leases (the leader's counts)"), leases_), 0, 1);
+    grid->addWidget(titledBox(tr("Watchers and proposals (all members)"), watchers_), 1, 0);
+    grid->addWidget(titledBox(tr("Disk latency (slowest member)"), disk_), 1, 1);
     for (LatencyPlot* plot : {leadership_, leases_, watchers_, disk_})
         plot->setWindowSeconds(PlotWindowSeconds);
 

@@ -1,0 +1,15 @@
+#include "widgets/titled_box.h"
+
+#include <QGroupBox>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+QWidget* titledBox(const QString& title, QWidget* content) {
+    auto* box = new QGroupBox(title);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(content);
+    return box;
+}
+
+} // namespace lockscope
