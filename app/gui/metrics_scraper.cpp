@@ -1,9 +1,9 @@
 #include "app/gui/metrics_scraper.h"
 
 #include "etcdclient/endpoint.h"
+#include "etcdclient/tls_files.h"
 
 #include <QDateTime>
-#include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSslCertificate>
@@ -21,15 +21,6 @@ QSslKey readKey(const QByteArray& pem) {
             return key;
     }
     return {};
-}
-
-QByteArray readFile(const std::string& path, QString& problem) {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly)) {
-        problem = MetricsScraper::tr("cannot read %1: %2").arg(file.fileName(), file.errorString());
-        return {};
-    }
-    return file.readAll();
 }
 
 } // namespace
@@ -52,25 +43,20 @@ MetricsScraper::MetricsScraper(const etcd::ClientOptions& options, QObject* pare
     }
     inFlight_.assign(urls_.size(), nullptr);
 
-    if (!options.caFile.empty()) {
-        const QByteArray pem = readFile(options.caFile, tlsProblem_);
-        const auto authorities = QSslCertificate::fromData(pem, QSsl::Pem);
-        if (tlsProblem_.isEmpty() && authorities.isEmpty())
-            tlsProblem_ =
-                tr("%1 holds no PEM certificate").arg(QString::fromStdString(options.caFile));
-        tls_.setCaCertificates(authorities);
-    }
-    if (!options.certFile.empty() && tlsProblem_.isEmpty()) {
+    // The client reads and checks the same files before it dials, and names what is wrong.
+    const auto files = etcd::readTlsFiles(options);
+    if (!files) {
+        tlsProblem_ = QString::fromStdString(files.error().message);
+    } else {
+        if (!files->caPem.empty())
+            tls_.setCaCertificates(
+                QSslCertificate::fromData(QByteArray::fromStdString(files->caPem), QSsl::Pem));
         const auto certificates =
-            QSslCertificate::fromData(readFile(options.certFile, tlsProblem_), QSsl::Pem);
-        const QSslKey key = readKey(readFile(options.keyFile, tlsProblem_));
-        if (tlsProblem_.isEmpty() && (certificates.isEmpty() || key.isNull()))
-            tlsProblem_ = tr("the client certificate %1 or its key %2 is not PEM")
-                              .arg(QString::fromStdString(options.certFile),
-                                   QString::fromStdString(options.keyFile));
-        if (!certificates.isEmpty())
+            QSslCertificate::fromData(QByteArray::fromStdString(files->certPem), QSsl::Pem);
+        if (!certificates.isEmpty()) {
             tls_.setLocalCertificate(certificates.front());
-        tls_.setPrivateKey(key);
+            tls_.setPrivateKey(readKey(QByteArray::fromStdString(files->keyPem)));
+        }
     }
     connect(&timer_, &QTimer::timeout, this, &MetricsScraper::scrapeAll);
 }
@@ -91,8 +77,7 @@ void MetricsScraper::start(int intervalMs) {
 void MetricsScraper::scrapeAll() {
     for (int member = 0; member < static_cast<int>(urls_.size()); ++member) {
         if (!tlsProblem_.isEmpty()) {
-            emit failed(member,
-                        tr("TLS files: %1; fix the connection's TLS files").arg(tlsProblem_));
+            emit failed(member, tlsProblem_);
             continue;
         }
         if (inFlight_[member])
