@@ -140,7 +140,6 @@ void MetricsPage::onScraped(int member, const EtcdMemberMetrics& metrics, double
     }
     m.last = metrics;
     m.lastAt = unixSeconds;
-    m.failed = false;
     m.problem.clear();
     showRow(member);
     if (first) // once: sizing to every new value would make the columns jitter
@@ -158,7 +157,6 @@ void MetricsPage::onScraped(int member, const EtcdMemberMetrics& metrics, double
 }
 
 void MetricsPage::onFailed(int member, const QString& reason) {
-    members_.at(member).failed = true;
     members_.at(member).problem = reason;
     QTableWidgetItem* read = table_->item(member, ReadColumn);
     read->setText(tr("not read: %1").arg(reason));
@@ -177,7 +175,7 @@ void MetricsPage::onFailed(int member, const QString& reason) {
 void MetricsPage::showProblems() {
     QStringList lines;
     for (const Member& m : members_)
-        if (m.failed)
+        if (m.failed())
             lines << m.problem;
     problems_->setText(lines.join('\n'));
     problems_->setVisible(!lines.isEmpty());
@@ -232,8 +230,8 @@ void MetricsPage::plotCluster(double unixSeconds) {
     for (const Member& m : members_) {
         changes = std::max(changes, m.leaderChangesSeen); // every member sees every change
         expiries += m.leasesExpiredSeen; // only the leader of the moment counts them
-        notAnswering += m.failed ? 1 : 0;
-        if (m.failed || !m.last)
+        notAnswering += m.failed() ? 1 : 0;
+        if (m.failed() || !m.last)
             continue;
         withoutLeader += m.last->hasLeader ? 0 : 1;
         slowWatchers += m.last->slowWatchers;

@@ -59,8 +59,8 @@ private:
         std::optional<EtcdMemberRates> rates;
         double leaderChangesSeen = 0; // since this page began reading the member
         double leasesExpiredSeen = 0;
-        bool failed = false; // the last read failed, for this reason:
-        QString problem;
+        QString problem; // why the last read failed; empty when it worked
+        bool failed() const { return !problem.isEmpty(); }
     };
     void onScraped(int member, const EtcdMemberMetrics& metrics, double unixSeconds);
     void onFailed(int member, const QString& reason);
