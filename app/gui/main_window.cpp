@@ -8,7 +8,7 @@
 #include "app/gui/connection_profiles.h"
 #include "app/gui/connection_status.h"
 #include "app/gui/help_menu.h"
-#include "app/gui/lab_panel.h"
+#include "app/gui/lab_page.h"
 #include "app/gui/lock_actions_bar.h"
 #include "app/gui/locks_page.h"
 #include "app/gui/metrics_page.h"
@@ -44,7 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
     , timelinePage_(new TimelinePage)
     , clusterPage_(new ClusterPage)
     , metricsPage_(new MetricsPage)
-    , labPanel_(new LabPanel) {
+    , labPage_(new LabPage) {
     setWindowTitle("LockScope");
     resize(1280, 800);
     new FrameRateCap(this, FrameInterval);
@@ -64,13 +64,13 @@ MainWindow::MainWindow(QWidget* parent)
     tabs->addTab(timelinePage_, tr("Timeline"));
     tabs->addTab(clusterPage_, tr("Cluster"));
     tabs->addTab(metricsPage_, tr("Metrics"));
-    tabs->addTab(labPanel_, tr("Lab"));
+    tabs->addTab(labPage_, tr("Lab"));
     locksPage_->setObjectName("locksPage");
     timelinePage_->setObjectName("lockCharts");
     clusterPage_->setObjectName("clusterPage");
     metricsPage_->setObjectName("metricsPage");
-    labPanel_->setObjectName("labPanel");
-    connect(labPanel_, &LabPanel::overlapFound, timelinePage_, &TimelinePage::markOverlap);
+    labPage_->setObjectName("labPanel");
+    connect(labPage_, &LabPage::overlapFound, timelinePage_, &TimelinePage::markOverlap);
     connect(locksPage_, &LocksPage::ownWaitMeasured, timelinePage_, &TimelinePage::addOwnWait);
     connect(locksPage_, &LocksPage::message, statusMessages_, &StatusMessages::show);
     connect(locksPage_, &LocksPage::problem, this,
@@ -200,11 +200,11 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     timelinePage_->setWorkspace(workspace_);
     clusterPage_->setWorkspace(workspace_);
     metricsPage_->setWorkspace(workspace_);
-    labPanel_->setWorkspace(workspace_);
+    labPage_->setWorkspace(workspace_);
     if (labDemo_ && workspace_->client()) {
         labDemo_ = false;
         setPrefix("/lockscope-lab/");
-        labPanel_->start();
+        labPage_->start();
     }
     workspace_->startRefreshing();
 }
@@ -224,7 +224,7 @@ void MainWindow::endWorkspace() {
     timelinePage_->setWorkspace(nullptr);
     clusterPage_->setWorkspace(nullptr);
     metricsPage_->setWorkspace(nullptr);
-    labPanel_->setWorkspace(nullptr);
+    labPage_->setWorkspace(nullptr);
     ending->session()->disconnect(this);
     ending->lockWatch()->disconnect(this);
     ++endingWorkspaces_;
@@ -245,7 +245,7 @@ void MainWindow::setReadOnly(bool readOnly) {
         const QSignalBlocker quiet(readOnlyAction_);
         readOnlyAction_->setChecked(readOnly);
     }
-    labPanel_->setEnabled(!readOnly);
+    labPage_->setEnabled(!readOnly);
     locksPage_->setReadOnly(readOnly);
 }
 

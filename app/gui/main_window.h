@@ -20,7 +20,7 @@ class MetricsPage;
 class SandboxMenu;
 class ConnectionStatus;
 class HelpMenu;
-class LabPanel;
+class LabPage;
 class LockWatch;
 class LocksPage;
 class PasswordSource;
@@ -98,7 +98,7 @@ private:
     TimelinePage* timelinePage_;
     ClusterPage* clusterPage_;
     MetricsPage* metricsPage_;
-    LabPanel* labPanel_;
+    LabPage* labPage_;
 
     SandboxMenu* sandboxMenu_ = nullptr;
     HelpMenu* helpMenu_ = nullptr;

@@ -2,7 +2,7 @@
 // it without a close, leaves none of our keys and none of our leases on a real etcd, checked
 // with the real etcdctl right after.
 #include "app/core/lock_actions.h"
-#include "app/gui/lab_panel.h"
+#include "app/gui/lab_page.h"
 #include "app/gui/main_window.h"
 #include "process/local_cluster.h"
 #include "support/etcdctl.h"
@@ -102,7 +102,7 @@ private:
         QSignalSpy acquired(actions, &LockActions::acquired);
         actions->acquire("/window/held", 10, false);
         actions->acquire("/window/queued", 10, false);
-        auto* lab = window.findChild<LabPanel*>();
+        auto* lab = window.findChild<LabPage*>();
         QVERIFY(lab);
         auto labOptions = lab->options();
         labOptions.workers = 4;

@@ -1,4 +1,4 @@
-#include "app/gui/lab_panel.h"
+#include "app/gui/lab_page.h"
 
 #include "app/core/key_text.h"
 #include "app/core/workspace.h"
@@ -52,7 +52,7 @@ std::vector<std::string> lockNames(const QString& text, std::string& problem) {
 
 } // namespace
 
-LabPanel::LabPanel(QWidget* parent)
+LabPage::LabPage(QWidget* parent)
     : QWidget(parent)
     , workers_(spin(this, 1, 200, 8, tr(" workers")))
     , locks_(new QLineEdit("/lockscope-lab/lock", this))
@@ -102,17 +102,17 @@ LabPanel::LabPanel(QWidget* parent)
     layout->addWidget(column);
     layout->addStretch();
 
-    connect(start_, &QPushButton::clicked, this, &LabPanel::start);
-    connect(step_, &QPushButton::clicked, this, &LabPanel::step);
-    connect(stop_, &QPushButton::clicked, this, &LabPanel::stop);
+    connect(start_, &QPushButton::clicked, this, &LabPage::start);
+    connect(step_, &QPushButton::clicked, this, &LabPage::step);
+    connect(stop_, &QPushButton::clicked, this, &LabPage::stop);
     refreshTimer_.setInterval(RefreshIntervalMs);
-    connect(&refreshTimer_, &QTimer::timeout, this, &LabPanel::refresh);
+    connect(&refreshTimer_, &QTimer::timeout, this, &LabPage::refresh);
     updateButtons();
 }
 
-LabPanel::~LabPanel() = default;
+LabPage::~LabPage() = default;
 
-void LabPanel::setWorkspace(Workspace* workspace) {
+void LabPage::setWorkspace(Workspace* workspace) {
     if (workspace_ && workspace != workspace_) {
         refresh(); // the final figures stay shown
         refreshTimer_.stop();
@@ -121,7 +121,7 @@ void LabPanel::setWorkspace(Workspace* workspace) {
     updateButtons();
 }
 
-lab::LabOptions LabPanel::options() const {
+lab::LabOptions LabPage::options() const {
     lab::LabOptions o;
     o.workers = workers_->value();
     std::string ignored; // launch() says it
@@ -136,7 +136,7 @@ lab::LabOptions LabPanel::options() const {
     return o;
 }
 
-void LabPanel::setOptions(const lab::LabOptions& o) {
+void LabPage::setOptions(const lab::LabOptions& o) {
     workers_->setValue(o.workers);
     QStringList names;
     for (const auto& l : o.locks)
@@ -151,14 +151,14 @@ void LabPanel::setOptions(const lab::LabOptions& o) {
     fencing_->setChecked(o.fencing);
 }
 
-void LabPanel::start() {
+void LabPage::start() {
     launch(false);
 }
-void LabPanel::step() {
+void LabPage::step() {
     launch(true);
 }
 
-void LabPanel::launch(bool once) {
+void LabPage::launch(bool once) {
     if (!usable() || running())
         return;
     const lab::LabOptions o = options();
@@ -177,7 +177,7 @@ void LabPanel::launch(bool once) {
     updateButtons();
 }
 
-void LabPanel::stop() {
+void LabPage::stop() {
     if (workspace_)
         workspace_->stopLab();
     refresh();
@@ -185,15 +185,15 @@ void LabPanel::stop() {
     updateButtons();
 }
 
-bool LabPanel::running() const {
+bool LabPage::running() const {
     return lab() && lab()->running();
 }
 
-QString LabPanel::figures() const {
+QString LabPage::figures() const {
     return figures_->text();
 }
 
-void LabPanel::refresh() {
+void LabPage::refresh() {
     if (!lab())
         return;
     const auto report = lab()->report();
@@ -238,18 +238,18 @@ void LabPanel::refresh() {
         updateButtons();
 }
 
-void LabPanel::updateButtons() {
+void LabPage::updateButtons() {
     const bool busy = running();
     start_->setEnabled(usable() && !busy);
     step_->setEnabled(usable() && !busy);
     stop_->setEnabled(lab() != nullptr);
 }
 
-bool LabPanel::usable() const {
+bool LabPage::usable() const {
     return workspace_ && workspace_->client() && !workspace_->ending();
 }
 
-lab::ContentionLab* LabPanel::lab() const {
+lab::ContentionLab* LabPage::lab() const {
     return workspace_ ? workspace_->lab().get() : nullptr;
 }
 

@@ -26,13 +26,13 @@ class Workspace;
 // fencing demo's counts, split brains found by the checker). The lab itself is the Workspace's,
 // which stops it with the connection; its workers' locks show in the main views like anyone
 // else's.
-class LabPanel : public QWidget {
+class LabPage : public QWidget {
     Q_OBJECT
 public:
     static constexpr int RefreshIntervalMs = 500;
 
-    explicit LabPanel(QWidget* parent = nullptr);
-    ~LabPanel() override;
+    explicit LabPage(QWidget* parent = nullptr);
+    ~LabPage() override;
 
     // The lab runs in this Workspace (null: disabled until there is one). Letting go of one
     // keeps its last figures shown.
@@ -44,7 +44,7 @@ public:
     void step();
     void stop();
     bool running() const;
-    QString figures() const; // the text the panel shows, for tests
+    QString figures() const; // the text the page shows, for tests
 
 signals:
     // A split brain the checker found: for the timeline.
