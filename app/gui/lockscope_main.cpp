@@ -21,6 +21,13 @@ int usageError(const QString& message) {
     return 2;
 }
 
+// Whether a QApplication can start: without a platform to draw on it aborts, so say so first.
+bool platformAvailable(const QStringList& arguments) {
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || arguments.contains("-platform") ||
+           !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -29,11 +36,20 @@ int main(int argc, char* argv[]) {
     QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);
 
     // --help and --version print text: answered before QApplication, which aborts without a
-    // display. Arguments this parse does not know (Qt's own -platform ...) wait for the second.
-    if (LockscopeCommandLine early;
-        early.parse(losslessArguments(argc, argv)) && early.asksForText()) {
+    // display. Arguments this parse does not know (Qt's own -platform ...) wait for the second,
+    // unless there is no display: then no Qt option can help, and the usage error is the answer.
+    const QStringList arguments = losslessArguments(argc, argv);
+    if (LockscopeCommandLine early; early.parse(arguments) && early.asksForText()) {
         const QCoreApplication textOnly(argc, argv);
         early.printText();
+    } else if (!platformAvailable(arguments)) {
+        if (!early.errorText().isEmpty())
+            return usageError(early.errorText());
+        std::fputs("lockscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                   "unset).\nRun it in a desktop session, or over ssh -X; lockscopectl answers "
+                   "the same questions in a terminal.\n",
+                   stderr);
+        return 1;
     }
 
     QApplication app(argc, argv);

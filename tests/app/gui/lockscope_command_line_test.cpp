@@ -1,6 +1,6 @@
-// `lockscope --help` and `--version` run as a user would run them on a machine with no display:
-// the built program as a child process, with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM
-// unset (a QApplication aborts there).
+// `lockscope --help`, `--version` and usage errors run as a user would run them on a machine with
+// no display: the built program as a child process, with DISPLAY, WAYLAND_DISPLAY and
+// QT_QPA_PLATFORM unset (a QApplication aborts there).
 #include "app/gui/lockscope_command_line.h"
 #include "app/gui/program_versions.h"
 
@@ -45,6 +45,20 @@ Run runWithoutDisplay(const QStringList& arguments) {
 class LockscopeCommandLineTest : public QObject {
     Q_OBJECT
 private slots:
+    // With no display, a usage error is still a usage error (exit 2, saying which argument), and
+    // a plain start says there is no display: neither aborts in QApplication.
+    void usageErrorsAndAPlainStartAnswerWithoutADisplay() {
+        const Run bogus = runWithoutDisplay({"--no-such-flag"});
+        QVERIFY2(bogus.status == QProcess::NormalExit, qPrintable(bogus.err));
+        QCOMPARE(bogus.exitCode, 2);
+        QVERIFY2(bogus.err.contains("no-such-flag") && bogus.err.contains("lockscope --help"),
+                 qPrintable(bogus.err));
+
+        const Run plain = runWithoutDisplay({});
+        QVERIFY2(plain.status == QProcess::NormalExit, qPrintable(plain.err));
+        QCOMPARE(plain.exitCode, 1);
+        QVERIFY2(plain.err.contains("no display"), qPrintable(plain.err));
+    }
     void helpPrintsUsageWithoutADisplay_data() {
         QTest::addColumn<QString>("flag");
         QTest::newRow("--help") << "--help";
