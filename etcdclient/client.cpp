@@ -48,6 +48,7 @@ struct PagedRange {
     pb::RangeRequest next;
     pb::RangeResponse collected;
     Callback<pb::RangeResponse> done;
+    int64_t firstLimit = 0;
 };
 
 void fetchPage(Client& client, std::shared_ptr<PagedRange> paging) {
@@ -62,10 +63,13 @@ void fetchPage(Client& client, std::shared_ptr<PagedRange> paging) {
             *all.mutable_header() = page->header();
             all.set_count(page->count());
             paging->next.set_revision(page->header().revision());
+            paging->firstLimit = paging->next.limit();
         }
         const bool more = page->more() && page->kvs_size() > 0;
-        if (more)
+        if (more) {
             paging->next.set_key(keyAfter(page->kvs(page->kvs_size() - 1).key()));
+            paging->next.set_limit(nextPageLimit(paging->firstLimit, all.count()));
+        }
         for (auto& kv : *page->mutable_kvs())
             all.add_kvs()->Swap(&kv);
         if (more) {

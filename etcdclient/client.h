@@ -102,8 +102,9 @@ public:
     bool onClientThread() const;
 
     void range(pb::RangeRequest request, Callback<pb::RangeResponse> done);
-    // A Range read in pages of request.limit() keys (5000 when 0), all at the first page's
-    // revision, returned as one response. For prefixes with far more keys than one message holds.
+    // A Range read in pages, the first of request.limit() keys (5000 when 0) and later ones
+    // larger for a large range (nextPageLimit), all at the first page's revision, returned as
+    // one response. For prefixes with far more keys than one message holds.
     void rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done);
     void put(pb::PutRequest request, Callback<pb::PutResponse> done);
     void deleteRange(pb::DeleteRangeRequest request, Callback<pb::DeleteRangeResponse> done);

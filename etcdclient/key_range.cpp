@@ -1,5 +1,7 @@
 #include "etcdclient/key_range.h"
 
+#include <algorithm>
+
 namespace etcd {
 
 std::string prefixRangeEnd(const std::string& prefix) {
@@ -17,6 +19,10 @@ std::string prefixRangeEnd(const std::string& prefix) {
 
 std::string keyAfter(const std::string& key) {
     return key + '\0';
+}
+
+int64_t nextPageLimit(int64_t first, int64_t total) {
+    return std::max(first, std::min(total / 10 + 1, MaxPageKeys));
 }
 
 } // namespace etcd
