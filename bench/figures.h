@@ -28,6 +28,7 @@ struct Scale {
     std::vector<MonitorShape> monitorShapes; // prefixes for the snapshot-load figure
     // How long the writer writes at each rate of the event-to-model figures.
     std::chrono::seconds eventRun;
+    MonitorShape windowShape; // the prefix of the loaded-window figure
 };
 
 // etcd's own floor: what any client pays. (The floors the targets divide by are measured
@@ -59,6 +60,19 @@ struct EventRateFigure {
 // prefix while a writer puts and deletes lock keys under it at 1k and then 5k events a second.
 std::vector<EventRateFigure>
 measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, const Scale& scale);
+
+struct WindowLoadFigure {
+    MonitorShape shape;
+    double firstFullListSeconds; // from connecting to the lock list holding every lock
+    double loadStallMs;          // the GUI thread's longest stall meanwhile
+    double residentMb;           // growth of the resident set, from before the window to the end
+    EventRateFigure churn;       // then, at 1k events/s on some of those locks
+};
+// LockScope's main window on a prefix of `scale.windowShape` lock keys held and queued for by
+// real leases: how long until it lists every lock, then event to model under churn beside its
+// floor, as measureEventToModel.
+WindowLoadFigure measureLoadedWindow(etcd::Client& client, const etcd::ClientOptions& options,
+                                     const Scale& scale);
 
 struct ReplotFigure {
     Samples samples;   // each QCustomPlot replot, decimating included

@@ -1,6 +1,5 @@
 #include "lock_event_writer.h"
 
-#include "etcdclient/blocking.h"
 #include "etcdclient/hex_id.h"
 
 #include <algorithm>
@@ -18,30 +17,16 @@ LockEventWriter::LockEventWriter(etcd::Client& client, std::string prefix, int l
     : client_(client)
     , prefix_(std::move(prefix))
     , depth_(static_cast<std::size_t>(depth))
+    // More sessions than places in a queue, so the next session to enqueue is never queued.
+    , leases_(client, std::max(sessions, depth + 1), leaseTtlSeconds)
     , queues_(static_cast<std::size_t>(locks))
     , nextSession_(static_cast<std::size_t>(locks), 0)
-    , inFlight_(static_cast<std::size_t>(locks), false) {
-    // More sessions than places in a queue, so the next session to enqueue is never queued.
-    for (int i = 0; i < std::max(sessions, depth + 1); ++i) {
-        etcd::pb::LeaseGrantRequest grant;
-        grant.set_ttl(leaseTtlSeconds);
-        if (auto granted = etcd::call(client_, &etcd::Client::leaseGrant, grant))
-            leases_.push_back(granted->id());
-    }
-}
-
-LockEventWriter::~LockEventWriter() {
-    for (int64_t lease : leases_) {
-        etcd::pb::LeaseRevokeRequest revoke;
-        revoke.set_id(lease);
-        etcd::call(client_, &etcd::Client::leaseRevoke, revoke);
-    }
-}
+    , inFlight_(static_cast<std::size_t>(locks), false) {}
 
 void LockEventWriter::run(int eventsPerSecond, Clock::duration duration) {
     const auto period = std::chrono::nanoseconds(std::chrono::seconds(1)) / eventsPerSecond;
     // Without a lease beyond the queue's depth (etcd refused them) there is nothing to write.
-    const auto events = leases_.size() > depth_ ? static_cast<int>(duration / period) : 0;
+    const auto events = leases_.ids().size() > depth_ ? static_cast<int>(duration / period) : 0;
     {
         std::lock_guard lock(mutex_);
         committed_.clear();
@@ -77,11 +62,11 @@ void LockEventWriter::write(std::size_t lock) {
     std::deque<int>& queue = queues_[lock];
     const bool enqueue = queue.size() < depth_;
     const int session = enqueue ? nextSession_[lock] : queue.front();
-    const int64_t lease = leases_[static_cast<std::size_t>(session)];
+    const int64_t lease = leases_.ids()[static_cast<std::size_t>(session)];
     const std::string key = prefix_ + "lock" + std::to_string(lock) + "/" + etcd::leaseHex(lease);
     if (enqueue) {
         queue.push_back(session);
-        nextSession_[lock] = (session + 1) % static_cast<int>(leases_.size());
+        nextSession_[lock] = (session + 1) % static_cast<int>(leases_.ids().size());
         etcd::pb::PutRequest put;
         put.set_key(key);
         put.set_lease(lease);

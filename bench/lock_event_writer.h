@@ -1,6 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
+#include "session_leases.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -26,8 +27,7 @@ public:
 
     LockEventWriter(etcd::Client& client, std::string prefix, int locks = 100, int depth = 4,
                     int sessions = 8);
-    // Revokes the sessions' leases, which deletes the keys left.
-    ~LockEventWriter();
+    // Its sessions' leases are revoked when it goes, which deletes the keys left.
     LockEventWriter(const LockEventWriter&) = delete;
     LockEventWriter& operator=(const LockEventWriter&) = delete;
 
@@ -51,7 +51,7 @@ private:
     etcd::Client& client_;
     const std::string prefix_;
     const std::size_t depth_;
-    std::vector<int64_t> leases_;
+    SessionLeases leases_;
     std::vector<std::deque<int>> queues_; // per lock, the sessions queued, holder first
     std::vector<int> nextSession_;        // per lock
 

@@ -1,8 +1,12 @@
+#include "app/core/lock_list_model.h"
 #include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/key_range.h"
 #include "figures.h"
 #include "lock_event_writer.h"
+#include "lock_key_fill.h"
+#include "resident_memory.h"
+#include "session_leases.h"
 #include "stall_probe.h"
 
 #include <QEventLoop>
@@ -24,6 +28,9 @@ using Clock = std::chrono::steady_clock;
 
 // The rates the issue asks for.
 constexpr int eventRates[] = {1000, 5000};
+// The churn on a window watching many locks, and how many of them it touches.
+constexpr int churnRate = 1000;
+constexpr int churnedLocks = 1000;
 // Past this, an event the window has not shown counts as never shown.
 constexpr std::chrono::seconds settleTimeout{10};
 
@@ -89,23 +96,19 @@ Samples sinceCommitted(std::string name, const std::map<int64_t, Clock::time_poi
     return samples;
 }
 
-EventRateFigure measureRate(etcd::Client& writerClient, const etcd::ClientOptions& options,
-                            int eventsPerSecond, Clock::duration run) {
-    const std::string prefix = "/bench/events/" + std::to_string(eventsPerSecond) + "/";
-    LockEventWriter writer(writerClient, prefix);
-
-    MainWindow window; // goes before the writer, whose leases' revocation it need not see
-    window.setPrefix(QString::fromStdString(prefix));
-    window.connectTo(options);
-    window.show();
-    const LockWatch* watch = window.lockWatch();
-    runEventsUntil([watch] { return watch->live(); }, settleTimeout);
+// Runs `writer` at `eventsPerSecond` for `run` under `prefix`, which `window` watches (live
+// already), with a bare watch beside it: when each committed write reached either, and the
+// GUI thread's longest stall meanwhile. `label` ends the figures' names.
+EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
+                             const etcd::ClientOptions& options, const std::string& prefix,
+                             int eventsPerSecond, Clock::duration run, const std::string& label) {
     const BareWatch bareWatch(options, prefix);
 
     // When the models first showed each revision; on the GUI thread, after every other
     // receiver of the same signal (the charts) has had it too.
     std::map<int64_t, Clock::time_point> shown;
-    QObject::connect(watch, &LockWatch::eventsArrived, &window,
+    const QObject receiver; // disconnects before `shown` goes
+    QObject::connect(window.lockWatch(), &LockWatch::eventsArrived, &receiver,
                      [&shown](const std::vector<etcd::LockEvent>& events) {
                          const auto now = Clock::now();
                          for (const etcd::LockEvent& event : events)
@@ -126,26 +129,88 @@ EventRateFigure measureRate(etcd::Client& writerClient, const etcd::ClientOption
         std::chrono::duration_cast<std::chrono::milliseconds>(run + settleTimeout));
     writing.join();
 
-    const std::string rate = std::to_string(eventsPerSecond / 1000) + "k events/s";
     const auto committed = writer.committed();
     return {eventsPerSecond, writer.achievedPerSecond(),
-            sinceCommitted("floor: event to bare watch, " + rate, committed, bareWatch.arrivals()),
-            sinceCommitted("gui: event to model, " + rate, committed, shown),
+            sinceCommitted("floor: event to bare watch, " + label, committed, bareWatch.arrivals()),
+            sinceCommitted("gui: event to model, " + label, committed, shown),
             std::chrono::duration<double, std::milli>(probe.longest()).count()};
 }
+
+std::string rateLabel(int eventsPerSecond) {
+    return std::to_string(eventsPerSecond / 1000) + "k events/s";
+}
+
+EventRateFigure measureRate(etcd::Client& writerClient, const etcd::ClientOptions& options,
+                            int eventsPerSecond, Clock::duration run) {
+    const std::string prefix = "/bench/events/" + std::to_string(eventsPerSecond) + "/";
+    LockEventWriter writer(writerClient, prefix);
+
+    MainWindow window; // goes before the writer, whose leases' revocation it need not see
+    window.setPrefix(QString::fromStdString(prefix));
+    window.connectTo(options);
+    window.show();
+    const LockWatch* watch = window.lockWatch();
+    runEventsUntil([watch] { return watch->live(); }, settleTimeout);
+    return measureChurn(window, writer, options, prefix, eventsPerSecond, run,
+                        rateLabel(eventsPerSecond));
+}
+
+// The settings the windows keep (geometry, recent prefixes) go to a temporary directory, not
+// to the user's.
+class ScratchSettings {
+public:
+    ScratchSettings() {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, directory_.path());
+    }
+
+private:
+    const QTemporaryDir directory_;
+};
 
 } // namespace
 
 std::vector<EventRateFigure>
 measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, const Scale& scale) {
-    // The window keeps its geometry and recent prefixes here, not in the user's settings.
-    const QTemporaryDir settings;
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
+    const ScratchSettings settings;
     std::vector<EventRateFigure> out;
     for (int rate : eventRates)
         out.push_back(measureRate(writer, window, rate, scale.eventRun));
     return out;
+}
+
+WindowLoadFigure measureLoadedWindow(etcd::Client& client, const etcd::ClientOptions& options,
+                                     const Scale& scale) {
+    const ScratchSettings settings;
+    const MonitorShape shape = scale.windowShape;
+    const std::string prefix = "/bench/window/";
+    // Sessions that hold and queue for every lock, until the figure ends.
+    const SessionLeases sessions(client, shape.keysPerLock, 600);
+    fillLockKeys(client, prefix, shape, sessions.ids());
+    // The churn: other sessions queueing for and releasing the first `churnedLocks` locks.
+    LockEventWriter writer(client, prefix, std::min(shape.locks, churnedLocks), 2, 4);
+
+    WindowLoadFigure figure{shape, 0, 0, 0, {}};
+    const double residentBefore = residentMb();
+    MainWindow window;
+    window.setPrefix(QString::fromStdString(prefix));
+    {
+        const StallProbe probe;
+        const auto start = Clock::now();
+        window.connectTo(options);
+        window.show();
+        const LockWatch* watch = window.lockWatch();
+        runEventsUntil(
+            [watch, &shape] { return watch->live() && watch->locks()->rowCount() >= shape.locks; },
+            std::chrono::seconds(120));
+        figure.firstFullListSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+        figure.loadStallMs = std::chrono::duration<double, std::milli>(probe.longest()).count();
+    }
+    figure.churn =
+        measureChurn(window, writer, options, prefix, churnRate, scale.eventRun,
+                     rateLabel(churnRate) + " on " + std::to_string(shape.locks) + " locks");
+    figure.residentMb = residentMb() - residentBefore;
+    return figure;
 }
 
 } // namespace lockscope::bench
