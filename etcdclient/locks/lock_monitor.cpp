@@ -155,7 +155,7 @@ void LockMonitor::onListed(uint64_t generation, Result<pb::RangeResponse> listed
         // between the check and the change.
         if (!current(generation))
             return;
-        const std::vector<mvccpb::KeyValue> kvs(listed->kvs().begin(), listed->kvs().end());
+        const std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*listed->mutable_kvs());
         const int64_t revision = listed->header().revision();
         events = table_.load(kvs, revision, std::chrono::system_clock::now());
         changes_.changedAll();

@@ -72,7 +72,7 @@ void readLockSnapshot(Client& client, const std::string& prefix,
             reading->done(listed.error());
             return;
         }
-        const std::vector<mvccpb::KeyValue> kvs(listed->kvs().begin(), listed->kvs().end());
+        const std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*listed->mutable_kvs());
         reading->table.load(kvs, listed->header().revision(), std::chrono::system_clock::now());
         reading->state.revision = listed->header().revision();
         reading->state.live = true;

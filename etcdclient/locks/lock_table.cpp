@@ -3,6 +3,8 @@
 #include "etcdclient/hex_id.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 namespace etcd {
 
@@ -67,13 +69,26 @@ LockKey* LockTable::find(const std::string& key) {
     return it == keys.end() ? nullptr : &*it;
 }
 
+std::vector<mvccpb::KeyValue>
+takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs) {
+    std::vector<mvccpb::KeyValue> out;
+    out.reserve(static_cast<std::size_t>(kvs.size()));
+    for (auto& kv : kvs)
+        out.push_back(std::move(kv));
+    return out;
+}
+
 std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs, int64_t revision,
                                        Clock::time_point now) {
     std::vector<LockEvent> out;
     const bool recovered = loaded_;
-    std::map<std::string, const mvccpb::KeyValue*> fresh;
-    for (const auto& kv : kvs)
-        fresh[kv.key()] = &kv;
+    // Only what we knew before needs looking up; a first load (a million keys, maybe) skips it.
+    std::unordered_map<std::string_view, const mvccpb::KeyValue*> fresh;
+    if (!locks_.empty()) {
+        fresh.reserve(kvs.size());
+        for (const auto& kv : kvs)
+            fresh.emplace(kv.key(), &kv);
+    }
 
     // Keys gone, or deleted and created again, during the gap: oldest first.
     std::vector<std::pair<int64_t, std::string>> gone;
@@ -90,7 +105,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     // Keys new since: in create order, so queues and holders form as they did on the server.
     std::vector<const mvccpb::KeyValue*> arrived;
     for (const auto& kv : kvs) {
-        LockKey* known = find(kv.key());
+        LockKey* known = locks_.empty() ? nullptr : find(kv.key());
         if (!known) {
             arrived.push_back(&kv);
             continue;
@@ -99,8 +114,11 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     }
     std::sort(arrived.begin(), arrived.end(),
               [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
-    for (auto* kv : arrived)
+    for (auto* kv : arrived) {
         insert(lockKeyOf(*kv, now), revision, recovered, out);
+        if (!recovered)
+            out.clear(); // not news (below), and a million of them would be a burst of memory
+    }
 
     revision_ = revision;
     if (!recovered)

@@ -13,6 +13,10 @@
 
 namespace etcd {
 
+// A Range answer's key-values moved out for LockTable::load: a million keys are not copied.
+std::vector<mvccpb::KeyValue>
+takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs);
+
 // Turns lock keys and watch events into locks, holders, queues and lock events. Pure: no I/O,
 // no clock of its own; times come in with the data. The lock name is the key without its last
 // path segment, so "/my-lock//694d" (a name given with a trailing slash) is lock "/my-lock/".
