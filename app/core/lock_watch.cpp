@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <utility>
 
 namespace lockscope {
 
@@ -101,10 +102,28 @@ bool LockWatch::drain() {
         inbox_->dirty = false;
         events.swap(inbox_->events);
     }
-    const etcd::LockChanges changes = monitor_->update(state_);
-    locks_->update(state_, changes);
-    if (changes.all || changes.leases ||
-        std::binary_search(changes.locks.begin(), changes.locks.end(), selectedLock_))
+    // Taken before the state, so no event is shown ahead of the state it changed. When the
+    // monitor is busy (a large listing, its lease round) the events go back and the drain comes
+    // again shortly: the GUI thread does not wait for the client's.
+    const auto changes = monitor_->tryUpdate(state_);
+    if (!changes) {
+        {
+            std::lock_guard lock(inbox_->mutex);
+            events.insert(events.end(), std::make_move_iterator(inbox_->events.begin()),
+                          std::make_move_iterator(inbox_->events.end()));
+            inbox_->events.swap(events);
+            inbox_->dirty = true;
+        }
+        if (!std::exchange(drainRetryPending_, true))
+            QTimer::singleShot(BusyRetryMs, this, [this] {
+                drainRetryPending_ = false;
+                drain();
+            });
+        return false;
+    }
+    locks_->update(state_, *changes);
+    if (changes->all || changes->leases ||
+        std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();
     nameOwnDepartures(events);
     events_->append(events);

@@ -23,6 +23,8 @@ class LockWatch : public QObject {
     Q_OBJECT
 public:
     static constexpr int TickIntervalMs = 250;
+    // How soon a drain comes again when the monitor was busy.
+    static constexpr int BusyRetryMs = 2;
 
     explicit LockWatch(QObject* parent = nullptr);
     ~LockWatch() override;
@@ -88,6 +90,7 @@ private:
     bool live_ = false;
     QString notLiveReason_;
     QTimer tickTimer_;
+    bool drainRetryPending_ = false; // one retry at a time while the monitor is busy
 };
 
 } // namespace lockscope

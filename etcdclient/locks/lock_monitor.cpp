@@ -72,8 +72,19 @@ LockMonitorState LockMonitor::state() const {
 }
 
 LockChanges LockMonitor::update(LockMonitorState& state) const {
-    LockChanges copied;
     std::lock_guard lock(mutex_);
+    return copyChanges(state);
+}
+
+std::optional<LockChanges> LockMonitor::tryUpdate(LockMonitorState& state) const {
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock)
+        return std::nullopt;
+    return copyChanges(state);
+}
+
+LockChanges LockMonitor::copyChanges(LockMonitorState& state) const {
+    LockChanges copied;
     if (state.monitorId != id_) { // empty, or another monitor's: copy everything
         state.monitorId = id_;
         state.locksStamp = 0;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace etcd {
 
@@ -55,6 +56,9 @@ public:
     // of them. Everything is copied into a state this monitor has not filled, after a re-list,
     // and when the state is older than the 65536 lock changes the monitor remembers.
     LockChanges update(LockMonitorState& state) const;
+    // update(), unless the monitor is busy right now (loading a listing of many keys, looking
+    // over its leases): then nothing, at once. For a GUI thread, which must not wait for that.
+    std::optional<LockChanges> tryUpdate(LockMonitorState& state) const;
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
     std::vector<LockEvent> history() const;
@@ -65,6 +69,8 @@ public:
 
 private:
     LockMonitor(Client& client, Options options, Listener listener, RetryListener retryListener);
+
+    LockChanges copyChanges(LockMonitorState& state) const; // with mutex_ held
 
     // Every step carries the generation it belongs to (start() begins one, stop() ends it)
     // and checks it in the same hold of mutex_ as the change it makes.
