@@ -30,7 +30,7 @@ ConnectionDialog::ConnectionDialog(QList<ConnectionProfile> profiles, Validator 
                               this))
     , problem_(new QLabel(this)) {
     setWindowTitle(tr("Connect to etcd"));
-    endpoints_->setPlaceholderText("10.0.0.5:2379,10.0.0.6:2379 or https://etcd:2379");
+    endpoints_->setPlaceholderText(tr("10.0.0.5:2379,10.0.0.6:2379 or https://etcd:2379"));
     user_->setPlaceholderText(tr("none"));
     user_->setToolTip(tr("The password is asked when connecting; it can be kept in the "
                          "desktop's keyring, never in the profile"));
