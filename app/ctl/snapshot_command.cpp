@@ -48,9 +48,10 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         queues.back()->setQueue(&queue, state->leases);
         table.addSourceModel(queues.back().get());
     }
+    const int lockCount = static_cast<int>(state->locks.size());
     std::fputs(
         qPrintable(QCoreApplication::translate("lockscopectl", "revision %1, %n lock(s) under %2\n",
-                                               nullptr, static_cast<int>(state->locks.size()))
+                                               nullptr, lockCount)
                        .arg(state->revision)
                        .arg(QString::fromStdString(displayKey(args->prefix)))),
         stdout);
