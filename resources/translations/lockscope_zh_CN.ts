@@ -96,7 +96,7 @@
     </message>
     <message>
         <source>Granted %1 s%2</source>
-        <translation>授予 %1 秒%2</translation>
+        <translation>授予 %1 s%2</translation>
     </message>
     <message>
         <source>; renewed since the previous look</source>
@@ -247,28 +247,19 @@ rejects.&lt;/p&gt;
 &lt;tt&gt;etcdctl lock&lt;/tt&gt; 和 Go 的 &lt;tt&gt;concurrency.Mutex&lt;/tt&gt; 所用的协议。LockScope 会展示其中的每个部分。&lt;/p&gt;
 
 &lt;h3&gt;1. 租约让申请保持有效&lt;/h3&gt;
-&lt;p&gt;客户端先为自己授予一个带存活时间（TTL，默认 60 秒）的&lt;b&gt;租约&lt;/b&gt;，并在运行期间不断续约。
-它的键挂在这个租约上，因此当客户端崩溃或与集群失联时，租约到期，etcd 删除这个键：
-崩溃的持有者无法永远占着锁。各个 &lt;i&gt;TTL&lt;/i&gt; 列显示的就是这个倒计时。&lt;/p&gt;
+&lt;p&gt;客户端先为自己授予一个带存活时间（TTL，默认 60 秒）的&lt;b&gt;租约&lt;/b&gt;，并在运行期间不断续约。它的键挂在这个租约上，因此当客户端崩溃或与集群失联时，租约到期，etcd 删除这个键：崩溃的持有者无法永远占着锁。各个 &lt;i&gt;TTL&lt;/i&gt; 列显示的就是这个倒计时。&lt;/p&gt;
 
 &lt;h3&gt;2. 按创建修订号排队&lt;/h3&gt;
-&lt;p&gt;为了申请锁 &lt;tt&gt;/locks/job&lt;/tt&gt;，客户端在一个事务中写入键 &lt;tt&gt;/locks/job/&amp;lt;十六进制租约 ID&amp;gt;&lt;/tt&gt;。
-etcd 为每个键记下它被创建时整个集群的修订号，即它的&lt;b&gt;创建修订号&lt;/b&gt;。锁名之下创建修订号最小的键持有锁；
-其余的键按这个顺序等待。这就是“锁”页面上的&lt;i&gt;等待队列&lt;/i&gt;。&lt;/p&gt;
+&lt;p&gt;为了申请锁 &lt;tt&gt;/locks/job&lt;/tt&gt;，客户端在一个事务中写入键 &lt;tt&gt;/locks/job/&amp;lt;十六进制租约 ID&amp;gt;&lt;/tt&gt;。etcd 为每个键记下它被创建时整个集群的修订号，即它的&lt;b&gt;创建修订号&lt;/b&gt;。锁名之下创建修订号最小的键持有锁；其余的键按这个顺序等待。这就是“锁”页面上的&lt;i&gt;等待队列&lt;/i&gt;。&lt;/p&gt;
 
 &lt;h3&gt;3. 等待前驱&lt;/h3&gt;
-&lt;p&gt;等待者不会轮询。它只监视队列中紧排在自己前面的那个键（它的&lt;b&gt;前驱&lt;/b&gt;）是否被删除，
-前驱消失时再检查一次。因此一次释放只唤醒一个等待者，而不是全部。队列的&lt;i&gt;等待对象&lt;/i&gt;列列出每个等待者的前驱。&lt;/p&gt;
+&lt;p&gt;等待者不会轮询。它只监视队列中紧排在自己前面的那个键（它的&lt;b&gt;前驱&lt;/b&gt;）是否被删除，前驱消失时再检查一次。因此一次释放只唤醒一个等待者，而不是全部。队列的&lt;i&gt;等待对象&lt;/i&gt;列列出每个等待者的前驱。&lt;/p&gt;
 
 &lt;h3&gt;4. 释放&lt;/h3&gt;
-&lt;p&gt;持有者通过删除自己的键（并撤销其租约）来释放锁。强制释放从外部做同样的事：撤销持有者的租约，
-或者删除没有租约的键。下一个等待者的监视随之触发，它便持有了锁。&lt;/p&gt;
+&lt;p&gt;持有者通过删除自己的键（并撤销其租约）来释放锁。强制释放从外部做同样的事：撤销持有者的租约，或者删除没有租约的键。下一个等待者的监视随之触发，它便持有了锁。&lt;/p&gt;
 
 &lt;h3&gt;5. 防护令牌&lt;/h3&gt;
-&lt;p&gt;持有者可能停顿（长时间暂停、网络中断），直到租约过期、下一个等待者接手，而它仍然以为自己持有锁。
-持有者的创建修订号从一个持有者到下一个只增不减，因此可以用作&lt;b&gt;防护令牌&lt;/b&gt;：锁所保护的资源记住见过的最大令牌，
-拒绝令牌更小的写入。在 etcd 内部，可以用一个比较锁键创建修订号的事务来写入，这样只有当该键仍属于你时写入才会发生。
-“实验室”页面展示了防护拒绝的过期写入。&lt;/p&gt;
+&lt;p&gt;持有者可能停顿（长时间暂停、网络中断），直到租约过期、下一个等待者接手，而它仍然以为自己持有锁。持有者的创建修订号从一个持有者到下一个只增不减，因此可以用作&lt;b&gt;防护令牌&lt;/b&gt;：锁所保护的资源记住见过的最大令牌，拒绝令牌更小的写入。在 etcd 内部，可以用一个比较锁键创建修订号的事务来写入，这样只有当该键仍属于你时写入才会发生。“实验室”页面展示了防护拒绝的过期写入。&lt;/p&gt;
 </translation>
     </message>
     <message>
@@ -542,7 +533,7 @@ Acquire with this TTL anyway?</source>
     </message>
     <message>
         <source>Round trip: %1 ms</source>
-        <translation>往返：%1 毫秒</translation>
+        <translation>往返：%1 ms</translation>
     </message>
 </context>
 <context>
@@ -746,7 +737,7 @@ Acquire with this TTL anyway?</source>
     </message>
     <message>
         <source>%1 s of %2 s</source>
-        <translation>%1 秒 / %2 秒</translation>
+        <translation>%1 s / %2 s</translation>
     </message>
 </context>
 <context>
@@ -757,11 +748,11 @@ Acquire with this TTL anyway?</source>
     </message>
     <message>
         <source> ms</source>
-        <translation> 毫秒</translation>
+        <translation> ms</translation>
     </message>
     <message>
         <source> s</source>
-        <translation> 秒</translation>
+        <translation> s</translation>
     </message>
     <message>
         <source>Chance that a holder&apos;s keepalives stop while it holds on past its TTL: a split brain unless writes are fenced</source>
@@ -847,7 +838,7 @@ split brains found: %9%10</source>
     </message>
     <message>
         <source> (longest %1 ms, workers %2 and %3 on %4)</source>
-        <translation>（最长 %1 毫秒，工作者 %2 和 %3，锁 %4）</translation>
+        <translation>（最长 %1 ms，工作者 %2 和 %3，锁 %4）</translation>
     </message>
     <message>
         <source>lock names: %1</source>
@@ -1089,7 +1080,7 @@ split brains found: %9%10</source>
     </message>
     <message>
         <source>%1 s</source>
-        <translation>%1 秒</translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>Since LockScope saw the key appear, or saw it acquire the lock: keys already there when the watch began have waited or held at least this long</source>
@@ -1317,7 +1308,7 @@ split brains found: %9%10</source>
     <name>lockscope::MetricsPage</name>
     <message>
         <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>none</source>
@@ -1453,7 +1444,7 @@ split brains found: %9%10</source>
     </message>
     <message>
         <source>%1 of %2 (%3%)</source>
-        <translation>%1 / %2（%3%）</translation>
+        <translation>%1 / %2 (%3%)</translation>
     </message>
     <message>
         <source>%1 in use</source>
