@@ -11,6 +11,7 @@ LOCKSCOPE_PACKAGES=(
   libgtest-dev libgmock-dev
   etcd-server etcd-client curl
   xvfb xauth
+  qt6-tools-dev qt6-l10n-tools qt6-translations-l10n fonts-noto-cjk
   prometheus-cpp-dev qt6-httpserver-dev qt6-websockets-dev prometheus desktop-file-utils appstream lintian
 )
 

@@ -30,7 +30,12 @@ ConnectionDialog::ConnectionDialog(QList<ConnectionProfile> profiles, Validator 
                               this))
     , problem_(new QLabel(this)) {
     setWindowTitle(tr("Connect to etcd"));
-    endpoints_->setPlaceholderText("10.0.0.5:2379,10.0.0.6:2379 or https://etcd:2379");
+    endpoints_->setPlaceholderText(tr("10.0.0.5:2379,10.0.0.6:2379 or https://etcd:2379"));
+    // Wide enough for the example in any language, and the profile list for its longest name.
+    endpoints_->setMinimumWidth(
+        endpoints_->fontMetrics().horizontalAdvance(endpoints_->placeholderText()) +
+        endpoints_->fontMetrics().averageCharWidth() * 4);
+    saved_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     user_->setPlaceholderText(tr("none"));
     user_->setToolTip(tr("The password is asked when connecting; it can be kept in the "
                          "desktop's keyring, never in the profile"));

@@ -4,6 +4,7 @@
 #include "etcdclient/endpoint.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QProcessEnvironment>
 
@@ -47,15 +48,17 @@ bool readEndpoints(const Value& value, std::vector<std::string>& out, QString& e
     for (const QString& item : value.text.split(',')) {
         const QString text = item.trimmed();
         if (text.isEmpty()) {
-            error = QStringLiteral("%1: an endpoint is empty; give host:port or "
-                                   "http(s)://host:port, several separated by commas")
+            error = QCoreApplication::translate("ConnectionOptions",
+                                                "%1: an endpoint is empty; give host:port or "
+                                                "http(s)://host:port, several separated by commas")
                         .arg(value.origin);
             return false;
         }
         etcd::Endpoint endpoint;
         std::string why;
         if (!etcd::parseEndpoint(text.toStdString(), endpoint, why)) {
-            error = value.origin + ": " + QString::fromStdString(why);
+            error = QCoreApplication::translate("ConnectionOptions", "%1: %2")
+                        .arg(value.origin, QString::fromStdString(why));
             return false;
         }
         out.push_back(text.toStdString());
@@ -65,8 +68,10 @@ bool readEndpoints(const Value& value, std::vector<std::string>& out, QString& e
 
 bool readFile(const Value& value, std::string& out, QString& error) {
     if (!QFileInfo(value.text).isReadable()) {
-        error = QStringLiteral("%1: cannot read \"%2\"; give the path of a readable PEM file")
-                    .arg(value.origin, value.text);
+        error =
+            QCoreApplication::translate(
+                "ConnectionOptions", "%1: cannot read \"%2\"; give the path of a readable PEM file")
+                .arg(value.origin, value.text);
         return false;
     }
     out = value.text.toStdString();
@@ -76,9 +81,11 @@ bool readFile(const Value& value, std::string& out, QString& error) {
 bool readTimeout(const Value& value, std::chrono::milliseconds& out, QString& error) {
     const auto duration = parseGoDuration(value.text);
     if (!duration || duration->count() <= 0) {
-        error = QStringLiteral("%1: \"%2\" is not a usable timeout; give a positive duration "
-                               "with a unit, like 2s, 500ms or 1m")
-                    .arg(value.origin, value.text);
+        error =
+            QCoreApplication::translate(
+                "ConnectionOptions", "%1: \"%2\" is not a usable timeout; give a positive duration "
+                                     "with a unit, like 2s, 500ms or 1m")
+                .arg(value.origin, value.text);
         return false;
     }
     out = *duration;
@@ -95,7 +102,8 @@ bool readCredentials(const QCommandLineParser& parser, const QProcessEnvironment
     if (!user) {
         // ETCDCTL_PASSWORD alone is ignored as etcdctl does; the flag alone is a mistake.
         if (parser.isSet(passwordSetting.flag)) {
-            error = QStringLiteral("--password needs a user: add --user name");
+            error = QCoreApplication::translate("ConnectionOptions",
+                                                "--password needs a user: add --user name");
             return false;
         }
         return true;
@@ -116,7 +124,8 @@ bool readCredentials(const QCommandLineParser& parser, const QProcessEnvironment
         options.needsPassword = true;
     }
     if (name.isEmpty()) {
-        error = QStringLiteral("%1: the user name is empty; give name or name:password")
+        error = QCoreApplication::translate(
+                    "ConnectionOptions", "%1: the user name is empty; give name or name:password")
                     .arg(user->origin);
         return false;
     }
@@ -129,20 +138,40 @@ bool readCredentials(const QCommandLineParser& parser, const QProcessEnvironment
 void ConnectionOptions::addFlags(QCommandLineParser& parser, const QString& withoutEndpoints) {
     parser.addOptions({
         {endpointsSetting.flag,
-         QStringLiteral("etcd endpoints, comma-separated (%1).").arg(withoutEndpoints),
-         "host:port,..."},
-        {caCertSetting.flag, "Verify the server with this CA bundle (PEM).", "file"},
-        {certSetting.flag, "Client certificate for TLS (PEM), with --key.", "file"},
-        {keySetting.flag, "Client key for TLS (PEM), with --cert.", "file"},
+         QCoreApplication::translate("ConnectionOptions", "etcd endpoints, comma-separated (%1).")
+             .arg(withoutEndpoints.isEmpty()
+                      ? QCoreApplication::translate("ConnectionOptions", "default 127.0.0.1:2379")
+                      : withoutEndpoints),
+         QCoreApplication::translate("ConnectionOptions", "host:port,...")},
+        {caCertSetting.flag,
+         QCoreApplication::translate("ConnectionOptions",
+                                     "Verify the server with this CA bundle (PEM)."),
+         QCoreApplication::translate("ConnectionOptions", "file")},
+        {certSetting.flag,
+         QCoreApplication::translate("ConnectionOptions",
+                                     "Client certificate for TLS (PEM), with --key."),
+         QCoreApplication::translate("ConnectionOptions", "file")},
+        {keySetting.flag,
+         QCoreApplication::translate("ConnectionOptions", "Client key for TLS (PEM), with --cert."),
+         QCoreApplication::translate("ConnectionOptions", "file")},
         {userSetting.flag,
-         "Authenticate as this user; without :password (or --password) the password is asked "
-         "on the terminal.",
-         "name[:password]"},
-        {passwordSetting.flag, "The password of --user (then --user is the name whole).",
-         "password"},
-        {dialTimeoutSetting.flag, "Give up connecting after this long (default 2s).", "duration"},
-        {commandTimeoutSetting.flag, "Give up on a request after this long (default 5s).",
-         "duration"},
+         QCoreApplication::translate(
+             "ConnectionOptions",
+             "Authenticate as this user; without :password (or --password) the password is asked "
+             "on the terminal."),
+         QCoreApplication::translate("ConnectionOptions", "name[:password]")},
+        {passwordSetting.flag,
+         QCoreApplication::translate("ConnectionOptions",
+                                     "The password of --user (then --user is the name whole)."),
+         QCoreApplication::translate("ConnectionOptions", "password")},
+        {dialTimeoutSetting.flag,
+         QCoreApplication::translate("ConnectionOptions",
+                                     "Give up connecting after this long (default 2s)."),
+         QCoreApplication::translate("ConnectionOptions", "duration")},
+        {commandTimeoutSetting.flag,
+         QCoreApplication::translate("ConnectionOptions",
+                                     "Give up on a request after this long (default 5s)."),
+         QCoreApplication::translate("ConnectionOptions", "duration")},
     });
 }
 
@@ -163,8 +192,9 @@ std::optional<ConnectionOptions> ConnectionOptions::read(const QCommandLineParse
     const auto cert = lookup(parser, environment, certSetting);
     const auto key = lookup(parser, environment, keySetting);
     if (cert.has_value() != key.has_value()) {
-        error = QStringLiteral("a client certificate needs both --cert and --key "
-                               "(or ETCDCTL_CERT and ETCDCTL_KEY)");
+        error = QCoreApplication::translate("ConnectionOptions",
+                                            "a client certificate needs both --cert and --key "
+                                            "(or ETCDCTL_CERT and ETCDCTL_KEY)");
         return std::nullopt;
     }
     if (cert &&

@@ -25,9 +25,9 @@ struct ConnectionOptions {
     // A user was named without a password and read() was given no prompt: the caller asks.
     bool needsPassword = false;
 
-    // `withoutEndpoints` says what a program does when no endpoints are given, for --help.
-    static void addFlags(QCommandLineParser& parser,
-                         const QString& withoutEndpoints = "default 127.0.0.1:2379");
+    // `withoutEndpoints` says what a program does when no endpoints are given, for --help;
+    // empty says etcdctl's default, 127.0.0.1:2379.
+    static void addFlags(QCommandLineParser& parser, const QString& withoutEndpoints = {});
     // std::nullopt with `error` set (what was wrong and what to do about it) for bad input.
     // The password comes as etcdctl takes it: --password (or ETCDCTL_PASSWORD) when set, and
     // then --user is the name whole; else --user name:password; else `askPassword`, if any.

@@ -32,8 +32,10 @@ QVariant EndpointStatusModel::data(const QModelIndex& index, int role) const {
 
 QVariant EndpointStatusModel::headerData(int section, Qt::Orientation orientation, int role) const {
     static const std::array<const char*, ColumnCount> titles = {
-        "Endpoint",  "ID",         "Version",  "DB size",    "DB in use", "Is leader",
-        "Raft term", "Raft index", "Revision", "Round trip", "Error"};
+        QT_TR_NOOP("Endpoint"),   QT_TR_NOOP("ID"),         QT_TR_NOOP("Version"),
+        QT_TR_NOOP("DB size"),    QT_TR_NOOP("DB in use"),  QT_TR_NOOP("Is leader"),
+        QT_TR_NOOP("Raft term"),  QT_TR_NOOP("Raft index"), QT_TR_NOOP("Revision"),
+        QT_TR_NOOP("Round trip"), QT_TR_NOOP("Error")};
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return {};

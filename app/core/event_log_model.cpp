@@ -21,6 +21,21 @@ QVariant optionalMs(const std::optional<std::chrono::milliseconds>& duration) {
     return duration ? QVariant(static_cast<qint64>(duration->count())) : QVariant();
 }
 
+// The Event column's word; CSV and JSON keep etcd::lockEventKindName()'s English one.
+QString kindText(etcd::LockEventKind kind) {
+    using Kind = etcd::LockEventKind;
+    switch (kind) {
+    case Kind::Enqueued: return EventLogModel::tr("enqueued");
+    case Kind::Acquired: return EventLogModel::tr("acquired");
+    case Kind::Released: return EventLogModel::tr("released");
+    case Kind::Cancelled: return EventLogModel::tr("cancelled");
+    case Kind::Expired: return EventLogModel::tr("expired");
+    case Kind::ForceReleased: return EventLogModel::tr("force-released");
+    case Kind::Lost: return EventLogModel::tr("lost");
+    }
+    return QString::fromLatin1(etcd::lockEventKindName(kind));
+}
+
 QByteArray csvField(const QString& text) {
     QByteArray bytes = text.toUtf8();
     if (!bytes.contains(',') && !bytes.contains('"') && !bytes.contains('\n'))
@@ -122,7 +137,7 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (index.column()) {
     case Time: return observedTime(event).toString("HH:mm:ss.zzz");
-    case Kind: return QString::fromLatin1(etcd::lockEventKindName(event.kind));
+    case Kind: return kindText(event.kind);
     case Lock: return displayKeyText(event.lock);
     case Key: return displayKeyText(event.key);
     case Lease: return QString::fromStdString(etcd::leaseHex(event.lease));

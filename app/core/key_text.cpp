@@ -1,5 +1,7 @@
 #include "app/core/key_text.h"
 
+#include <QCoreApplication>
+
 namespace lockscope {
 
 namespace {
@@ -91,8 +93,11 @@ std::optional<std::string> parseKeyText(const std::string& text, std::string& pr
         }
         // What follows the backslash, as far as an escape would reach.
         const std::string rest = text.substr(i + 1, hexEscape ? 3 : 1);
-        problem = "bad escape \"\\" + displayKey(rest) + "\" at byte " + std::to_string(i + 1) +
-                  ": write \\xNN (two hex digits) for a byte or \\\\ for a backslash";
+        problem = QCoreApplication::translate("KeyText", "bad escape \"\\%1\" at byte %2: write "
+                                                         "\\xNN (two hex digits) for a byte or "
+                                                         "\\\\ for a backslash")
+                      .arg(QString::fromStdString(displayKey(rest)), QString::number(i + 1))
+                      .toStdString();
         return std::nullopt;
     }
     return out;

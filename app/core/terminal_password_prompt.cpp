@@ -1,5 +1,6 @@
 #include "app/core/terminal_password_prompt.h"
 
+#include <QCoreApplication>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -91,11 +92,14 @@ std::optional<std::string> readLine(int fd) {
 } // namespace
 
 std::optional<std::string> askPasswordOnTerminal(const QString& user, QString& error) {
-    const QString otherWays =
-        QStringLiteral("give it with --password, ETCDCTL_PASSWORD or --user %1:password").arg(user);
+    const QString otherWays = QCoreApplication::translate(
+                                  "TerminalPasswordPrompt",
+                                  "give it with --password, ETCDCTL_PASSWORD or --user %1:password")
+                                  .arg(user);
     const int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
-        error = QStringLiteral("no terminal to ask the password of user %1 on; %2")
+        error = QCoreApplication::translate("TerminalPasswordPrompt",
+                                            "no terminal to ask the password of user %1 on; %2")
                     .arg(user, otherWays);
         return std::nullopt;
     }
@@ -103,14 +107,19 @@ std::optional<std::string> askPasswordOnTerminal(const QString& user, QString& e
     {
         EchoOff echoOff(fd);
         if (!echoOff.active())
-            error = QStringLiteral("cannot turn off echo on the terminal to ask the password of "
-                                   "user %1; %2")
+            error = QCoreApplication::translate(
+                        "TerminalPasswordPrompt",
+                        "cannot turn off echo on the terminal to ask the password of "
+                        "user %1; %2")
                         .arg(user, otherWays);
-        else if (writeAll(fd, "Password: "))
+        else if (writeAll(fd, QCoreApplication::translate("TerminalPasswordPrompt", "Password: ")
+                                  .toStdString()))
             password = readLine(fd);
         if (echoOff.active() && !password)
-            error = QStringLiteral("no password read for user %1 (the input ended); %2")
-                        .arg(user, otherWays);
+            error =
+                QCoreApplication::translate("TerminalPasswordPrompt",
+                                            "no password read for user %1 (the input ended); %2")
+                    .arg(user, otherWays);
     }
     ::close(fd);
     return password;

@@ -1,6 +1,7 @@
 #include "app/ctl/ctl_command.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <cstdio>
 
 namespace lockscope {
@@ -10,21 +11,30 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
     if (!parser.parse(arguments))
         return usageProblem(arguments.constFirst(), parser.errorText());
     if (parser.isSet(help)) {
-        std::printf("Usage: %s\n%s", qPrintable(usage),
-                    qPrintable(parser.helpText().section('\n', 1)));
+        std::fputs(
+            qPrintable(QCoreApplication::translate("lockscopectl", "Usage: %1\n").arg(usage) +
+                       parser.helpText().section('\n', 1)),
+            stdout);
         return ExitOk;
     }
     return std::nullopt;
 }
 
 int usageProblem(const QString& command, const QString& problem) {
-    std::fprintf(stderr, "lockscopectl %s: %s\nRun 'lockscopectl %s --help'.\n",
-                 qPrintable(command), qPrintable(problem), qPrintable(command));
+    std::fputs(
+        qPrintable(QCoreApplication::translate("lockscopectl", "lockscopectl %1: %2\n"
+                                                               "Run 'lockscopectl %1 --help'.\n")
+                       .arg(command, problem)),
+        stderr);
     return ExitUsage;
 }
 
+void say(const QString& message) {
+    std::fprintf(stderr, "lockscopectl: %s\n", qPrintable(message));
+}
+
 void say(const std::string& message) {
-    std::fprintf(stderr, "lockscopectl: %s\n", message.c_str());
+    say(QString::fromStdString(message));
 }
 
 int failWith(const etcd::Error& error) {

@@ -44,6 +44,7 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
 // <problem>" then "Run 'lockscopectl <command> --help'." on stderr. Gives ExitUsage.
 int usageProblem(const QString& command, const QString& problem);
 // "lockscopectl: <message>" on stderr.
+void say(const QString& message);
 void say(const std::string& message);
 // Says `error` and gives the exit code it calls for.
 int failWith(const etcd::Error& error);

@@ -43,8 +43,8 @@ std::optional<ListenAddress> parseListenAddress(const QString& text) {
     return address;
 }
 
-int usageError(const std::string& problem) {
-    std::fprintf(stderr, "lockscopectl: %s\nUsage: %s\n", problem.c_str(), usage);
+int usageError(const QString& problem) {
+    say(QCoreApplication::translate("lockscopectl", "%1\nUsage: %2").arg(problem, usage));
     return ExitUsage;
 }
 
@@ -52,39 +52,51 @@ int usageError(const std::string& problem) {
 
 int runExporterCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     const QCommandLineOption listenOption(
-        "listen", "Where to serve /metrics and /healthz (port 0: any free port).", "host:port",
-        "127.0.0.1:9464");
+        "listen",
+        QCoreApplication::translate(
+            "lockscopectl", "Where to serve /metrics and /healthz (port 0: any free port)."),
+        "host:port", "127.0.0.1:9464");
     const QCommandLineOption maxLocksOption(
-        "max-locks", "Locks with series of their own; the rest are added up as lock=\"(other)\".",
+        "max-locks",
+        QCoreApplication::translate(
+            "lockscopectl",
+            "Locks with series of their own; the rest are added up as lock=\"(other)\"."),
         "n", "1000");
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments, usage,
-        "Serve the locks under PREFIX as Prometheus metrics (text format 0.0.4) on /metrics, "
-        "live, until interrupted.",
+        QCoreApplication::translate("lockscopectl",
+                                    "Serve the locks under PREFIX as Prometheus metrics (text "
+                                    "format 0.0.4) on /metrics, live, until interrupted."),
         exitCode, {listenOption, maxLocksOption});
     if (!args)
         return exitCode;
     if (args->json)
-        return usageError("exporter writes the Prometheus text format; it has no --json");
+        return usageError(QCoreApplication::translate(
+            "lockscopectl", "exporter writes the Prometheus text format; it has no --json"));
     if (args->prefix.empty())
-        return usageError("exporter needs a non-empty PREFIX, like /locks/ (use / for every "
-                          "lock under the root)");
+        return usageError(QCoreApplication::translate("lockscopectl",
+                                                      "exporter needs a non-empty PREFIX, like "
+                                                      "/locks/ (use / for every lock under the "
+                                                      "root)"));
     const QString listenText = args->values["listen"];
     const auto listen = parseListenAddress(listenText);
     if (!listen)
-        return usageError("--listen wants HOST:PORT with an IP address, like 127.0.0.1:9464, "
-                          "not \"" +
-                          listenText.toStdString() + "\"");
+        return usageError(QCoreApplication::translate("lockscopectl",
+                                                      "--listen wants HOST:PORT with an IP "
+                                                      "address, like 127.0.0.1:9464, not \"%1\"")
+                              .arg(listenText));
     bool ok = false;
     const int maxLocks = args->values["max-locks"].toInt(&ok);
     if (!ok || maxLocks < 1)
-        return usageError("--max-locks wants a whole number of at least 1, not \"" +
-                          args->values["max-locks"].toStdString() + "\"");
+        return usageError(
+            QCoreApplication::translate(
+                "lockscopectl", "--max-locks wants a whole number of at least 1, not \"%1\"")
+                .arg(args->values["max-locks"]));
 
     auto client = etcd::Client::create(connection.client);
     if (!client) {
-        std::fprintf(stderr, "lockscopectl: %s\n", client.error().message.c_str());
+        say(client.error().message);
         return exitCodeFor(client.error().code);
     }
     TerminationSignals termination; // Ctrl-C ends the event loop, then the monitor stops
@@ -117,16 +129,19 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     });
     auto* tcp = new QTcpServer(&http); // owned by the server once bound
     if (!tcp->listen(listen->host, listen->port)) {
-        std::fprintf(stderr, "lockscopectl: cannot listen on %s: %s\n", qPrintable(listenText),
-                     qPrintable(tcp->errorString()));
+        say(QCoreApplication::translate("lockscopectl", "cannot listen on %1: %2")
+                .arg(listenText, tcp->errorString()));
         return ExitFailed;
     }
     http.bind(tcp);
     const QString host = listen->host.protocol() == QAbstractSocket::IPv6Protocol
                              ? "[" + listen->host.toString() + "]"
                              : listen->host.toString();
-    std::fprintf(stderr, "lockscopectl: serving http://%s:%u/metrics for the locks under %s\n",
-                 qPrintable(host), tcp->serverPort(), displayKey(args->prefix).c_str());
+    say(QCoreApplication::translate("lockscopectl",
+                                    "serving http://%1:%2/metrics for the locks under %3")
+            .arg(host)
+            .arg(tcp->serverPort())
+            .arg(QString::fromStdString(displayKey(args->prefix))));
     monitor->start();
     exitCode = QCoreApplication::exec();
     monitor->stop();

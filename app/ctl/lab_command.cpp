@@ -74,52 +74,90 @@ std::string reportJson(const lab::LabReport& r) {
 
 void printReport(const lab::LabReport& r) {
     const auto& c = r.counters;
-    std::printf("%lld acquisitions in %.1f s (%.1f/s); chaos: %lld stalls, %lld crashes, %lld "
-                "slow holds\n",
-                static_cast<long long>(c.acquisitions), r.seconds, r.acquisitionsPerSecond,
-                static_cast<long long>(c.stalls), static_cast<long long>(c.crashes),
-                static_cast<long long>(c.slowHolds));
-    std::printf("resource writes: %lld applied, %lld rejected by fencing, %lld landed without "
-                "the lock\n",
-                static_cast<long long>(c.writesApplied),
-                static_cast<long long>(c.writesRejectedByFencing),
-                static_cast<long long>(c.writesWithoutLock));
-    std::printf("split brains (overlapping holds): %zu\n", r.overlaps.size());
+    QString text =
+        QCoreApplication::translate("lockscopectl", "%1 acquisitions in %2 s (%3/s); chaos: %4 "
+                                                    "stalls, %5 crashes, %6 slow holds\n")
+            .arg(c.acquisitions)
+            .arg(r.seconds, 0, 'f', 1)
+            .arg(r.acquisitionsPerSecond, 0, 'f', 1)
+            .arg(c.stalls)
+            .arg(c.crashes)
+            .arg(c.slowHolds);
+    text += QCoreApplication::translate("lockscopectl", "resource writes: %1 applied, %2 rejected "
+                                                        "by fencing, %3 landed without the lock\n")
+                .arg(c.writesApplied)
+                .arg(c.writesRejectedByFencing)
+                .arg(c.writesWithoutLock);
+    text += QCoreApplication::translate("lockscopectl", "split brains (overlapping holds): %1\n")
+                .arg(r.overlaps.size());
     for (std::size_t i = 0; i < r.overlaps.size() && i < 20; ++i) {
         const auto& o = r.overlaps[i];
-        std::string etcdSays = "etcd's history does not show the first hold ending";
-        if (const auto& end = r.ends[i])
-            etcdSays = "etcd " + end->how + " it at revision " + std::to_string(end->revision);
-        std::printf("  %s: worker %d (token %lld) and worker %d (token %lld) both held it for "
-                    "%lld ms; %s\n",
-                    displayKey(o.lock).c_str(), o.first.worker,
-                    static_cast<long long>(o.first.fencingToken), o.second.worker,
-                    static_cast<long long>(o.second.fencingToken),
-                    static_cast<long long>(o.lasted.count()), etcdSays.c_str());
+        // etcd's own verb for the end (the key was deleted, the lease expired) stays as etcd says.
+        const QString etcdSays =
+            r.ends[i] ? QCoreApplication::translate("lockscopectl", "etcd %1 it at revision %2")
+                            .arg(QString::fromStdString(r.ends[i]->how))
+                            .arg(r.ends[i]->revision)
+                      : QCoreApplication::translate(
+                            "lockscopectl", "etcd's history does not show the first hold ending");
+        text += QCoreApplication::translate("lockscopectl", "  %1: worker %2 (token %3) and worker "
+                                                            "%4 (token %5) both held it for %6 "
+                                                            "ms; %7\n")
+                    .arg(QString::fromStdString(displayKey(o.lock)))
+                    .arg(o.first.worker)
+                    .arg(o.first.fencingToken)
+                    .arg(o.second.worker)
+                    .arg(o.second.fencingToken)
+                    .arg(o.lasted.count())
+                    .arg(etcdSays);
     }
+    std::fputs(qPrintable(text), stdout);
 }
 
 } // namespace
 
 int runLabCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Run the contention lab: workers contending on locks with "
-                                     "chaos, then report split brains and the fencing demo.");
-    const QCommandLineOption workers("workers", "Workers, 1 to 200.", "n", "10");
-    const QCommandLineOption locks("locks",
-                                   "Comma-separated lock names (\\xNN is a byte, \\x2c a comma, "
-                                   "\\\\ a backslash).",
-                                   "names", "/lockscope-lab/lock");
-    const QCommandLineOption hold("hold", "How long each hold lasts.", "duration", "100ms");
-    const QCommandLineOption think("think", "Pause between attempts.", "duration", "50ms");
-    const QCommandLineOption ttl("ttl", "Session TTL in seconds.", "seconds", "2");
-    const QCommandLineOption stall("stall", "Probability a hold stalls past its TTL.", "p", "0");
-    const QCommandLineOption crash("crash", "Probability a holder crashes.", "p", "0");
-    const QCommandLineOption slow("slow", "Probability a hold is five times longer.", "p", "0");
-    const QCommandLineOption noFencing("no-fencing", "Write the resource without the guard.");
-    const QCommandLineOption duration("duration", "How long to run.", "duration", "10s");
-    const QCommandLineOption json("json", "Print the report as JSON.");
-    const QCommandLineOption help({"h", "help"}, "Show this help.");
+    parser.setApplicationDescription(
+        QCoreApplication::translate("lockscopectl", "Run the contention lab: workers contending "
+                                                    "on locks with chaos, then report split "
+                                                    "brains and the fencing demo."));
+    const QCommandLineOption workers(
+        "workers", QCoreApplication::translate("lockscopectl", "Workers, 1 to 200."), "n", "10");
+    const QCommandLineOption locks(
+        "locks",
+        QCoreApplication::translate("lockscopectl", "Comma-separated lock names (\\xNN is a byte, "
+                                                    "\\x2c a comma, \\\\ a backslash)."),
+        "names", "/lockscope-lab/lock");
+    const QCommandLineOption hold(
+        "hold", QCoreApplication::translate("lockscopectl", "How long each hold lasts."),
+        "duration", "100ms");
+    const QCommandLineOption think(
+        "think", QCoreApplication::translate("lockscopectl", "Pause between attempts."), "duration",
+        "50ms");
+    const QCommandLineOption ttl(
+        "ttl", QCoreApplication::translate("lockscopectl", "Session TTL in seconds."), "seconds",
+        "2");
+    const QCommandLineOption stall(
+        "stall",
+        QCoreApplication::translate("lockscopectl", "Probability a hold stalls past its TTL."), "p",
+        "0");
+    const QCommandLineOption crash(
+        "crash", QCoreApplication::translate("lockscopectl", "Probability a holder crashes."), "p",
+        "0");
+    const QCommandLineOption slow(
+        "slow",
+        QCoreApplication::translate("lockscopectl", "Probability a hold is five times longer."),
+        "p", "0");
+    const QCommandLineOption noFencing(
+        "no-fencing",
+        QCoreApplication::translate("lockscopectl", "Write the resource without the guard."));
+    const QCommandLineOption duration(
+        "duration", QCoreApplication::translate("lockscopectl", "How long to run."), "duration",
+        "10s");
+    const QCommandLineOption json(
+        "json", QCoreApplication::translate("lockscopectl", "Print the report as JSON."));
+    const QCommandLineOption help({"h", "help"},
+                                  QCoreApplication::translate("lockscopectl", "Show this help."));
     parser.addOptions(
         {workers, locks, hold, think, ttl, stall, crash, slow, noFencing, duration, json, help});
     auto fail = [](const QString& problem) { return usageProblem("lab", problem); };
@@ -134,15 +172,17 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
         std::string why;
         const auto name = parseKeyText(argumentBytes(text), why);
         if (!name)
-            return fail(QString::fromStdString("--locks: " + why));
+            return fail(QCoreApplication::translate("lockscopectl", "--locks: %1")
+                            .arg(QString::fromStdString(why)));
         options.locks.push_back(*name);
     }
     const auto holdTime = parseGoDuration(parser.value(hold));
     const auto thinkTime = parseGoDuration(parser.value(think));
     const auto runTime = parseGoDuration(parser.value(duration));
     if (!ok || !holdTime || !thinkTime || !runTime)
-        return fail("--workers takes a number; --hold, --think and --duration take durations "
-                    "like 100ms or 30s");
+        return fail(QCoreApplication::translate("lockscopectl",
+                                                "--workers takes a number; --hold, --think and "
+                                                "--duration take durations like 100ms or 30s"));
     options.hold = *holdTime;
     options.think = *thinkTime;
     options.ttlSeconds = parser.value(ttl).toLongLong(&ok);
@@ -152,7 +192,8 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     options.slowProbability = parser.value(slow).toDouble(&okSlow);
     options.fencing = !parser.isSet(noFencing);
     if (!ok || !okStall || !okCrash || !okSlow)
-        return fail("--ttl takes whole seconds; --stall, --crash and --slow take 0 to 1");
+        return fail(QCoreApplication::translate(
+            "lockscopectl", "--ttl takes whole seconds; --stall, --crash and --slow take 0 to 1"));
     if (const auto problem = options.problem(); !problem.empty())
         return fail(QString::fromStdString(problem));
 
@@ -165,8 +206,10 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     probe.set_key(options.resourceKey);
     probe.set_count_only(true);
     if (auto reached = etcd::call(*client, &etcd::Client::range, probe); !reached) {
-        std::fprintf(stderr, "lockscopectl lab: cannot start: %s\n",
-                     reached.error().message.c_str());
+        std::fputs(qPrintable(QCoreApplication::translate("lockscopectl",
+                                                          "lockscopectl lab: cannot start: %1\n")
+                                  .arg(QString::fromStdString(reached.error().message))),
+                   stderr);
         return ExitFailed;
     }
     TerminationSignals termination; // Ctrl-C ends the run early; the report still comes

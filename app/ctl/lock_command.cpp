@@ -10,6 +10,7 @@
 #include "etcdclient/locks/session.h"
 #include "process/spawn.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 #include <csignal>
 #include <cstdio>
@@ -141,7 +142,8 @@ int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command)
             return *exitCode;
         if (auto lost = holder.outcome().read(&Outcome::lost)) {
             process::stopProcess(child.pid, SIGTERM, std::chrono::seconds(5));
-            say(lost->message + "; the command was terminated");
+            say(QCoreApplication::translate("lockscopectl", "%1; the command was terminated")
+                    .arg(QString::fromStdString(lost->message)));
             return ExitLockLost;
         }
     }
@@ -164,15 +166,17 @@ Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
             return {ExitFailed, {}};
         }
         if (!tried.value()) {
-            say(displayKey(options.name) + " is held by someone else");
+            say(QCoreApplication::translate("lockscopectl", "%1 is held by someone else")
+                    .arg(QString::fromStdString(displayKey(options.name))));
             return {ExitLockHeldElsewhere, {}};
         }
     } else {
         bool interrupted = false;
         const etcd::Error locked = holder.lock(interrupted);
         if (interrupted) {
-            say("interrupted while waiting for " + displayKey(options.name) +
-                "; our place in the queue was removed");
+            say(QCoreApplication::translate("lockscopectl", "interrupted while waiting for %1; "
+                                                            "our place in the queue was removed")
+                    .arg(QString::fromStdString(displayKey(options.name))));
             return {ExitFailed, {}};
         }
         if (!locked.ok())
@@ -199,7 +203,8 @@ int hold(const ConnectionOptions& connection, const LockCommandOptions& options)
             failed = outcome.waitFailed;
         } else if (backoff.attempts() == 0) {
             // Never reached the cluster: nothing to wait for, as etcdctl lock does.
-            say("cannot start a session: " + session.error().message);
+            say(QCoreApplication::translate("lockscopectl", "cannot start a session: %1")
+                    .arg(QString::fromStdString(session.error().message)));
             return exitCodeFor(session.error().code);
         } else {
             failed = session.error();
@@ -209,11 +214,17 @@ int hold(const ConnectionOptions& connection, const LockCommandOptions& options)
             return exitCodeFor(failed.code);
         }
         const auto delay = backoff.next();
-        say("waiting for " + displayKey(options.name) + " failed (attempt " +
-            std::to_string(backoff.attempts()) + "): " + failed.message + "; queueing again in " +
-            RetryBackoff::seconds(delay) + " s");
+        const QString name = QString::fromStdString(displayKey(options.name));
+        say(QCoreApplication::translate("lockscopectl", "waiting for %1 failed (attempt %2): %3; "
+                                                        "queueing again in %4 s")
+                .arg(name)
+                .arg(backoff.attempts())
+                .arg(QString::fromStdString(failed.message),
+                     QString::fromStdString(RetryBackoff::seconds(delay))));
         if (interruptedWithin(delay)) {
-            say("interrupted while waiting for " + displayKey(options.name) + " to queue again");
+            say(QCoreApplication::translate("lockscopectl",
+                                            "interrupted while waiting for %1 to queue again")
+                    .arg(name));
             return ExitFailed;
         }
     }
@@ -246,21 +257,25 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             bool ok = false;
             options.ttlSeconds = value.toLongLong(&ok);
             if (!ok || options.ttlSeconds <= 0) {
-                problem = QStringLiteral("--ttl takes a whole number of seconds above 0, not "
-                                         "\"%1\"")
-                              .arg(displayKeyText(argumentBytes(value)));
+                problem =
+                    QCoreApplication::translate(
+                        "lockscopectl", "--ttl takes a whole number of seconds above 0, not \"%1\"")
+                        .arg(displayKeyText(argumentBytes(value)));
                 return false;
             }
         } else if (arg.startsWith("-")) {
-            problem = QStringLiteral("lock: unknown flag %1 (use --ttl N, --try, --force, "
-                                     "--no-retry, -- COMMAND)")
+            problem = QCoreApplication::translate("lockscopectl",
+                                                  "lock: unknown flag %1 (use --ttl N, --try, "
+                                                  "--force, --no-retry, -- COMMAND)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
             std::string why;
             const auto name = parseKeyText(argumentBytes(arg), why);
             if (!name || name->empty()) {
-                problem = QString::fromStdString("lock NAME: " + (name ? "it is empty" : why));
+                problem = QCoreApplication::translate("lockscopectl", "lock NAME: %1")
+                              .arg(name ? QCoreApplication::translate("lockscopectl", "it is empty")
+                                        : QString::fromStdString(why));
                 return false;
             }
             options.name = *name;
@@ -270,18 +285,22 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         }
     }
     if (options.name.empty()) {
-        problem = "lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [--force] "
-                  "[--no-retry] [-- COMMAND]";
+        problem = QCoreApplication::translate(
+            "lockscopectl", "lock needs a lock name: lockscopectl lock NAME "
+                            "[--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]");
         return false;
     }
     if (const std::string ttlProblem = etcd::leaseTtlProblem(options.ttlSeconds);
         !ttlProblem.empty()) {
-        problem = QString::fromStdString("--ttl: " + ttlProblem);
+        problem = QCoreApplication::translate("lockscopectl", "--ttl: %1")
+                      .arg(QString::fromStdString(ttlProblem));
         return false;
     }
     if (const std::string warning = etcd::longLeaseTtlWarning(options.ttlSeconds);
         !warning.empty() && !options.force) {
-        problem = QString::fromStdString("--ttl: " + warning + "; add --force to use it anyway");
+        problem =
+            QCoreApplication::translate("lockscopectl", "--ttl: %1; add --force to use it anyway")
+                .arg(QString::fromStdString(warning));
         return false;
     }
     return true;
@@ -291,7 +310,8 @@ int runLockCommand(const QStringList& arguments, const ConnectionOptions& connec
     LockCommandOptions options;
     QString problem;
     if (!parseLockArguments(arguments, options, problem)) {
-        say(problem.toStdString() + "\nRun 'lockscopectl --help' for usage.");
+        say(QCoreApplication::translate("lockscopectl", "%1\nRun 'lockscopectl --help' for usage.")
+                .arg(problem));
         return ExitUsage;
     }
     // Before the client starts its thread, so the signals wait for sigtimedwait.

@@ -3,6 +3,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/terminal_password_prompt.h"
+#include "app/core/ui_language.h"
 #include "app/ctl/ctl_command.h"
 #include "app/ctl/exporter_command.h"
 #include "app/ctl/lab_command.h"
@@ -23,34 +24,49 @@ using namespace lockscope;
 
 namespace {
 
+// The summaries are translated where the list is printed (commandList).
 constexpr std::array commands = {
-    CtlCommand{"status", "Show each endpoint's status (add --json for JSON).", runStatusCommand},
+    CtlCommand{
+        "status",
+        QT_TRANSLATE_NOOP("lockscopectl", "Show each endpoint's status (add --json for JSON)."),
+        runStatusCommand},
     CtlCommand{"lock",
-               "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] [--no-retry] "
-               "[-- COMMAND ARGS...].",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] "
+                                 "[--no-retry] [-- COMMAND ARGS...]."),
                runLockCommand},
-    CtlCommand{"snapshot", "Show every lock under PREFIX: holder, queue, TTLs (--json).",
+    CtlCommand{"snapshot",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Show every lock under PREFIX: holder, queue, TTLs (--json)."),
                runSnapshotCommand},
-    CtlCommand{"watch", "Print lock events under PREFIX as they happen (--json).", runWatchCommand},
-    CtlCommand{"lab", "Run the contention lab headless and report split brains (--json).",
+    CtlCommand{"watch",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Print lock events under PREFIX as they happen (--json)."),
+               runWatchCommand},
+    CtlCommand{"lab",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Run the contention lab headless and report split brains "
+                                 "(--json)."),
                runLabCommand},
     CtlCommand{"exporter",
-               "Serve the locks under PREFIX as Prometheus metrics: [--listen HOST:PORT] "
-               "[--max-locks N].",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Serve the locks under PREFIX as Prometheus metrics: [--listen "
+                                 "HOST:PORT] [--max-locks N]."),
                runExporterCommand},
 };
 
 QString commandList() {
-    QString text = "\nCommands:\n";
+    QString text = QCoreApplication::translate("lockscopectl", "\nCommands:\n");
     for (const CtlCommand& command : commands)
         text += QStringLiteral("  %1  %2\n")
-                    .arg(QString(command.name).leftJustified(10), command.summary);
+                    .arg(QString(command.name).leftJustified(10),
+                         QCoreApplication::translate("lockscopectl", command.summary));
     return text;
 }
 
 int usageError(const QString& message) {
-    std::fprintf(stderr, "lockscopectl: %s\nRun 'lockscopectl --help' for usage.\n",
-                 qPrintable(message));
+    say(QCoreApplication::translate("lockscopectl", "%1\nRun 'lockscopectl --help' for usage.")
+            .arg(message));
     return ExitUsage;
 }
 
@@ -62,17 +78,23 @@ int main(int argc, char* argv[]) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("lockscopectl");
     QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);
+    installTranslations(app, chosenUiLanguage({})); // the system's language
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "Inspect etcd v3 locks from the command line. Connection flags and the ETCDCTL_* "
-        "environment variables are those of etcdctl; a flag wins over its variable.");
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "lockscopectl", "Inspect etcd v3 locks from the command line. Connection flags and the "
+                        "ETCDCTL_* environment variables are those of etcdctl; a flag wins over "
+                        "its variable."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     ConnectionOptions::addFlags(parser);
-    const QCommandLineOption debugOption("debug", "Also print gRPC's own log lines to stderr.");
+    const QCommandLineOption debugOption(
+        "debug",
+        QCoreApplication::translate("lockscopectl", "Also print gRPC's own log lines to stderr."));
     parser.addOption(debugOption);
-    parser.addPositionalArgument("command", "The command to run; see below.", "<command> [args]");
+    parser.addPositionalArgument(
+        "command", QCoreApplication::translate("lockscopectl", "The command to run; see below."),
+        QCoreApplication::translate("lockscopectl", "<command> [args]"));
     // Everything after the command name belongs to the command.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -81,7 +103,8 @@ int main(int argc, char* argv[]) {
     etcd::routeGrpcLog(parser.isSet(debugOption));
     if (parser.isSet(helpOption)) {
         // Qt's usage line names the binary's full path and omits the command's place.
-        const QString usage = "Usage: lockscopectl [connection flags] <command> [args]\n";
+        const QString usage = QCoreApplication::translate(
+            "lockscopectl", "Usage: lockscopectl [connection flags] <command> [args]\n");
         std::fputs(qPrintable(usage + parser.helpText().section('\n', 1) + commandList()), stdout);
         return ExitOk;
     }
@@ -91,12 +114,12 @@ int main(int argc, char* argv[]) {
     }
     const QStringList arguments = parser.positionalArguments();
     if (arguments.isEmpty())
-        return usageError("no command given");
+        return usageError(QCoreApplication::translate("lockscopectl", "no command given"));
     const auto command = std::find_if(commands.begin(), commands.end(), [&](const CtlCommand& c) {
         return arguments.first() == QLatin1String(c.name);
     });
     if (command == commands.end())
-        return usageError(QStringLiteral("unknown command \"%1\"")
+        return usageError(QCoreApplication::translate("lockscopectl", "unknown command \"%1\"")
                               .arg(displayKeyText(argumentBytes(arguments.first()))));
 
     QString problem;

@@ -17,9 +17,10 @@ bool reportMonitorRetry(const etcd::LockMonitor::Retry& retry) {
             Qt::QueuedConnection);
         return false;
     }
-    std::fprintf(stderr, "lockscopectl: reconnecting (attempt %d, next in %s s): %s\n",
-                 retry.attempt, RetryBackoff::seconds(retry.delay).c_str(),
-                 retry.error.message.c_str());
+    say(QCoreApplication::translate("lockscopectl", "reconnecting (attempt %1, next in %2 s): %3")
+            .arg(retry.attempt)
+            .arg(QString::fromStdString(RetryBackoff::seconds(retry.delay)),
+                 QString::fromStdString(retry.error.message)));
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include "app/ctl/ctl_command.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 
 namespace lockscope {
 
@@ -14,29 +15,37 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
                                                     const QList<QCommandLineOption>& options) {
     QCommandLineParser parser;
     parser.setApplicationDescription(about);
-    const QCommandLineOption jsonOption("json", "Print JSON instead of text.");
-    const QCommandLineOption helpOption({"h", "help"}, "Show this help.");
+    const QCommandLineOption jsonOption(
+        "json", QCoreApplication::translate("lockscopectl", "Print JSON instead of text."));
+    const QCommandLineOption helpOption(
+        {"h", "help"}, QCoreApplication::translate("lockscopectl", "Show this help."));
     parser.addOptions({jsonOption, helpOption});
     parser.addOptions(options);
-    parser.addPositionalArgument("prefix", "The key prefix whose locks to show, e.g. /locks/. "
-                                           "Any bytes; \\xNN is a byte and \\\\ a backslash.");
+    parser.addPositionalArgument(
+        "prefix", QCoreApplication::translate("lockscopectl",
+                                              "The key prefix whose locks to show, e.g. /locks/. "
+                                              "Any bytes; \\xNN is a byte and \\\\ a backslash."));
     if (const auto done = parseCommandLine(parser, arguments, helpOption, usage)) {
         exitCode = *done;
         return std::nullopt;
     }
     const QStringList positional = parser.positionalArguments(); // arguments[0] is the command
-    std::string problem;
+    QString problem;
     std::optional<std::string> prefix;
     if (positional.isEmpty())
-        problem = "a PREFIX is needed, like /locks/";
+        problem = QCoreApplication::translate("lockscopectl", "a PREFIX is needed, like /locks/");
     else if (positional.size() > 1) {
-        problem = "one PREFIX only, got";
+        QStringList given;
         for (const QString& argument : positional)
-            problem += " " + displayKey(argumentBytes(argument));
-    } else if (prefix = parseKeyText(argumentBytes(positional.first()), problem); !prefix)
-        problem = "PREFIX: " + problem;
-    if (!problem.empty()) {
-        exitCode = usageProblem(arguments.constFirst(), QString::fromStdString(problem));
+            given << QString::fromStdString(displayKey(argumentBytes(argument)));
+        problem = QCoreApplication::translate("lockscopectl", "one PREFIX only, got %1")
+                      .arg(given.join(' '));
+    } else if (std::string why;
+               (prefix = parseKeyText(argumentBytes(positional.first()), why), !prefix))
+        problem = QCoreApplication::translate("lockscopectl", "PREFIX: %1")
+                      .arg(QString::fromStdString(why));
+    if (!problem.isEmpty()) {
+        exitCode = usageProblem(arguments.constFirst(), problem);
         return std::nullopt;
     }
     PrefixArguments result{*prefix, parser.isSet(jsonOption), {}};

@@ -9,6 +9,7 @@
 #include "etcdclient/locks/lock_snapshot.h"
 
 #include <QConcatenateTablesProxyModel>
+#include <QCoreApplication>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -19,8 +20,9 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments, "lockscopectl [connection flags] snapshot PREFIX [--json]",
-        "Show every lock under PREFIX at one revision: holder, waiting queue, lease TTLs and "
-        "anomalies.",
+        QCoreApplication::translate("lockscopectl",
+                                    "Show every lock under PREFIX at one revision: holder, waiting "
+                                    "queue, lease TTLs and anomalies."),
         exitCode);
     if (!args)
         return exitCode;
@@ -46,8 +48,13 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         queues.back()->setQueue(&queue, state->leases);
         table.addSourceModel(queues.back().get());
     }
-    std::printf("revision %lld, %zu lock(s) under %s\n", static_cast<long long>(state->revision),
-                state->locks.size(), displayKey(args->prefix).c_str());
+    const int lockCount = static_cast<int>(state->locks.size());
+    std::fputs(
+        qPrintable(QCoreApplication::translate("lockscopectl", "revision %1, %n lock(s) under %2\n",
+                                               nullptr, lockCount)
+                       .arg(state->revision)
+                       .arg(QString::fromStdString(displayKey(args->prefix)))),
+        stdout);
     if (!state->locks.empty())
         std::fputs(
             qPrintable(renderTextTable(
@@ -57,8 +64,12 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
             stdout);
     for (const auto& [name, anomalies] : state->anomalies)
         for (const auto& anomaly : anomalies)
-            std::printf("anomaly: %s: %s: %s\n", displayKey(anomaly.key).c_str(),
-                        etcd::anomalyKindName(anomaly.kind), anomaly.detail.c_str());
+            std::fputs(
+                qPrintable(QCoreApplication::translate("lockscopectl", "anomaly: %1: %2: %3\n")
+                               .arg(QString::fromStdString(displayKey(anomaly.key)),
+                                    etcd::anomalyKindName(anomaly.kind),
+                                    QString::fromStdString(anomaly.detail))),
+                stdout);
     return ExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include "app/ctl/text_table.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -37,19 +38,23 @@ QString asTable(const QList<EndpointStatus>& rows) {
 
 int runStatusCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Show each endpoint's status: version, member id, "
-                                     "leader, revision, raft term and index, database size "
-                                     "and round trip.");
-    const QCommandLineOption jsonOption("json", "Print a JSON array instead of a table.");
-    const QCommandLineOption helpOption({"h", "help"}, "Show this help.");
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "lockscopectl", "Show each endpoint's status: version, member id, leader, revision, raft "
+                        "term and index, database size and round trip."));
+    const QCommandLineOption jsonOption(
+        "json",
+        QCoreApplication::translate("lockscopectl", "Print a JSON array instead of a table."));
+    const QCommandLineOption helpOption(
+        {"h", "help"}, QCoreApplication::translate("lockscopectl", "Show this help."));
     parser.addOptions({jsonOption, helpOption});
     if (const auto done = parseCommandLine(parser, arguments, helpOption,
                                            "lockscopectl [connection flags] status [--json]"))
         return *done;
     if (!parser.positionalArguments().isEmpty())
-        return usageProblem("status", "unexpected argument \"" +
-                                          parser.positionalArguments().constFirst() +
-                                          "\" (connection flags go before the command)");
+        return usageProblem("status", QCoreApplication::translate(
+                                          "lockscopectl", "unexpected argument \"%1\" (connection "
+                                                          "flags go before the command)")
+                                          .arg(parser.positionalArguments().constFirst()));
 
     ClusterStatusProbe probe(connection.client);
     QList<EndpointStatus> rows;
@@ -70,13 +75,13 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
         if (row.answered())
             continue;
         ++failed;
-        print(stderr, "lockscopectl: " + row.error + "\n");
+        say(row.error);
         exitCode = std::max(exitCode, exitCodeFor(row.errorCode));
     }
     if (failed > 0 && rows.size() > 1)
-        print(stderr, QStringLiteral("lockscopectl: %1 of %2 endpoints did not answer\n")
-                          .arg(failed)
-                          .arg(rows.size()));
+        say(QCoreApplication::translate("lockscopectl", "%1 of %2 endpoints did not answer")
+                .arg(failed)
+                .arg(rows.size()));
     return exitCode;
 }
 

@@ -39,12 +39,16 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments, "lockscopectl [connection flags] watch PREFIX [--json]",
-        "Print every lock event under PREFIX as it happens, until interrupted.", exitCode);
+        QCoreApplication::translate("lockscopectl", "Print every lock event under PREFIX as it "
+                                                    "happens, until interrupted."),
+        exitCode);
     if (!args)
         return exitCode;
     if (args->prefix.empty()) // it would watch the whole keyspace, not one lock family
-        return usageProblem("watch", "a non-empty PREFIX is needed, like /locks/ (use / for "
-                                     "every lock under the root)");
+        return usageProblem("watch", QCoreApplication::translate(
+                                         "lockscopectl", "a non-empty PREFIX is needed, like "
+                                                         "/locks/ (use / for every lock under the "
+                                                         "root)"));
 
     const auto client = connect(connection, exitCode);
     if (!client)
@@ -61,7 +65,9 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         if (auto self = weak.lock()) {
             const auto [live, status] = self->liveness();
             if (live != wasLive->exchange(live))
-                say(live ? "watching" : "not watching: " + status);
+                say(live ? QCoreApplication::translate("lockscopectl", "watching")
+                         : QCoreApplication::translate("lockscopectl", "not watching: %1")
+                               .arg(QString::fromStdString(status)));
         }
         std::fflush(stdout);
     };

@@ -38,14 +38,14 @@ QDoubleSpinBox* percent(QWidget* parent, const QString& tip) {
 
 // The comma-separated names of the lock field as bytes (\xNN escapes; \x2c is a comma). A name
 // with a bad escape is left out and the first such problem kept in `problem`.
-std::vector<std::string> lockNames(const QString& text, std::string& problem) {
+std::vector<std::string> lockNames(const QString& text, QString& problem) {
     std::vector<std::string> names;
     for (const auto& name : text.split(',', Qt::SkipEmptyParts)) {
         std::string why;
         if (const auto bytes = parseKeyText(name.trimmed().toStdString(), why))
             names.push_back(*bytes);
-        else if (problem.empty())
-            problem = "lock names: " + why;
+        else if (problem.isEmpty())
+            problem = LabPage::tr("lock names: %1").arg(QString::fromStdString(why));
     }
     return names;
 }
@@ -124,7 +124,7 @@ void LabPage::setWorkspace(Workspace* workspace) {
 lab::LabOptions LabPage::options() const {
     lab::LabOptions o;
     o.workers = workers_->value();
-    std::string ignored; // launch() says it
+    QString ignored; // launch() says it
     o.locks = lockNames(locks_->text(), ignored);
     o.hold = std::chrono::milliseconds(hold_->value());
     o.think = std::chrono::milliseconds(think_->value());
@@ -162,12 +162,13 @@ void LabPage::launch(bool once) {
     if (!usable() || running())
         return;
     const lab::LabOptions o = options();
-    std::string problem;
+    QString problem;
     lockNames(locks_->text(), problem);
-    if (problem.empty())
-        problem = o.problem();
-    if (!problem.empty()) {
-        QMessageBox::warning(this, tr("Contention lab"), QString::fromStdString(problem));
+    if (problem.isEmpty())
+        problem =
+            QString::fromStdString(o.problem()); // app/lab is plain C++: its texts are English
+    if (!problem.isEmpty()) {
+        QMessageBox::warning(this, tr("Contention lab"), problem);
         return;
     }
     workspace_->startLab(o, once);

@@ -4,6 +4,7 @@
 #include "app/core/key_text.h"
 #include "app/gui/program_versions.h"
 
+#include <QCoreApplication>
 #include <cstdio>
 #include <cstdlib>
 
@@ -13,23 +14,38 @@ LockscopeCommandLine::LockscopeCommandLine()
     : helpOption_(parser_.addHelpOption())
     , versionOption_(parser_.addVersionOption())
     , sandboxOption_("sandbox",
-                     "Start a throwaway etcd and connect to it (the default when no endpoints "
-                     "are given; stopped and deleted on exit). --sandbox=3 starts a 3-member "
-                     "cluster whose members the Sandbox menu stops and restarts.")
-    , etcdOption_("etcd", "The etcd program for the sandbox.", "program", "etcd")
-    , noLabOption_("no-lab", "On the sandbox, do not start the contention lab's demo workers.")
+                     QCoreApplication::translate(
+                         "LockscopeCommandLine",
+                         "Start a throwaway etcd and connect to it (the default when no endpoints "
+                         "are given; stopped and deleted on exit). --sandbox=3 starts a 3-member "
+                         "cluster whose members the Sandbox menu stops and restarts."))
+    , etcdOption_(
+          "etcd",
+          QCoreApplication::translate("LockscopeCommandLine", "The etcd program for the sandbox."),
+          QCoreApplication::translate("LockscopeCommandLine", "program"), "etcd")
+    , noLabOption_("no-lab", QCoreApplication::translate(
+                                 "LockscopeCommandLine",
+                                 "On the sandbox, do not start the contention lab's demo workers."))
     , prefixOption_("prefix",
-                    "Show the locks under this key prefix from the start (\\xNN for a byte "
-                    "text cannot hold, \\\\ for a backslash). On a sandbox the lab's demo "
-                    "workers then do not start.",
-                    "prefix")
-    , readOnlyOption_("read-only", "Hide every action that writes.")
-    , debugOption_("debug", "Also print gRPC's own log lines to stderr.") {
-    parser_.setApplicationDescription(
+                    QCoreApplication::translate(
+                        "LockscopeCommandLine",
+                        "Show the locks under this key prefix from the start (\\xNN for a byte "
+                        "text cannot hold, \\\\ for a backslash). On a sandbox the lab's demo "
+                        "workers then do not start."),
+                    QCoreApplication::translate("LockscopeCommandLine", "prefix"))
+    , readOnlyOption_("read-only", QCoreApplication::translate("LockscopeCommandLine",
+                                                               "Hide every action that writes."))
+    , debugOption_("debug",
+                   QCoreApplication::translate("LockscopeCommandLine",
+                                               "Also print gRPC's own log lines to stderr.")) {
+    parser_.setApplicationDescription(QCoreApplication::translate(
+        "LockscopeCommandLine",
         "Inspect etcd v3 locks. Connection flags and the ETCDCTL_* environment variables are "
         "those of etcdctl. With no endpoints (neither --endpoints nor ETCDCTL_ENDPOINTS), "
-        "LockScope starts a sandbox etcd of its own.");
-    ConnectionOptions::addFlags(parser_, "none: LockScope starts a sandbox etcd of its own");
+        "LockScope starts a sandbox etcd of its own."));
+    ConnectionOptions::addFlags(
+        parser_, QCoreApplication::translate("LockscopeCommandLine",
+                                             "none: LockScope starts a sandbox etcd of its own"));
     parser_.addOptions(
         {sandboxOption_, etcdOption_, noLabOption_, prefixOption_, readOnlyOption_, debugOption_});
 }
@@ -44,7 +60,8 @@ bool LockscopeCommandLine::parse(const QStringList& arguments) {
             bool ok = false;
             sandboxMembers_ = argument.mid(10).toInt(&ok);
             if (!ok || sandboxMembers_ < 1 || sandboxMembers_ > 7) {
-                error_ = "--sandbox=N takes a member count from 1 to 7";
+                error_ = QCoreApplication::translate(
+                    "LockscopeCommandLine", "--sandbox=N takes a member count from 1 to 7");
                 return false;
             }
             plain << "--sandbox";
@@ -58,13 +75,15 @@ bool LockscopeCommandLine::parse(const QStringList& arguments) {
         return false;
     }
     if (parser_.isSet(sandboxOption_) && parser_.isSet("endpoints")) {
-        error_ = "give either --sandbox or --endpoints, not both";
+        error_ = QCoreApplication::translate("LockscopeCommandLine",
+                                             "give either --sandbox or --endpoints, not both");
         return false;
     }
     std::string problem;
     if (parser_.isSet(prefixOption_) &&
         !parseKeyText(parser_.value(prefixOption_).toStdString(), problem)) {
-        error_ = QString::fromStdString("--prefix: " + problem);
+        error_ = QCoreApplication::translate("LockscopeCommandLine", "--prefix: %1")
+                     .arg(QString::fromStdString(problem));
         return false;
     }
     return true;

@@ -2,6 +2,7 @@
 #include "app/core/connection_options.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/termination_signals.h"
+#include "app/core/ui_language.h"
 #include "app/gui/lockscope_command_line.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/grpc_log.h"
@@ -9,6 +10,7 @@
 #include <QApplication>
 #include <QIcon>
 #include <QProcessEnvironment>
+#include <QSettings>
 #include <QThreadPool>
 #include <cstdio>
 
@@ -17,7 +19,11 @@ using namespace lockscope;
 namespace {
 
 int usageError(const QString& message) {
-    std::fprintf(stderr, "lockscope: %s\nRun 'lockscope --help' for usage.\n", qPrintable(message));
+    std::fputs(
+        qPrintable(QCoreApplication::translate("lockscope", "lockscope: %1\n"
+                                                            "Run 'lockscope --help' for usage.\n")
+                       .arg(message)),
+        stderr);
     return 2;
 }
 
@@ -26,6 +32,11 @@ bool platformAvailable(const QStringList& arguments) {
     return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || arguments.contains("-platform") ||
            !qEnvironmentVariableIsEmpty("DISPLAY") ||
            !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+// The language chosen in View ▸ Language, else the system's.
+void speakChosenLanguage(QCoreApplication& app) {
+    installTranslations(app, chosenUiLanguage(QSettings().value(uiLanguageSettingKey).toString()));
 }
 
 } // namespace
@@ -38,21 +49,31 @@ int main(int argc, char* argv[]) {
     // --help and --version print text: answered before QApplication, which aborts without a
     // display. Arguments this parse does not know (Qt's own -platform ...) wait for the second,
     // unless there is no display: then no Qt option can help, and the usage error is the answer.
+    // The options' descriptions are translated when the parser is built: the text printed
+    // comes from a second parser, built once the language is installed.
     const QStringList arguments = losslessArguments(argc, argv);
     if (LockscopeCommandLine early; early.parse(arguments) && early.asksForText()) {
-        const QCoreApplication textOnly(argc, argv);
-        early.printText();
+        QCoreApplication textOnly(argc, argv);
+        speakChosenLanguage(textOnly);
+        LockscopeCommandLine translated;
+        translated.parse(arguments);
+        translated.printText();
     } else if (!platformAvailable(arguments)) {
-        if (!early.errorText().isEmpty())
-            return usageError(early.errorText());
-        std::fputs("lockscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
-                   "unset).\nRun it in a desktop session, or over ssh -X; lockscopectl answers "
-                   "the same questions in a terminal.\n",
+        QCoreApplication textOnly(argc, argv);
+        speakChosenLanguage(textOnly);
+        if (LockscopeCommandLine translated; !translated.parse(arguments))
+            return usageError(translated.errorText());
+        std::fputs(qPrintable(QCoreApplication::translate(
+                       "lockscope",
+                       "lockscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY "
+                       "are unset).\nRun it in a desktop session, or over ssh -X; lockscopectl "
+                       "answers the same questions in a terminal.\n")),
                    stderr);
         return 1;
     }
 
     QApplication app(argc, argv);
+    speakChosenLanguage(app);
     QApplication::setDesktopFileName("lockscope");
     QApplication::setWindowIcon(QIcon(":/icons/lockscope.svg"));
 

@@ -144,6 +144,13 @@ void MetricsPage::onScraped(int member, const EtcdMemberMetrics& metrics, double
     showRow(member);
     if (first) // once: sizing to every new value would make the columns jitter
         table_->resizeColumnsToContents();
+    // A value that outgrows its column (the database grows, a header shorter than its values
+    // in another language) widens it; columns never narrow, so they do not jitter.
+    for (int column = 0; column < table_->columnCount(); ++column) {
+        const int width = table_->columnWidth(column);
+        table_->resizeColumnToContents(column);
+        table_->setColumnWidth(column, std::max(width, table_->columnWidth(column)));
+    }
     QTableWidgetItem* read = table_->item(member, ReadColumn);
     read->setText(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(unixSeconds * 1000))
                       .toString("HH:mm:ss"));

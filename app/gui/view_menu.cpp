@@ -1,5 +1,6 @@
 #include "app/gui/view_menu.h"
 
+#include "app/gui/language_menu.h"
 #include "app/gui/locks_page.h"
 #include "app/gui/prefix_bar.h"
 
@@ -38,6 +39,8 @@ ViewMenu::ViewMenu(QTabWidget* pages, PrefixBar* prefixBar, LocksPage* locksPage
     readOnly_->setObjectName("readOnlyAction");
     readOnly_->setCheckable(true);
     readOnly_->setToolTip(tr("Hide every action that writes to etcd"));
+    addSeparator();
+    addMenu(new LanguageMenu(this));
 }
 
 } // namespace lockscope

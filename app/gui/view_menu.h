@@ -10,7 +10,7 @@ class LocksPage;
 class PrefixBar;
 
 // The View menu: a checkable entry per page (Ctrl+1, Ctrl+2, ...), the lock prefix (Ctrl+L) and
-// the lock filter (Ctrl+F), and Read-only.
+// the lock filter (Ctrl+F), Read-only, and the Language submenu.
 class ViewMenu : public QMenu {
     Q_OBJECT
 public:

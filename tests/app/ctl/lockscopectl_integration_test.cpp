@@ -1,4 +1,5 @@
-// Runs the built lockscopectl against a real etcd started by etcd::LocalCluster.
+// Runs the built lockscopectl against a real etcd started by etcd::LocalCluster, in English
+// (LANG=C) unless a test asks for Simplified Chinese.
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "process/local_cluster.h"
@@ -23,6 +24,9 @@ Run runCtl(const QStringList& arguments, const QProcessEnvironment& environment 
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove("ETCDCTL_ENDPOINTS"); // the host's settings must not leak into the test
+    for (const char* language : {"LANGUAGE", "LC_ALL", "LC_MESSAGES"})
+        env.remove(language);
+    env.insert("LANG", "C");
     for (const QString& name : environment.keys())
         env.insert(name, environment.value(name));
     process.setProcessEnvironment(env);
@@ -36,8 +40,14 @@ Run runCtl(const QStringList& arguments, const QProcessEnvironment& environment 
     }
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     run.out = process.readAllStandardOutput();
-    run.err = QString::fromLocal8Bit(process.readAllStandardError());
+    run.err = QString::fromUtf8(process.readAllStandardError());
     return run;
+}
+
+Run runInChinese(const QStringList& arguments) {
+    QProcessEnvironment chinese;
+    chinese.insert("LANG", "zh_CN.UTF-8");
+    return runCtl(arguments, chinese);
 }
 
 QJsonArray parseRows(const Run& run) {
@@ -153,6 +163,59 @@ private slots:
         run = runCtl({"--version"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("lockscopectl "));
+    }
+
+    void helpInTheLocalesLanguage() {
+        const Run chinese = runInChinese({"--help"});
+        QCOMPARE(chinese.exitCode, 0);
+        const QString out = QString::fromUtf8(chinese.out);
+        QVERIFY2(out.startsWith("用法：lockscopectl [连接参数] <命令> [参数]\n"), qPrintable(out));
+        QVERIFY2(out.contains("\n命令：\n"), qPrintable(out));
+        QVERIFY2(out.contains("显示 PREFIX 下的每个锁：持有者、等待队列、TTL（--json）。"),
+                 qPrintable(out));
+        QVERIFY2(out.contains("连接超过此时长即放弃（默认 2s）。"), qPrintable(out));
+        QVERIFY2(out.contains("选项："), qPrintable(out)); // Qt's own heading
+        QVERIFY2(!out.contains("Commands:"), qPrintable(out));
+
+        const Run english = runCtl({"--help"});
+        QCOMPARE(english.exitCode, 0);
+        QVERIFY2(
+            english.out.startsWith("Usage: lockscopectl [connection flags] <command> [args]\n"),
+            english.out.constData());
+        QVERIFY2(english.out.contains("\nCommands:\n"), english.out.constData());
+        QVERIFY2(english.out.contains("Options:"), english.out.constData());
+    }
+
+    void problemsInTheLocalesLanguage() {
+        const Run help = runInChinese({"snapshot", "--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("显示此帮助。"), help.out.constData());
+        QVERIFY2(help.out.contains("输出 JSON 而不是文本。"), help.out.constData());
+
+        Run run = runInChinese({"frobnicate"});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err, QString("lockscopectl: 未知命令“frobnicate”\n"
+                                  "运行“lockscopectl --help”查看用法。\n"));
+        run = runInChinese({"snapshot"});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err, QString("lockscopectl snapshot：需要一个 PREFIX，如 /locks/\n"
+                                  "运行“lockscopectl snapshot --help”查看帮助。\n"));
+        run = runCtl({"frobnicate"});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err, QString("lockscopectl: unknown command \"frobnicate\"\n"
+                                  "Run 'lockscopectl --help' for usage.\n"));
+    }
+
+    // Against the server: a status table's headers are translated, its JSON is not.
+    void statusInChinese() {
+        const Run table = runInChinese({"--endpoints", endpoint_, "status"});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains("端点") && table.out.contains("修订号"), table.out.constData());
+        const Run json = runInChinese({"--endpoints", endpoint_, "status", "--json"});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject row = parseRows(json).at(0).toObject();
+        QVERIFY2(row.contains("endpoint") && row.value("revision").toInteger() >= revision_,
+                 json.out.constData());
     }
 
 private:

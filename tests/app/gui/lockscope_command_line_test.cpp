@@ -1,11 +1,14 @@
 // `lockscope --help`, `--version` and usage errors run as a user would run them on a machine with
 // no display: the built program as a child process, with DISPLAY, WAYLAND_DISPLAY and
-// QT_QPA_PLATFORM unset (a QApplication aborts there).
+// QT_QPA_PLATFORM unset (a QApplication aborts there), in English unless a test asks for the
+// system's Chinese or the View ▸ Language setting, kept in a settings folder of its own.
 #include "app/gui/lockscope_command_line.h"
 #include "app/gui/program_versions.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace lockscope;
@@ -19,10 +22,19 @@ struct Run {
     QString err;
 };
 
-Run runWithoutDisplay(const QStringList& arguments) {
+// Where the runs keep LockScope's settings (XDG_CONFIG_HOME), away from the user's own.
+const QTemporaryDir& settingsHome() {
+    static const QTemporaryDir home;
+    return home;
+}
+
+Run runWithoutDisplay(const QStringList& arguments, const QString& lang = "C") {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+    for (const char* name :
+         {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "LANGUAGE", "LC_ALL", "LC_MESSAGES"})
         environment.remove(name);
+    environment.insert("LANG", lang);
+    environment.insert("XDG_CONFIG_HOME", settingsHome().path());
     QProcess lockscope;
     lockscope.setProcessEnvironment(environment);
     lockscope.start(LOCKSCOPE_BINARY, arguments);
@@ -78,6 +90,26 @@ private slots:
         QVERIFY2(!run.out.contains("127.0.0.1:2379"), qPrintable(run.out));
         QVERIFY2(run.out.contains("LockScope starts a sandbox etcd of its own"),
                  qPrintable(run.out));
+    }
+
+    void helpSpeaksTheSystemsChinese() {
+        const Run run = runWithoutDisplay({"--help"}, "zh_CN.UTF-8");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("无：LockScope 启动自己的沙箱 etcd"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("隐藏所有写入操作。"), qPrintable(run.out));
+        QVERIFY2(!run.out.contains("Hide every action that writes."), qPrintable(run.out));
+    }
+
+    // View ▸ Language's choice wins over LANG=C, before the window exists.
+    void helpSpeaksTheChosenLanguage() {
+        const QString file = settingsHome().path() + "/LockScope/LockScope.conf";
+        QSettings(file, QSettings::IniFormat).setValue("language", "zh_CN");
+        const Run chosen = runWithoutDisplay({"--help"});
+        QSettings(file, QSettings::IniFormat).remove("language");
+        QCOMPARE(chosen.exitCode, 0);
+        QVERIFY2(chosen.out.contains("隐藏所有写入操作。"), qPrintable(chosen.out));
+        const Run system = runWithoutDisplay({"--help"});
+        QVERIFY2(system.out.contains("Hide every action that writes."), qPrintable(system.out));
     }
 
     void versionPrintsEachLibrarysVersionWithoutADisplay_data() {

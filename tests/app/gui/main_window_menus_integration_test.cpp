@@ -116,7 +116,7 @@ private slots:
         for (const char* page : {"Locks", "Timeline", "Cluster", "Lab"})
             QVERIFY2(pages.contains(page), page);
         QCOMPARE(actionTexts(menuTitled(window, "View")),
-                 pages + QStringList({"Lock prefix…", "Filter locks…", "Read-only"}));
+                 pages + QStringList({"Lock prefix…", "Filter locks…", "Read-only", "Language"}));
         QCOMPARE(actionTexts(menuTitled(window, "Help")),
                  QStringList({"Keyboard shortcuts", "How etcd locks work", "About LockScope"}));
         // Not a copy: the Lock menu holds the bar's own actions, shortcuts and all.

@@ -1,0 +1,2123 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ConnectionOptions</name>
+    <message>
+        <source>%1: an endpoint is empty; give host:port or http(s)://host:port, several separated by commas</source>
+        <translation>%1：有一个端点为空；请给出 host:port 或 http(s)://host:port，多个端点以逗号分隔</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: cannot read &quot;%2&quot;; give the path of a readable PEM file</source>
+        <translation>%1：无法读取“%2”；请给出一个可读的 PEM 文件路径</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a usable timeout; give a positive duration with a unit, like 2s, 500ms or 1m</source>
+        <translation>%1：“%2”不是可用的超时时间；请给出带单位的正时长，如 2s、500ms 或 1m</translation>
+    </message>
+    <message>
+        <source>--password needs a user: add --user name</source>
+        <translation>--password 需要一个用户：请加上 --user 用户名</translation>
+    </message>
+    <message>
+        <source>%1: the user name is empty; give name or name:password</source>
+        <translation>%1：用户名为空；请给出 用户名 或 用户名:密码</translation>
+    </message>
+    <message>
+        <source>etcd endpoints, comma-separated (%1).</source>
+        <translation>etcd 端点，以逗号分隔（%1）。</translation>
+    </message>
+    <message>
+        <source>default 127.0.0.1:2379</source>
+        <translation>默认 127.0.0.1:2379</translation>
+    </message>
+    <message>
+        <source>host:port,...</source>
+        <translation>host:port,...</translation>
+    </message>
+    <message>
+        <source>Verify the server with this CA bundle (PEM).</source>
+        <translation>用此 CA 证书包（PEM）验证服务器。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Client certificate for TLS (PEM), with --key.</source>
+        <translation>TLS 客户端证书（PEM），与 --key 一起使用。</translation>
+    </message>
+    <message>
+        <source>Client key for TLS (PEM), with --cert.</source>
+        <translation>TLS 客户端私钥（PEM），与 --cert 一起使用。</translation>
+    </message>
+    <message>
+        <source>Authenticate as this user; without :password (or --password) the password is asked on the terminal.</source>
+        <translation>以此用户身份认证；未带 :密码（也没有 --password）时，在终端上询问密码。</translation>
+    </message>
+    <message>
+        <source>name[:password]</source>
+        <translation>用户名[:密码]</translation>
+    </message>
+    <message>
+        <source>The password of --user (then --user is the name whole).</source>
+        <translation>--user 的密码（此时 --user 整体即为用户名）。</translation>
+    </message>
+    <message>
+        <source>password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>Give up connecting after this long (default 2s).</source>
+        <translation>连接超过此时长即放弃（默认 2s）。</translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Give up on a request after this long (default 5s).</source>
+        <translation>请求超过此时长即放弃（默认 5s）。</translation>
+    </message>
+    <message>
+        <source>a client certificate needs both --cert and --key (or ETCDCTL_CERT and ETCDCTL_KEY)</source>
+        <translation>客户端证书需要同时给出 --cert 和 --key（或 ETCDCTL_CERT 和 ETCDCTL_KEY）</translation>
+    </message>
+</context>
+<context>
+    <name>KeyText</name>
+    <message>
+        <source>bad escape &quot;\%1&quot; at byte %2: write \xNN (two hex digits) for a byte or \\ for a backslash</source>
+        <translation>错误的转义“\%1”，位于第 %2 个字节：字节请写成 \xNN（两位十六进制数），反斜杠请写成 \\</translation>
+    </message>
+</context>
+<context>
+    <name>LeaseCountdown</name>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>Granted %1 s%2</source>
+        <translation>授予 %1 s%2</translation>
+    </message>
+    <message>
+        <source>; renewed since the previous look</source>
+        <translation>；自上次查看后已续约</translation>
+    </message>
+</context>
+<context>
+    <name>LockscopeCommandLine</name>
+    <message>
+        <source>Start a throwaway etcd and connect to it (the default when no endpoints are given; stopped and deleted on exit). --sandbox=3 starts a 3-member cluster whose members the Sandbox menu stops and restarts.</source>
+        <translation>启动一个临时 etcd 并连接到它（未给出端点时的默认行为；退出时停止并删除）。--sandbox=3 启动一个 3 成员集群，可通过“沙箱”菜单停止和重启其成员。</translation>
+    </message>
+    <message>
+        <source>The etcd program for the sandbox.</source>
+        <translation>沙箱使用的 etcd 程序。</translation>
+    </message>
+    <message>
+        <source>program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <source>On the sandbox, do not start the contention lab&apos;s demo workers.</source>
+        <translation>在沙箱中不启动争用实验室的演示工作者。</translation>
+    </message>
+    <message>
+        <source>Show the locks under this key prefix from the start (\xNN for a byte text cannot hold, \\ for a backslash). On a sandbox the lab&apos;s demo workers then do not start.</source>
+        <translation>一开始就显示此键前缀下的锁（\xNN 表示文本无法容纳的字节，\\ 表示反斜杠）。此时沙箱中不启动实验室的演示工作者。</translation>
+    </message>
+    <message>
+        <source>prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>Hide every action that writes.</source>
+        <translation>隐藏所有写入操作。</translation>
+    </message>
+    <message>
+        <source>Also print gRPC&apos;s own log lines to stderr.</source>
+        <translation>同时把 gRPC 自己的日志行打印到 stderr。</translation>
+    </message>
+    <message>
+        <source>Inspect etcd v3 locks. Connection flags and the ETCDCTL_* environment variables are those of etcdctl. With no endpoints (neither --endpoints nor ETCDCTL_ENDPOINTS), LockScope starts a sandbox etcd of its own.</source>
+        <translation>查看 etcd v3 锁。连接参数和 ETCDCTL_* 环境变量与 etcdctl 相同。未给出端点时（既没有 --endpoints 也没有 ETCDCTL_ENDPOINTS），LockScope 会启动自己的沙箱 etcd。</translation>
+    </message>
+    <message>
+        <source>none: LockScope starts a sandbox etcd of its own</source>
+        <translation>无：LockScope 启动自己的沙箱 etcd</translation>
+    </message>
+    <message>
+        <source>--sandbox=N takes a member count from 1 to 7</source>
+        <translation>--sandbox=N 接受 1 到 7 的成员数</translation>
+    </message>
+    <message>
+        <source>give either --sandbox or --endpoints, not both</source>
+        <translation>请给出 --sandbox 或 --endpoints 之一，不能同时给出</translation>
+    </message>
+    <message>
+        <source>--prefix: %1</source>
+        <translation>--prefix：%1</translation>
+    </message>
+</context>
+<context>
+    <name>OwnLock</name>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>已持有</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>not acquired</source>
+        <translation>未获取</translation>
+    </message>
+    <message>
+        <source>Ours: %1 since %2</source>
+        <translation>我们的锁：自 %2 起%1</translation>
+    </message>
+    <message>
+        <source> (keepalive paused)</source>
+        <translation>（续约已暂停）</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>give at least one endpoint, like 127.0.0.1:2379</source>
+        <translation>请至少给出一个端点，如 127.0.0.1:2379</translation>
+    </message>
+    <message>
+        <source>give the user name alone, without &apos;:&apos;: the password is asked when connecting and never saved with the profile</source>
+        <translation>只填写用户名，不要带“:”：密码在连接时询问，绝不会随配置保存</translation>
+    </message>
+    <message>
+        <source>
+&lt;h2&gt;How etcd locks work&lt;/h2&gt;
+&lt;p&gt;An etcd lock is not a flag but a queue of keys under the lock&apos;s name, the protocol of
+&lt;tt&gt;etcdctl lock&lt;/tt&gt; and Go&apos;s &lt;tt&gt;concurrency.Mutex&lt;/tt&gt;. LockScope shows each part of it.&lt;/p&gt;
+
+&lt;h3&gt;1. A lease keeps the claim alive&lt;/h3&gt;
+&lt;p&gt;A client first grants itself a &lt;b&gt;lease&lt;/b&gt; with a time to live (TTL, 60 s by default) and
+keeps renewing it while it runs. Its key is attached to the lease, so when the client dies or
+loses the cluster the lease expires and etcd deletes the key: a crashed holder cannot keep a
+lock forever. The &lt;i&gt;TTL&lt;/i&gt; columns count this down.&lt;/p&gt;
+
+&lt;h3&gt;2. Queueing in create-revision order&lt;/h3&gt;
+&lt;p&gt;To ask for lock &lt;tt&gt;/locks/job&lt;/tt&gt; the client puts the key &lt;tt&gt;/locks/job/&amp;lt;lease id in
+hex&amp;gt;&lt;/tt&gt; in a transaction. etcd stamps every key with the cluster-wide revision at which
+it was created, its &lt;b&gt;create revision&lt;/b&gt;. The key with the lowest create revision under the
+name holds the lock; the others wait in that order. This is the &lt;i&gt;queue&lt;/i&gt; of the Locks
+page.&lt;/p&gt;
+
+&lt;h3&gt;3. Waiting on the predecessor&lt;/h3&gt;
+&lt;p&gt;A waiter does not poll. It watches only the key just before its own in the queue (its
+&lt;b&gt;predecessor&lt;/b&gt;) for deletion, and checks again when it goes. So a release wakes one waiter,
+not all of them. The queue&apos;s &lt;i&gt;waits on&lt;/i&gt; column names each predecessor.&lt;/p&gt;
+
+&lt;h3&gt;4. Releasing&lt;/h3&gt;
+&lt;p&gt;The holder releases by deleting its key (and revoking its lease). Force release does the
+same from outside: it revokes the holder&apos;s lease, or deletes a key that has no lease. The next
+waiter&apos;s watch fires and it holds the lock.&lt;/p&gt;
+
+&lt;h3&gt;5. Fencing tokens&lt;/h3&gt;
+&lt;p&gt;A holder can stall (a long pause, a lost network) until its lease expires and the next
+waiter takes over, while it still believes it holds the lock. The holder&apos;s create revision
+only grows from one holder to the next, so it serves as a &lt;b&gt;fencing token&lt;/b&gt;: the resource
+the lock protects remembers the highest token it has seen and refuses writes with a lower one.
+In etcd itself, write with a transaction that compares the lock key&apos;s create revision, so the
+write happens only while the key is still yours. The Lab page shows the stale writes fencing
+rejects.&lt;/p&gt;
+</source>
+        <translation>
+&lt;h2&gt;etcd 锁的工作原理&lt;/h2&gt;
+&lt;p&gt;etcd 锁不是一个标志，而是锁名之下由多个键组成的队列，这正是
+&lt;tt&gt;etcdctl lock&lt;/tt&gt; 和 Go 的 &lt;tt&gt;concurrency.Mutex&lt;/tt&gt; 所用的协议。LockScope 会展示其中的每个部分。&lt;/p&gt;
+
+&lt;h3&gt;1. 租约让申请保持有效&lt;/h3&gt;
+&lt;p&gt;客户端先为自己授予一个带存活时间（TTL，默认 60 秒）的&lt;b&gt;租约&lt;/b&gt;，并在运行期间不断续约。它的键挂在这个租约上，因此当客户端崩溃或与集群失联时，租约到期，etcd 删除这个键：崩溃的持有者无法永远占着锁。各个 &lt;i&gt;TTL&lt;/i&gt; 列显示的就是这个倒计时。&lt;/p&gt;
+
+&lt;h3&gt;2. 按创建修订号排队&lt;/h3&gt;
+&lt;p&gt;为了申请锁 &lt;tt&gt;/locks/job&lt;/tt&gt;，客户端在一个事务中写入键 &lt;tt&gt;/locks/job/&amp;lt;十六进制租约 ID&amp;gt;&lt;/tt&gt;。etcd 为每个键记下它被创建时整个集群的修订号，即它的&lt;b&gt;创建修订号&lt;/b&gt;。锁名之下创建修订号最小的键持有锁；其余的键按这个顺序等待。这就是“锁”页面上的&lt;i&gt;等待队列&lt;/i&gt;。&lt;/p&gt;
+
+&lt;h3&gt;3. 等待前驱&lt;/h3&gt;
+&lt;p&gt;等待者不会轮询。它只监视队列中紧排在自己前面的那个键（它的&lt;b&gt;前驱&lt;/b&gt;）是否被删除，前驱消失时再检查一次。因此一次释放只唤醒一个等待者，而不是全部。队列的&lt;i&gt;等待对象&lt;/i&gt;列列出每个等待者的前驱。&lt;/p&gt;
+
+&lt;h3&gt;4. 释放&lt;/h3&gt;
+&lt;p&gt;持有者通过删除自己的键（并撤销其租约）来释放锁。强制释放从外部做同样的事：撤销持有者的租约，或者删除没有租约的键。下一个等待者的监视随之触发，它便持有了锁。&lt;/p&gt;
+
+&lt;h3&gt;5. 防护令牌&lt;/h3&gt;
+&lt;p&gt;持有者可能停顿（长时间暂停、网络中断），直到租约过期、下一个等待者接手，而它仍然以为自己持有锁。持有者的创建修订号从一个持有者到下一个只增不减，因此可以用作&lt;b&gt;防护令牌&lt;/b&gt;：锁所保护的资源记住见过的最大令牌，拒绝令牌更小的写入。在 etcd 内部，可以用一个比较锁键创建修订号的事务来写入，这样只有当该键仍属于你时写入才会发生。“实验室”页面展示了防护拒绝的过期写入。&lt;/p&gt;
+</translation>
+    </message>
+    <message>
+        <source>the PDF could not be drawn</source>
+        <translation>无法绘制 PDF</translation>
+    </message>
+    <message>
+        <source>Export as PNG…</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Export as PDF…</source>
+        <translation>导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>TerminalPasswordPrompt</name>
+    <message>
+        <source>give it with --password, ETCDCTL_PASSWORD or --user %1:password</source>
+        <translation>请通过 --password、ETCDCTL_PASSWORD 或 --user %1:密码 给出</translation>
+    </message>
+    <message>
+        <source>no terminal to ask the password of user %1 on; %2</source>
+        <translation>没有可用来询问用户 %1 密码的终端；%2</translation>
+    </message>
+    <message>
+        <source>cannot turn off echo on the terminal to ask the password of user %1; %2</source>
+        <translation>无法关闭终端回显以询问用户 %1 的密码；%2</translation>
+    </message>
+    <message>
+        <source>Password: </source>
+        <translation>密码：</translation>
+    </message>
+    <message>
+        <source>no password read for user %1 (the input ended); %2</source>
+        <translation>未读到用户 %1 的密码（输入已结束）；%2</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope</name>
+    <message>
+        <source>lockscope: %1
+Run &apos;lockscope --help&apos; for usage.
+</source>
+        <translation>lockscope：%1
+运行“lockscope --help”查看用法。
+</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::AboutDialog</name>
+    <message>
+        <source>About LockScope</source>
+        <translation>关于 LockScope</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;LockScope %1&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;LockScope %1&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Shows what is inside the locks of an etcd v3 cluster, live, and lets you take and release them by hand.</source>
+        <translation>实时展示 etcd v3 集群中各个锁的内部情况，并可手动获取和释放锁。</translation>
+    </message>
+    <message>
+        <source>Qt:</source>
+        <translation>Qt：</translation>
+    </message>
+    <message>
+        <source>%1 (built with %2)</source>
+        <translation>%1（构建时为 %2）</translation>
+    </message>
+    <message>
+        <source>gRPC:</source>
+        <translation>gRPC：</translation>
+    </message>
+    <message>
+        <source>etcd server:</source>
+        <translation>etcd 服务器：</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>waiting for %1 to answer…</source>
+        <translation>正在等待 %1 应答…</translation>
+    </message>
+    <message>
+        <source>etcd %1 (%2)</source>
+        <translation>etcd %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::AcquireDialog</name>
+    <message>
+        <source>Only if free now (do not queue)</source>
+        <translation>仅在当前空闲时获取（不排队）</translation>
+    </message>
+    <message>
+        <source>Acquire a lock</source>
+        <translation>获取锁</translation>
+    </message>
+    <message>
+        <source>Any bytes: \xNN is a byte, \\ a backslash</source>
+        <translation>任意字节：\xNN 表示一个字节，\\ 表示反斜杠</translation>
+    </message>
+    <message>
+        <source>The session lease&apos;s time to live in seconds. LockScope keeps it alive every TTL/3 until you release the lock.</source>
+        <translation>会话租约的存活时间（秒）。在你释放锁之前，LockScope 每隔 TTL/3 续约一次。</translation>
+    </message>
+    <message>
+        <source>Lock name</source>
+        <translation>锁名</translation>
+    </message>
+    <message>
+        <source>Session TTL (s)</source>
+        <translation>会话 TTL（秒）</translation>
+    </message>
+    <message>
+        <source>Acquire</source>
+        <translation>获取</translation>
+    </message>
+    <message>
+        <source>Long session TTL</source>
+        <translation>会话 TTL 过长</translation>
+    </message>
+    <message>
+        <source>%1.
+
+Acquire with this TTL anyway?</source>
+        <translation>%1。
+
+仍然以此 TTL 获取吗？</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ClusterPage</name>
+    <message>
+        <source>Members</source>
+        <translation>成员</translation>
+    </message>
+    <message>
+        <source>Round trip by RPC method (right-click to export)</source>
+        <translation>各 RPC 方法的往返时间（右键可导出）</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ConnectionDialog</name>
+    <message>
+        <source>CA certificate (PEM), for TLS</source>
+        <translation>CA 证书（PEM），用于 TLS</translation>
+    </message>
+    <message>
+        <source>client certificate (PEM)</source>
+        <translation>客户端证书（PEM）</translation>
+    </message>
+    <message>
+        <source>client key (PEM)</source>
+        <translation>客户端私钥（PEM）</translation>
+    </message>
+    <message>
+        <source>Read-only: hide every action that writes</source>
+        <translation>只读：隐藏所有写入操作</translation>
+    </message>
+    <message>
+        <source>Connect to etcd</source>
+        <translation>连接到 etcd</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The password is asked when connecting; it can be kept in the desktop&apos;s keyring, never in the profile</source>
+        <translation>密码在连接时询问；可以保存在桌面密钥环中，绝不会保存在配置里</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation>已保存的配置</translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation>配置名称</translation>
+    </message>
+    <message>
+        <source>Endpoints</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
+    </message>
+    <message>
+        <source>Certificate</source>
+        <translation>证书</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>Choose a PEM file</source>
+        <translation>选择 PEM 文件</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>（新建）</translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>10.0.0.5:2379,10.0.0.6:2379 or https://etcd:2379</source>
+        <translation>10.0.0.5:2379,10.0.0.6:2379 或 https://etcd:2379</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ConnectionStatus</name>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>using %1</source>
+        <translation>使用 %1</translation>
+    </message>
+    <message>
+        <source>Leader: %1</source>
+        <translation>领导者：%1</translation>
+    </message>
+    <message>
+        <source>Revision: %1</source>
+        <translation>修订号：%1</translation>
+    </message>
+    <message>
+        <source>Raft term: %1</source>
+        <translation>Raft 任期：%1</translation>
+    </message>
+    <message>
+        <source>Round trip: %1 ms</source>
+        <translation>往返：%1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::EndpointStatusModel</name>
+    <message>
+        <source>true</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>DB size</source>
+        <translation>数据库大小</translation>
+    </message>
+    <message>
+        <source>DB in use</source>
+        <translation>数据库已用</translation>
+    </message>
+    <message>
+        <source>Is leader</source>
+        <translation>是否领导者</translation>
+    </message>
+    <message>
+        <source>Raft term</source>
+        <translation>Raft 任期</translation>
+    </message>
+    <message>
+        <source>Raft index</source>
+        <translation>Raft 索引</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>修订号</translation>
+    </message>
+    <message>
+        <source>Round trip</source>
+        <translation>往返时间</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::EventLogModel</name>
+    <message>
+        <source>Inferred from a re-list after a gap in the watch, not seen live</source>
+        <translation>从监视中断后的重新列举推断得出，并非实时看到</translation>
+    </message>
+    <message>
+        <source>recovered</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>修订号</translation>
+    </message>
+    <message>
+        <source>Waited ms</source>
+        <translation>等待(毫秒)</translation>
+    </message>
+    <message>
+        <source>Held ms</source>
+        <translation>持有(毫秒)</translation>
+    </message>
+    <message>
+        <source>Recovered</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>enqueued</source>
+        <translation>入队</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>获取</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>过期</translation>
+    </message>
+    <message>
+        <source>force-released</source>
+        <translation>强制释放</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>丢失</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;How etcd locks work</source>
+        <translation>etcd 锁的工作原理(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About LockScope</source>
+        <translation>关于 LockScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>How etcd locks work</source>
+        <translation>etcd 锁的工作原理</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::HolderCard</name>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <source>Fencing token</source>
+        <translation>防护令牌</translation>
+    </message>
+    <message>
+        <source>Held for</source>
+        <translation>已持有</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>No lock selected</source>
+        <translation>未选择锁</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>not looked up yet</source>
+        <translation>尚未查询</translation>
+    </message>
+    <message>
+        <source>lease gone</source>
+        <translation>租约已不存在</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 s / %2 s</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LabPage</name>
+    <message>
+        <source> workers</source>
+        <translation> 个工作者</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Chance that a holder&apos;s keepalives stop while it holds on past its TTL: a split brain unless writes are fenced</source>
+        <translation>持有者在持有锁期间停止续约、超过 TTL 仍继续持有的概率：除非写入受防护，否则会出现脑裂</translation>
+    </message>
+    <message>
+        <source>Chance that a holder vanishes without releasing; its key stays until the lease expires</source>
+        <translation>持有者不释放锁就消失的概率；它的键一直保留到租约过期</translation>
+    </message>
+    <message>
+        <source>Chance that a holder keeps the lock five times as long</source>
+        <translation>持有者把锁持有五倍时长的概率</translation>
+    </message>
+    <message>
+        <source>Fence resource writes with the lock&apos;s fencing token</source>
+        <translation>用锁的防护令牌保护资源写入</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Comma-separated lock names the workers contend on</source>
+        <translation>工作者争用的锁名，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Each worker acquires once, then stops</source>
+        <translation>每个工作者获取一次后停止</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作者</translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Session TTL</source>
+        <translation>会话 TTL</translation>
+    </message>
+    <message>
+        <source>Stall</source>
+        <translation>停顿</translation>
+    </message>
+    <message>
+        <source>Crash</source>
+        <translation>崩溃</translation>
+    </message>
+    <message>
+        <source>Slow</source>
+        <translation>缓慢</translation>
+    </message>
+    <message>
+        <source>Contention lab</source>
+        <translation>争用实验室</translation>
+    </message>
+    <message>
+        <source>%1 acquisitions (%2/s now)
+chaos: %3 stalls, %4 crashes, %5 slow holds
+resource writes: %6 applied, %7 rejected by fencing, %8 landed without the lock
+split brains found: %9%10</source>
+        <translation>%1 次获取（当前 %2 次/秒）
+混沌：%3 次停顿，%4 次崩溃，%5 次缓慢持有
+资源写入：%6 次生效，%7 次被防护拒绝，%8 次在未持锁时写入
+发现脑裂：%9%10</translation>
+    </message>
+    <message>
+        <source> (longest %1 ms, workers %2 and %3 on %4)</source>
+        <translation>（最长 %1 ms，工作者 %2 和 %3，锁 %4）</translation>
+    </message>
+    <message>
+        <source>lock names: %1</source>
+        <translation>锁名：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;System language</source>
+        <translation>跟随系统语言(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>LockScope speaks the chosen language from its next start.</source>
+        <translation>LockScope 将在下次启动时使用所选语言。</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LatencyPlot</name>
+    <message>
+        <source>round trip (ms)</source>
+        <translation>往返时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>No answers yet</source>
+        <translation>尚无应答</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LockActions</name>
+    <message>
+        <source>this window is already waiting for or holding it</source>
+        <translation>本窗口已在等待或持有该锁</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 is held by someone else</source>
+        <translation>%1 被他人持有</translation>
+    </message>
+    <message>
+        <source>retrying in %1 s (attempt %2): %3</source>
+        <translation>%1 秒后重试（第 %2 次）：%3</translation>
+    </message>
+    <message>
+        <source>Nobody is waiting, so the lock becomes free.</source>
+        <translation>没有人在等待，因此锁变为空闲。</translation>
+    </message>
+    <message>
+        <source>The next waiter, %1, becomes the holder.</source>
+        <translation>下一个等待者 %1 成为持有者。</translation>
+    </message>
+    <message>
+        <source>Delete the key %1 (it has no lease). Whoever created it is not told. %2</source>
+        <translation>删除键 %1（它没有租约）。创建它的一方不会收到通知。%2</translation>
+    </message>
+    <message>
+        <source>Revoke lease %1. etcd deletes %2 and every other key attached to that lease; its holder loses the lock and learns it only when its own keepalive fails. %3</source>
+        <translation>撤销租约 %1。etcd 会删除 %2 以及挂在该租约上的所有其他键；其持有者失去锁，并且只有在自己的续约失败时才会知道。%3</translation>
+    </message>
+    <message>
+        <source>lease revoked</source>
+        <translation>租约已撤销</translation>
+    </message>
+    <message>
+        <source>key deleted</source>
+        <translation>键已删除</translation>
+    </message>
+    <message>
+        <source>not deleted: the key changed since you looked</source>
+        <translation>未删除：自你查看之后该键已发生变化</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LockActionsBar</name>
+    <message>
+        <source>Trying %1…</source>
+        <translation>正在尝试 %1…</translation>
+    </message>
+    <message>
+        <source>Waiting for %1… (Release cancels)</source>
+        <translation>正在等待 %1…（“释放”可取消）</translation>
+    </message>
+    <message>
+        <source>Acquired %1 (fencing token %2)</source>
+        <translation>已获取 %1（防护令牌 %2）</translation>
+    </message>
+    <message>
+        <source>Did not acquire %1: %2</source>
+        <translation>未获取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Waiting for %1: retrying in %2 s (attempt %3): %4</source>
+        <translation>正在等待 %1：%2 秒后重试（第 %3 次）：%4</translation>
+    </message>
+    <message>
+        <source>Released %1</source>
+        <translation>已释放 %1</translation>
+    </message>
+    <message>
+        <source>Lost the lock %1: %2</source>
+        <translation>失去了锁 %1：%2</translation>
+    </message>
+    <message>
+        <source>Lost the lock %1 (see Problems)</source>
+        <translation>失去了锁 %1（见“问题”）</translation>
+    </message>
+    <message>
+        <source>Force release of %1: %2</source>
+        <translation>强制释放 %1：%2</translation>
+    </message>
+    <message>
+        <source>Acquire…</source>
+        <translation>获取…</translation>
+    </message>
+    <message>
+        <source>Take a lock yourself, waiting in the queue or only if free (Ctrl+Shift+A)</source>
+        <translation>自己获取一个锁，可排队等待或仅在空闲时获取（Ctrl+Shift+A）</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Release (or stop waiting for) the selected lock that this window took (Ctrl+Shift+R)</source>
+        <translation>释放（或停止等待）本窗口获取的所选锁（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <source>Pause keepalive</source>
+        <translation>暂停续约</translation>
+    </message>
+    <message>
+        <source>Stop renewing the lease of a lock we hold: it expires and the next waiter takes over, live</source>
+        <translation>停止为我们持有的锁续约：租约过期，下一个等待者实时接手</translation>
+    </message>
+    <message>
+        <source>Force release…</source>
+        <translation>强制释放…</translation>
+    </message>
+    <message>
+        <source>Copy key</source>
+        <translation>复制键</translation>
+    </message>
+    <message>
+        <source>(select a lock that has a holder, or a row of its queue)</source>
+        <translation>（请选择一个有持有者的锁，或其队列中的一行）</translation>
+    </message>
+    <message>
+        <source>Take a key away from whoever holds it %1</source>
+        <translation>从当前持有者手中拿走一个键 %1</translation>
+    </message>
+    <message>
+        <source>Copy a lock key %1</source>
+        <translation>复制一个锁键 %1</translation>
+    </message>
+    <message>
+        <source>the holder&apos;s key %1</source>
+        <translation>持有者的键 %1</translation>
+    </message>
+    <message>
+        <source>the key %1 (waiter %2 in the queue)</source>
+        <translation>键 %1（队列中的第 %2 个等待者）</translation>
+    </message>
+    <message>
+        <source>Force release %1: revoke its lease, or delete it when it has none (asks first; select a queue row to pick another key)</source>
+        <translation>强制释放 %1：撤销其租约，没有租约时删除该键（会先询问；选择队列中的一行可选其他键）</translation>
+    </message>
+    <message>
+        <source>Copy %1</source>
+        <translation>复制 %1</translation>
+    </message>
+    <message>
+        <source>Cancel wait</source>
+        <translation>取消等待</translation>
+    </message>
+    <message>
+        <source>Force release</source>
+        <translation>强制释放</translation>
+    </message>
+    <message>
+        <source>Revoke lease</source>
+        <translation>撤销租约</translation>
+    </message>
+    <message>
+        <source>Delete key</source>
+        <translation>删除键</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LockListModel</name>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待数</translation>
+    </message>
+    <message>
+        <source>Holder TTL</source>
+        <translation>持有者 TTL</translation>
+    </message>
+    <message>
+        <source>Anomalies</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>Ours</source>
+        <translation>我们的</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LockQueueModel</name>
+    <message>
+        <source>Fencing token: the create revision of this key</source>
+        <translation>防护令牌：此键的创建修订号</translation>
+    </message>
+    <message>
+        <source>holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>held %1</source>
+        <translation>已持有 %1</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Since LockScope saw the key appear, or saw it acquire the lock: keys already there when the watch began have waited or held at least this long</source>
+        <translation>自 LockScope 看到该键出现或看到它获取锁起计算：监视开始时已存在的键，实际等待或持有的时间至少有这么长</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <source>Create rev</source>
+        <translation>创建修订号</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Waiting for</source>
+        <translation>已等待</translation>
+    </message>
+    <message>
+        <source>Waits on</source>
+        <translation>等待对象</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Granted</source>
+        <translation>授予</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LockWatch</name>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>loading the locks under %1</source>
+        <translation>正在加载 %1 下的锁</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LocksPage</name>
+    <message>
+        <source>Filter locks by name (Ctrl+F)</source>
+        <translation>按名称筛选锁（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Filter events</source>
+        <translation>筛选事件</translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Holder and queue</source>
+        <translation>持有者与等待队列</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Lock events</source>
+        <translation>锁事件</translation>
+    </message>
+    <message>
+        <source>not connected: there is no event log to export</source>
+        <translation>未连接：没有可导出的事件日志</translation>
+    </message>
+    <message>
+        <source>Export event log</source>
+        <translation>导出事件日志</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON array of watch --json objects (*.json)</source>
+        <translation>CSV (*.csv);;watch --json 对象组成的 JSON 数组 (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Select a lock to see its holder and queue</source>
+        <translation>选择一个锁以查看其持有者和等待队列</translation>
+    </message>
+    <message>
+        <source>Nobody holds %1</source>
+        <translation>没有人持有 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::MainWindow</name>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Authentication</source>
+        <translation>认证</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Not connected: no password was given. Choose File → Connect… to connect.</source>
+        <translation>未连接：未提供密码。请选择“文件 → 连接…”进行连接。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>连接(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export event log…</source>
+        <translation>导出事件日志(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Lock</source>
+        <translation>锁(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Releasing our locks before closing…</source>
+        <translation>正在释放我们的锁，然后关闭…</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>sandbox</source>
+        <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Starting sandbox etcd…</source>
+        <translation>正在启动沙箱 etcd…</translation>
+    </message>
+    <message>
+        <source>Sandbox failed</source>
+        <translation>沙箱失败</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>Unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>Cannot reach the cluster: %1</source>
+        <translation>无法访问集群：%1</translation>
+    </message>
+    <message>
+        <source>Authentication failed for user %1: etcd refused the user name or password. Enter the password again, or choose File → Connect… to change the user or the cluster.</source>
+        <translation>用户 %1 认证失败：etcd 拒绝了该用户名或密码。请重新输入密码，或选择“文件 → 连接…”更换用户或集群。</translation>
+    </message>
+    <message>
+        <source>Authentication failed</source>
+        <translation>认证失败</translation>
+    </message>
+    <message>
+        <source>LockScope — %1</source>
+        <translation>LockScope — %1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::MetricsPage</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>leader</source>
+        <translation>领导者</translation>
+    </message>
+    <message>
+        <source>follower</source>
+        <translation>跟随者</translation>
+    </message>
+    <message>
+        <source>no leader</source>
+        <translation>无领导者</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s own metrics, read from each member&apos;s /metrics.</source>
+        <translation>etcd 自身的指标，读取自各成员的 /metrics。</translation>
+    </message>
+    <message>
+        <source>Member</source>
+        <translation>成员</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Leader changes</source>
+        <translation>领导者变更</translation>
+    </message>
+    <message>
+        <source>Leases expired</source>
+        <translation>过期租约</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>修订号</translation>
+    </message>
+    <message>
+        <source>Compacted</source>
+        <translation>已压缩</translation>
+    </message>
+    <message>
+        <source>Database of quota</source>
+        <translation>数据库配额占用</translation>
+    </message>
+    <message>
+        <source>Slow watchers</source>
+        <translation>慢监视者</translation>
+    </message>
+    <message>
+        <source>Pending events</source>
+        <translation>待处理事件</translation>
+    </message>
+    <message>
+        <source>Proposals pending</source>
+        <translation>待处理提案</translation>
+    </message>
+    <message>
+        <source>Proposals failed</source>
+        <translation>失败提案</translation>
+    </message>
+    <message>
+        <source>WAL fsync p99</source>
+        <translation>WAL fsync p99</translation>
+    </message>
+    <message>
+        <source>Commit p99</source>
+        <translation>提交 p99</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>读取时间</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s etcd_debugging_mvcc_pending_events_total. etcd 3.4 counts every event a filtered watch drops as pending and never takes it back, and lock waiters (Go&apos;s, etcdctl&apos;s and ours) watch without PUT events: so it climbs with lock traffic on the member they watch. Read a jump, not the level.</source>
+        <translation>etcd 的 etcd_debugging_mvcc_pending_events_total。etcd 3.4 把过滤型监视丢弃的每个事件都计为待处理且从不减回，而锁的等待者（Go 的、etcdctl 的以及我们的）监视时会过滤掉 PUT 事件：所以它会随着所监视成员上的锁流量不断攀升。请看跳变，而不是绝对值。</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>per second</source>
+        <translation>每秒</translation>
+    </message>
+    <message>
+        <source>milliseconds</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Leadership and lease expiries</source>
+        <translation>领导权与租约过期</translation>
+    </message>
+    <message>
+        <source>Leases (the leader&apos;s counts)</source>
+        <translation>租约（领导者的计数）</translation>
+    </message>
+    <message>
+        <source>Watchers and proposals (all members)</source>
+        <translation>监视者与提案（全部成员）</translation>
+    </message>
+    <message>
+        <source>Disk latency (slowest member)</source>
+        <translation>磁盘延迟（最慢的成员）</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s own metrics, read from each member&apos;s /metrics every %1 s.</source>
+        <translation>etcd 自身的指标，每 %1 秒读取自各成员的 /metrics。</translation>
+    </message>
+    <message>
+        <source>Not served by this etcd: %1</source>
+        <translation>此 etcd 不提供：%1</translation>
+    </message>
+    <message>
+        <source>not read: %1</source>
+        <translation>未读取：%1</translation>
+    </message>
+    <message>
+        <source>not answering</source>
+        <translation>无应答</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3%)</source>
+        <translation>%1 / %2 (%3%)</translation>
+    </message>
+    <message>
+        <source>%1 in use</source>
+        <translation>已用 %1</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>leader changes since opened</source>
+        <translation>打开以来的领导者变更</translation>
+    </message>
+    <message>
+        <source>members without a leader</source>
+        <translation>无领导者的成员</translation>
+    </message>
+    <message>
+        <source>members not answering</source>
+        <translation>无应答的成员</translation>
+    </message>
+    <message>
+        <source>lease expiries since opened</source>
+        <translation>打开以来的租约过期</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>过期</translation>
+    </message>
+    <message>
+        <source>granted</source>
+        <translation>授予</translation>
+    </message>
+    <message>
+        <source>revoked</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>renewed</source>
+        <translation>续约</translation>
+    </message>
+    <message>
+        <source>slow watchers</source>
+        <translation>慢监视者</translation>
+    </message>
+    <message>
+        <source>pending events</source>
+        <translation>待处理事件</translation>
+    </message>
+    <message>
+        <source>proposals pending</source>
+        <translation>待处理提案</translation>
+    </message>
+    <message>
+        <source>proposals failed per second</source>
+        <translation>每秒失败提案</translation>
+    </message>
+    <message>
+        <source>backend commit p99</source>
+        <translation>后端提交 p99</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::MetricsScraper</name>
+    <message>
+        <source>no answer within %1 ms</source>
+        <translation>%1 毫秒内无应答</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2; check that the member runs and that its client URL serves /metrics</source>
+        <translation>无法读取 %1：%2；请检查该成员是否在运行，以及其客户端 URL 是否提供 /metrics</translation>
+    </message>
+    <message>
+        <source>%1 answered HTTP %2</source>
+        <translation>%1 返回 HTTP %2</translation>
+    </message>
+    <message>
+        <source>%1 is not Prometheus text: %2</source>
+        <translation>%1 不是 Prometheus 文本：%2</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::PasswordDialog</name>
+    <message>
+        <source>Remember in the keyring</source>
+        <translation>记住在密钥环中</translation>
+    </message>
+    <message>
+        <source>Password for %1</source>
+        <translation>%1 的密码</translation>
+    </message>
+    <message>
+        <source>Password of user &lt;b&gt;%1&lt;/b&gt; on %2:</source>
+        <translation>用户 &lt;b&gt;%1&lt;/b&gt; 在 %2 上的密码：</translation>
+    </message>
+    <message>
+        <source>Keep the password in the desktop&apos;s keyring, so the next connection does not ask; a password the cluster refuses is forgotten</source>
+        <translation>把密码保存在桌面密钥环中，下次连接时不再询问；被集群拒绝的密码会被忘记</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::PasswordSource</name>
+    <message>
+        <source>The refused password is still in the keyring: %1</source>
+        <translation>被拒绝的密码仍在密钥环中：%1</translation>
+    </message>
+    <message>
+        <source>The password was not kept in the keyring: %1</source>
+        <translation>密码未能保存到密钥环：%1</translation>
+    </message>
+    <message>
+        <source>No keyring to remember it in: %1</source>
+        <translation>没有可用于记住密码的密钥环：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::PrefixBar</name>
+    <message>
+        <source>The key prefix whose locks to watch (Ctrl+L); Enter applies it</source>
+        <translation>要监视其下锁的键前缀（Ctrl+L）；按 Enter 生效</translation>
+    </message>
+    <message>
+        <source>Lock &amp;prefix:</source>
+        <translation>锁前缀(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Prefix not changed: %1</source>
+        <translation>前缀未更改：%1</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>reconnecting: %1</source>
+        <translation>正在重连：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ProblemList</name>
+    <message>
+        <source>Dismiss all</source>
+        <translation>全部忽略</translation>
+    </message>
+    <message>
+        <source>Problems (%1), newest first: kept until you dismiss them</source>
+        <translation>问题（%1），最新的在前：保留到你忽略为止</translation>
+    </message>
+    <message>
+        <source>Connection ×99</source>
+        <translation>连接 ×99</translation>
+    </message>
+    <message>
+        <source>Dismiss this problem</source>
+        <translation>忽略此问题</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ProblemLogModel</name>
+    <message numerus="yes">
+        <source>%n times, first at %1, last at %2</source>
+        <translation>
+            <numerusform>%n 次，首次于 %1，最近于 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::Sandbox</name>
+    <message>
+        <source>no etcd program &quot;%1&quot; was found. Install etcd (Debian: apt install etcd-server), or connect to a cluster with --endpoints.</source>
+        <translation>未找到 etcd 程序“%1”。请安装 etcd（Debian：apt install etcd-server），或用 --endpoints 连接到一个集群。</translation>
+    </message>
+    <message>
+        <source>Member %1 did not restart: %2</source>
+        <translation>成员 %1 未能重启：%2</translation>
+    </message>
+    <message>
+        <source>The sandbox etcd did not start: %1</source>
+        <translation>沙箱 etcd 未能启动：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::SandboxMenu</name>
+    <message>
+        <source>&amp;Sandbox</source>
+        <translation>沙箱(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Not on a sandbox (start LockScope without endpoints, or with --sandbox=N)</source>
+        <translation>当前不在沙箱上（不带端点启动 LockScope，或使用 --sandbox=N）</translation>
+    </message>
+    <message>
+        <source>Stop member %1</source>
+        <translation>停止成员 %1</translation>
+    </message>
+    <message>
+        <source>Restart member %1</source>
+        <translation>重启成员 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::TimelinePage</name>
+    <message>
+        <source>milliseconds</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>waiters</source>
+        <translation>等待者</translation>
+    </message>
+    <message>
+        <source>Pause graphs (then drag and zoom)</source>
+        <translation>暂停图表（之后可拖动和缩放）</translation>
+    </message>
+    <message>
+        <source>Holders over time</source>
+        <translation>持有者时间线</translation>
+    </message>
+    <message>
+        <source>Wait and handoff times</source>
+        <translation>等待与交接时间</translation>
+    </message>
+    <message>
+        <source>Queue depth</source>
+        <translation>队列深度</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Export a graph as PNG or PDF (also on each graph&apos;s right-click menu)</source>
+        <translation>把图表导出为 PNG 或 PDF（也可在各图表的右键菜单中导出）</translation>
+    </message>
+    <message>
+        <source>Holders over time: a lane per lock, a bar per hold, red where two believed they held it</source>
+        <translation>持有者时间线：每个锁一条泳道，每次持有一段条形，红色表示有两方同时认为自己持有锁</translation>
+    </message>
+    <message>
+        <source>wait (observed)</source>
+        <translation>等待（观察到的）</translation>
+    </message>
+    <message>
+        <source>handoff gap</source>
+        <translation>交接间隙</translation>
+    </message>
+    <message>
+        <source>waiters, all locks</source>
+        <translation>等待者，全部锁</translation>
+    </message>
+    <message>
+        <source>wait (ours)</source>
+        <translation>等待（我们的）</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::ViewMenu</name>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Lock &amp;prefix…</source>
+        <translation>锁前缀(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Filter locks…</source>
+        <translation>筛选锁(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Read-only</source>
+        <translation>只读(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Hide every action that writes to etcd</source>
+        <translation>隐藏所有写入 etcd 的操作</translation>
+    </message>
+</context>
+<context>
+    <name>lockscopectl</name>
+    <message>
+        <source>Usage: %1
+</source>
+        <translation>用法：%1
+</translation>
+    </message>
+    <message>
+        <source>lockscopectl %1: %2
+Run &apos;lockscopectl %1 --help&apos;.
+</source>
+        <translation>lockscopectl %1：%2
+运行“lockscopectl %1 --help”查看帮助。
+</translation>
+    </message>
+    <message>
+        <source>%1
+Usage: %2</source>
+        <translation>%1
+用法：%2</translation>
+    </message>
+    <message>
+        <source>Where to serve /metrics and /healthz (port 0: any free port).</source>
+        <translation>在何处提供 /metrics 和 /healthz（端口 0：任意空闲端口）。</translation>
+    </message>
+    <message>
+        <source>Locks with series of their own; the rest are added up as lock=&quot;(other)&quot;.</source>
+        <translation>拥有独立序列的锁数；其余的锁合计为 lock=&quot;(other)&quot;。</translation>
+    </message>
+    <message>
+        <source>Serve the locks under PREFIX as Prometheus metrics (text format 0.0.4) on /metrics, live, until interrupted.</source>
+        <translation>以 Prometheus 指标（文本格式 0.0.4）在 /metrics 上实时提供 PREFIX 下的锁，直到被中断。</translation>
+    </message>
+    <message>
+        <source>exporter writes the Prometheus text format; it has no --json</source>
+        <translation>exporter 输出 Prometheus 文本格式；它没有 --json</translation>
+    </message>
+    <message>
+        <source>exporter needs a non-empty PREFIX, like /locks/ (use / for every lock under the root)</source>
+        <translation>exporter 需要一个非空的 PREFIX，如 /locks/（用 / 表示根下的所有锁）</translation>
+    </message>
+    <message>
+        <source>--listen wants HOST:PORT with an IP address, like 127.0.0.1:9464, not &quot;%1&quot;</source>
+        <translation>--listen 需要带 IP 地址的 HOST:PORT，如 127.0.0.1:9464，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>--max-locks wants a whole number of at least 1, not &quot;%1&quot;</source>
+        <translation>--max-locks 需要一个不小于 1 的整数，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>无法在 %1 上监听：%2</translation>
+    </message>
+    <message>
+        <source>serving http://%1:%2/metrics for the locks under %3</source>
+        <translation>正在 http://%1:%2/metrics 提供 %3 下的锁</translation>
+    </message>
+    <message>
+        <source>%1 acquisitions in %2 s (%3/s); chaos: %4 stalls, %5 crashes, %6 slow holds
+</source>
+        <translation>%2 秒内 %1 次获取（%3 次/秒）；混沌：%4 次停顿，%5 次崩溃，%6 次缓慢持有
+</translation>
+    </message>
+    <message>
+        <source>resource writes: %1 applied, %2 rejected by fencing, %3 landed without the lock
+</source>
+        <translation>资源写入：%1 次生效，%2 次被防护拒绝，%3 次在未持锁时写入
+</translation>
+    </message>
+    <message>
+        <source>split brains (overlapping holds): %1
+</source>
+        <translation>脑裂（重叠的持有）：%1
+</translation>
+    </message>
+    <message>
+        <source>etcd %1 it at revision %2</source>
+        <translation>etcd 记录该持有在修订号 %2 结束（%1）</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s history does not show the first hold ending</source>
+        <translation>etcd 的历史中看不到第一次持有的结束</translation>
+    </message>
+    <message>
+        <source>  %1: worker %2 (token %3) and worker %4 (token %5) both held it for %6 ms; %7
+</source>
+        <translation>  %1：工作者 %2（令牌 %3）和工作者 %4（令牌 %5）同时持有了它 %6 毫秒；%7
+</translation>
+    </message>
+    <message>
+        <source>Run the contention lab: workers contending on locks with chaos, then report split brains and the fencing demo.</source>
+        <translation>运行争用实验室：多个工作者在混沌条件下争用锁，然后报告脑裂和防护演示的结果。</translation>
+    </message>
+    <message>
+        <source>Workers, 1 to 200.</source>
+        <translation>工作者数，1 到 200。</translation>
+    </message>
+    <message>
+        <source>Comma-separated lock names (\xNN is a byte, \x2c a comma, \\ a backslash).</source>
+        <translation>以逗号分隔的锁名（\xNN 表示一个字节，\x2c 表示逗号，\\ 表示反斜杠）。</translation>
+    </message>
+    <message>
+        <source>How long each hold lasts.</source>
+        <translation>每次持有的时长。</translation>
+    </message>
+    <message>
+        <source>Pause between attempts.</source>
+        <translation>两次尝试之间的停顿。</translation>
+    </message>
+    <message>
+        <source>Session TTL in seconds.</source>
+        <translation>会话 TTL（秒）。</translation>
+    </message>
+    <message>
+        <source>Probability a hold stalls past its TTL.</source>
+        <translation>一次持有停顿到超过其 TTL 的概率。</translation>
+    </message>
+    <message>
+        <source>Probability a holder crashes.</source>
+        <translation>持有者崩溃的概率。</translation>
+    </message>
+    <message>
+        <source>Probability a hold is five times longer.</source>
+        <translation>一次持有延长为五倍时长的概率。</translation>
+    </message>
+    <message>
+        <source>Write the resource without the guard.</source>
+        <translation>不加防护地写入资源。</translation>
+    </message>
+    <message>
+        <source>How long to run.</source>
+        <translation>运行时长。</translation>
+    </message>
+    <message>
+        <source>Print the report as JSON.</source>
+        <translation>以 JSON 输出报告。</translation>
+    </message>
+    <message>
+        <source>Show this help.</source>
+        <translation>显示此帮助。</translation>
+    </message>
+    <message>
+        <source>--locks: %1</source>
+        <translation>--locks：%1</translation>
+    </message>
+    <message>
+        <source>--workers takes a number; --hold, --think and --duration take durations like 100ms or 30s</source>
+        <translation>--workers 接受一个数字；--hold、--think 和 --duration 接受时长，如 100ms 或 30s</translation>
+    </message>
+    <message>
+        <source>--ttl takes whole seconds; --stall, --crash and --slow take 0 to 1</source>
+        <translation>--ttl 接受整数秒；--stall、--crash 和 --slow 接受 0 到 1</translation>
+    </message>
+    <message>
+        <source>lockscopectl lab: cannot start: %1
+</source>
+        <translation>lockscopectl lab：无法启动：%1
+</translation>
+    </message>
+    <message>
+        <source>%1; the command was terminated</source>
+        <translation>%1；命令已被终止</translation>
+    </message>
+    <message>
+        <source>%1 is held by someone else</source>
+        <translation>%1 被他人持有</translation>
+    </message>
+    <message>
+        <source>interrupted while waiting for %1; our place in the queue was removed</source>
+        <translation>等待 %1 时被中断；我们在队列中的位置已被移除</translation>
+    </message>
+    <message>
+        <source>cannot start a session: %1</source>
+        <translation>无法启动会话：%1</translation>
+    </message>
+    <message>
+        <source>waiting for %1 failed (attempt %2): %3; queueing again in %4 s</source>
+        <translation>等待 %1 失败（第 %2 次）：%3；%4 秒后重新排队</translation>
+    </message>
+    <message>
+        <source>interrupted while waiting for %1 to queue again</source>
+        <translation>等待 %1 重新排队时被中断</translation>
+    </message>
+    <message>
+        <source>--ttl takes a whole number of seconds above 0, not &quot;%1&quot;</source>
+        <translation>--ttl 接受大于 0 的整数秒，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>lock: unknown flag %1 (use --ttl N, --try, --force, --no-retry, -- COMMAND)</source>
+        <translation>lock：未知参数 %1（可用 --ttl N、--try、--force、--no-retry、-- COMMAND）</translation>
+    </message>
+    <message>
+        <source>lock NAME: %1</source>
+        <translation>lock NAME：%1</translation>
+    </message>
+    <message>
+        <source>it is empty</source>
+        <translation>它为空</translation>
+    </message>
+    <message>
+        <source>lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]</source>
+        <translation>lock 需要一个锁名：lockscopectl lock NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]</translation>
+    </message>
+    <message>
+        <source>--ttl: %1</source>
+        <translation>--ttl：%1</translation>
+    </message>
+    <message>
+        <source>--ttl: %1; add --force to use it anyway</source>
+        <translation>--ttl：%1；如仍要使用，请加上 --force</translation>
+    </message>
+    <message>
+        <source>%1
+Run &apos;lockscopectl --help&apos; for usage.</source>
+        <translation>%1
+运行“lockscopectl --help”查看用法。</translation>
+    </message>
+    <message>
+        <source>Show each endpoint&apos;s status (add --json for JSON).</source>
+        <translation>显示各端点的状态（加 --json 输出 JSON）。</translation>
+    </message>
+    <message>
+        <source>Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND ARGS...].</source>
+        <translation>像 etcdctl lock 一样获取锁：NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND ARGS...]。</translation>
+    </message>
+    <message>
+        <source>Show every lock under PREFIX: holder, queue, TTLs (--json).</source>
+        <translation>显示 PREFIX 下的每个锁：持有者、等待队列、TTL（--json）。</translation>
+    </message>
+    <message>
+        <source>Print lock events under PREFIX as they happen (--json).</source>
+        <translation>实时打印 PREFIX 下发生的锁事件（--json）。</translation>
+    </message>
+    <message>
+        <source>Run the contention lab headless and report split brains (--json).</source>
+        <translation>无界面运行争用实验室并报告脑裂（--json）。</translation>
+    </message>
+    <message>
+        <source>Serve the locks under PREFIX as Prometheus metrics: [--listen HOST:PORT] [--max-locks N].</source>
+        <translation>以 Prometheus 指标提供 PREFIX 下的锁：[--listen HOST:PORT] [--max-locks N]。</translation>
+    </message>
+    <message>
+        <source>
+Commands:
+</source>
+        <translation>
+命令：
+</translation>
+    </message>
+    <message>
+        <source>Inspect etcd v3 locks from the command line. Connection flags and the ETCDCTL_* environment variables are those of etcdctl; a flag wins over its variable.</source>
+        <translation>在命令行上查看 etcd v3 锁。连接参数和 ETCDCTL_* 环境变量与 etcdctl 相同；参数优先于对应的变量。</translation>
+    </message>
+    <message>
+        <source>Also print gRPC&apos;s own log lines to stderr.</source>
+        <translation>同时把 gRPC 自己的日志行打印到 stderr。</translation>
+    </message>
+    <message>
+        <source>The command to run; see below.</source>
+        <translation>要运行的命令；见下文。</translation>
+    </message>
+    <message>
+        <source>&lt;command&gt; [args]</source>
+        <translation>&lt;命令&gt; [参数]</translation>
+    </message>
+    <message>
+        <source>Usage: lockscopectl [connection flags] &lt;command&gt; [args]
+</source>
+        <translation>用法：lockscopectl [连接参数] &lt;命令&gt; [参数]
+</translation>
+    </message>
+    <message>
+        <source>no command given</source>
+        <translation>未给出命令</translation>
+    </message>
+    <message>
+        <source>unknown command &quot;%1&quot;</source>
+        <translation>未知命令“%1”</translation>
+    </message>
+    <message>
+        <source>reconnecting (attempt %1, next in %2 s): %3</source>
+        <translation>正在重连（第 %1 次，%2 秒后重试）：%3</translation>
+    </message>
+    <message>
+        <source>Print JSON instead of text.</source>
+        <translation>输出 JSON 而不是文本。</translation>
+    </message>
+    <message>
+        <source>The key prefix whose locks to show, e.g. /locks/. Any bytes; \xNN is a byte and \\ a backslash.</source>
+        <translation>要显示其下锁的键前缀，如 /locks/。可为任意字节；\xNN 表示一个字节，\\ 表示反斜杠。</translation>
+    </message>
+    <message>
+        <source>a PREFIX is needed, like /locks/</source>
+        <translation>需要一个 PREFIX，如 /locks/</translation>
+    </message>
+    <message>
+        <source>one PREFIX only, got %1</source>
+        <translation>只能有一个 PREFIX，却给出了 %1</translation>
+    </message>
+    <message>
+        <source>PREFIX: %1</source>
+        <translation>PREFIX：%1</translation>
+    </message>
+    <message>
+        <source>Show every lock under PREFIX at one revision: holder, waiting queue, lease TTLs and anomalies.</source>
+        <translation>显示 PREFIX 下在同一修订号时的每个锁：持有者、等待队列、租约 TTL 和异常。</translation>
+    </message>
+    <message>
+        <source>anomaly: %1: %2: %3
+</source>
+        <translation>异常：%1：%2：%3
+</translation>
+    </message>
+    <message>
+        <source>Show each endpoint&apos;s status: version, member id, leader, revision, raft term and index, database size and round trip.</source>
+        <translation>显示各端点的状态：版本、成员 ID、领导者、修订号、Raft 任期与索引、数据库大小和往返时间。</translation>
+    </message>
+    <message>
+        <source>Print a JSON array instead of a table.</source>
+        <translation>输出 JSON 数组而不是表格。</translation>
+    </message>
+    <message>
+        <source>unexpected argument &quot;%1&quot; (connection flags go before the command)</source>
+        <translation>意外的参数“%1”（连接参数应放在命令之前）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 endpoints did not answer</source>
+        <translation>%2 个端点中有 %1 个未应答</translation>
+    </message>
+    <message>
+        <source>Print every lock event under PREFIX as it happens, until interrupted.</source>
+        <translation>实时打印 PREFIX 下发生的每个锁事件，直到被中断。</translation>
+    </message>
+    <message>
+        <source>a non-empty PREFIX is needed, like /locks/ (use / for every lock under the root)</source>
+        <translation>需要一个非空的 PREFIX，如 /locks/（用 / 表示根下的所有锁）</translation>
+    </message>
+    <message>
+        <source>watching</source>
+        <translation>正在监视</translation>
+    </message>
+    <message>
+        <source>not watching: %1</source>
+        <translation>未在监视：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>revision %1, %n lock(s) under %2
+</source>
+        <translation>
+            <numerusform>修订号 %1，%2 下有 %n 个锁
+</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
