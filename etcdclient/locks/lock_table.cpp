@@ -99,8 +99,11 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     }
     std::sort(arrived.begin(), arrived.end(),
               [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
-    for (auto* kv : arrived)
-        insert(lockKeyOf(*kv, now), revision, recovered, out);
+    for (auto* kv : arrived) {
+        LockKey key = lockKeyOf(*kv, now);
+        key.fromInitialLoad = !recovered;
+        insert(std::move(key), revision, recovered, out);
+    }
 
     revision_ = revision;
     if (!recovered)
@@ -139,7 +142,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     const bool becomesHolder = at == queue.keys.begin();
     const auto now = key.enqueuedAt;
     out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
-                   std::nullopt, recovered});
+                   std::nullopt, recovered, key.createRevision});
     if (becomesHolder && !queue.keys.empty())
         queue.keys.front().acquiredAt.reset(); // arrived out of order: it was not the holder
     queue.keys.insert(at, std::move(key));
@@ -166,7 +169,8 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                     now,
                     std::nullopt,
                     std::nullopt,
-                    recovered};
+                    recovered,
+                    it->createRevision};
     if (wasHolder && it->acquiredAt)
         event.held = since(*it->acquiredAt, now);
     out.push_back(std::move(event));
@@ -205,7 +209,7 @@ void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_po
         return;
     holder.acquiredAt = now;
     out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
-                   since(holder.enqueuedAt, now), std::nullopt, recovered});
+                   since(holder.enqueuedAt, now), std::nullopt, recovered, holder.createRevision});
 }
 
 bool LockTable::setLeaseExpired(int64_t lease, bool expired) {
