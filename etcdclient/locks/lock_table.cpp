@@ -32,8 +32,14 @@ void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
     k.lease = kv.lease();
 }
 
-// The lease a Go lock key names: its last segment in lowercase hex, or nothing.
-std::optional<int64_t> suffixLease(const std::string& key) {
+} // namespace
+
+std::string LockTable::lockNameOf(const std::string& key) {
+    const auto slash = key.rfind('/');
+    return slash == std::string::npos ? std::string() : key.substr(0, slash);
+}
+
+std::optional<int64_t> LockTable::leaseNamedBy(const std::string& key) {
     const auto slash = key.rfind('/');
     const std::string suffix = slash == std::string::npos ? key : key.substr(slash + 1);
     if (suffix.empty() || suffix.size() > 16)
@@ -48,13 +54,6 @@ std::optional<int64_t> suffixLease(const std::string& key) {
             return std::nullopt;
     }
     return static_cast<int64_t>(value);
-}
-
-} // namespace
-
-std::string LockTable::lockNameOf(const std::string& key) {
-    const auto slash = key.rfind('/');
-    return slash == std::string::npos ? std::string() : key.substr(0, slash);
 }
 
 LockKey* LockTable::find(const std::string& key) {
@@ -227,7 +226,7 @@ AnomaliesByLock LockTable::anomalies() const {
 std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
     std::vector<Anomaly> out;
     for (const auto& k : queue.keys) {
-        const auto named = suffixLease(k.key);
+        const auto named = leaseNamedBy(k.key);
         if (k.lease == 0)
             out.push_back({k.key, AnomalyKind::NoLease,
                            "the key has no lease, so it never expires and blocks every "
