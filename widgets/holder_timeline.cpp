@@ -235,9 +235,7 @@ void HolderTimeline::setPaused(bool paused) {
 
 void HolderTimeline::setSharedTimeAxis(SharedTimeAxis* axis) {
     sharedAxis_ = axis;
-    axis->attach(plot_->xAxis);
-    if (earliest_ > 0)
-        axis->noteData(earliest_);
+    axis->attach(plot_->xAxis, earliest_);
     redraw();
 }
 

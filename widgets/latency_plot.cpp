@@ -149,9 +149,7 @@ QColor LatencyPlot::seriesColor(const QString& series) const {
 
 void LatencyPlot::setSharedTimeAxis(SharedTimeAxis* axis) {
     sharedAxis_ = axis;
-    axis->attach(plot_->xAxis);
-    if (earliestTime_ > 0)
-        axis->noteData(earliestTime_);
+    axis->attach(plot_->xAxis, earliestTime_);
     redraw();
 }
 

@@ -8,8 +8,10 @@ namespace lockscope {
 SharedTimeAxis::SharedTimeAxis(QObject* parent)
     : QObject(parent) {}
 
-void SharedTimeAxis::attach(QCPAxis* axis) {
+void SharedTimeAxis::attach(QCPAxis* axis, double earliestData) {
     axes_.append(axis);
+    if (earliestData > 0)
+        noteData(earliestData);
     connect(axis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this, axis] { spreadFrom(axis); });
     connect(axis->parentPlot(), &QCustomPlot::afterLayout, this, &SharedTimeAxis::alignLeftEdges);

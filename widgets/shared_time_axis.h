@@ -21,7 +21,8 @@ public:
     explicit SharedTimeAxis(QObject* parent = nullptr);
 
     // From now on the axis takes every range the others get, and gives its own to them.
-    void attach(QCPAxis* axis);
+    // `earliestData`: of the data its plot has already (0 for none), as noteData().
+    void attach(QCPAxis* axis, double earliestData);
     void setWindowSeconds(double seconds);
     double windowSeconds() const { return windowSeconds_; }
     // Data at `time` (seconds since the Unix epoch) was added: the live span reaches back to it.

@@ -238,6 +238,12 @@ void MainWindow::openPrefix(const etcd::ClientOptions& options, const QString& o
 void MainWindow::watchPrefix(const std::string& prefix) {
     if (!workspace_)
         return;
+    prefixCheck_->drop(); // the answer for a prefix chosen before is not wanted any more
+    LockWatch* watch = workspace_->lockWatch();
+    if (watch->hasPrefix() && watch->prefix() == prefix) {
+        showLiveness(watch->live(), QString()); // already watched: said again over a warning
+        return;
+    }
     etcd::Client* client = workspace_->client();
     if (!client || prefix == broadAccepted_) {
         startWatching(prefix);
@@ -275,6 +281,12 @@ void MainWindow::warnBroadPrefix(const std::string& prefix, qint64 keys, qint64 
             broadAccepted_ = prefix;
             startWatching(prefix);
         });
+    // Not narrowed, not loaded: the field shows again the prefix still watched, if any.
+    connect(prefixDialog_, &QDialog::rejected, this, [this] {
+        prefixDialog_ = nullptr;
+        if (workspace_ && workspace_->lockWatch()->hasPrefix())
+            prefixBar_->choose(displayKeyText(workspace_->lockWatch()->prefix()));
+    });
 }
 
 void MainWindow::showPrefixDialog(LockPrefixDialog* dialog,
@@ -294,8 +306,10 @@ LockPrefixDialog* MainWindow::prefixDialog() const {
 }
 
 void MainWindow::closePrefixDialog() {
-    if (LockPrefixDialog* open = std::exchange(prefixDialog_, nullptr))
+    if (LockPrefixDialog* open = std::exchange(prefixDialog_, nullptr)) {
+        open->disconnect(this); // closed by what replaces its answer, not answered
         open->reject();
+    }
 }
 
 void MainWindow::replaceConnection(const etcd::ClientOptions& options) {

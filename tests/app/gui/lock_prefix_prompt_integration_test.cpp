@@ -120,6 +120,16 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(watching(window, "/broad/locks/"), UiTimeoutMs);
         QVERIFY(!window.prefixDialog());
 
+        // Asked again and cancelled: the watch and the field stay on the narrower prefix.
+        window.setPrefix("/broad/");
+        QTRY_VERIFY_WITH_TIMEOUT(window.prefixDialog() && window.prefixDialog()->isVisible(),
+                                 UiTimeoutMs);
+        window.prefixDialog()->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(window.findChild<QComboBox*>("prefixBox")->currentText(),
+                                  QString("/broad/locks/"), UiTimeoutMs);
+        QVERIFY(watching(window, "/broad/locks/"));
+        QTRY_VERIFY_WITH_TIMEOUT(labelText(window, "lockWatchStatus") == "live", UiTimeoutMs);
+
         // Asked again, Load all anyway watches it all.
         window.setPrefix("/broad/");
         QTRY_VERIFY_WITH_TIMEOUT(window.prefixDialog() && window.prefixDialog()->isVisible(),
