@@ -102,15 +102,16 @@ protected:
     }
 
     // The holder's short name where the shown part of its bar is wide enough: whole, or its
-    // last characters (a lease's hex differs from the next lease's at the end).
+    // last characters (one member's leases count up, so they differ at the end), the last
+    // three bare on the narrowest.
     static void drawLabel(QCPPainter* painter, const QRectF& bar, const QColor& fill,
                           const QString& key) {
-        constexpr double padding = 4;
-        constexpr int shortChars = 6;
-        if (bar.width() < 6 * padding) // most bars, at high rates: skip measuring
+        constexpr double padding = 3;
+        if (bar.width() < 8 * padding) // most bars, at high rates: skip measuring
             return;
         const QString name = shortName(key);
-        for (const QString& label : {name, QString(QChar(0x2026)) + name.right(shortChars)}) {
+        const QString ellipsis(QChar(0x2026));
+        for (const QString& label : {name, ellipsis + name.right(6), name.right(3)}) {
             if (painter->fontMetrics().horizontalAdvance(label) + 2 * padding > bar.width())
                 continue;
             painter->setPen(fill.lightness() < 140 ? Qt::white : Qt::black);
