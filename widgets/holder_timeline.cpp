@@ -1,8 +1,11 @@
 #include "widgets/holder_timeline.h"
 
 #include "widgets/plot_export.h"
+#include "widgets/shared_time_axis.h"
 
 #include <QDateTime>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -14,6 +17,21 @@ namespace {
 constexpr double laneHalfHeight = 0.35;
 constexpr double overlapHalfHeight = 0.48;
 const QColor overlapColor(220, 20, 60);
+// A hold seen already in progress fades in over this many pixels from its left edge: its start
+// lies further left, unknown.
+constexpr double openEdgePixels = 24;
+// How near (in pixels) a pointer must be to a bar for its tooltip: thin bars are hard to hit.
+constexpr int hoverSlackPixels = 3;
+
+// The holder's short name drawn on its bar: the key's last segment (a lease in hex).
+QString shortName(const QString& key) {
+    return key.section('/', -1);
+}
+
+QString clockText(double unixSeconds) {
+    return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::llround(unixSeconds * 1000)))
+        .toString("HH:mm:ss.zzz");
+}
 } // namespace
 
 // Every bar and overlap mark of the timeline, drawn in one pass over the intervals in view.
@@ -47,9 +65,14 @@ protected:
                 const QRectF bar = rectOf(*hold, lane, laneHalfHeight);
                 if (bar.right() <= drawnTo)
                     continue;
-                painter->setPen(QPen(hold->color.darker(130)));
-                painter->setBrush(hold->color);
-                painter->drawRect(bar);
+                if (hold->hold.startUnknown)
+                    drawOpenEdged(painter, bar, hold->color);
+                else {
+                    painter->setPen(QPen(hold->color.darker(130)));
+                    painter->setBrush(hold->color);
+                    painter->drawRect(bar);
+                }
+                drawLabel(painter, bar.intersected(clipRect()), hold->color, hold->hold.key);
                 drawnTo = std::floor(bar.right());
             }
             // Overlap marks are few and may nest: each one in view is drawn.
@@ -59,6 +82,42 @@ protected:
             for (const Interval& mark : timeline_.overlaps_.value(lock))
                 if (mark.end >= shown.lower && mark.start <= shown.upper)
                     painter->drawRect(rectOf(mark, lane, overlapHalfHeight));
+        }
+    }
+
+    // No left border, and a fill that fades in from the left: the hold began out of sight.
+    static void drawOpenEdged(QCPPainter* painter, const QRectF& bar, const QColor& color) {
+        QLinearGradient fade(bar.left(), 0, bar.left() + std::min(openEdgePixels, bar.width()), 0);
+        QColor clear = color;
+        clear.setAlpha(0);
+        fade.setColorAt(0, clear);
+        fade.setColorAt(1, color);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(fade);
+        painter->drawRect(bar);
+        painter->setPen(QPen(color.darker(130)));
+        painter->drawLine(bar.topLeft(), bar.topRight());
+        painter->drawLine(bar.bottomLeft(), bar.bottomRight());
+        painter->drawLine(bar.topRight(), bar.bottomRight());
+    }
+
+    // The holder's short name where the shown part of its bar is wide enough: whole, or its
+    // last characters (one member's leases count up, so they differ at the end), the last
+    // three bare on the narrowest.
+    static void drawLabel(QCPPainter* painter, const QRectF& bar, const QColor& fill,
+                          const QString& key) {
+        constexpr double padding = 3;
+        if (bar.width() < 8 * padding) // most bars, at high rates: skip measuring
+            return;
+        const QString name = shortName(key);
+        const QString ellipsis(QChar(0x2026));
+        for (const QString& label : {name, ellipsis + name.right(6), name.right(3)}) {
+            if (painter->fontMetrics().horizontalAdvance(label) + 2 * padding > bar.width())
+                continue;
+            painter->setPen(fill.lightness() < 140 ? Qt::white : Qt::black);
+            painter->drawText(bar.adjusted(padding, 0, -padding, 0),
+                              Qt::AlignVCenter | Qt::AlignRight, label);
+            return;
         }
     }
 
@@ -88,7 +147,11 @@ HolderTimeline::HolderTimeline(QWidget* parent)
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot_->yAxis->setRangeReversed(true); // first lane at the top
     plot_->setMinimumHeight(120);
-    new Bars(plot_, *this); // the plot's child
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom); // used while paused
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot_->installEventFilter(this); // its tooltips
+    new Bars(plot_, *this);          // the plot's child
     addPlotExportActions(
         this, plot_, [this](const QString& path, QString& error) { return exportTo(path, error); });
     replotTimer_.setSingleShot(true);
@@ -114,12 +177,17 @@ int HolderTimeline::laneOf(const QString& lock) {
     return static_cast<int>(lanes_.size() - 1);
 }
 
-void HolderTimeline::beginHold(const QString& lock, const QString& holder, double start) {
+void HolderTimeline::beginHold(const QString& lock, const Hold& hold, double start) {
+    QList<Interval>& holds = intervals_[lock];
+    if (!holds.isEmpty() && holds.last().open && holds.last().hold.key == hold.key)
+        return;
     endHold(lock, start);
     laneOf(lock);
-    intervals_[lock].append({colorOf(holder), start, start, true});
+    holds.append({colorOf(hold.key), start, start, true, hold});
     if (earliest_ == 0 || start < earliest_)
         earliest_ = start;
+    if (sharedAxis_)
+        sharedAxis_->noteData(start);
     if (!replotTimer_.isActive())
         replotTimer_.start();
 }
@@ -138,7 +206,7 @@ void HolderTimeline::endHold(const QString& lock, double end) {
 void HolderTimeline::markOverlap(const QString& lock, double from, double to) {
     laneOf(lock);
     QList<Interval>& marks = overlaps_[lock];
-    const Interval mark{overlapColor, from, std::max(from, to), false};
+    const Interval mark{overlapColor, from, std::max(from, to), false, {}};
     // Kept in order of their ends, as pruning expects.
     marks.insert(std::upper_bound(marks.begin(), marks.end(), mark.end,
                                   [](double end, const Interval& m) { return end < m.end; }),
@@ -158,6 +226,86 @@ void HolderTimeline::setNow(double now) {
     followClock_ = false;
     now_ = now;
     redraw();
+}
+
+void HolderTimeline::setPaused(bool paused) {
+    paused_ = paused;
+    if (!paused)
+        redraw();
+}
+
+void HolderTimeline::setSharedTimeAxis(SharedTimeAxis* axis) {
+    sharedAxis_ = axis;
+    axis->attach(plot_->xAxis, earliest_);
+    redraw();
+}
+
+void HolderTimeline::setDurationFormat(DurationFormat format) {
+    durationFormat_ = std::move(format);
+}
+
+QPoint HolderTimeline::pointOf(const QString& lock, double time) const {
+    const auto lane = static_cast<double>(lanes_.indexOf(lock));
+    return plot_->mapTo(
+        this,
+        QPointF(plot_->xAxis->coordToPixel(time), plot_->yAxis->coordToPixel(lane)).toPoint());
+}
+
+QString HolderTimeline::toolTipAt(const QPoint& pos) const {
+    const QPoint at = plot_->mapFrom(this, pos);
+    if (!plot_->axisRect()->rect().contains(at))
+        return {};
+    const double laneCoord = plot_->yAxis->pixelToCoord(at.y());
+    const auto lane = static_cast<qsizetype>(std::lround(laneCoord));
+    if (lane < 0 || lane >= lanes_.size() || std::abs(laneCoord - lane) > overlapHalfHeight)
+        return {};
+    const QString& lock = lanes_[lane];
+    const double from = plot_->xAxis->pixelToCoord(at.x() - hoverSlackPixels);
+    const double to = plot_->xAxis->pixelToCoord(at.x() + hoverSlackPixels);
+    QStringList parts;
+    for (const Interval& mark : overlaps_.value(lock))
+        if (mark.start <= to && mark.end >= from)
+            parts << tr("Two holders at once, %1 to %2")
+                         .arg(clockText(mark.start), clockText(mark.end));
+    const QList<Interval> holds = intervals_.value(lock);
+    const auto hold =
+        std::lower_bound(holds.begin(), holds.end(), from,
+                         [](const Interval& interval, double left) { return interval.end < left; });
+    if (hold != holds.end() && hold->start <= to && std::abs(laneCoord - lane) <= laneHalfHeight)
+        parts << describe(lock, *hold);
+    return parts.join("\n\n");
+}
+
+QString HolderTimeline::describe(const QString& lock, const Interval& interval) const {
+    const Hold& hold = interval.hold;
+    const double end = interval.open ? std::max(interval.end, now_) : interval.end;
+    const QString duration = durationFormat_ ? durationFormat_(end - interval.start)
+                                             : tr("%1 s").arg(end - interval.start, 0, 'f', 3);
+    QStringList lines{tr("Lock: %1").arg(lock), tr("Key: %1").arg(hold.key),
+                      tr("Lease: %1").arg(hold.leaseHex),
+                      tr("Fencing token: %1").arg(hold.fencingToken)};
+    if (hold.startUnknown)
+        lines << tr("Start: unknown, held since before LockScope started watching (first seen "
+                    "%1)")
+                     .arg(clockText(interval.start));
+    else
+        lines << tr("Start: %1").arg(clockText(interval.start));
+    lines << (interval.open ? tr("End: still held") : tr("End: %1").arg(clockText(end)));
+    lines << (hold.startUnknown ? tr("Duration: at least %1").arg(duration)
+                                : tr("Duration: %1").arg(duration));
+    return lines.join('\n');
+}
+
+bool HolderTimeline::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != plot_ || event->type() != QEvent::ToolTip)
+        return QWidget::eventFilter(watched, event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = toolTipAt(plot_->mapTo(this, help->pos()));
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(help->globalPos(), text, plot_);
+    return true;
 }
 
 int HolderTimeline::intervalCount() const {
@@ -209,6 +357,13 @@ void HolderTimeline::showWindowToNow() {
     for (auto& list : intervals_)
         if (!list.isEmpty() && list.last().open) // an open hold reaches the present
             list.last().end = std::max(list.last().start, now_);
+    if (paused_)
+        return;
+    if (sharedAxis_) {
+        const auto [lower, upper] = sharedAxis_->liveRange(now_);
+        plot_->xAxis->setRange(lower, upper);
+        return;
+    }
     // Like LatencyPlot, the axis grows with the data up to the window, so the first seconds of
     // holds are not a sliver at the right edge; before any data it shows the whole window.
     const double span =

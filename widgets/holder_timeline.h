@@ -4,13 +4,19 @@
 #include <QList>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 
 class QCustomPlot;
 
 namespace lockscope {
 
+class SharedTimeAxis;
+
 // One lane per lock and a bar per holding interval, coloured by holder, so contention reads at
-// a glance: gaps are idle time, many short bars a busy lock. Keeps the last `window` seconds;
+// a glance: gaps are idle time, many short bars a busy lock. A bar wide enough names its holder
+// (the key's last segment); hovering one tells its key, lease, fencing token, start, end and
+// duration. A hold already in progress when LockScope first looked starts where it was first
+// seen, with an open (faded) left edge. Keeps the last `window` seconds;
 // an open interval grows with the clock until it ends; redraws at most ~10 times a second, and
 // not at all on a tab not shown: it catches up when shown. The bars are plain data drawn in one
 // pass: a QCustomPlot item per hold cost more to create and remove than the hold took to show,
@@ -20,15 +26,37 @@ class HolderTimeline : public QWidget {
 public:
     static constexpr int ReplotIntervalMs = 100;
 
+    struct Hold {
+        QString key; // the holder's
+        QString leaseHex{};
+        qint64 fencingToken = 0; // the key's create revision
+        // Held before LockScope first saw it: `start` is when it was first seen.
+        bool startUnknown = false;
+    };
+    // How a duration in seconds reads in a tooltip.
+    using DurationFormat = std::function<QString(double seconds)>;
+
     explicit HolderTimeline(QWidget* parent = nullptr);
 
-    // Times are seconds since the Unix epoch. A new hold on a lane ends the open one there.
-    void beginHold(const QString& lock, const QString& holder, double start);
+    // Times are seconds since the Unix epoch. A new hold on a lane ends the open one there; the
+    // same key again while its hold is open changes nothing.
+    void beginHold(const QString& lock, const Hold& hold, double start);
     void endHold(const QString& lock, double end);
     // Two holders at once on that lane (a split brain): drawn in red across the lane.
     void markOverlap(const QString& lock, double from, double to);
     void setWindowSeconds(double seconds);
     void setNow(double now); // the right edge; follows the wall clock unless set
+    // Paused, the view stops following the clock and can be dragged and zoomed.
+    void setPaused(bool paused);
+    // Its time axis moves with the others of `axis` (which must outlive the timeline), and
+    // while live shows what `axis` says.
+    void setSharedTimeAxis(SharedTimeAxis* axis);
+    void setDurationFormat(DurationFormat format);
+
+    // The tooltip for a point of the widget: the hold under it, or empty.
+    QString toolTipAt(const QPoint& pos) const;
+    // Where the hold of `lock` at `time` is drawn (for tests); the centre of its bar.
+    QPoint pointOf(const QString& lock, double time) const;
 
     // Writes the timeline to `path`, PDF or PNG (see exportPlot()), also from a tab never
     // shown; also offered on its context menu. False with `error` saying why.
@@ -40,6 +68,7 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     class Bars;
@@ -47,7 +76,9 @@ private:
         QColor color;
         double start, end;
         bool open;
+        Hold hold; // empty for an overlap mark
     };
+    QString describe(const QString& lock, const Interval& interval) const;
     int laneOf(const QString& lock);
     void prune();
     void redraw();
@@ -64,6 +95,9 @@ private:
     double now_ = 0;
     double earliest_ = 0; // the first hold or overlap drawn (unix seconds); 0 before any
     bool followClock_ = true;
+    bool paused_ = false;
+    SharedTimeAxis* sharedAxis_ = nullptr;
+    DurationFormat durationFormat_;
 };
 
 } // namespace lockscope

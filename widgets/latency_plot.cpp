@@ -1,6 +1,7 @@
 #include "widgets/latency_plot.h"
 
 #include "widgets/plot_export.h"
+#include "widgets/shared_time_axis.h"
 
 #include <QVBoxLayout>
 #include <algorithm>
@@ -14,6 +15,9 @@ namespace {
 const QList<QColor> seriesColors = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
                                     QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
+
+// Above this many milliseconds in view, a duration axis reads seconds.
+constexpr double secondsAboveMs = 10000;
 
 // A series with more points in view than one per this many pixels is drawn as a plain line:
 // its markers would only overlap. Through thousands of points, the markers and a pen wider
@@ -44,10 +48,9 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
     ticker->setDateTimeFormat("hh:mm:ss");
     plot_->xAxis->setTicker(ticker);
-    plot_->yAxis->setLabel(tr("round trip (ms)"));
-    plot_->legend->setVisible(false); // shown with the first series
-    plot_->legend->setBrush(QColor(255, 255, 255, 200));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    label_ = tr("round trip");
+    showValueLabel();
+    plot_->legend->setVisible(false); // shown with the first series, above the plotted area
 
     emptyNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
     emptyNote_->position->setCoords(0.5, 0.5);
@@ -79,6 +82,8 @@ void LatencyPlot::addPoint(const QString& series, double time, double value) {
     history.removeBefore(time - historySeconds_);
     earliestTime_ = earliestTime_ > 0 ? std::min(earliestTime_, time) : time;
     latestTime_ = std::max(latestTime_, time);
+    if (sharedAxis_)
+        sharedAxis_->noteData(time);
     // A single-shot timer that is not restarted while pending: at most one redraw per interval.
     if (!replotTimer_.isActive())
         replotTimer_.start();
@@ -97,8 +102,55 @@ void LatencyPlot::setHistorySeconds(double seconds) {
 }
 
 void LatencyPlot::setValueLabel(const QString& label) {
-    plot_->yAxis->setLabel(label);
+    label_ = label;
+    durations_ = false;
+    valueScale_ = 1;
+    showValueLabel();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LatencyPlot::setEmptyText(const QString& text) {
+    emptyNote_->setText(text);
+}
+
+void LatencyPlot::setDurationLabel(const QString& quantity) {
+    label_ = quantity;
+    durations_ = true;
+    showValueLabel();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LatencyPlot::showValueLabel() {
+    if (!durations_)
+        plot_->yAxis->setLabel(label_);
+    else if (valueScale_ == 1)
+        plot_->yAxis->setLabel(tr("%1 (ms)").arg(label_));
+    else
+        plot_->yAxis->setLabel(tr("%1 (s)").arg(label_));
+}
+
+QString LatencyPlot::valueAxisLabel() const {
+    return plot_->yAxis->label();
+}
+
+void LatencyPlot::setSeriesColor(const QString& series, const QColor& color) {
+    colors_[series] = color;
+    if (auto it = series_.find(series); it != series_.end()) {
+        QPen pen = it->second.graph->pen();
+        pen.setColor(color);
+        it->second.graph->setPen(pen);
+    }
+}
+
+QColor LatencyPlot::seriesColor(const QString& series) const {
+    const auto it = series_.find(series);
+    return it == series_.end() ? QColor() : it->second.graph->pen().color();
+}
+
+void LatencyPlot::setSharedTimeAxis(SharedTimeAxis* axis) {
+    sharedAxis_ = axis;
+    axis->attach(plot_->xAxis, earliestTime_);
+    redraw();
 }
 
 QStringList LatencyPlot::seriesNames() const {
@@ -125,9 +177,23 @@ LatencyPlot::Series& LatencyPlot::seriesFor(const QString& name) {
         return it->second;
     QCPGraph* graph = plot_->addGraph();
     graph->setName(name);
-    graph->setPen(QPen(seriesColors.at(static_cast<int>(series_.size()) % seriesColors.size())));
+    const auto chosen = colors_.find(name);
+    graph->setPen(QPen(chosen != colors_.end() ? chosen->second
+                                               : seriesColors.at(static_cast<int>(series_.size()) %
+                                                                 seriesColors.size())));
     styleSeries(graph, false);
-    plot_->legend->setVisible(true);
+    if (!plot_->legend->visible()) {
+        // In a row of its own above the plotted area, so it never covers a line. Only once
+        // there is a series: an empty legend in the layout would squeeze the plotted area.
+        plot_->axisRect()->insetLayout()->take(plot_->legend);
+        plot_->plotLayout()->insertRow(0);
+        plot_->plotLayout()->addElement(0, 0, plot_->legend);
+        plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+        plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot_->legend->setBorderPen(Qt::NoPen);
+        plot_->legend->setMargins(QMargins(4, 2, 4, 0));
+        plot_->legend->setVisible(true);
+    }
     emptyNote_->setVisible(false);
     const auto capacity = static_cast<std::size_t>(DaySeconds * MaxPointsPerSecond);
     return series_.emplace(name, Series{graph, SeriesHistory(capacity)}).first->second;
@@ -147,7 +213,9 @@ void LatencyPlot::showView() {
         const auto points = series.history.decimated(shown.lower, shown.upper, columns);
         data.resize(static_cast<qsizetype>(points.size()));
         std::transform(points.begin(), points.end(), data.begin(),
-                       [](const SeriesHistory::Point& p) { return QCPGraphData(p.time, p.value); });
+                       [scale = valueScale_](const SeriesHistory::Point& p) {
+                           return QCPGraphData(p.time, p.value * scale);
+                       });
         series.graph->data()->set(data, true);
         styleSeries(series.graph, static_cast<double>(points.size()) * pixelsPerSparsePoint >
                                       static_cast<double>(columns));
@@ -172,20 +240,29 @@ void LatencyPlot::followNewest() {
         return;
     // The axis grows with the data up to the window, so the first seconds are not a sliver at
     // the right edge; before any data it shows the window up to now. A small margin on the
-    // right keeps the newest point off the border.
+    // right keeps the newest point off the border. A shared axis shows up to now, as the
+    // other plots of its page.
     const double now = QDateTime::currentMSecsSinceEpoch() / 1000.0;
-    const double end = latestTime_ > 0 ? latestTime_ : now;
-    const double span = latestTime_ > 0
-                            ? std::min(std::max(latestTime_ - earliestTime_, 10.0), windowSeconds_)
+    if (sharedAxis_) {
+        const auto [lower, upper] = sharedAxis_->liveRange(now);
+        plot_->xAxis->setRange(lower, upper);
+    } else {
+        const double end = latestTime_ > 0 ? latestTime_ : now;
+        const double span =
+            latestTime_ > 0 ? std::min(std::max(latestTime_ - earliestTime_, 10.0), windowSeconds_)
                             : windowSeconds_;
-    plot_->xAxis->setRange(end - span, end + span * 0.02);
+        plot_->xAxis->setRange(end - span, end + span * 0.02);
+    }
+    const QCPRange shown = plot_->xAxis->range();
     double highest = 0;
     for (const auto& [name, series] : series_) {
         double low = 0, high = 0;
-        if (series.history.valueRange(end - span, end, low, high))
+        if (series.history.valueRange(shown.lower, shown.upper, low, high))
             highest = std::max(highest, high);
     }
-    plot_->yAxis->setRange(0, highest > 0 ? highest * 1.15 : 1);
+    valueScale_ = durations_ && highest > secondsAboveMs ? 0.001 : 1;
+    showValueLabel();
+    plot_->yAxis->setRange(0, highest > 0 ? highest * valueScale_ * 1.15 : 1);
 }
 
 } // namespace lockscope

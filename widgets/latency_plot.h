@@ -2,6 +2,7 @@
 
 #include "widgets/series_history.h"
 
+#include <QColor>
 #include <QTimer>
 #include <QWidget>
 #include <map>
@@ -11,6 +12,8 @@ class QCPItemText;
 class QCustomPlot;
 
 namespace lockscope {
+
+class SharedTimeAxis;
 
 // A live graph of round trips (or any values over time), one line per named series. Shows the
 // last `window` seconds while live; keeps a day of each series (at most 10 points a second), so
@@ -34,7 +37,18 @@ public:
     double windowSeconds() const { return windowSeconds_; }
     // The span kept (a day unless set): older points go.
     void setHistorySeconds(double seconds);
+    // Values of any unit, named by `label` on the value axis.
     void setValueLabel(const QString& label);
+    // Values in milliseconds of `quantity` (the default: "round trip"): the axis reads
+    // "quantity (ms)", or "quantity (s)" in seconds while the view passes 10 s.
+    void setDurationLabel(const QString& quantity);
+    // What the plot says before its first point (by default: no answers yet).
+    void setEmptyText(const QString& text);
+    // A series' line colour, also before its first point (otherwise the next of a palette).
+    void setSeriesColor(const QString& series, const QColor& color);
+    // Its time axis moves with the others of `axis` (which must outlive the plot), and while
+    // live shows what `axis` says.
+    void setSharedTimeAxis(SharedTimeAxis* axis);
     // Paused, the axes stop following new points (which are still kept) so the user can drag
     // and zoom; resumed, the view jumps back to the newest window.
     void setPaused(bool paused);
@@ -45,6 +59,9 @@ public:
     bool exportTo(const QString& path, QString& error);
 
     QStringList seriesNames() const;
+    QColor seriesColor(const QString& series) const; // invalid for none
+    // What the value axis reads now, for tests.
+    QString valueAxisLabel() const;
     int pointCount(const QString& series) const; // kept, not only shown
     std::size_t memoryBytes() const;             // of the points kept
 
@@ -64,9 +81,16 @@ private:
     // The axes over the newest window of points (unless paused).
     void followNewest();
 
+    void showValueLabel();
+
     QCustomPlot* plot_;
     QCPItemText* emptyNote_;
     std::map<QString, Series> series_;
+    std::map<QString, QColor> colors_; // set before the series' first point
+    SharedTimeAxis* sharedAxis_ = nullptr;
+    QString label_;         // the value axis: a unit, or for durations the quantity
+    bool durations_ = true; // values are milliseconds
+    double valueScale_ = 1; // what shown values are multiplied by: 0.001 to show seconds
     QTimer replotTimer_;
     double windowSeconds_ = 60;
     double historySeconds_ = DaySeconds;

@@ -46,6 +46,7 @@ void LockWatch::setPrefix(const std::string& prefix) {
     if (prefix == prefix_ && monitor_)
         return;
     prefix_ = prefix;
+    prefixSet_ = true;
     restart();
 }
 
@@ -64,6 +65,11 @@ void LockWatch::restart() {
     if (!client_) {
         tickTimer_.stop();
         setLiveness(false, tr("not connected"));
+        return;
+    }
+    if (!prefixSet_) {
+        tickTimer_.stop();
+        setLiveness(false, tr("no lock prefix chosen yet"));
         return;
     }
     inbox_ = std::make_shared<Inbox>();

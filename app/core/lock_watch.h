@@ -31,9 +31,11 @@ public:
 
     // The client must outlive the watch, or be taken away (null) before it goes.
     void setClient(etcd::Client* client);
-    // Restarts the monitor on the new prefix; the models start over.
+    // Restarts the monitor on the new prefix; the models start over. Nothing is watched before
+    // the first prefix is set.
     void setPrefix(const std::string& prefix);
     const std::string& prefix() const { return prefix_; }
+    bool hasPrefix() const { return prefixSet_; }
 
     // The lock whose queue LockQueueModel shows (a name as etcd has it); empty for none.
     void selectLock(const std::string& name);
@@ -81,6 +83,7 @@ private:
     EventLogModel* events_;
     etcd::Client* client_ = nullptr;
     std::string prefix_ = "/";
+    bool prefixSet_ = false;
     std::string selectedLock_;
     QHash<QByteArray, OwnLock> ownLocks_; // the last state of each, for the list of any prefix
     // Shared with the monitor's listener, which may still run after the monitor is replaced.

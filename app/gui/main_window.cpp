@@ -1,7 +1,9 @@
 #include "app/gui/main_window.h"
 
 #include "app/core/cluster_session.h"
+#include "app/core/key_text.h"
 #include "app/core/lock_watch.h"
+#include "app/core/prefix_check.h"
 #include "app/core/problem_log_model.h"
 #include "app/core/sandbox.h"
 #include "app/gui/cluster_page.h"
@@ -14,6 +16,7 @@
 #include "app/gui/metrics_page.h"
 #include "app/gui/password_source.h"
 #include "app/gui/prefix_bar.h"
+#include "app/gui/recent_prefixes.h"
 #include "app/gui/sandbox_menu.h"
 #include "app/gui/screen_fit.h"
 #include "app/gui/status_messages.h"
@@ -21,6 +24,7 @@
 #include "app/gui/view_menu.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/frame_rate_cap.h"
+#include "widgets/lock_prefix_dialog.h"
 #include "widgets/problem_list.h"
 
 #include <QAction>
@@ -44,7 +48,8 @@ MainWindow::MainWindow(QWidget* parent)
     , timelinePage_(new TimelinePage)
     , clusterPage_(new ClusterPage)
     , metricsPage_(new MetricsPage)
-    , labPage_(new LabPage) {
+    , labPage_(new LabPage)
+    , prefixCheck_(new PrefixCheck(this)) {
     setWindowTitle("LockScope");
     resize(1280, 800);
     new FrameRateCap(this, FrameInterval);
@@ -52,9 +57,11 @@ MainWindow::MainWindow(QWidget* parent)
     problemList_->setModel(problems_);
 
     connect(prefixBar_, &PrefixBar::prefixChosen, this, [this](const std::string& prefix) {
-        if (workspace_)
-            workspace_->lockWatch()->setPrefix(prefix);
+        closePrefixDialog(); // chosen in the field: the question is answered
+        watchPrefix(prefix);
     });
+    connect(prefixCheck_, &PrefixCheck::fine, this, &MainWindow::startWatching);
+    connect(prefixCheck_, &PrefixCheck::tooBroad, this, &MainWindow::warnBroadPrefix);
     connect(prefixBar_, &PrefixBar::rejected, this,
             [this](const QString& message) { statusMessages_->show(message, 10000); });
 
@@ -182,6 +189,7 @@ void MainWindow::saveSettings() const {
 void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& origin) {
     endWorkspace();
     origin_ = origin;
+    broadAccepted_.clear();
     QStringList endpoints;
     for (const std::string& endpoint : options.endpoints)
         endpoints << QString::fromStdString(endpoint);
@@ -194,7 +202,6 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     connect(workspace_->session(), &ClusterSession::memberNamesChanged, this,
             [this](const QHash<quint64, QString>& names) { memberNames_ = names; });
     connect(workspace_->lockWatch(), &LockWatch::livenessChanged, this, &MainWindow::showLiveness);
-    workspace_->lockWatch()->setPrefix(prefixBar_->currentPrefix());
     locksPage_->setWorkspace(workspace_);
     helpMenu_->setWorkspace(workspace_);
     timelinePage_->setWorkspace(workspace_);
@@ -205,8 +212,104 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
         labDemo_ = false;
         setPrefix("/lockscope-lab/");
         labPage_->start();
-    }
+    } else
+        openPrefix(options, origin, endpoints.join(", "));
     workspace_->startRefreshing();
+}
+
+void MainWindow::openPrefix(const etcd::ClientOptions& options, const QString& origin,
+                            const QString& cluster) {
+    const bool given = std::exchange(prefixGiven_, false);
+    QSettings settings;
+    const RecentPrefixes recent(settings);
+    const QStringList usedHere = recent.ofCluster(options.endpoints);
+    if (given || origin == tr("sandbox"))
+        watchPrefix(prefixBar_->currentPrefix());
+    else if (!usedHere.isEmpty())
+        prefixBar_->choose(usedHere.first());
+    else {
+        showLiveness(false, tr("no lock prefix chosen yet"));
+        showPrefixDialog(
+            LockPrefixDialog::askFirst(cluster, recent.all(), this),
+            [this](const LockPrefixDialog& dialog) { prefixBar_->choose(dialog.prefix()); });
+    }
+}
+
+void MainWindow::watchPrefix(const std::string& prefix) {
+    if (!workspace_)
+        return;
+    prefixCheck_->drop(); // the answer for a prefix chosen before is not wanted any more
+    LockWatch* watch = workspace_->lockWatch();
+    if (watch->hasPrefix() && watch->prefix() == prefix) {
+        showLiveness(watch->live(), QString()); // already watched: said again over a warning
+        return;
+    }
+    etcd::Client* client = workspace_->client();
+    if (!client || prefix == broadAccepted_) {
+        startWatching(prefix);
+        return;
+    }
+    prefixBar_->showLiveness(false, tr("counting the keys under %1…").arg(displayKeyText(prefix)),
+                             false);
+    prefixCheck_->check(*client, prefix);
+}
+
+void MainWindow::startWatching(const std::string& prefix) {
+    if (!workspace_)
+        return;
+    if (origin_ != tr("sandbox")) {
+        QSettings settings;
+        RecentPrefixes(settings).rememberUsedOn(workspace_->options().endpoints,
+                                                displayKeyText(prefix));
+    }
+    workspace_->lockWatch()->setPrefix(prefix);
+}
+
+void MainWindow::warnBroadPrefix(const std::string& prefix, qint64 keys, qint64 otherKeys) {
+    if (!workspace_)
+        return;
+    const QString text = displayKeyText(prefix);
+    prefixBar_->showLiveness(false, tr("%1 not loaded: %2 keys").arg(text).arg(keys), false);
+    QSettings settings;
+    showPrefixDialog(
+        LockPrefixDialog::warnBroad(text, keys, otherKeys, RecentPrefixes(settings).all(), this),
+        [this, prefix](const LockPrefixDialog& dialog) {
+            if (!dialog.loadAnyway()) {
+                prefixBar_->choose(dialog.prefix()); // checked in turn
+                return;
+            }
+            broadAccepted_ = prefix;
+            startWatching(prefix);
+        });
+    // Not narrowed, not loaded: the field shows again the prefix still watched, if any.
+    connect(prefixDialog_, &QDialog::rejected, this, [this] {
+        prefixDialog_ = nullptr;
+        if (workspace_ && workspace_->lockWatch()->hasPrefix())
+            prefixBar_->choose(displayKeyText(workspace_->lockWatch()->prefix()));
+    });
+}
+
+void MainWindow::showPrefixDialog(LockPrefixDialog* dialog,
+                                  std::function<void(const LockPrefixDialog&)> onAccepted) {
+    closePrefixDialog();
+    prefixDialog_ = dialog;
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, onAccepted = std::move(onAccepted)] {
+        prefixDialog_ = nullptr; // answered: what it leads to may ask again
+        onAccepted(*dialog);
+    });
+    dialog->open();
+}
+
+LockPrefixDialog* MainWindow::prefixDialog() const {
+    return prefixDialog_;
+}
+
+void MainWindow::closePrefixDialog() {
+    if (LockPrefixDialog* open = std::exchange(prefixDialog_, nullptr)) {
+        open->disconnect(this); // closed by what replaces its answer, not answered
+        open->reject();
+    }
 }
 
 void MainWindow::replaceConnection(const etcd::ClientOptions& options) {
@@ -219,6 +322,8 @@ void MainWindow::endWorkspace() {
     Workspace* ending = std::exchange(workspace_, nullptr);
     if (!ending)
         return;
+    prefixCheck_->drop();
+    closePrefixDialog();
     locksPage_->setWorkspace(nullptr);
     helpMenu_->setWorkspace(nullptr);
     timelinePage_->setWorkspace(nullptr);
@@ -250,6 +355,8 @@ void MainWindow::setReadOnly(bool readOnly) {
 }
 
 void MainWindow::setPrefix(const QString& prefix) {
+    if (!workspace_)
+        prefixGiven_ = true; // the next connection opens on it
     prefixBar_->choose(prefix);
 }
 
@@ -371,7 +478,7 @@ void MainWindow::chooseConnection() {
 
 void MainWindow::showLiveness(bool live, const QString& why) {
     // Without a connection in use nothing reconnects.
-    prefixBar_->showLiveness(live, why, workspace_ != nullptr);
+    prefixBar_->showLiveness(live, why, workspace_ && workspace_->lockWatch()->hasPrefix());
 }
 
 } // namespace lockscope

@@ -6,7 +6,10 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QPointer>
 #include <chrono>
+#include <functional>
+#include <string>
 
 class QAction;
 class QLabel;
@@ -23,7 +26,9 @@ class HelpMenu;
 class LabPage;
 class LockWatch;
 class LocksPage;
+class LockPrefixDialog;
 class PasswordSource;
+class PrefixCheck;
 class PrefixBar;
 class ProblemList;
 class ProblemLogModel;
@@ -48,7 +53,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Connects to a cluster; `origin` ("sandbox" or empty) is shown beside the endpoints.
+    // Connects to a cluster; `origin` ("sandbox" or empty) is shown beside the endpoints. The
+    // locks of the prefix given before (setPrefix) are watched, or else of the prefix last used
+    // on that cluster; a cluster not seen before is asked for its lock prefix, and none is
+    // watched until one is chosen. The sandbox watches the prefix shown.
     void connectTo(const etcd::ClientOptions& options, const QString& origin = {});
     // Connects as `connection` says, in place of the current connection. A user named without a
     // password gets it from the keyring or the password dialog first; the current connection
@@ -62,8 +70,12 @@ public:
     // Hides every action that writes to etcd.
     void setReadOnly(bool readOnly);
 
-    // Watches the locks under `prefix` and remembers it among the recent prefixes.
+    // Watches the locks under `prefix` and remembers it among the recent prefixes. Before its
+    // keys are loaded, a prefix with more than PrefixCheck::MaxOtherKeys keys that are not
+    // locks is said so, with the offer to narrow it or load it anyway.
     void setPrefix(const QString& prefix);
+    // The dialog asking for a lock prefix or warning of a broad one, while it is open.
+    LockPrefixDialog* prefixDialog() const;
     // The connection in use (null when there is none).
     Workspace* workspace() const { return workspace_; }
     LockWatch* lockWatch() const;
@@ -88,6 +100,16 @@ private:
     // Adds to the problems area, where it stays until dismissed.
     void showProblem(const QString& kind, const QString& message, const QString& detail = {});
     void setPlace(const QString& endpoints);
+    // The prefix given before, or last used on the cluster, or the question.
+    void openPrefix(const etcd::ClientOptions& options, const QString& origin,
+                    const QString& cluster);
+    void watchPrefix(const std::string& prefix); // after the check of its keys
+    void startWatching(const std::string& prefix);
+    void warnBroadPrefix(const std::string& prefix, qint64 keys, qint64 otherKeys);
+    // Shows `dialog` (window-modal, not waited for) in place of one already open.
+    void showPrefixDialog(LockPrefixDialog* dialog,
+                          std::function<void(const LockPrefixDialog&)> onAccepted);
+    void closePrefixDialog();
 
     PrefixBar* prefixBar_;
     ProblemLogModel* problems_;
@@ -105,6 +127,11 @@ private:
     QAction* readOnlyAction_ = nullptr;
     bool readOnly_ = false;
     bool labDemo_ = false;
+
+    PrefixCheck* prefixCheck_;
+    QPointer<LockPrefixDialog> prefixDialog_;
+    bool prefixGiven_ = false;  // setPrefix() before a connection: no question
+    std::string broadAccepted_; // a prefix loaded anyway on this connection
 
     QString origin_;
     QHash<quint64, QString> memberNames_;

@@ -1,6 +1,7 @@
 #include "app/gui/prefix_bar.h"
 
 #include "app/core/key_text.h"
+#include "app/gui/recent_prefixes.h"
 #include "widgets/elided_label.h"
 
 #include <QComboBox>
@@ -35,8 +36,8 @@ PrefixBar::PrefixBar(QWidget* parent)
     row->addWidget(liveDot_);
     row->addWidget(liveLabel_, 1);
 
-    const QSettings settings;
-    prefixBox_->addItems(settings.value("locks/recentPrefixes", QStringList{"/"}).toStringList());
+    QSettings settings;
+    prefixBox_->addItems(RecentPrefixes(settings).all());
     prefixBox_->setCurrentIndex(0);
 }
 
@@ -49,18 +50,14 @@ void PrefixBar::choose(const QString& prefix) {
         return;
     }
     QSettings settings;
-    QStringList recent = settings.value("locks/recentPrefixes").toStringList();
-    recent.removeAll(text);
-    recent.prepend(text);
-    recent = recent.mid(0, MaxRecentPrefixes);
-    settings.setValue("locks/recentPrefixes", recent);
+    const QStringList recent = RecentPrefixes(settings).rememberUsed(text);
     {
         const QSignalBlocker quiet(prefixBox_);
         prefixBox_->clear();
         prefixBox_->addItems(recent);
         prefixBox_->setCurrentIndex(0);
     }
-    emit prefixChosen(*bytes);
+    emit prefixChosen(*bytes, text);
 }
 
 std::string PrefixBar::currentPrefix() const {

@@ -16,8 +16,6 @@ class ElidedLabel;
 class PrefixBar : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int MaxRecentPrefixes = 10;
-
     explicit PrefixBar(QWidget* parent = nullptr);
 
     // Applies `text` (empty: "/"): remembers it first among the recent prefixes and emits
@@ -30,7 +28,8 @@ public:
     void showLiveness(bool live, const QString& why, bool connected);
 
 signals:
-    void prefixChosen(const std::string& prefix);
+    // `prefix` as bytes, and as typed.
+    void prefixChosen(const std::string& prefix, const QString& text);
     void rejected(const QString& message);
 
 private:

@@ -1,12 +1,15 @@
 #include "app/gui/timeline_page.h"
 
+#include "app/core/duration_text.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
 #include "etcdclient/clock.h"
+#include "etcdclient/hex_id.h"
 #include "etcdclient/locks/lock_stats.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/latency_plot.h"
+#include "widgets/shared_time_axis.h"
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -16,24 +19,53 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace lockscope {
 
+namespace {
+
+HolderTimeline::Hold holdOf(const std::string& key, int64_t lease, int64_t createRevision,
+                            bool startUnknown) {
+    return {displayKeyText(key), QString::fromStdString(etcd::leaseHex(lease)), createRevision,
+            startUnknown};
+}
+
+} // namespace
+
 TimelinePage::TimelinePage(QWidget* parent)
     : QWidget(parent)
+    , timeAxis_(new SharedTimeAxis(this))
     , timeline_(new HolderTimeline)
     , waits_(new LatencyPlot)
     , depth_(new LatencyPlot) {
     timeline_->setObjectName("holderTimeline");
     waits_->setObjectName("waitPlot");
     depth_->setObjectName("queueDepthPlot");
-    waits_->setValueLabel(tr("milliseconds"));
+    waits_->setDurationLabel(tr("wait or gap"));
     depth_->setValueLabel(tr("waiters"));
-    for (LatencyPlot* plot : {waits_, depth_})
-        plot->setWindowSeconds(300);
+    waits_->setEmptyText(tr("No lock acquired since the watch began"));
+    depth_->setEmptyText(tr("Not sampled yet"));
+    // One colour per series across the page, none the red of the overlap marks.
+    waits_->setSeriesColor(tr("wait (observed)"), QColor(0x1f, 0x77, 0xb4));
+    waits_->setSeriesColor(tr("wait (ours)"), QColor(0x2c, 0xa0, 0x2c));
+    waits_->setSeriesColor(tr("handoff gap"), QColor(0xff, 0x7f, 0x0e));
+    depth_->setSeriesColor(tr("waiters, all locks"), QColor(0x94, 0x67, 0xbd));
+    timeAxis_->setWindowSeconds(WindowSeconds);
+    timeline_->setWindowSeconds(WindowSeconds);
+    timeline_->setDurationFormat([](double seconds) {
+        return durationText(std::chrono::milliseconds(std::llround(seconds * 1000)));
+    });
+    timeline_->setSharedTimeAxis(timeAxis_);
+    for (LatencyPlot* plot : {waits_, depth_}) {
+        plot->setWindowSeconds(WindowSeconds);
+        plot->setSharedTimeAxis(timeAxis_);
+    }
 
     auto* pause = new QCheckBox(tr("Pause graphs (then drag and zoom)"));
+    pause->setObjectName("pauseGraphs");
     connect(pause, &QCheckBox::toggled, this, [this](bool paused) {
+        timeline_->setPaused(paused);
         waits_->setPaused(paused);
         depth_->setPaused(paused);
     });
@@ -52,8 +84,9 @@ TimelinePage::TimelinePage(QWidget* parent)
                                 "menu)"));
     exportButton->setMenu(exportMenu);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold, red where "
-                                 "two believed they held it")),
+    bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold (hover for "
+                                 "details), red where two believed they held it; a faded left "
+                                 "edge: held since before LockScope started watching")),
                    1);
     bar->addWidget(pause);
     bar->addWidget(exportButton);
@@ -79,8 +112,27 @@ void TimelinePage::setWorkspace(Workspace* workspace) {
     if (workspace_)
         workspace_->lockWatch()->disconnect(this);
     workspace_ = workspace;
-    if (workspace)
-        connect(workspace->lockWatch(), &LockWatch::eventsArrived, this, &TimelinePage::addEvents);
+    if (!workspace)
+        return;
+    LockWatch* watch = workspace->lockWatch();
+    connect(watch, &LockWatch::eventsArrived, this, &TimelinePage::addEvents);
+    // Loaded (or loaded again after a restart of the watch): the holds it found.
+    connect(watch, &LockWatch::livenessChanged, this, [this, watch](bool live) {
+        if (live)
+            addHoldsInProgress(watch->state());
+    });
+    if (watch->live())
+        addHoldsInProgress(watch->state());
+}
+
+void TimelinePage::addHoldsInProgress(const etcd::LockMonitorState& state) {
+    for (const auto& [name, queue] : state.locks) {
+        const etcd::LockKey* holder = queue.holder();
+        if (holder && holder->fromInitialLoad && holder->acquiredAt)
+            timeline_->beginHold(displayKeyText(name),
+                                 holdOf(holder->key, holder->lease, holder->createRevision, true),
+                                 etcd::unixSeconds(*holder->acquiredAt));
+    }
 }
 
 void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
@@ -89,7 +141,8 @@ void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
         const double at = etcd::unixSeconds(e.observedAt);
         switch (e.kind) {
         case etcd::LockEventKind::Acquired:
-            timeline_->beginHold(lock, displayKeyText(e.key), at);
+            // A hold recovered after a gap began during it: when, nobody saw.
+            timeline_->beginHold(lock, holdOf(e.key, e.lease, e.createRevision, e.recovered), at);
             if (e.waited && !e.recovered)
                 waits_->addPoint(tr("wait (observed)"), at, static_cast<double>(e.waited->count()));
             if (auto gone = holderGoneAt_.find(lock); gone != holderGoneAt_.end()) {

@@ -11,16 +11,20 @@ namespace lockscope {
 
 class HolderTimeline;
 class LatencyPlot;
+class SharedTimeAxis;
 class Workspace;
 
 // The Timeline tab: who held each lock when (a lane per lock), wait and handoff times of
 // observed locks and of our own, and the queue depth over time. Fed on the GUI thread with the
-// Workspace's LockWatch events and state; pause, zoom, and PNG or PDF export of each graph. What
-// was drawn stays when the Workspace changes.
+// Workspace's LockWatch events and state; holds already in progress when the watch began get a
+// lane from when they were first seen. The graphs share one time axis: pause, then drag or zoom
+// any of them and the others follow; PNG or PDF export of each graph. What was drawn stays when
+// the Workspace changes.
 class TimelinePage : public QWidget {
     Q_OBJECT
 public:
     static constexpr int DepthSampleMs = 1000;
+    static constexpr double WindowSeconds = 300;
 
     explicit TimelinePage(QWidget* parent = nullptr);
 
@@ -28,6 +32,8 @@ public:
     void setWorkspace(Workspace* workspace);
 
     void addEvents(const std::vector<etcd::LockEvent>& events);
+    // The holds of `state` that began before the watch looked, each from when it was first seen.
+    void addHoldsInProgress(const etcd::LockMonitorState& state);
     void sampleQueueDepth(const etcd::LockMonitorState& state);
     // A lock this window acquired: its wait, as our own series.
     void addOwnWait(double unixSeconds, double waitedMs);
@@ -38,6 +44,7 @@ public:
     LatencyPlot* depth() const { return depth_; }
 
 private:
+    SharedTimeAxis* timeAxis_;
     HolderTimeline* timeline_;
     LatencyPlot* waits_;
     LatencyPlot* depth_;

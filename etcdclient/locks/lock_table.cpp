@@ -34,8 +34,14 @@ void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
     k.lease = kv.lease();
 }
 
-// The lease a Go lock key names: its last segment in lowercase hex, or nothing.
-std::optional<int64_t> suffixLease(const std::string& key) {
+} // namespace
+
+std::string LockTable::lockNameOf(const std::string& key) {
+    const auto slash = key.rfind('/');
+    return slash == std::string::npos ? std::string() : key.substr(0, slash);
+}
+
+std::optional<int64_t> LockTable::leaseNamedBy(const std::string& key) {
     const auto slash = key.rfind('/');
     const std::string suffix = slash == std::string::npos ? key : key.substr(slash + 1);
     if (suffix.empty() || suffix.size() > 16)
@@ -50,13 +56,6 @@ std::optional<int64_t> suffixLease(const std::string& key) {
             return std::nullopt;
     }
     return static_cast<int64_t>(value);
-}
-
-} // namespace
-
-std::string LockTable::lockNameOf(const std::string& key) {
-    const auto slash = key.rfind('/');
-    return slash == std::string::npos ? std::string() : key.substr(0, slash);
 }
 
 LockKey* LockTable::find(const std::string& key) {
@@ -115,7 +114,9 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     std::sort(arrived.begin(), arrived.end(),
               [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
     for (auto* kv : arrived) {
-        insert(lockKeyOf(*kv, now), revision, recovered, out);
+        LockKey key = lockKeyOf(*kv, now);
+        key.fromInitialLoad = !recovered;
+        insert(std::move(key), revision, recovered, out);
         if (!recovered)
             out.clear(); // not news (below), and a million of them would be a burst of memory
     }
@@ -157,7 +158,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     const bool becomesHolder = at == queue.keys.begin();
     const auto now = key.enqueuedAt;
     out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
-                   std::nullopt, recovered});
+                   std::nullopt, recovered, key.createRevision});
     if (becomesHolder && !queue.keys.empty())
         queue.keys.front().acquiredAt.reset(); // arrived out of order: it was not the holder
     queue.keys.insert(at, std::move(key));
@@ -184,7 +185,8 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                     now,
                     std::nullopt,
                     std::nullopt,
-                    recovered};
+                    recovered,
+                    it->createRevision};
     if (wasHolder && it->acquiredAt)
         event.held = since(*it->acquiredAt, now);
     out.push_back(std::move(event));
@@ -223,7 +225,7 @@ void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_po
         return;
     holder.acquiredAt = now;
     out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
-                   since(holder.enqueuedAt, now), std::nullopt, recovered});
+                   since(holder.enqueuedAt, now), std::nullopt, recovered, holder.createRevision});
 }
 
 bool LockTable::setLeaseExpired(int64_t lease, bool expired) {
@@ -241,7 +243,7 @@ AnomaliesByLock LockTable::anomalies() const {
 std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
     std::vector<Anomaly> out;
     for (const auto& k : queue.keys) {
-        const auto named = suffixLease(k.key);
+        const auto named = leaseNamedBy(k.key);
         if (k.lease == 0)
             out.push_back({k.key, AnomalyKind::NoLease,
                            "the key has no lease, so it never expires and blocks every "

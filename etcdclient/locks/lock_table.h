@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ public:
     bool loaded() const { return loaded_; }
 
     static std::string lockNameOf(const std::string& key);
+    // The lease a Go lock key names: its last segment in lowercase hex, or nothing when the
+    // key is not shaped <name>/<lease id in hex>.
+    static std::optional<int64_t> leaseNamedBy(const std::string& key);
 
 private:
     LockKey* find(const std::string& key);

@@ -21,6 +21,9 @@ struct LockKey {
     std::string value; // elections keep the candidate's proposal here
     std::chrono::system_clock::time_point enqueuedAt{};
     std::optional<std::chrono::system_clock::time_point> acquiredAt;
+    // Already there when the first load looked: it was enqueued (and, for the holder, acquired)
+    // before enqueuedAt and acquiredAt, which are when LockScope first saw it.
+    bool fromInitialLoad = false;
 };
 
 // The keys of one lock name in create-revision order: the first holds, the rest wait.
@@ -62,7 +65,8 @@ struct LockEvent {
     std::chrono::system_clock::time_point observedAt{};
     std::optional<std::chrono::milliseconds> waited; // enqueued to acquired (Acquired)
     std::optional<std::chrono::milliseconds> held;   // acquired to gone, for the holder only
-    bool recovered = false; // inferred by reconciling a re-list after a gap, not seen live
+    bool recovered = false;     // inferred by reconciling a re-list after a gap, not seen live
+    int64_t createRevision = 0; // the key's; an Acquired holder's fencing token
 };
 
 // What we know of a lease's time to live: the server's answer and when it came, so a display

@@ -3,6 +3,8 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 
+#include <algorithm>
+
 namespace lockscope::test {
 
 etcd::Result<std::unique_ptr<etcd::LocalCluster>> startCluster(int members,
@@ -56,6 +58,24 @@ etcd::Result<std::vector<std::string>> keysUnder(etcd::Client& via, const std::s
     for (const auto& kv : got->kvs())
         keys.push_back(kv.key());
     return keys;
+}
+
+etcd::Result<int64_t> putKeys(etcd::Client& via, const std::string& keyPrefix, int count) {
+    constexpr int maxTxnOps = 128; // etcd's --max-txn-ops default
+    int64_t revision = 0;
+    for (int first = 0; first < count; first += maxTxnOps) {
+        etcd::pb::TxnRequest txn;
+        for (int n = first; n < std::min(count, first + maxTxnOps); ++n) {
+            auto* put = txn.add_success()->mutable_request_put();
+            put->set_key(keyPrefix + std::to_string(n));
+            put->set_value("v");
+        }
+        auto done = etcd::call(via, &etcd::Client::txn, txn);
+        if (!done)
+            return done.error();
+        revision = done->header().revision();
+    }
+    return revision;
 }
 
 } // namespace lockscope::test

@@ -1,6 +1,8 @@
 #include "widgets/holder_timeline.h"
 
+#include <QToolTip>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using lockscope::HolderTimeline;
 
@@ -11,9 +13,9 @@ private slots:
     void oneLanePerLockInFirstSeenOrder() {
         HolderTimeline timeline;
         timeline.setNow(1000);
-        timeline.beginHold("/locks/b", "k1", 990);
-        timeline.beginHold("/locks/a", "k2", 991);
-        timeline.beginHold("/locks/b", "k3", 995); // ends k1's hold on that lane
+        timeline.beginHold("/locks/b", {"k1"}, 990);
+        timeline.beginHold("/locks/a", {"k2"}, 991);
+        timeline.beginHold("/locks/b", {"k3"}, 995); // ends k1's hold on that lane
         QCOMPARE(timeline.lanes(), (QStringList{"/locks/b", "/locks/a"}));
         QCOMPARE(timeline.intervalCount(), 3);
     }
@@ -23,7 +25,7 @@ private slots:
         timeline.setWindowSeconds(60);
         timeline.setNow(100);
         for (int i = 0; i < 50; ++i) {
-            timeline.beginHold("/l", QString("k%1").arg(i), 100 + i);
+            timeline.beginHold("/l", {QString("k%1").arg(i)}, 100 + i);
             timeline.endHold("/l", 100.5 + i);
         }
         timeline.setNow(160);
@@ -35,7 +37,7 @@ private slots:
     void anOpenHoldIsNeverDropped() {
         HolderTimeline timeline;
         timeline.setWindowSeconds(10);
-        timeline.beginHold("/l", "k", 0);
+        timeline.beginHold("/l", {"k"}, 0);
         timeline.setNow(1000);
         QCOMPARE(timeline.intervalCount(), 1);
     }
@@ -48,7 +50,7 @@ private slots:
         for (int lane = 0; lane < locks.size(); ++lane) {
             double t = 1000 + lane * 3;
             for (int i = 0; t < 1058; ++i) {
-                timeline.beginHold(locks[lane], QString("holder-%1").arg(i % 5), t);
+                timeline.beginHold(locks[lane], {QString("holder-%1").arg(i % 5)}, t);
                 t += 1.5 + (i * 7 + lane * 3) % 5;
                 timeline.endHold(locks[lane], t);
                 t += (i + lane) % 3 * 0.7;
@@ -86,7 +88,7 @@ private slots:
         timeline.setWindowSeconds(120);
         for (int i = 0; i < 20000; ++i) {
             const QString lock = QString("/locks/%1").arg(i % 10);
-            timeline.beginHold(lock, QString("k%1").arg(i), 1000 + i * 0.005);
+            timeline.beginHold(lock, {QString("k%1").arg(i)}, 1000 + i * 0.005);
             timeline.endHold(lock, 1000 + i * 0.005 + 0.004);
         }
         QCOMPARE(timeline.intervalCount(), 20000);
@@ -107,7 +109,7 @@ private slots:
         HolderTimeline timeline;
         timeline.resize(800, 220);
         timeline.setWindowSeconds(60);
-        timeline.beginHold("/l", "k", 1000);
+        timeline.beginHold("/l", {"k"}, 1000);
         timeline.endHold("/l", 1001);
         timeline.markOverlap("/l", 1049.999, 1050);
         timeline.markOverlap("/l", 1010, 1050);
@@ -121,6 +123,82 @@ private slots:
             for (int x = 0; x < image.width(); ++x)
                 outline += image.pixel(x, y) == QColor(220, 20, 60).rgb();
         QVERIFY2(outline > 1000, qPrintable(QString::number(outline)));
+    }
+
+    void theSameKeyAgainKeepsItsOpenHold() {
+        HolderTimeline timeline;
+        timeline.setNow(1000);
+        timeline.beginHold("/l", {"/l/a", "a", 7, true}, 990);
+        timeline.beginHold("/l", {"/l/a", "a", 7, true}, 995); // the same hold, seen again
+        QCOMPARE(timeline.intervalCount(), 1);
+        timeline.beginHold("/l", {"/l/b", "b", 9}, 996);
+        QCOMPARE(timeline.intervalCount(), 2);
+    }
+
+    // Hovering a bar tells its key, lease, fencing token, start, end and duration.
+    void aBarsTooltipTellsTheWholeHold() {
+        HolderTimeline timeline;
+        timeline.resize(800, 220);
+        timeline.setWindowSeconds(60);
+        const double start = 1'700'000'000;
+        timeline.beginHold("/locks/deploy", {"/locks/deploy/694d8f2a", "694d8f2a", 4242},
+                           start + 10);
+        timeline.endHold("/locks/deploy", start + 22.5);
+        timeline.setNow(start + 30);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QTest::qWait(50); // the queued replot
+        const QPoint middle = timeline.pointOf("/locks/deploy", start + 16);
+        const QString text = timeline.toolTipAt(middle);
+        const auto clock = [](double t) {
+            return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString("HH:mm:ss.zzz");
+        };
+        for (const QString& part :
+             {QString("Lock: /locks/deploy"), QString("Key: /locks/deploy/694d8f2a"),
+              QString("Lease: 694d8f2a"), QString("Fencing token: 4242"),
+              "Start: " + clock(start + 10), "End: " + clock(start + 22.5),
+              QString("Duration: 12.500 s")})
+            QVERIFY2(text.contains(part), qPrintable(part + " not in: " + text));
+        QVERIFY(!text.contains("before LockScope"));
+        // Off the bar, in the idle time after it: nothing.
+        QVERIFY(timeline.toolTipAt(timeline.pointOf("/locks/deploy", start + 27)).isEmpty());
+
+        // The widget shows it as a tooltip when the pointer rests there.
+        auto* plot = timeline.findChild<QCustomPlot*>();
+        QHelpEvent help(QEvent::ToolTip, plot->mapFrom(&timeline, middle),
+                        timeline.mapToGlobal(middle));
+        QApplication::sendEvent(plot, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), text);
+    }
+
+    // A hold already in progress when LockScope first looked: a lane from when it was first
+    // seen, a faded left edge, and a tooltip that says its start is unknown.
+    void aHoldSeenInProgressHasAnOpenLeftEdge() {
+        HolderTimeline timeline;
+        timeline.resize(800, 220);
+        timeline.setWindowSeconds(60);
+        const double start = 1'700'000'000;
+        const HolderTimeline::Hold hold{"/locks/cron/77aa", "77aa", 12, true};
+        timeline.beginHold("/locks/cron", hold, start + 20);
+        timeline.setNow(start + 50);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QTest::qWait(50); // the queued replot
+        QCOMPARE(timeline.lanes(), QStringList{"/locks/cron"});
+        const QString text = timeline.toolTipAt(timeline.pointOf("/locks/cron", start + 40));
+        QVERIFY2(text.contains("held since before LockScope started watching"), qPrintable(text));
+        QVERIFY2(text.contains("Duration: at least 30.000 s"), qPrintable(text));
+        QVERIFY2(text.contains("End: still held"), qPrintable(text));
+
+        // Its left edge fades in: paler there than further right, where it is its full colour.
+        const QImage image = timeline.grab().toImage();
+        const QPoint left = timeline.pointOf("/locks/cron", start + 20) + QPoint(2, 0);
+        const QPoint inside = timeline.pointOf("/locks/cron", start + 40);
+        const QColor full = HolderTimeline::colorOf(hold.key);
+        QCOMPARE(image.pixelColor(inside).rgb(), full.rgb());
+        QVERIFY2(image.pixelColor(left).hsvSaturation() < full.hsvSaturation() / 2,
+                 qPrintable(image.pixelColor(left).name()));
     }
 
     void holdersGetStableDistinctColours() {

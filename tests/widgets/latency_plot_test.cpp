@@ -1,5 +1,6 @@
 #include "widgets/latency_plot.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QTest>
 #include <qcustomplot.h>
@@ -52,6 +53,55 @@ private slots:
         customPlot->xAxis->setRange(start + 100.05, start + 110.05);
         customPlot->replot(QCustomPlot::rpImmediateRefresh);
         QCOMPARE(customPlot->graph(0)->data()->size(), 102);
+    }
+
+    // Waits of minutes read in seconds, not in ms up to 150000.
+    void aDurationAxisPast10SecondsReadsSeconds() {
+        LatencyPlot plot;
+        plot.resize(600, 300);
+        plot.setDurationLabel("wait");
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        auto* customPlot = plot.findChild<QCustomPlot*>();
+        const double now = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+        plot.addPoint("wait", now - 2, 800);
+        QTRY_COMPARE(plot.valueAxisLabel(), QString("wait (ms)"));
+        customPlot->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(customPlot->graph(0)->data()->size(), 1);
+        QCOMPARE(customPlot->graph(0)->data()->at(0)->value, 800.0);
+        plot.addPoint("wait", now - 1, 150000);
+        QTRY_COMPARE(plot.valueAxisLabel(), QString("wait (s)"));
+        customPlot->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(customPlot->graph(0)->data()->size(), 2);
+        QCOMPARE(customPlot->graph(0)->data()->at(1)->value, 150.0);
+        QVERIFY(customPlot->yAxis->range().upper < 200);
+        // A plain unit stays as it is, whatever the values.
+        plot.setValueLabel("waiters");
+        plot.addPoint("wait", now, 20000);
+        QTRY_COMPARE(customPlot->yAxis->label(), QString("waiters"));
+        QTest::qWait(3 * LatencyPlot::ReplotIntervalMs);
+        QCOMPARE(customPlot->yAxis->label(), QString("waiters"));
+    }
+
+    // The legend sits above the plotted area, never on its lines; each series its own colour.
+    void theLegendIsOutsideTheDataAndColoursAreDistinct() {
+        LatencyPlot plot;
+        plot.resize(600, 300);
+        plot.setSeriesColor("b", QColor(0x94, 0x67, 0xbd));
+        const double now = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+        for (const char* series : {"a", "b", "c"})
+            plot.addPoint(series, now, 5);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        auto* customPlot = plot.findChild<QCustomPlot*>();
+        customPlot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(customPlot->legend->visible());
+        QVERIFY(customPlot->legend->outerRect().isValid());
+        QVERIFY2(!customPlot->legend->outerRect().intersects(customPlot->axisRect()->rect()),
+                 "the legend covers the plotted area");
+        QCOMPARE(plot.seriesColor("b"), QColor(0x94, 0x67, 0xbd));
+        QVERIFY(plot.seriesColor("a") != plot.seriesColor("c"));
+        QVERIFY(plot.seriesColor("a") != plot.seriesColor("b"));
     }
 
     void replotsAreCoalesced() {

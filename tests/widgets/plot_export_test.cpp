@@ -35,9 +35,9 @@ std::shared_ptr<QWidget> plotWithData(const QString& kind, Exporter& exporter) {
         return plot;
     }
     auto timeline = std::make_shared<HolderTimeline>();
-    timeline->beginHold("/locks/a", "/locks/a/1", now() - 30);
-    timeline->beginHold("/locks/a", "/locks/a/2", now() - 10);
-    timeline->beginHold("/locks/b", "/locks/b/7", now() - 20);
+    timeline->beginHold("/locks/a", {"/locks/a/1"}, now() - 30);
+    timeline->beginHold("/locks/a", {"/locks/a/2"}, now() - 10);
+    timeline->beginHold("/locks/b", {"/locks/b/7"}, now() - 20);
     exporter = [plot = timeline.get()](const QString& p, QString& e) {
         return plot->exportTo(p, e);
     };

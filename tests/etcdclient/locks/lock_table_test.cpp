@@ -65,6 +65,29 @@ TEST(LockTableTest, FirstLoadIsStateNotEvents) {
     EXPECT_TRUE(t.loaded());
 }
 
+TEST(LockTableTest, OnlyKeysOfTheFirstLoadAreMarkedAsSeenInProgress) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
+    for (const auto& k : t.locks().at("/l").keys)
+        EXPECT_TRUE(k.fromInitialLoad) << k.key;
+    t.apply(put(kv("/l/3", 3, 13)), 13, t0 + 1s);
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/l/3", 3, 13), kv("/l/4", 4, 14)}, 14,
+           t0 + 2s); // a re-list after a gap: /l/4 arrived during it, seen by us
+    EXPECT_FALSE(t.locks().at("/l").keys[2].fromInitialLoad);
+    EXPECT_FALSE(t.locks().at("/l").keys[3].fromInitialLoad);
+}
+
+TEST(LockTableTest, EventsCarryTheKeysCreateRevisionTheHoldersFencingToken) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11)}, 11, t0);
+    t.apply(put(kv("/l/2", 2, 12)), 12, t0);
+    const auto events = t.apply(del("/l/1"), 13, t0 + 1s);
+    ASSERT_EQ(kinds(events), (std::vector{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(events[0].createRevision, 11);
+    EXPECT_EQ(events[1].createRevision, 12);
+    EXPECT_EQ(events[1].revision, 13);
+}
+
 TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
     LockTable t;
     t.load({}, 10, t0);
