@@ -66,7 +66,8 @@ HolderCard::HolderCard(QWidget* parent)
     key_->setFont(bold);
     // The text that changes with every refresh. At a fixed size its changes stay inside the card:
     // any other layout change climbs to the window, whose tab widget then repaints all of it.
-    heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("999 h 59 min"),
+    heldFor_->setObjectName("holderHeldFor");
+    heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("≥ 999 h 59 min"),
                            heldFor_->sizeHint().height());
     ttl_->setTextVisible(true);
     ttl_->setAlignment(Qt::AlignCenter);
@@ -97,6 +98,7 @@ void HolderCard::setHolder(const Holder& holder) {
     showValue(lease_, holder.leaseHex);
     showValue(fencingToken_, QString::number(holder.fencingToken));
     heldFor_->setText(holder.heldFor);
+    heldFor_->setToolTip(holder.heldForWhy);
     showValue(value_, holder.value.isEmpty() ? tr("(empty)") : holder.value);
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.

@@ -21,10 +21,11 @@ public:
         QString key;
         QString leaseHex;
         qint64 fencingToken = 0;                   // the key's create revision
-        QString heldFor;                           // "12.3 s"
+        QString heldFor;                           // "12.3 s", "≥ 2 min 05 s"
         std::optional<double> ttlRemainingSeconds; // unknown until looked up; -1 when gone
         qint64 ttlGrantedSeconds = 0;
         QString value;
+        QString heldForWhy; // for a "≥": why it is a lower bound (the tooltip)
     };
 
     // Our own lock's state, coloured by how it stands.

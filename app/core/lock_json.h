@@ -15,7 +15,8 @@ std::string lockStateJson(const etcd::LockMonitorState& state);
 
 // One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",
 // "lock", "key" (each with its "*_b64"), "lease", "lease_hex", "revision", "observed_at",
-// "waited_ms", "held_ms", "recovered".
+// "waited_ms", "held_ms", "recovered", "at_least" (the wait or hold began before we saw the key:
+// waited_ms or held_ms is a lower bound).
 std::string lockEventJson(const etcd::LockEvent& event);
 
 // One lock event as a line of text.

@@ -4,6 +4,8 @@
 #include "app/core/key_text.h"
 #include "etcdclient/hex_id.h"
 
+#include <QDateTime>
+
 namespace lockscope {
 
 LockQueueModel::LockQueueModel(QObject* parent)
@@ -24,7 +26,8 @@ void LockQueueModel::setQueue(const etcd::LockQueue* queue,
                             displayKeyText(key.key), lockText, key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
                             displayKeyText(key.value), key.enqueuedAt, key.acquiredAt,
-                            LeaseCountdown::of(leases, key.lease)});
+                            LeaseCountdown::of(leases, key.lease), key.enqueuedBeforeSeen,
+                            key.acquiredBeforeSeen});
     }
     now_ = now;
     wallNow_ = wallNow;
@@ -43,6 +46,33 @@ std::chrono::milliseconds LockQueueModel::ageOf(int row) const {
     const Entry& entry = rows_[row];
     const auto since = row == 0 && entry.acquiredAt ? *entry.acquiredAt : entry.enqueuedAt;
     return std::chrono::duration_cast<std::chrono::milliseconds>(wallNow_ - since);
+}
+
+bool LockQueueModel::ageIsLowerBound(int row) const {
+    const Entry& entry = rows_[row];
+    return row == 0 && entry.acquiredAt ? entry.acquiredBeforeSeen : entry.enqueuedBeforeSeen;
+}
+
+QString LockQueueModel::ageText(int row) const {
+    return durationText(ageOf(row), ageIsLowerBound(row));
+}
+
+QString LockQueueModel::ageToolTip(int row) const {
+    if (!ageIsLowerBound(row))
+        return {};
+    const Entry& entry = rows_[row];
+    const bool held = row == 0 && entry.acquiredAt;
+    const QString seen = QDateTime::fromMSecsSinceEpoch(
+                             std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 (held ? *entry.acquiredAt : entry.enqueuedAt).time_since_epoch())
+                                 .count())
+                             .toString("HH:mm:ss");
+    return held ? tr("It already held the lock when LockScope first saw it, at %1. etcd keeps no "
+                     "time of creation, so it has held it at least this long.")
+                      .arg(seen)
+                : tr("It was already waiting when LockScope first saw it, at %1. etcd keeps no "
+                     "time of creation, so it has waited at least this long.")
+                      .arg(seen);
 }
 
 int LockQueueModel::rowCount(const QModelIndex& parent) const {
@@ -67,6 +97,10 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == CreateRevision)
         return tr("Fencing token: the create revision of this key");
+    if (role == Qt::ToolTipRole && index.column() == Waiting) {
+        const QString why = ageToolTip(row);
+        return why.isEmpty() ? QVariant() : QVariant(why);
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -74,8 +108,7 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
     case Key: return entry.keyText;
     case Lease: return entry.leaseHex;
     case CreateRevision: return static_cast<qint64>(entry.createRevision);
-    case Waiting:
-        return row == 0 ? tr("held %1").arg(durationText(ageOf(row))) : durationText(ageOf(row));
+    case Waiting: return row == 0 ? tr("held %1").arg(ageText(row)) : ageText(row);
     case Predecessor: return row == 0 ? QString() : rows_[row - 1].keyText;
     case Lock: return entry.lockText;
     case GrantedTtl:
@@ -86,8 +119,8 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
 
 QVariant LockQueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Waiting)
-        return tr("Since LockScope saw the key appear, or saw it acquire the lock: keys already "
-                  "there when the watch began have waited or held at least this long");
+        return tr("Since the key appeared, or acquired the lock. \"≥\": it began before "
+                  "LockScope saw it, so it has waited or held at least this long");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

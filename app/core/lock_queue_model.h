@@ -45,6 +45,8 @@ public:
         std::chrono::system_clock::time_point enqueuedAt{};
         std::optional<std::chrono::system_clock::time_point> acquiredAt;
         std::optional<LeaseCountdown> ttl;
+        bool enqueuedBeforeSeen = false; // see etcd::LockKey
+        bool acquiredBeforeSeen = false;
         bool operator==(const Entry&) const = default;
     };
 
@@ -61,6 +63,11 @@ public:
     const Entry& entryAt(int row) const { return rows_[row]; }
     // How long the entry has held (the holder) or waited (the others), as of the last tick.
     std::chrono::milliseconds ageOf(int row) const;
+    // Whether ageOf(row) is a lower bound: it began before LockScope saw the key.
+    bool ageIsLowerBound(int row) const;
+    // ageOf(row) as text, "≥ 2 min 05 s" when a lower bound; and why it is one (else empty).
+    QString ageText(int row) const;
+    QString ageToolTip(int row) const;
     std::chrono::steady_clock::time_point now() const { return now_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QObject>
 #include <QTimer>
+#include <deque>
 #include <memory>
 
 namespace lockscope {
@@ -29,8 +30,11 @@ public:
 
     // The client must outlive the watch, or be taken away (null) before it goes.
     void setClient(etcd::Client* client);
-    // Restarts the monitor on the new prefix; the models start over.
+    // Restarts the monitor on the new prefix; the models start over, but the event log: each
+    // prefix keeps its own for the session (the last KeptHistories), so going back to a
+    // prefix brings back what was seen under it.
     void setPrefix(const std::string& prefix);
+    static constexpr std::size_t KeptHistories = 8;
     const std::string& prefix() const { return prefix_; }
 
     // The lock whose queue LockQueueModel shows (a name as etcd has it); empty for none.
@@ -81,6 +85,8 @@ private:
     std::string prefix_ = "/";
     std::string selectedLock_;
     QHash<QByteArray, OwnLock> ownLocks_; // the last state of each, for the list of any prefix
+    // The event logs of the prefixes watched before, most recently left last.
+    std::deque<std::pair<std::string, std::deque<etcd::LockEvent>>> otherHistories_;
     // Shared with the monitor's listener, which may still run after the monitor is replaced.
     std::shared_ptr<Inbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;

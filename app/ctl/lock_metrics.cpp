@@ -73,7 +73,7 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
             // The next holder of the same revision took over from the one that went.
             if (counters.lastHolderGoneAt == event.revision)
                 ++counters.handoffs;
-            if (event.waited && !event.recovered)
+            if (event.waited && !event.recovered && !event.atLeast) // exact times only
                 wait_.Observe(seconds(*event.waited));
             break;
         case etcd::LockEventKind::Expired:
@@ -85,7 +85,7 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
             counters.lastHolderGoneAt = event.revision;
             if (event.kind == etcd::LockEventKind::Expired)
                 ++counters.expiredLosses;
-            if (event.held && !event.recovered)
+            if (event.held && !event.recovered && !event.atLeast)
                 hold_.Observe(seconds(*event.held));
             break;
         case etcd::LockEventKind::Enqueued:

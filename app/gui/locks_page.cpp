@@ -1,6 +1,5 @@
 #include "app/gui/locks_page.h"
 
-#include "app/core/duration_text.h"
 #include "app/core/event_log_model.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
@@ -307,10 +306,9 @@ void LocksPage::showHolder() {
         return;
     }
     const LockQueueModel::Entry& holder = queue->entryAt(0);
-    HolderCard::Holder card{holder.keyText,        holder.leaseHex,
-                            holder.createRevision, durationText(queue->ageOf(0)),
-                            std::nullopt,          0,
-                            holder.value};
+    HolderCard::Holder card{holder.keyText,    holder.leaseHex,     holder.createRevision,
+                            queue->ageText(0), std::nullopt,        0,
+                            holder.value,      queue->ageToolTip(0)};
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;

@@ -138,6 +138,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
     const bool becomesHolder = at == queue.keys.begin();
     const auto now = key.enqueuedAt;
+    key.enqueuedBeforeSeen = unseen(recovered);
     out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
                    std::nullopt, recovered});
     if (becomesHolder && !queue.keys.empty())
@@ -167,8 +168,10 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                     std::nullopt,
                     std::nullopt,
                     recovered};
-    if (wasHolder && it->acquiredAt)
+    if (wasHolder && it->acquiredAt) {
         event.held = since(*it->acquiredAt, now);
+        event.atLeast = it->acquiredBeforeSeen;
+    }
     out.push_back(std::move(event));
     queue.keys.erase(it);
     if (queue.keys.empty())
@@ -204,8 +207,14 @@ void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_po
     if (holder.acquiredAt)
         return;
     holder.acquiredAt = now;
+    holder.acquiredBeforeSeen = unseen(recovered);
     out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
-                   since(holder.enqueuedAt, now), std::nullopt, recovered});
+                   since(holder.enqueuedAt, now), std::nullopt, recovered,
+                   holder.enqueuedBeforeSeen});
+}
+
+bool LockTable::unseen(bool recovered) const {
+    return recovered || !loaded_;
 }
 
 bool LockTable::setLeaseExpired(int64_t lease, bool expired) {

@@ -21,6 +21,11 @@ struct LockKey {
     std::string value; // elections keep the candidate's proposal here
     std::chrono::system_clock::time_point enqueuedAt{};
     std::optional<std::chrono::system_clock::time_point> acquiredAt;
+    // etcd keeps no time of creation: a key already there when we looked (or that came, or
+    // took the lock, during a gap in the watch) has its time from when we first saw it, so
+    // how long it has waited or held is a lower bound.
+    bool enqueuedBeforeSeen = false;
+    bool acquiredBeforeSeen = false;
 };
 
 // The keys of one lock name in create-revision order: the first holds, the rest wait.
@@ -63,6 +68,8 @@ struct LockEvent {
     std::optional<std::chrono::milliseconds> waited; // enqueued to acquired (Acquired)
     std::optional<std::chrono::milliseconds> held;   // acquired to gone, for the holder only
     bool recovered = false; // inferred by reconciling a re-list after a gap, not seen live
+    // `waited` or `held` began before LockScope saw it (LockKey::enqueuedBeforeSeen): at least.
+    bool atLeast = false;
 };
 
 // What we know of a lease's time to live: the server's answer and when it came, so a display

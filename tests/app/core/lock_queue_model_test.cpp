@@ -53,6 +53,32 @@ private slots:
         QCOMPARE(cell(0, LockQueueModel::Predecessor).toString(), QString());
     }
 
+    // Issue 14: a key there before LockScope looked showed how long since we saw it as if exact.
+    void timesBeganBeforeWeSawTheKeyAreLowerBoundsWithTheReason() {
+        LockQueueModel model;
+        etcd::LockQueue queue = lockQueue("/locks/a", 2);
+        queue.keys[0].acquiredAt = WallEpoch;
+        queue.keys[0].enqueuedBeforeSeen = queue.keys[0].acquiredBeforeSeen = true;
+        queue.keys[1].enqueuedBeforeSeen = true; // keys[2] was seen to arrive
+        model.setQueue(&queue, {}, Epoch + 125s, WallEpoch + 125s);
+        auto cell = [&](int row, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, LockQueueModel::Waiting), role);
+        };
+        QCOMPARE(cell(0).toString(), QString("held ≥ 2 min 05 s"));
+        QCOMPARE(cell(1).toString(), QString("≥ 2 min 05 s"));
+        QCOMPARE(cell(2).toString(), QString("2 min 05 s"));
+        QVERIFY2(cell(0, Qt::ToolTipRole)
+                     .toString()
+                     .contains("already held the lock when "
+                               "LockScope first saw it"),
+                 qPrintable(cell(0, Qt::ToolTipRole).toString()));
+        QVERIFY(cell(1, Qt::ToolTipRole).toString().contains("waited at least this long"));
+        QVERIFY(!cell(2, Qt::ToolTipRole).isValid());
+        QCOMPARE(model.ageText(0), QString("≥ 2 min 05 s"));
+        QVERIFY(model.ageIsLowerBound(0));
+        QVERIFY(!model.ageIsLowerBound(2));
+    }
+
     void namesTheLockAndCountsTheGrantedTtlDownLocally() {
         LockQueueModel model;
         QAbstractItemModelTester tester(&model,

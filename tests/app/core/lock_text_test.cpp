@@ -137,6 +137,18 @@ TEST(LockJsonTest, SnapshotNamesPositionsAndPredecessors) {
     EXPECT_NE(json.find(R"("ttl":null)"), std::string::npos) << json;
 }
 
+TEST(LockJsonTest, AHoldThatBeganBeforeWeSawItIsMarkedAtLeast) {
+    etcd::LockEvent event{etcd::LockEventKind::Released,   "/n",  "/n/a", 0xa, 5, {}, {},
+                          std::chrono::milliseconds(1500), false, true};
+    EXPECT_NE(lockEventJson(event).find(R"("held_ms":1500,"recovered":false,"at_least":true)"),
+              std::string::npos)
+        << lockEventJson(event);
+    EXPECT_NE(lockEventLine(event).find("held ≥ 1500 ms"), std::string::npos)
+        << lockEventLine(event);
+    event.atLeast = false;
+    EXPECT_NE(lockEventLine(event).find("held 1500 ms"), std::string::npos);
+}
+
 TEST(LockJsonTest, KeyLikeFieldsCarryTheirExactBytesInBase64) {
     etcd::LockMonitorState state;
     etcd::LockQueue queue;

@@ -83,6 +83,53 @@ TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
     EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
 }
 
+// Issue 14: a lock held for minutes before LockScope looked showed "held 3.8 s". etcd keeps no
+// time of creation, so times of keys already there are lower bounds; watched ones are exact.
+TEST(LockTableTest, TimesOfKeysThereBeforeTheFirstLoadAreLowerBoundsAndWatchedOnesExact) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
+    const auto& before = t.locks().at("/l").keys;
+    EXPECT_TRUE(before[0].enqueuedBeforeSeen);
+    EXPECT_TRUE(before[0].acquiredBeforeSeen);
+    EXPECT_TRUE(before[1].enqueuedBeforeSeen);
+    EXPECT_FALSE(before[1].acquiredAt);
+
+    t.apply(put(kv("/l/3", 3, 13)), 13, t0 + 1s);
+    EXPECT_FALSE(t.locks().at("/l").keys[2].enqueuedBeforeSeen);
+
+    // The holder from the load: held at least 2 s. The waiter from the load takes over: the
+    // moment it acquired is seen, how long it waited is not.
+    auto handoff = t.apply(del("/l/1"), 14, t0 + 2s);
+    ASSERT_EQ(kinds(handoff), (std::vector{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(handoff[0].held, 2s);
+    EXPECT_TRUE(handoff[0].atLeast);
+    EXPECT_EQ(handoff[1].waited, 2s);
+    EXPECT_TRUE(handoff[1].atLeast);
+    EXPECT_FALSE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
+
+    // The watched holder's hold and the watched waiter's wait are exact.
+    auto next = t.apply(del("/l/2"), 15, t0 + 5s);
+    ASSERT_EQ(kinds(next), (std::vector{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(next[0].held, 3s);
+    EXPECT_FALSE(next[0].atLeast);
+    EXPECT_EQ(next[1].waited, 4s);
+    EXPECT_FALSE(next[1].atLeast);
+}
+
+TEST(LockTableTest, KeysAndHoldersNewInAReloadGapHaveLowerBoundTimes) {
+    LockTable t;
+    t.load({}, 10, t0);
+    t.apply(put(kv("/l/1", 1, 11)), 11, t0);
+    auto events = t.load({kv("/l/2", 2, 12)}, 13, t0 + 3s);
+    ASSERT_EQ(kinds(events), (std::vector{LockEventKind::Released, LockEventKind::Enqueued,
+                                          LockEventKind::Acquired}));
+    EXPECT_FALSE(events[0].atLeast); // /l/1 was seen to acquire
+    EXPECT_TRUE(events[2].atLeast);
+    const LockKey& holder = t.locks().at("/l").keys.front();
+    EXPECT_TRUE(holder.enqueuedBeforeSeen);
+    EXPECT_TRUE(holder.acquiredBeforeSeen);
+}
+
 TEST(LockTableTest, AWaiterLeavingIsCancelledWithoutAHolderChange) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/l/3", 3, 13)}, 13, t0);

@@ -1,0 +1,146 @@
+// The Locks page never misleads (issue 14), offscreen against a real etcd and real `etcdctl`:
+// times that began before LockScope looked are shown as lower bounds, each prefix keeps its
+// event log for the session. Saves screenshots to $LOCKSCOPE_ARTIFACTS_DIR (or the build dir).
+#include "app/core/event_log_model.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
+#include "app/core/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "main_window_probes.h"
+#include "support/etcdctl.h"
+#include "support/local_etcd.h"
+#include "widgets/holder_card.h"
+
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+#include <csignal>
+
+using namespace lockscope;
+using lockscope::test::eventLogHas;
+using lockscope::test::saveScreenshot;
+using lockscope::test::selectLock;
+
+namespace {
+
+constexpr int UiTimeoutMs = 15000;
+
+QString queueCell(MainWindow& window, int row, int column, int role = Qt::DisplayRole) {
+    const LockQueueModel* queue = window.lockWatch()->queue();
+    return row < queue->rowCount() ? queue->index(row, column).data(role).toString() : QString();
+}
+
+// The event of `kind` for `key` in the window's log; null when there is none.
+const etcd::LockEvent* loggedEvent(MainWindow& window, etcd::LockEventKind kind,
+                                   const std::string& key) {
+    const EventLogModel* events = window.lockWatch()->events();
+    for (int row = 0; row < events->rowCount(); ++row)
+        if (events->eventAt(row).kind == kind && events->eventAt(row).key == key)
+            return &events->eventAt(row);
+    return nullptr;
+}
+
+} // namespace
+
+class LocksPageIntegrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
+        QCoreApplication::setOrganizationName("LockScopeTest");
+        QSettings().clear();
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+    }
+
+    void cleanup() { etcdctls_.clear(); }
+    void cleanupTestCase() { etcd_.stop(); }
+
+    // Issue 14: "Held for 3.8 s" for a lock held for minutes before the window opened.
+    void aLockHeldBeforeTheWindowOpenedShowsAtLeastAndWhy() {
+        process::ChildProcess* holder = startEtcdctlLock("/honest/job");
+        const auto holderKey = holder->readLine(std::chrono::seconds(15));
+        QVERIFY(holderKey);
+        MainWindow window;
+        window.resize(1500, 900);
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/honest/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(selectLock(window, "/honest/job"), UiTimeoutMs);
+
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queueCell(window, 0, LockQueueModel::Waiting).startsWith("held ≥ "), UiTimeoutMs);
+        QVERIFY(queueCell(window, 0, LockQueueModel::Waiting, Qt::ToolTipRole)
+                    .contains("already held the lock when LockScope first saw it"));
+        auto* heldFor = window.findChild<QLabel*>("holderHeldFor");
+        QTRY_VERIFY_WITH_TIMEOUT(heldFor->text().startsWith("≥ "), UiTimeoutMs);
+        QVERIFY(heldFor->toolTip().contains("etcd keeps no time of creation"));
+
+        // A waiter that comes while the window watches: its wait is exact.
+        process::ChildProcess* waiter = startEtcdctlLock("/honest/job");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 2, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!queueCell(window, 1, LockQueueModel::Waiting).isEmpty(),
+                                 UiTimeoutMs);
+        QVERIFY(!queueCell(window, 1, LockQueueModel::Waiting).contains("≥"));
+        QVERIFY(queueCell(window, 1, LockQueueModel::Waiting, Qt::ToolTipRole).isEmpty());
+        QVERIFY(saveScreenshot(window, "locks_page_at_least.png"));
+
+        holder->signal(SIGINT);
+        const auto waiterKey = waiter->readLine(std::chrono::seconds(15));
+        QVERIFY(waiterKey);
+        QTRY_VERIFY_WITH_TIMEOUT(loggedEvent(window, etcd::LockEventKind::Acquired, *waiterKey),
+                                 UiTimeoutMs);
+        const etcd::LockEvent* released =
+            loggedEvent(window, etcd::LockEventKind::Released, *holderKey);
+        QVERIFY(released && released->held);
+        QVERIFY(released->atLeast);
+        QVERIFY(!loggedEvent(window, etcd::LockEventKind::Acquired, *waiterKey)->atLeast);
+        // The new holder was seen to acquire: no "≥" on it.
+        QTRY_VERIFY_WITH_TIMEOUT(queueCell(window, 0, LockQueueModel::Waiting).startsWith("held "),
+                                 UiTimeoutMs);
+        QVERIFY(!queueCell(window, 0, LockQueueModel::Waiting).contains("≥"));
+    }
+
+    // Issue 14: the event history was wiped on a prefix change.
+    void eachPrefixKeepsItsEventLogForTheSession() {
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/history-a/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        // Takes the lock, runs `true`, lets go.
+        process::ChildProcess* brief = startEtcdctlLock("/history-a/job", {"true"});
+        QVERIFY(brief->wait(std::chrono::seconds(15)));
+        QTRY_VERIFY_WITH_TIMEOUT(test::eventCount(window, etcd::LockEventKind::Released) == 1,
+                                 UiTimeoutMs);
+        const int eventsOfA = window.lockWatch()->events()->rowCount();
+
+        window.setPrefix("/history-b/");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->prefix(), std::string("/history-b/"),
+                                  UiTimeoutMs);
+        QCOMPARE(window.lockWatch()->events()->rowCount(), 0);
+
+        window.setPrefix("/history-a/");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->prefix(), std::string("/history-a/"),
+                                  UiTimeoutMs);
+        QCOMPARE(window.lockWatch()->events()->rowCount(), eventsOfA);
+        QCOMPARE(test::eventCount(window, etcd::LockEventKind::Released), 1);
+        QCOMPARE(window.lockWatch()->events()->eventAt(0).lock, std::string("/history-a/job"));
+    }
+
+private:
+    process::ChildProcess* startEtcdctlLock(const std::string& name,
+                                            std::vector<std::string> args = {}) {
+        etcdctls_.push_back(
+            test::etcdctlLock(etcd_.cluster().endpointList(), name, std::move(args)));
+        return etcdctls_.back().get();
+    }
+
+    test::LocalEtcd etcd_;
+    std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
+};
+
+QTEST_MAIN(LocksPageIntegrationTest)
+#include "locks_page_integration_test.moc"
