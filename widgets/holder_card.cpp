@@ -114,12 +114,19 @@ void HolderCard::setHolder(const Holder& holder) {
     const bool low = holder.ttlRemainingSeconds &&
                      TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
                          TtlCountdownDelegate::LowFraction;
-    const QString chunk = low ? "QProgressBar::chunk { background: #d32f2f; }"
-                              : "QProgressBar::chunk { background: #43a047; }";
+    // The list's colours: its dark text stays readable over both parts of the bar.
+    const QString style =
+        QStringLiteral("QProgressBar { color: %1; background: %2; border: 1px solid %3; "
+                       "border-radius: 3px; text-align: center; } "
+                       "QProgressBar::chunk { background: %4; border-radius: 2px; }")
+            .arg(TtlCountdownDelegate::textColor().name(),
+                 TtlCountdownDelegate::trackColor(low).name(),
+                 TtlCountdownDelegate::edgeColor(low).name(),
+                 TtlCountdownDelegate::fillColor(low).name());
     // Setting a style sheet re-polishes the bar even when it is the same: only on a change, as
     // the card is refreshed with every batch of lock events.
-    if (ttl_->styleSheet() != chunk)
-        ttl_->setStyleSheet(chunk);
+    if (ttl_->styleSheet() != style)
+        ttl_->setStyleSheet(style);
     details_->show();
 }
 

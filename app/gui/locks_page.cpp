@@ -32,11 +32,14 @@ namespace {
 
 // Rows of one height, so a view of ten thousand rows never measures them; columns sized once
 // by the caller, never ResizeToContents, which scans every row. `stretch` takes the width left;
-// keys are elided in the middle, where keys of one lock differ least.
+// keys keep their last segment (the lease, where keys of one lock differ) and are elided before
+// it, other text in the middle.
 QTableView* tableView(const QString& name, int stretch) {
     auto* view = new QTableView;
     view->setObjectName(name);
-    view->setItemDelegate(new PlainTextDelegate(view));
+    auto* delegate = new PlainTextDelegate(view);
+    delegate->setKeepsLastSegment(true);
+    view->setItemDelegate(delegate);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setAlternatingRowColors(true);
@@ -64,6 +67,11 @@ void sizeColumns(QTableView* view, std::initializer_list<int> widths) {
             view->setColumnWidth(column, width);
         ++column;
     }
+}
+
+// A column width that shows `text` whole, with the cell's margins and a sort indicator.
+int textWidth(const QTableView* view, const QString& text) {
+    return view->fontMetrics().horizontalAdvance(text) + 24;
 }
 
 QLineEdit* filterBox(const QString& name, const QString& placeholder) {
@@ -110,7 +118,10 @@ LocksPage::LocksPage(QWidget* parent)
         LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     queueTable_->setItemDelegateForColumn(
         LockQueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+    lockProxy_->setSortRole(LockListModel::SortRole);
     lockTable_->setModel(lockProxy_);
+    lockTable_->setSortingEnabled(true);
+    lockTable_->sortByColumn(LockListModel::Name, Qt::AscendingOrder);
     eventTable_->setModel(eventProxy_);
 
     locksSplitter_->setObjectName("locksSplitter");
@@ -118,7 +129,7 @@ LocksPage::LocksPage(QWidget* parent)
     locksSplitter_->addWidget(createDetailPanel());
     locksSplitter_->setStretchFactor(0, 2);
     locksSplitter_->setStretchFactor(1, 3);
-    locksSplitter_->setSizes({500, 760});
+    locksSplitter_->setSizes({600, 660}); // the list's names before the card's spare width
 
     detailSplitter_->setObjectName("detailSplitter");
     detailSplitter_->addWidget(locksSplitter_);
@@ -204,9 +215,12 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     eventProxy_->setSourceModel(watch ? watch->events() : nullptr);
     QItemSelectionModel* oldSelection = queueTable_->selectionModel();
     queueTable_->setModel(watch ? watch->queue() : nullptr);
-    delete oldSelection;                               // setModel made a new one
-    sizeColumns(lockTable_, {0, 100, 55, 75, 70, 55}); // the name keeps ~120 px of 500
-    sizeColumns(queueTable_, {0, 65, 130, 75, 80, 95, 150});
+    delete oldSelection; // setModel made a new one
+    // Room for the longest badge, and for a "≥" hold of an hour: never elided in the middle.
+    const int badge = textWidth(lockTable_, tr("⚠ %1 +%2").arg(tr("wrong lease")).arg(3));
+    const int age = textWidth(queueTable_, tr("held %1").arg("≥ 59 min 59 s"));
+    sizeColumns(lockTable_, {0, 100, 65, 75, badge, 55}); // the name keeps ~200 px of 600
+    sizeColumns(queueTable_, {0, 65, 130, 75, 80, age, 150});
     // The lock is the one selected, and the TTL bar shows what was granted.
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
     queueTable_->setColumnHidden(LockQueueModel::GrantedTtl, true);

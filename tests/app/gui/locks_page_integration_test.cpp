@@ -6,14 +6,18 @@
 #include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
+#include "etcdclient/blocking.h"
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "widgets/holder_card.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTest>
 #include <csignal>
 
@@ -62,7 +66,6 @@ private slots:
         const auto holderKey = holder->readLine(std::chrono::seconds(15));
         QVERIFY(holderKey);
         MainWindow window;
-        window.resize(1500, 900);
         window.connectTo(etcd_.cluster().clientOptions());
         window.setPrefix("/honest/");
         window.show();
@@ -128,6 +131,69 @@ private slots:
         QCOMPARE(window.lockWatch()->events()->rowCount(), eventsOfA);
         QCOMPARE(test::eventCount(window, etcd::LockEventKind::Released), 1);
         QCOMPARE(window.lockWatch()->events()->eventAt(0).lock, std::string("/history-a/job"));
+    }
+
+    // Issue 14: cut cells ("⚠ 2 …_key", keys cut in the middle) and a list that would not sort.
+    void longKeysBadgesAndSortingReadWhole() {
+        const std::string longName =
+            "/readable/a-lock-name-long-enough-to-be-elided-in-every-table-of-the-page";
+        startEtcdctlLock(longName);
+        process::ChildProcess* busy = startEtcdctlLock("/readable/busy");
+        QVERIFY(busy->readLine(std::chrono::seconds(15)));
+        for (int i = 0; i < 3; ++i)
+            startEtcdctlLock("/readable/busy");
+        etcd::pb::PutRequest stray; // no lease and not a lock key: two anomalies
+        stray.set_key("/readable/busy/stray");
+        QVERIFY(etcd::call(etcd_.client(), &etcd::Client::put, stray));
+
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/readable/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE_WITH_TIMEOUT(test::waitersShown(window, "/readable/busy"), 4, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(test::waitersShown(window, longName) == 0, UiTimeoutMs);
+
+        auto* table = window.findChild<QTableView*>("lockTable");
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+        QVERIFY(table->isSortingEnabled());
+        QVERIFY(table->horizontalHeader()->isSortIndicatorShown());
+        QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(LockListModel::Name));
+        const auto firstListed = [&] {
+            return proxy->index(0, LockListModel::Name).data().toString().toStdString();
+        };
+        QCOMPARE(firstListed(), longName); // "a-lock..." before "busy"
+        // A click on the Waiting header sorts by it, as numbers; a second click reverses.
+        QHeaderView* header = table->horizontalHeader();
+        const QPoint waiting(header->sectionViewportPosition(LockListModel::Waiters) + 10, 5);
+        const auto mostWaitingFirst = [&] {
+            return header->sortIndicatorOrder() == Qt::DescendingOrder;
+        };
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, waiting);
+        QCOMPARE(header->sortIndicatorSection(), int(LockListModel::Waiters));
+        QCOMPARE(firstListed(), mostWaitingFirst() ? std::string("/readable/busy") : longName);
+        const bool before = mostWaitingFirst();
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, waiting);
+        QCOMPARE(mostWaitingFirst(), !before);
+        QCOMPARE(firstListed(), mostWaitingFirst() ? std::string("/readable/busy") : longName);
+
+        const LockListModel* locks = window.lockWatch()->locks();
+        const QModelIndex badge =
+            locks->index(locks->rowOfLock("/readable/busy"), LockListModel::Anomalies);
+        QCOMPARE(badge.data().toString(), QString("⚠ no lease +1"));
+        QVERIFY(badge.data(Qt::ToolTipRole).toString().contains("/readable/busy/stray"));
+        // The badge's column shows it whole.
+        QVERIFY(table->columnWidth(LockListModel::Anomalies) >
+                table->fontMetrics().horizontalAdvance(badge.data().toString()));
+
+        QVERIFY(selectLock(window, longName));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.lockWatch()
+                ->queue()
+                ->data(window.lockWatch()->queue()->index(0, LockQueueModel::Ttl), TtlGrantedRole)
+                .isValid(),
+            UiTimeoutMs);
+        QVERIFY(saveScreenshot(window, "locks_page_long_key.png"));
     }
 
 private:
