@@ -93,7 +93,16 @@ HolderCard::HolderCard(QWidget* parent)
 }
 
 void HolderCard::setHolder(const Holder& holder) {
-    title_->setText(tr("Holder"));
+    title_->setText(holder.election ? tr("Leader") : tr("Holder"));
+    auto* form = static_cast<QFormLayout*>(details_->layout());
+    const auto label = [form](QWidget* field, const QString& text) {
+        auto* shown = static_cast<QLabel*>(form->labelForField(field));
+        if (shown->text() != text) // a new label text lays the card out again
+            shown->setText(text);
+    };
+    label(fencingToken_, holder.election ? tr("Revision") : tr("Fencing token"));
+    label(heldFor_, holder.election ? tr("Leading for") : tr("Held for"));
+    label(value_, holder.election ? tr("Proposal") : tr("Value"));
     showValue(key_, holder.key);
     showValue(lease_, holder.leaseHex);
     showValue(fencingToken_, QString::number(holder.fencingToken));

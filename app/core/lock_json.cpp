@@ -46,6 +46,7 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
     json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
     for (const auto& [name, queue] : state.locks) {
         json.beginObject().bytesField("name", name);
+        json.key("kind").value(etcd::queueKindName(queue.kind()));
         json.key("holder").beginObject();
         writeKey(json, queue.keys.front(), state);
         json.endObject().key("waiters").beginArray();

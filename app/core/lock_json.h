@@ -6,11 +6,13 @@
 
 namespace lockscope {
 
-// `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "holder", "waiters"}],
-// "anomalies"}; a holder or waiter is {"key", "lease", "lease_hex", "create_revision",
-// "mod_revision", "value", "ttl", "granted_ttl"} and a waiter adds "position" (1 = next) and
-// "waits_for" (its predecessor's key). Every name, key and value is written by
-// JsonWriter::bytesField: the displayKey form plus a "*_b64" field with the exact bytes.
+// `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "kind", "holder", "waiters"}],
+// "anomalies"}; "kind" is "mutex" or "election" (etcd::QueueKind: an election's holder is its
+// leader, its waiters the other candidates, each "value" a proposal); a holder or waiter is {"key",
+// "lease", "lease_hex", "create_revision", "mod_revision", "value", "ttl", "granted_ttl"} and a
+// waiter adds "position" (1 = next) and "waits_for" (its predecessor's key). Every name, key and
+// value is written by JsonWriter::bytesField: the displayKey form plus a "*_b64" field with the
+// exact bytes.
 std::string lockStateJson(const etcd::LockMonitorState& state);
 
 // One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",

@@ -18,8 +18,13 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
     Row row;
     row.id = queue.name;
     row.name = displayKeyText(queue.name);
+    const bool election = queue.kind() == etcd::QueueKind::Election;
+    row.kind = election ? tr("election") : tr("mutex");
     if (const etcd::LockKey* holder = queue.holder()) {
         row.holder = displayKeyText(holder->key);
+        row.holderToolTip =
+            election ? tr("Leader %1, proposing %2").arg(row.holder, displayKeyText(holder->value))
+                     : row.holder;
         row.holderLease = holder->lease;
         row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
     }
@@ -56,6 +61,7 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
 QVariant LockListModel::sortKey(const Row& row, int column) const {
     switch (column) {
     case Name: return row.name;
+    case Kind: return row.kind;
     case Holder: return row.holder;
     case Waiters: return row.waiters;
     // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
@@ -220,9 +226,11 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
+    case Kind: return role == Qt::DisplayRole ? QVariant(row.kind) : QVariant();
     case Holder:
-        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.holder)
-                                                                  : QVariant();
+        return role == Qt::DisplayRole   ? QVariant(row.holder)
+               : role == Qt::ToolTipRole ? QVariant(row.holderToolTip)
+                                         : QVariant();
     case Waiters:
         if (role == Qt::DisplayRole)
             return row.waiters;
@@ -252,6 +260,7 @@ QVariant LockListModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
     case Name: return tr("Lock");
+    case Kind: return tr("Kind");
     case Holder: return tr("Holder");
     case Waiters: return tr("Waiting");
     case Ttl: return tr("Holder TTL");

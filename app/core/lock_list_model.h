@@ -19,7 +19,7 @@ struct OwnLock;
 class LockListModel : public KeyedTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
+    enum Column { Name, Kind, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
     // What a sorting proxy compares: numbers as numbers (waiters, seconds left, anomalies).
     static constexpr int SortRole = TtlGrantedRole + 1;
 
@@ -53,7 +53,9 @@ private:
     struct Row {
         std::string id; // the lock's name
         QString name;
+        QString kind; // "mutex", "election"; empty for a keyless row
         QString holder;
+        QString holderToolTip;
         std::optional<int64_t> holderLease; // none without a holder
         int waiters = 0;
         std::optional<LeaseCountdown> holderTtl;

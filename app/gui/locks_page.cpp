@@ -71,7 +71,7 @@ void sizeColumns(QTableView* view, std::initializer_list<int> widths) {
 
 // A column width that shows `text` whole, with the cell's margins and a sort indicator.
 int textWidth(const QTableView* view, const QString& text) {
-    return view->fontMetrics().horizontalAdvance(text) + 24;
+    return view->fontMetrics().horizontalAdvance(text) + 16;
 }
 
 QLineEdit* filterBox(const QString& name, const QString& placeholder) {
@@ -106,6 +106,7 @@ LocksPage::LocksPage(QWidget* parent)
     , lockFilter_(filterBox("lockFilter", tr("Filter locks by name (Ctrl+F)")))
     , lockProxy_(filterProxy(LockListModel::Name, lockFilter_, this))
     , lockTable_(tableView("lockTable", LockListModel::Name))
+    , detailHeading_(heading(tr("Holder and queue")))
     , holderCard_(new HolderCard)
     , queueTable_(tableView("queueTable", LockQueueModel::Key))
     , lockActionsBar_(new LockActionsBar(queueTable_))
@@ -129,7 +130,7 @@ LocksPage::LocksPage(QWidget* parent)
     locksSplitter_->addWidget(createDetailPanel());
     locksSplitter_->setStretchFactor(0, 2);
     locksSplitter_->setStretchFactor(1, 3);
-    locksSplitter_->setSizes({600, 660}); // the list's names before the card's spare width
+    locksSplitter_->setSizes({560, 700});
 
     detailSplitter_->setObjectName("detailSplitter");
     detailSplitter_->addWidget(locksSplitter_);
@@ -179,7 +180,7 @@ QWidget* LocksPage::createDetailPanel() {
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* header = new QHBoxLayout;
-    header->addWidget(heading(tr("Holder and queue")));
+    header->addWidget(detailHeading_);
     header->addStretch(1);
     header->addWidget(lockActionsBar_);
     layout->addLayout(header);
@@ -219,10 +220,13 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     // Room for the longest badge, and for a "≥" hold of an hour: never elided in the middle.
     const int badge = textWidth(lockTable_, tr("⚠ %1 +%2").arg(tr("wrong lease")).arg(3));
     const int age = textWidth(queueTable_, tr("held %1").arg("≥ 59 min 59 s"));
-    sizeColumns(lockTable_, {0, 100, 65, 75, badge, 55}); // the name keeps ~200 px of 600
-    sizeColumns(queueTable_, {0, 65, 130, 75, 80, age, 150});
-    // The lock is the one selected, and the TTL bar shows what was granted.
+    const int kind = textWidth(lockTable_, tr("election"));
+    sizeColumns(lockTable_, {0, kind, 100, 62, 75, badge, 55}); // the name keeps ~100 px of 560
+    sizeColumns(queueTable_, {0, 60, 125, 70, 70, age, 130, 130});
+    // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
+    // was granted.
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
+    queueTable_->setColumnHidden(LockQueueModel::Kind, true);
     queueTable_->setColumnHidden(LockQueueModel::GrantedTtl, true);
     sizeColumns(eventTable_, {95, 105, 150, 0, 140, 70, 80, 80, 80}); // "force-released"
     if (watch) {
@@ -310,6 +314,14 @@ void LocksPage::showOwnLock() {
 void LocksPage::showHolder() {
     showOwnLock();
     const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
+    // An election's candidates and their proposals, where a lock's holder and waiters would be.
+    const bool election = watch && watch->queue()->kind() == etcd::QueueKind::Election;
+    const QString heading = election ? tr("Leader and candidates") : tr("Holder and queue");
+    if (detailHeading_->text() != heading)
+        detailHeading_->setText(heading);
+    // The proposals in the place of the predecessors, which are a mutex's concern.
+    queueTable_->setColumnHidden(LockQueueModel::Value, !election);
+    queueTable_->setColumnHidden(LockQueueModel::Predecessor, election);
     if (!watch || watch->selectedLock().empty()) {
         holderCard_->clear(tr("Select a lock to see its holder and queue"));
         return;
@@ -320,9 +332,9 @@ void LocksPage::showHolder() {
         return;
     }
     const LockQueueModel::Entry& holder = queue->entryAt(0);
-    HolderCard::Holder card{holder.keyText,    holder.leaseHex,     holder.createRevision,
-                            queue->ageText(0), std::nullopt,        0,
-                            holder.value,      queue->ageToolTip(0)};
+    HolderCard::Holder card{holder.keyText,    holder.leaseHex,      holder.createRevision,
+                            queue->ageText(0), std::nullopt,         0,
+                            holder.value,      queue->ageToolTip(0), election};
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;

@@ -28,11 +28,20 @@ struct LockKey {
     bool acquiredBeforeSeen = false;
 };
 
+// What a queue is: a mutex (`etcdctl lock`: every key's value empty) or an election
+// (`etcdctl elect`: Campaign puts the candidate's proposal as the value, and the leader's
+// Proclaim puts it again, so its mod revision passes its create revision). The keys and the
+// order are the same; the first key leads instead of holding.
+enum class QueueKind { Mutex, Election };
+const char* queueKindName(QueueKind kind); // "mutex", "election"
+
 // The keys of one lock name in create-revision order: the first holds, the rest wait.
 struct LockQueue {
     std::string name;
     std::vector<LockKey> keys;
     const LockKey* holder() const { return keys.empty() ? nullptr : &keys.front(); }
+    // An election when any key carries a value or was put again.
+    QueueKind kind() const;
 };
 
 enum class AnomalyKind {

@@ -79,6 +79,46 @@ private slots:
         QVERIFY(!model.ageIsLowerBound(2));
     }
 
+    // Issue 14: an election's keys showed "holder" and "Fencing token", proposals hidden.
+    void anElectionReadsAsALeaderAndCandidatesWithTheirProposals() {
+        LockQueueModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        etcd::LockQueue mutex = lockQueue("/locks/m", 1);
+        model.setQueue(&mutex, {}, Epoch, WallEpoch);
+        QCOMPARE(model.kind(), etcd::QueueKind::Mutex);
+        QCOMPARE(model.index(0, LockQueueModel::Position).data().toString(), QString("holder"));
+        QCOMPARE(model.index(0, LockQueueModel::Kind).data().toString(), QString("mutex"));
+
+        etcd::LockQueue election = lockQueue("/elect/e", 1);
+        election.keys[0].value = "alice";
+        election.keys[1].value = "bob";
+        election.keys[0].acquiredAt = WallEpoch;
+        QSignalSpy headers(&model, &QAbstractItemModel::headerDataChanged);
+        model.setQueue(&election, {}, Epoch + 2s, WallEpoch + 2s);
+        QCOMPARE(model.kind(), etcd::QueueKind::Election);
+        QCOMPARE(headers.count(), 1);
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+            return model.index(row, column).data(role).toString();
+        };
+        const auto header = [&](int column) {
+            return model.headerData(column, Qt::Horizontal).toString();
+        };
+        QCOMPARE(cell(0, LockQueueModel::Position), QString("leader"));
+        QCOMPARE(cell(0, LockQueueModel::Waiting), QString("leading 2.0 s"));
+        QCOMPARE(cell(0, LockQueueModel::Value), QString("alice"));
+        QCOMPARE(cell(1, LockQueueModel::Value), QString("bob"));
+        QCOMPARE(cell(1, LockQueueModel::Kind), QString("election"));
+        QVERIFY(!cell(0, LockQueueModel::CreateRevision, Qt::ToolTipRole).contains("Fencing"));
+        QCOMPARE(header(LockQueueModel::Value), QString("Proposal"));
+        QCOMPARE(header(LockQueueModel::Waiting), QString("Candidate for"));
+
+        model.setQueue(&mutex, {}, Epoch, WallEpoch); // and back
+        QCOMPARE(headers.count(), 2);
+        QCOMPARE(header(LockQueueModel::Waiting), QString("Waiting for"));
+        QCOMPARE(cell(0, LockQueueModel::Position), QString("holder"));
+    }
+
     void namesTheLockAndCountsTheGrantedTtlDownLocally() {
         LockQueueModel model;
         QAbstractItemModelTester tester(&model,

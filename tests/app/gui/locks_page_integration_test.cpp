@@ -45,6 +45,15 @@ const etcd::LockEvent* loggedEvent(MainWindow& window, etcd::LockEventKind kind,
     return nullptr;
 }
 
+// The texts of the labels shown in `widget`.
+QStringList visibleLabelTexts(QWidget& widget) {
+    QStringList texts;
+    for (auto* label : widget.findChildren<QLabel*>())
+        if (label->isVisible())
+            texts << label->text();
+    return texts;
+}
+
 } // namespace
 
 class LocksPageIntegrationTest : public QObject {
@@ -194,6 +203,72 @@ private slots:
                 .isValid(),
             UiTimeoutMs);
         QVERIFY(saveScreenshot(window, "locks_page_long_key.png"));
+    }
+
+    // Issue 14: `etcdctl elect` keys appeared with "Holder" and "Fencing token", the
+    // candidates' proposals hidden.
+    void anElectionShowsItsLeaderCandidatesAndProposals() {
+        auto alice = test::etcdctlElect(etcd_.cluster().endpointList(), "/elect/primary", "alice");
+        const auto leaderKey = alice->readLine(std::chrono::seconds(15));
+        QVERIFY(leaderKey);
+        auto bob = test::etcdctlElect(etcd_.cluster().endpointList(), "/elect/primary", "bob");
+        startEtcdctlLock("/elect/plain-lock"); // a mutex beside it
+
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/elect/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE_WITH_TIMEOUT(test::waitersShown(window, "/elect/primary"), 1, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(test::waitersShown(window, "/elect/plain-lock") == 0, UiTimeoutMs);
+        const LockListModel* locks = window.lockWatch()->locks();
+        const auto kindOf = [&](const std::string& lock) {
+            return locks->index(locks->rowOfLock(lock), LockListModel::Kind).data().toString();
+        };
+        QCOMPARE(kindOf("/elect/primary"), QString("election"));
+        QCOMPARE(kindOf("/elect/plain-lock"), QString("mutex"));
+        QVERIFY(locks->index(locks->rowOfLock("/elect/primary"), LockListModel::Holder)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("proposing alice"));
+
+        QVERIFY(selectLock(window, "/elect/primary"));
+        const LockQueueModel* queue = window.lockWatch()->queue();
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 2, UiTimeoutMs);
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Key), QString::fromStdString(*leaderKey));
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Position), QString("leader"));
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Value), QString("alice"));
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Value), QString("bob"));
+        auto* queueTable = window.findChild<QTableView*>("queueTable");
+        QVERIFY(!queueTable->isColumnHidden(LockQueueModel::Value));
+        QVERIFY(queueTable->isColumnHidden(LockQueueModel::Predecessor));
+        QCOMPARE(queue->headerData(LockQueueModel::Value, Qt::Horizontal).toString(),
+                 QString("Proposal"));
+
+        auto* card = window.findChild<HolderCard*>("holderCard");
+        QTRY_COMPARE_WITH_TIMEOUT(card->key(), QString::fromStdString(*leaderKey), UiTimeoutMs);
+        const QStringList cardTexts = visibleLabelTexts(*card);
+        QVERIFY2(cardTexts.contains("Leader") && cardTexts.contains("Proposal") &&
+                     cardTexts.contains("Revision"),
+                 qPrintable(cardTexts.join('|')));
+        QVERIFY2(!cardTexts.contains("Fencing token") && !cardTexts.contains("Holder"),
+                 qPrintable(cardTexts.join('|')));
+        QVERIFY(visibleLabelTexts(window).contains("Leader and candidates"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queue->data(queue->index(0, LockQueueModel::Ttl), TtlGrantedRole).isValid(),
+            UiTimeoutMs);
+        QVERIFY(saveScreenshot(window, "locks_page_election.png"));
+
+        // A mutex reads as one again.
+        QVERIFY(selectLock(window, "/elect/plain-lock"));
+        QTRY_COMPARE_WITH_TIMEOUT(queueCell(window, 0, LockQueueModel::Position), QString("holder"),
+                                  UiTimeoutMs);
+        QVERIFY(queueTable->isColumnHidden(LockQueueModel::Value));
+        QVERIFY(!queueTable->isColumnHidden(LockQueueModel::Predecessor));
+        QVERIFY(visibleLabelTexts(window).contains("Holder and queue"));
+        QVERIFY(visibleLabelTexts(*card).contains("Fencing token"));
+        alice->signal(SIGINT);
+        bob->signal(SIGINT);
     }
 
 private:

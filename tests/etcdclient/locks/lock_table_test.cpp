@@ -194,6 +194,22 @@ TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
     EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
 }
 
+// Issue 14: `etcdctl elect` queues looked like locks. Campaign puts the proposal; Proclaim puts
+// it again (mod > create revision), even an empty one.
+TEST(LockTableTest, AQueueWithValuesOrReputKeysIsAnElection) {
+    LockTable t;
+    t.load({kv("/m/1", 1, 11), kv("/m/2", 2, 12), kv("/e/1", 3, 13, "alice"), kv("/e/2", 4, 14)},
+           14, t0);
+    EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Mutex);
+    EXPECT_EQ(t.locks().at("/e").kind(), QueueKind::Election);
+    EXPECT_STREQ(queueKindName(QueueKind::Election), "election");
+    EXPECT_STREQ(queueKindName(QueueKind::Mutex), "mutex");
+    auto reput = kv("/m/1", 1, 11);
+    reput.set_mod_revision(15);
+    t.apply(put(reput), 15, t0);
+    EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Election);
+}
+
 TEST(LockTableTest, NestedNamesAreSeparateLocks) {
     LockTable t;
     t.load({kv("/a/1", 1, 11), kv("/a/b/2", 2, 12)}, 12, t0);
