@@ -32,7 +32,7 @@ private slots:
     void showsTheHolder() {
         HolderCard card;
         QCOMPARE(card.key(), QString());
-        card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 5.2, 60, "deploy"});
+        card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 5.2, 60, "deploy", {}, false});
         QCOMPARE(card.key(), QString("/locks/demo/694d"));
         auto* bar = card.findChild<QProgressBar*>();
         QCOMPARE(bar->text(), QString("6 s of 60 s"));
@@ -72,7 +72,7 @@ private slots:
         QWidget window;
         auto* card = new HolderCard;
         (new QVBoxLayout(&window))->addWidget(card);
-        card->setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 59.5, 60, "deploy"});
+        card->setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 59.5, 60, "deploy", {}, false});
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCoreApplication::processEvents();
@@ -81,9 +81,15 @@ private slots:
         window.installEventFilter(&requests);
         for (int holder = 0; holder < 20; ++holder) {
             const QString lease = QString::number(0x694d0000 + holder * 7919, 16);
-            card->setHolder({"/locks/a-much-longer-lock-name/" + lease, lease, 42 + holder,
-                             QString("%1 ms").arg(holder), 59.0 - holder, 60,
-                             QString("value of holder %1").arg(holder)});
+            card->setHolder({"/locks/a-much-longer-lock-name/" + lease,
+                             lease,
+                             42 + holder,
+                             QString("%1 ms").arg(holder),
+                             59.0 - holder,
+                             60,
+                             QString("value of holder %1").arg(holder),
+                             {},
+                             false});
             QCoreApplication::processEvents();
         }
         QCOMPARE(requests.count, 0);
