@@ -66,7 +66,8 @@ HolderCard::HolderCard(QWidget* parent)
     key_->setFont(bold);
     // The text that changes with every refresh. At a fixed size its changes stay inside the card:
     // any other layout change climbs to the window, whose tab widget then repaints all of it.
-    heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("999 h 59 min"),
+    heldFor_->setObjectName("holderHeldFor");
+    heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("≥ 999 h 59 min"),
                            heldFor_->sizeHint().height());
     ttl_->setTextVisible(true);
     ttl_->setAlignment(Qt::AlignCenter);
@@ -92,11 +93,21 @@ HolderCard::HolderCard(QWidget* parent)
 }
 
 void HolderCard::setHolder(const Holder& holder) {
-    title_->setText(tr("Holder"));
+    title_->setText(holder.election ? tr("Leader") : tr("Holder"));
+    auto* form = static_cast<QFormLayout*>(details_->layout());
+    const auto label = [form](QWidget* field, const QString& text) {
+        auto* shown = static_cast<QLabel*>(form->labelForField(field));
+        if (shown->text() != text) // a new label text lays the card out again
+            shown->setText(text);
+    };
+    label(fencingToken_, holder.election ? tr("Revision") : tr("Fencing token"));
+    label(heldFor_, holder.election ? tr("Leading for") : tr("Held for"));
+    label(value_, holder.election ? tr("Proposal") : tr("Value"));
     showValue(key_, holder.key);
     showValue(lease_, holder.leaseHex);
     showValue(fencingToken_, QString::number(holder.fencingToken));
     heldFor_->setText(holder.heldFor);
+    heldFor_->setToolTip(holder.heldForWhy);
     showValue(value_, holder.value.isEmpty() ? tr("(empty)") : holder.value);
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.
@@ -112,12 +123,19 @@ void HolderCard::setHolder(const Holder& holder) {
     const bool low = holder.ttlRemainingSeconds &&
                      TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
                          TtlCountdownDelegate::LowFraction;
-    const QString chunk = low ? "QProgressBar::chunk { background: #d32f2f; }"
-                              : "QProgressBar::chunk { background: #43a047; }";
+    // The list's colours: its dark text stays readable over both parts of the bar.
+    const QString style =
+        QStringLiteral("QProgressBar { color: %1; background: %2; border: 1px solid %3; "
+                       "border-radius: 3px; text-align: center; } "
+                       "QProgressBar::chunk { background: %4; border-radius: 2px; }")
+            .arg(TtlCountdownDelegate::textColor().name(),
+                 TtlCountdownDelegate::trackColor(low).name(),
+                 TtlCountdownDelegate::edgeColor(low).name(),
+                 TtlCountdownDelegate::fillColor(low).name());
     // Setting a style sheet re-polishes the bar even when it is the same: only on a change, as
     // the card is refreshed with every batch of lock events.
-    if (ttl_->styleSheet() != chunk)
-        ttl_->setStyleSheet(chunk);
+    if (ttl_->styleSheet() != style)
+        ttl_->setStyleSheet(style);
     details_->show();
 }
 

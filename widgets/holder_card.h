@@ -13,7 +13,8 @@ class ElidedLabel;
 
 // Who holds a lock, at a glance: key, lease, fencing token, how long it has held, its TTL as a
 // bar against the TTL it was granted, and the key's value; above them, when this window took the
-// lock, where ours stands. Fed with plain values.
+// lock, where ours stands. An election's leader reads as one: its revision (no fencing token)
+// and its proposal. Fed with plain values.
 class HolderCard : public QFrame {
     Q_OBJECT
 public:
@@ -21,10 +22,12 @@ public:
         QString key;
         QString leaseHex;
         qint64 fencingToken = 0;                   // the key's create revision
-        QString heldFor;                           // "12.3 s"
+        QString heldFor;                           // "12.3 s", "≥ 2 min 05 s"
         std::optional<double> ttlRemainingSeconds; // unknown until looked up; -1 when gone
         qint64 ttlGrantedSeconds = 0;
         QString value;
+        QString heldForWhy;    // for a "≥": why it is a lower bound (the tooltip)
+        bool election = false; // a leader and its proposal, not a lock holder and its value
     };
 
     // Our own lock's state, coloured by how it stands.

@@ -1,5 +1,7 @@
 #include "widgets/plain_text_delegate.h"
 
+#include "widgets/elided_key.h"
+
 #include <QApplication>
 #include <QFontMetrics>
 #include <QPainter>
@@ -57,8 +59,10 @@ void PlainTextDelegate::paintText(QPainter* painter, const QStyleOptionViewItem&
     const Key key{text, area.width(), cell.textElideMode};
     auto found = laidOut_.find(key);
     if (found == laidOut_.end()) {
-        QStaticText laidOut(
-            QFontMetrics(cell.font).elidedText(text, cell.textElideMode, area.width()));
+        const QFontMetrics metrics(cell.font);
+        QStaticText laidOut(keepsLastSegment_
+                                ? elidedKey(metrics, text, area.width())
+                                : metrics.elidedText(text, cell.textElideMode, area.width()));
         laidOut.setTextFormat(Qt::PlainText);
         laidOut.prepare(QTransform(), cell.font);
         found = laidOut_.insert(key, laidOut);

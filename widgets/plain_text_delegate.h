@@ -18,6 +18,10 @@ class PlainTextDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
+    // Texts that are keys or lock names: too long for the cell, they keep their last '/'
+    // segment whole (elidedKey) instead of the view's elision.
+    void setKeepsLastSegment(bool keep) { keepsLastSegment_ = keep; }
+
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
 
@@ -44,6 +48,7 @@ private:
 
     mutable QHash<Key, QStaticText> laidOut_;
     mutable QFont laidOutFont_; // what laidOut_ was laid out in
+    bool keepsLastSegment_ = false;
 };
 
 } // namespace lockscope

@@ -14,6 +14,22 @@ double TtlCountdownDelegate::fraction(double remaining, double granted) {
     return granted > 0 ? std::clamp(remaining / granted, 0.0, 1.0) : 0.0;
 }
 
+QColor TtlCountdownDelegate::fillColor(bool low) {
+    return low ? QColor("#ef9a9a") : QColor("#a5d6a7");
+}
+
+QColor TtlCountdownDelegate::trackColor(bool low) {
+    return low ? QColor("#ffebee") : QColor("#e8f5e9");
+}
+
+QColor TtlCountdownDelegate::edgeColor(bool low) {
+    return low ? QColor("#c62828") : QColor("#2e7d32");
+}
+
+QColor TtlCountdownDelegate::textColor() {
+    return QColor("#1b1b1b");
+}
+
 void TtlCountdownDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                                  const QModelIndex& index) const {
     const QVariant remaining = index.data(remainingRole_);
@@ -27,20 +43,22 @@ void TtlCountdownDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     paintPanel(painter, cell);
 
     const double filled = fraction(remaining.toDouble(), granted.toDouble());
+    const bool low = filled < LowFraction;
     const QRect bar = cell.rect.adjusted(3, 3, -3, -3);
-    const QColor color = filled < LowFraction ? QColor("#d32f2f") : QColor("#43a047");
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(color.lighter(185));
+    painter->setBrush(trackColor(low));
     painter->drawRoundedRect(bar, 3, 3);
     QRect done = bar;
     done.setWidth(static_cast<int>(bar.width() * filled));
-    painter->setBrush(color);
+    painter->setBrush(fillColor(low));
     painter->drawRoundedRect(done, 3, 3);
+    painter->setPen(edgeColor(low));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(QRectF(bar).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
     painter->restore();
-    paintText(painter, cell, bar, cell.text, Qt::AlignCenter,
-              filled > 0.5 ? QColor(Qt::white) : cell.palette.color(QPalette::Text));
+    paintText(painter, cell, bar, cell.text, Qt::AlignCenter, textColor());
 }
 
 } // namespace lockscope

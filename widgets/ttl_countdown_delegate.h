@@ -2,11 +2,14 @@
 
 #include "widgets/plain_text_delegate.h"
 
+#include <QColor>
+
 namespace lockscope {
 
 // Paints a TTL cell as a small bar, remaining over granted, with the cell's text on it; red
 // when under a quarter is left. The model gives the two numbers under roles of its choosing;
-// cells without them are painted as plain text.
+// cells without them are painted as plain text. Both tones of the bar are light enough for
+// one dark text colour to stay readable wherever the text falls (HolderCard's bar uses them too).
 class TtlCountdownDelegate : public PlainTextDelegate {
     Q_OBJECT
 public:
@@ -19,6 +22,11 @@ public:
 
     // The part of the bar to fill: remaining / granted, within [0, 1].
     static double fraction(double remaining, double granted);
+    // The filled part, the rest of the bar (the track), its outline and the text on it.
+    static QColor fillColor(bool low);
+    static QColor trackColor(bool low);
+    static QColor edgeColor(bool low);
+    static QColor textColor();
 
 private:
     int remainingRole_;

@@ -1,5 +1,7 @@
 #include "app/core/duration_text.h"
 
+#include <QCoreApplication>
+
 namespace lockscope {
 
 QString durationText(std::chrono::milliseconds duration) {
@@ -14,6 +16,12 @@ QString durationText(std::chrono::milliseconds duration) {
     return QStringLiteral("%1 h %2 min")
         .arg(seconds / 3600)
         .arg(seconds / 60 % 60, 2, 10, QChar('0'));
+}
+
+QString durationText(std::chrono::milliseconds duration, bool atLeast) {
+    const QString text = durationText(duration);
+    return atLeast ? QCoreApplication::translate("lockscope::DurationText", "≥ %1").arg(text)
+                   : text;
 }
 
 } // namespace lockscope

@@ -36,6 +36,13 @@ QString kindText(etcd::LockEventKind kind) {
     return QString::fromLatin1(etcd::lockEventKindName(kind));
 }
 
+// A lower bound shows as "≥ 1234" (see LockEvent::atLeast).
+QVariant shownMs(const std::optional<std::chrono::milliseconds>& duration, bool atLeast) {
+    if (!duration || !atLeast)
+        return optionalMs(duration);
+    return QStringLiteral("≥ %1").arg(duration->count());
+}
+
 QByteArray csvField(const QString& text) {
     QByteArray bytes = text.toUtf8();
     if (!bytes.contains(',') && !bytes.contains('"') && !bytes.contains('\n'))
@@ -74,19 +81,37 @@ void EventLogModel::clear() {
     endResetModel();
 }
 
+std::deque<etcd::LockEvent> EventLogModel::take() {
+    beginResetModel();
+    std::deque<etcd::LockEvent> taken = std::move(events_);
+    events_.clear();
+    endResetModel();
+    return taken;
+}
+
+void EventLogModel::restore(std::deque<etcd::LockEvent> events) {
+    beginResetModel();
+    events_ = std::move(events);
+    if (events_.size() > capacity_)
+        events_.erase(events_.begin(), events_.end() - static_cast<std::ptrdiff_t>(capacity_));
+    endResetModel();
+}
+
 bool EventLogModel::saveCsv(const QString& path, QString& error) const {
-    QByteArray csv = "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered\n";
+    QByteArray csv =
+        "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least\n";
     for (const etcd::LockEvent& event : events_) {
-        const QStringList fields = {observedTime(event).toUTC().toString(Qt::ISODateWithMs),
-                                    QString::fromLatin1(etcd::lockEventKindName(event.kind)),
-                                    displayKeyText(event.lock),
-                                    displayKeyText(event.key),
-                                    QString::fromStdString(etcd::leaseHex(event.lease)),
-                                    QString::number(event.revision),
-                                    optionalMs(event.waited).toString(),
-                                    optionalMs(event.held).toString(),
-                                    event.recovered ? QStringLiteral("true")
-                                                    : QStringLiteral("false")};
+        const QStringList fields = {
+            observedTime(event).toUTC().toString(Qt::ISODateWithMs),
+            QString::fromLatin1(etcd::lockEventKindName(event.kind)),
+            displayKeyText(event.lock),
+            displayKeyText(event.key),
+            QString::fromStdString(etcd::leaseHex(event.lease)),
+            QString::number(event.revision),
+            optionalMs(event.waited).toString(),
+            optionalMs(event.held).toString(),
+            event.recovered ? QStringLiteral("true") : QStringLiteral("false"),
+            event.atLeast ? QStringLiteral("true") : QStringLiteral("false")};
         QByteArrayList line;
         for (const QString& field : fields)
             line << csvField(field);
@@ -133,6 +158,12 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == Recovered && event.recovered)
         return tr("Inferred from a re-list after a gap in the watch, not seen live");
+    if (role == Qt::ToolTipRole && event.atLeast &&
+        (index.column() == Waited ? event.waited.has_value()
+                                  : index.column() == Held && event.held.has_value()))
+        return tr("It began before LockScope saw the key (already there when the watch started, "
+                  "or during a gap in it). etcd keeps no time of creation, so this is a lower "
+                  "bound.");
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -142,8 +173,8 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     case Key: return displayKeyText(event.key);
     case Lease: return QString::fromStdString(etcd::leaseHex(event.lease));
     case Revision: return static_cast<qint64>(event.revision);
-    case Waited: return optionalMs(event.waited);
-    case Held: return optionalMs(event.held);
+    case Waited: return shownMs(event.waited, event.atLeast);
+    case Held: return shownMs(event.held, event.atLeast);
     case Recovered: return event.recovered ? tr("recovered") : QString();
     }
     return {};

@@ -19,6 +19,10 @@ public:
 
     void append(const std::vector<etcd::LockEvent>& events);
     void clear();
+    // Empties the log and hands its events over, oldest first; restore() puts such events back
+    // in place of the log's (a prefix's history, kept while another prefix is watched).
+    std::deque<etcd::LockEvent> take();
+    void restore(std::deque<etcd::LockEvent> events);
     const etcd::LockEvent& eventAt(int row) const { return events_[row]; }
 
     // Every event held, as CSV with a header line, or as a JSON array of the objects

@@ -46,6 +46,7 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
     json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
     for (const auto& [name, queue] : state.locks) {
         json.beginObject().bytesField("name", name);
+        json.key("kind").value(etcd::queueKindName(queue.kind()));
         json.key("holder").beginObject();
         writeKey(json, queue.keys.front(), state);
         json.endObject().key("waiters").beginArray();
@@ -91,7 +92,8 @@ std::string lockEventJson(const etcd::LockEvent& event) {
     event.waited ? json.value(static_cast<int64_t>(event.waited->count())) : json.null();
     json.key("held_ms");
     event.held ? json.value(static_cast<int64_t>(event.held->count())) : json.null();
-    json.key("recovered").value(event.recovered).endObject();
+    json.key("recovered").value(event.recovered);
+    json.key("at_least").value(event.atLeast).endObject();
     return json.text();
 }
 
@@ -99,10 +101,11 @@ std::string lockEventLine(const etcd::LockEvent& event) {
     std::string line = isoTime(event.observedAt) + "  " + etcd::lockEventKindName(event.kind) +
                        "  " + displayKey(event.lock) + "  " + displayKey(event.key) + "  lease " +
                        etcd::leaseHex(event.lease) + "  rev " + std::to_string(event.revision);
+    const std::string atLeast = event.atLeast ? "≥ " : "";
     if (event.waited)
-        line += "  waited " + std::to_string(event.waited->count()) + " ms";
+        line += "  waited " + atLeast + std::to_string(event.waited->count()) + " ms";
     if (event.held)
-        line += "  held " + std::to_string(event.held->count()) + " ms";
+        line += "  held " + atLeast + std::to_string(event.held->count()) + " ms";
     if (event.recovered)
         line += "  (recovered after a gap)";
     return line;

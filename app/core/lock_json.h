@@ -6,16 +6,19 @@
 
 namespace lockscope {
 
-// `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "holder", "waiters"}],
-// "anomalies"}; a holder or waiter is {"key", "lease", "lease_hex", "create_revision",
-// "mod_revision", "value", "ttl", "granted_ttl"} and a waiter adds "position" (1 = next) and
-// "waits_for" (its predecessor's key). Every name, key and value is written by
-// JsonWriter::bytesField: the displayKey form plus a "*_b64" field with the exact bytes.
+// `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "kind", "holder", "waiters"}],
+// "anomalies"}; "kind" is "mutex" or "election" (etcd::QueueKind: an election's holder is its
+// leader, its waiters the other candidates, each "value" a proposal); a holder or waiter is {"key",
+// "lease", "lease_hex", "create_revision", "mod_revision", "value", "ttl", "granted_ttl"} and a
+// waiter adds "position" (1 = next) and "waits_for" (its predecessor's key). Every name, key and
+// value is written by JsonWriter::bytesField: the displayKey form plus a "*_b64" field with the
+// exact bytes.
 std::string lockStateJson(const etcd::LockMonitorState& state);
 
 // One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",
 // "lock", "key" (each with its "*_b64"), "lease", "lease_hex", "revision", "observed_at",
-// "waited_ms", "held_ms", "recovered".
+// "waited_ms", "held_ms", "recovered", "at_least" (the wait or hold began before we saw the key:
+// waited_ms or held_ms is a lower bound).
 std::string lockEventJson(const etcd::LockEvent& event);
 
 // One lock event as a line of text.

@@ -18,26 +18,63 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
     Row row;
     row.id = queue.name;
     row.name = displayKeyText(queue.name);
+    const bool election = queue.kind() == etcd::QueueKind::Election;
+    row.kind = election ? tr("election") : tr("mutex");
     if (const etcd::LockKey* holder = queue.holder()) {
         row.holder = displayKeyText(holder->key);
+        row.holderToolTip =
+            election ? tr("Leader %1, proposing %2").arg(row.holder, displayKeyText(holder->value))
+                     : row.holder;
         row.holderLease = holder->lease;
         row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
     }
     row.waiters = std::max(0, static_cast<int>(queue.keys.size()) - 1);
     if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end()) {
-        QStringList kinds, details;
+        QStringList words, details;
         for (const etcd::Anomaly& anomaly : found->second) {
-            const QString kind = QString::fromLatin1(etcd::anomalyKindName(anomaly.kind));
-            if (!kinds.contains(kind))
-                kinds << kind;
-            details << QStringLiteral("%1: %2 (%3)")
-                           .arg(kind, displayKeyText(anomaly.key),
+            const QString word = anomalyWord(anomaly.kind);
+            if (!words.contains(word))
+                words << word;
+            details << tr("%1: %2: %3")
+                           .arg(word, displayKeyText(anomaly.key),
                                 QString::fromStdString(anomaly.detail));
         }
-        row.anomalyKinds = QStringLiteral("⚠ %1  %2").arg(details.size()).arg(kinds.join(", "));
+        row.anomalyBadge = words.size() == 1
+                               ? tr("⚠ %1").arg(words.front())
+                               : tr("⚠ %1 +%2").arg(words.front()).arg(words.size() - 1);
         row.anomalyDetails = details.join('\n');
+        row.anomalyCount = static_cast<int>(details.size());
     }
     return row;
+}
+
+QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
+    switch (kind) {
+    case etcd::AnomalyKind::NoLease: return tr("no lease");
+    case etcd::AnomalyKind::LeaseMismatch: return tr("wrong lease");
+    case etcd::AnomalyKind::NotALockKey: return tr("odd key");
+    case etcd::AnomalyKind::ExpiredLease: return tr("expired");
+    }
+    return QString::fromLatin1(etcd::anomalyKindName(kind));
+}
+
+QVariant LockListModel::sortKey(const Row& row, int column) const {
+    switch (column) {
+    case Name: return row.name;
+    case Kind: return row.kind;
+    case Holder: return row.holder;
+    case Waiters: return row.waiters;
+    // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
+    case Ttl:
+        return row.holderTtl ? row.holderTtl->ttl.remainingAt(now_)
+                             : std::numeric_limits<double>::max();
+    case Anomalies: return row.anomalyCount;
+    case Ours: {
+        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
+        return own == own_.constEnd() ? QString() : own->label;
+    }
+    }
+    return {};
 }
 
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
@@ -184,12 +221,16 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = rows_[index.row()];
+    if (role == SortRole)
+        return sortKey(row, index.column());
     switch (index.column()) {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
+    case Kind: return role == Qt::DisplayRole ? QVariant(row.kind) : QVariant();
     case Holder:
-        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.holder)
-                                                                  : QVariant();
+        return role == Qt::DisplayRole   ? QVariant(row.holder)
+               : role == Qt::ToolTipRole ? QVariant(row.holderToolTip)
+                                         : QVariant();
     case Waiters:
         if (role == Qt::DisplayRole)
             return row.waiters;
@@ -198,7 +239,7 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     case Ttl: return row.holderTtl ? row.holderTtl->data(now_, role) : QVariant();
     case Anomalies:
         if (role == Qt::DisplayRole)
-            return row.anomalyKinds;
+            return row.anomalyBadge;
         return role == Qt::ToolTipRole && !row.anomalyDetails.isEmpty()
                    ? QVariant(row.anomalyDetails)
                    : QVariant();
@@ -219,6 +260,7 @@ QVariant LockListModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
     case Name: return tr("Lock");
+    case Kind: return tr("Kind");
     case Holder: return tr("Holder");
     case Waiters: return tr("Waiting");
     case Ttl: return tr("Holder TTL");

@@ -19,7 +19,9 @@ struct OwnLock;
 class LockListModel : public KeyedTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
+    enum Column { Name, Kind, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
+    // What a sorting proxy compares: numbers as numbers (waiters, seconds left, anomalies).
+    static constexpr int SortRole = TtlGrantedRole + 1;
 
     explicit LockListModel(QObject* parent = nullptr);
 
@@ -51,18 +53,24 @@ private:
     struct Row {
         std::string id; // the lock's name
         QString name;
+        QString kind; // "mutex", "election"; empty for a keyless row
         QString holder;
+        QString holderToolTip;
         std::optional<int64_t> holderLease; // none without a holder
         int waiters = 0;
         std::optional<LeaseCountdown> holderTtl;
-        QString anomalyKinds;   // "NoLease, LeaseMismatch"
+        QString anomalyBadge;   // "⚠ no lease +1": the first kind in a word, how many more
         QString anomalyDetails; // one line per anomaly
-        bool inEtcd = true;     // false: a lock of ours with no key now
+        int anomalyCount = 0;
+        bool inEtcd = true; // false: a lock of ours with no key now
         bool operator==(const Row&) const = default;
     };
 
     static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
     static Row keylessRow(const std::string& name);
+    // The short word an anomaly's badge shows: "no lease".
+    static QString anomalyWord(etcd::AnomalyKind kind);
+    QVariant sortKey(const Row& row, int column) const;
     // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
     void showOwnMark(const std::string& name);
     // The row of `name`, or where it would go.

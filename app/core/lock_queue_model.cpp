@@ -4,6 +4,8 @@
 #include "app/core/key_text.h"
 #include "etcdclient/hex_id.h"
 
+#include <QDateTime>
+
 namespace lockscope {
 
 LockQueueModel::LockQueueModel(QObject* parent)
@@ -24,11 +26,19 @@ void LockQueueModel::setQueue(const etcd::LockQueue* queue,
                             displayKeyText(key.key), lockText, key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
                             displayKeyText(key.value), key.enqueuedAt, key.acquiredAt,
-                            LeaseCountdown::of(leases, key.lease)});
+                            LeaseCountdown::of(leases, key.lease), key.enqueuedBeforeSeen,
+                            key.acquiredBeforeSeen});
     }
     now_ = now;
     wallNow_ = wallNow;
     syncRows(rows_, std::move(next), true);
+    const etcd::QueueKind kind = queue ? queue->kind() : etcd::QueueKind::Mutex;
+    if (kind != kind_) { // the same keys read differently: every row and the headers
+        kind_ = kind;
+        if (!rows_.empty())
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    }
 }
 
 void LockQueueModel::tick(std::chrono::steady_clock::time_point now,
@@ -43,6 +53,40 @@ std::chrono::milliseconds LockQueueModel::ageOf(int row) const {
     const Entry& entry = rows_[row];
     const auto since = row == 0 && entry.acquiredAt ? *entry.acquiredAt : entry.enqueuedAt;
     return std::chrono::duration_cast<std::chrono::milliseconds>(wallNow_ - since);
+}
+
+bool LockQueueModel::ageIsLowerBound(int row) const {
+    const Entry& entry = rows_[row];
+    return row == 0 && entry.acquiredAt ? entry.acquiredBeforeSeen : entry.enqueuedBeforeSeen;
+}
+
+QString LockQueueModel::ageText(int row) const {
+    return durationText(ageOf(row), ageIsLowerBound(row));
+}
+
+QString LockQueueModel::ageToolTip(int row) const {
+    if (!ageIsLowerBound(row))
+        return {};
+    const Entry& entry = rows_[row];
+    const bool held = row == 0 && entry.acquiredAt;
+    const QString seen = QDateTime::fromMSecsSinceEpoch(
+                             std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 (held ? *entry.acquiredAt : entry.enqueuedAt).time_since_epoch())
+                                 .count())
+                             .toString("HH:mm:ss");
+    if (election())
+        return held ? tr("It already led the election when LockScope first saw it, at %1. etcd "
+                         "keeps no time of creation, so it has led at least this long.")
+                          .arg(seen)
+                    : tr("It was already a candidate when LockScope first saw it, at %1. etcd "
+                         "keeps no time of creation, so it has been one at least this long.")
+                          .arg(seen);
+    return held ? tr("It already held the lock when LockScope first saw it, at %1. etcd keeps no "
+                     "time of creation, so it has held it at least this long.")
+                      .arg(seen)
+                : tr("It was already waiting when LockScope first saw it, at %1. etcd keeps no "
+                     "time of creation, so it has waited at least this long.")
+                      .arg(seen);
 }
 
 int LockQueueModel::rowCount(const QModelIndex& parent) const {
@@ -66,18 +110,29 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
         return numeric ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     }
     if (role == Qt::ToolTipRole && index.column() == CreateRevision)
-        return tr("Fencing token: the create revision of this key");
+        return election() ? tr("The create revision of this key: the lowest leads")
+                          : tr("Fencing token: the create revision of this key");
+    if (role == Qt::ToolTipRole && index.column() == Value && !entry.value.isEmpty())
+        return entry.value;
+    if (role == Qt::ToolTipRole && index.column() == Waiting) {
+        const QString why = ageToolTip(row);
+        return why.isEmpty() ? QVariant() : QVariant(why);
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Position: return row == 0 ? tr("holder") : QString::number(row);
+    case Position: return row > 0 ? QString::number(row) : election() ? tr("leader") : tr("holder");
     case Key: return entry.keyText;
     case Lease: return entry.leaseHex;
     case CreateRevision: return static_cast<qint64>(entry.createRevision);
     case Waiting:
-        return row == 0 ? tr("held %1").arg(durationText(ageOf(row))) : durationText(ageOf(row));
+        if (row > 0)
+            return ageText(row);
+        return election() ? tr("leading %1").arg(ageText(row)) : tr("held %1").arg(ageText(row));
     case Predecessor: return row == 0 ? QString() : rows_[row - 1].keyText;
+    case Value: return entry.value;
     case Lock: return entry.lockText;
+    case Kind: return election() ? tr("election") : tr("mutex");
     case GrantedTtl:
         return entry.ttl ? tr("%1 s").arg(entry.ttl->ttl.grantedTtlSeconds) : QString();
     }
@@ -86,8 +141,8 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
 
 QVariant LockQueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Waiting)
-        return tr("Since LockScope saw the key appear, or saw it acquire the lock: keys already "
-                  "there when the watch began have waited or held at least this long");
+        return tr("Since the key appeared, or acquired the lock. \"≥\": it began before "
+                  "LockScope saw it, so it has waited or held at least this long");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -96,9 +151,11 @@ QVariant LockQueueModel::headerData(int section, Qt::Orientation orientation, in
     case Lease: return tr("Lease");
     case CreateRevision: return tr("Create rev");
     case Ttl: return tr("TTL");
-    case Waiting: return tr("Waiting for");
+    case Waiting: return election() ? tr("Candidate for") : tr("Waiting for");
     case Predecessor: return tr("Waits on");
+    case Value: return election() ? tr("Proposal") : tr("Value");
     case Lock: return tr("Lock");
+    case Kind: return tr("Kind");
     case GrantedTtl: return tr("Granted");
     }
     return {};

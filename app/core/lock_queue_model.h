@@ -13,9 +13,10 @@ namespace lockscope {
 // The key comes first: it is what identifies a row, while its position shifts as others go.
 // Built for queues of ten thousand: each new queue is diffed against the shown one by key, and
 // the clock columns (TTL, waiting) move with one ranged dataChanged per tick.
-// The Locks page shows the columns up to Predecessor; lockscopectl's snapshot table, which
-// stacks the queues of many locks and has no bar to draw a TTL on, also names the lock and
-// the lease's granted TTL.
+// The Locks page shows the columns up to Predecessor, or for an election (whose keys are its
+// candidates, the first leading, and whose values are their proposals) up to Waiting and Value:
+// the wording follows the kind. lockscopectl's snapshot table, which stacks the queues of many
+// locks and has no bar to draw a TTL on, also names the lock, its kind and the lease's granted TTL.
 class LockQueueModel : public KeyedTableModel {
     Q_OBJECT
 public:
@@ -27,7 +28,9 @@ public:
         Ttl,
         Waiting,
         Predecessor,
+        Value, // an election's proposals
         Lock,
+        Kind,
         GrantedTtl,
         ColumnCount
     };
@@ -45,6 +48,8 @@ public:
         std::chrono::system_clock::time_point enqueuedAt{};
         std::optional<std::chrono::system_clock::time_point> acquiredAt;
         std::optional<LeaseCountdown> ttl;
+        bool enqueuedBeforeSeen = false; // see etcd::LockKey
+        bool acquiredBeforeSeen = false;
         bool operator==(const Entry&) const = default;
     };
 
@@ -61,7 +66,13 @@ public:
     const Entry& entryAt(int row) const { return rows_[row]; }
     // How long the entry has held (the holder) or waited (the others), as of the last tick.
     std::chrono::milliseconds ageOf(int row) const;
+    // Whether ageOf(row) is a lower bound: it began before LockScope saw the key.
+    bool ageIsLowerBound(int row) const;
+    // ageOf(row) as text, "≥ 2 min 05 s" when a lower bound; and why it is one (else empty).
+    QString ageText(int row) const;
+    QString ageToolTip(int row) const;
     std::chrono::steady_clock::time_point now() const { return now_; }
+    etcd::QueueKind kind() const { return kind_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -70,7 +81,10 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    bool election() const { return kind_ == etcd::QueueKind::Election; }
+
     std::vector<Entry> rows_;
+    etcd::QueueKind kind_ = etcd::QueueKind::Mutex;
     std::chrono::steady_clock::time_point now_;
     std::chrono::system_clock::time_point wallNow_;
 };

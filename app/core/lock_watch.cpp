@@ -45,9 +45,20 @@ void LockWatch::setClient(etcd::Client* client) {
 void LockWatch::setPrefix(const std::string& prefix) {
     if (prefix == prefix_ && monitor_)
         return;
+    if (prefix != prefix_ && events_->rowCount() > 0) {
+        otherHistories_.emplace_back(prefix_, events_->take());
+        if (otherHistories_.size() > KeptHistories)
+            otherHistories_.pop_front();
+    }
     prefix_ = prefix;
     prefixSet_ = true;
     restart();
+    const auto kept = std::find_if(otherHistories_.begin(), otherHistories_.end(),
+                                   [&](const auto& history) { return history.first == prefix_; });
+    if (kept != otherHistories_.end()) {
+        events_->restore(std::move(kept->second));
+        otherHistories_.erase(kept);
+    }
 }
 
 void LockWatch::restart() {

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QObject>
 #include <QTimer>
+#include <deque>
 #include <memory>
 
 namespace lockscope {
@@ -31,9 +32,12 @@ public:
 
     // The client must outlive the watch, or be taken away (null) before it goes.
     void setClient(etcd::Client* client);
-    // Restarts the monitor on the new prefix; the models start over. Nothing is watched before
-    // the first prefix is set.
+    // Restarts the monitor on the new prefix; the models start over, but the event log: each
+    // prefix keeps its own for the session (the last KeptHistories), so going back to a
+    // prefix brings back what was seen under it. Nothing is watched before the first prefix is
+    // set.
     void setPrefix(const std::string& prefix);
+    static constexpr std::size_t KeptHistories = 8;
     const std::string& prefix() const { return prefix_; }
     bool hasPrefix() const { return prefixSet_; }
 
@@ -86,6 +90,8 @@ private:
     bool prefixSet_ = false;
     std::string selectedLock_;
     QHash<QByteArray, OwnLock> ownLocks_; // the last state of each, for the list of any prefix
+    // The event logs of the prefixes watched before, most recently left last.
+    std::deque<std::pair<std::string, std::deque<etcd::LockEvent>>> otherHistories_;
     // Shared with the monitor's listener, which may still run after the monitor is replaced.
     std::shared_ptr<Inbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;

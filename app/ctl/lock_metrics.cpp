@@ -73,7 +73,7 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
             // The next holder of the same revision took over from the one that went.
             if (counters.lastHolderGoneAt == event.revision)
                 ++counters.handoffs;
-            if (event.waited && !event.recovered)
+            if (event.waited && !event.recovered && !event.atLeast) // exact times only
                 wait_.Observe(seconds(*event.waited));
             break;
         case etcd::LockEventKind::Expired:
@@ -85,7 +85,7 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
             counters.lastHolderGoneAt = event.revision;
             if (event.kind == etcd::LockEventKind::Expired)
                 ++counters.expiredLosses;
-            if (event.held && !event.recovered)
+            if (event.held && !event.recovered && !event.atLeast)
                 hold_.Observe(seconds(*event.held));
             break;
         case etcd::LockEventKind::Enqueued:
@@ -152,9 +152,13 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
               "lease ran out. etcd reports a release, a deletion by someone else and a lease "
               "revoke alike as a delete, so those are not told apart.",
               MetricType::Counter, std::move(losses));
-    out.write("lockscope_lock_wait_seconds", "From enqueued to acquired, every lock.",
+    out.write("lockscope_lock_wait_seconds",
+              "From enqueued to acquired, every lock; waits that began before the exporter "
+              "saw them are left out.",
               MetricType::Histogram, {wait_.Collect()});
-    out.write("lockscope_lock_hold_seconds", "From acquired to released or expired, every lock.",
+    out.write("lockscope_lock_hold_seconds",
+              "From acquired to released or expired, every lock; holds that began before the "
+              "exporter saw them are left out.",
               MetricType::Histogram, {hold_.Collect()});
 
     std::map<etcd::AnomalyKind, double> anomalyCounts;

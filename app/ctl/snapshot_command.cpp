@@ -58,9 +58,10 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     if (!state->locks.empty())
         std::fputs(
             qPrintable(renderTextTable(
-                table, {LockQueueModel::Lock, LockQueueModel::Position, LockQueueModel::Key,
-                        LockQueueModel::Lease, LockQueueModel::CreateRevision, LockQueueModel::Ttl,
-                        LockQueueModel::GrantedTtl, LockQueueModel::Predecessor})),
+                table, {LockQueueModel::Lock, LockQueueModel::Kind, LockQueueModel::Position,
+                        LockQueueModel::Key, LockQueueModel::Lease, LockQueueModel::CreateRevision,
+                        LockQueueModel::Ttl, LockQueueModel::GrantedTtl,
+                        LockQueueModel::Predecessor, LockQueueModel::Value})),
             stdout);
     for (const auto& [name, anomalies] : state->anomalies)
         for (const auto& anomaly : anomalies)

@@ -1,6 +1,5 @@
 #include "app/gui/locks_page.h"
 
-#include "app/core/duration_text.h"
 #include "app/core/event_log_model.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
@@ -33,11 +32,14 @@ namespace {
 
 // Rows of one height, so a view of ten thousand rows never measures them; columns sized once
 // by the caller, never ResizeToContents, which scans every row. `stretch` takes the width left;
-// keys are elided in the middle, where keys of one lock differ least.
+// keys keep their last segment (the lease, where keys of one lock differ) and are elided before
+// it, other text in the middle.
 QTableView* tableView(const QString& name, int stretch) {
     auto* view = new QTableView;
     view->setObjectName(name);
-    view->setItemDelegate(new PlainTextDelegate(view));
+    auto* delegate = new PlainTextDelegate(view);
+    delegate->setKeepsLastSegment(true);
+    view->setItemDelegate(delegate);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setAlternatingRowColors(true);
@@ -65,6 +67,11 @@ void sizeColumns(QTableView* view, std::initializer_list<int> widths) {
             view->setColumnWidth(column, width);
         ++column;
     }
+}
+
+// A column width that shows `text` whole, with the cell's margins and a sort indicator.
+int textWidth(const QTableView* view, const QString& text) {
+    return view->fontMetrics().horizontalAdvance(text) + 16;
 }
 
 QLineEdit* filterBox(const QString& name, const QString& placeholder) {
@@ -99,6 +106,7 @@ LocksPage::LocksPage(QWidget* parent)
     , lockFilter_(filterBox("lockFilter", tr("Filter locks by name (Ctrl+F)")))
     , lockProxy_(filterProxy(LockListModel::Name, lockFilter_, this))
     , lockTable_(tableView("lockTable", LockListModel::Name))
+    , detailHeading_(heading(tr("Holder and queue")))
     , holderCard_(new HolderCard)
     , queueTable_(tableView("queueTable", LockQueueModel::Key))
     , lockActionsBar_(new LockActionsBar(queueTable_))
@@ -111,7 +119,10 @@ LocksPage::LocksPage(QWidget* parent)
         LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     queueTable_->setItemDelegateForColumn(
         LockQueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+    lockProxy_->setSortRole(LockListModel::SortRole);
     lockTable_->setModel(lockProxy_);
+    lockTable_->setSortingEnabled(true);
+    lockTable_->sortByColumn(LockListModel::Name, Qt::AscendingOrder);
     eventTable_->setModel(eventProxy_);
 
     locksSplitter_->setObjectName("locksSplitter");
@@ -119,7 +130,7 @@ LocksPage::LocksPage(QWidget* parent)
     locksSplitter_->addWidget(createDetailPanel());
     locksSplitter_->setStretchFactor(0, 2);
     locksSplitter_->setStretchFactor(1, 3);
-    locksSplitter_->setSizes({500, 760});
+    locksSplitter_->setSizes({560, 700});
 
     detailSplitter_->setObjectName("detailSplitter");
     detailSplitter_->addWidget(locksSplitter_);
@@ -169,7 +180,7 @@ QWidget* LocksPage::createDetailPanel() {
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* header = new QHBoxLayout;
-    header->addWidget(heading(tr("Holder and queue")));
+    header->addWidget(detailHeading_);
     header->addStretch(1);
     header->addWidget(lockActionsBar_);
     layout->addLayout(header);
@@ -205,11 +216,17 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     eventProxy_->setSourceModel(watch ? watch->events() : nullptr);
     QItemSelectionModel* oldSelection = queueTable_->selectionModel();
     queueTable_->setModel(watch ? watch->queue() : nullptr);
-    delete oldSelection;                               // setModel made a new one
-    sizeColumns(lockTable_, {0, 100, 55, 75, 70, 55}); // the name keeps ~120 px of 500
-    sizeColumns(queueTable_, {0, 65, 130, 75, 80, 95, 150});
-    // The lock is the one selected, and the TTL bar shows what was granted.
+    delete oldSelection; // setModel made a new one
+    // Room for the longest badge, and for a "≥" hold of an hour: never elided in the middle.
+    const int badge = textWidth(lockTable_, tr("⚠ %1 +%2").arg(tr("wrong lease")).arg(3));
+    const int age = textWidth(queueTable_, tr("held %1").arg("≥ 59 min 59 s"));
+    const int kind = textWidth(lockTable_, tr("election"));
+    sizeColumns(lockTable_, {0, kind, 100, 62, 75, badge, 55}); // the name keeps ~100 px of 560
+    sizeColumns(queueTable_, {0, 60, 125, 70, 70, age, 130, 130});
+    // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
+    // was granted.
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
+    queueTable_->setColumnHidden(LockQueueModel::Kind, true);
     queueTable_->setColumnHidden(LockQueueModel::GrantedTtl, true);
     sizeColumns(eventTable_, {95, 105, 150, 0, 140, 70, 80, 80, 80}); // "force-released"
     if (watch) {
@@ -297,6 +314,14 @@ void LocksPage::showOwnLock() {
 void LocksPage::showHolder() {
     showOwnLock();
     const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
+    // An election's candidates and their proposals, where a lock's holder and waiters would be.
+    const bool election = watch && watch->queue()->kind() == etcd::QueueKind::Election;
+    const QString heading = election ? tr("Leader and candidates") : tr("Holder and queue");
+    if (detailHeading_->text() != heading)
+        detailHeading_->setText(heading);
+    // The proposals in the place of the predecessors, which are a mutex's concern.
+    queueTable_->setColumnHidden(LockQueueModel::Value, !election);
+    queueTable_->setColumnHidden(LockQueueModel::Predecessor, election);
     if (!watch || watch->selectedLock().empty()) {
         holderCard_->clear(tr("Select a lock to see its holder and queue"));
         return;
@@ -307,10 +332,9 @@ void LocksPage::showHolder() {
         return;
     }
     const LockQueueModel::Entry& holder = queue->entryAt(0);
-    HolderCard::Holder card{holder.keyText,        holder.leaseHex,
-                            holder.createRevision, durationText(queue->ageOf(0)),
-                            std::nullopt,          0,
-                            holder.value};
+    HolderCard::Holder card{holder.keyText,    holder.leaseHex,      holder.createRevision,
+                            queue->ageText(0), std::nullopt,         0,
+                            holder.value,      queue->ageToolTip(0), election};
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;

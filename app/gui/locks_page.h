@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <chrono>
 
+class QLabel;
 class QLineEdit;
 class QSettings;
 class QSortFilterProxyModel;
@@ -64,6 +65,7 @@ private:
     QLineEdit* lockFilter_;
     QSortFilterProxyModel* lockProxy_;
     QTableView* lockTable_;
+    QLabel* detailHeading_; // "Holder and queue", or "Leader and candidates"
     HolderCard* holderCard_;
     QTableView* queueTable_;
     LockActionsBar* lockActionsBar_;

@@ -128,7 +128,7 @@ void TimelinePage::setWorkspace(Workspace* workspace) {
 void TimelinePage::addHoldsInProgress(const etcd::LockMonitorState& state) {
     for (const auto& [name, queue] : state.locks) {
         const etcd::LockKey* holder = queue.holder();
-        if (holder && holder->fromInitialLoad && holder->acquiredAt)
+        if (holder && holder->acquiredBeforeSeen && holder->acquiredAt)
             timeline_->beginHold(displayKeyText(name),
                                  holdOf(holder->key, holder->lease, holder->createRevision, true),
                                  etcd::unixSeconds(*holder->acquiredAt));

@@ -24,7 +24,7 @@ LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::s
         switch (e.kind) {
         case LockEventKind::Acquired:
             ++stats.acquisitions;
-            if (!e.recovered && e.waited)
+            if (!e.recovered && !e.atLeast && e.waited) // exact durations only
                 waits.push_back(ms(*e.waited));
             if (auto gone = holderGoneAt.find(e.lock); gone != holderGoneAt.end()) {
                 if (!e.recovered)
@@ -38,7 +38,7 @@ LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::s
         case LockEventKind::ForceReleased:
         case LockEventKind::Cancelled:
             if (e.held) { // only a holder has a hold time
-                if (!e.recovered)
+                if (!e.recovered && !e.atLeast)
                     holds.push_back(ms(*e.held));
                 holderGoneAt[e.lock] = e.observedAt;
             }

@@ -114,9 +114,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     std::sort(arrived.begin(), arrived.end(),
               [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
     for (auto* kv : arrived) {
-        LockKey key = lockKeyOf(*kv, now);
-        key.fromInitialLoad = !recovered;
-        insert(std::move(key), revision, recovered, out);
+        insert(lockKeyOf(*kv, now), revision, recovered, out);
         if (!recovered)
             out.clear(); // not news (below), and a million of them would be a burst of memory
     }
@@ -157,8 +155,9 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
     const bool becomesHolder = at == queue.keys.begin();
     const auto now = key.enqueuedAt;
+    key.enqueuedBeforeSeen = unseen(recovered);
     out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
-                   std::nullopt, recovered, key.createRevision});
+                   std::nullopt, recovered, key.createRevision, false});
     if (becomesHolder && !queue.keys.empty())
         queue.keys.front().acquiredAt.reset(); // arrived out of order: it was not the holder
     queue.keys.insert(at, std::move(key));
@@ -187,8 +186,10 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                     std::nullopt,
                     recovered,
                     it->createRevision};
-    if (wasHolder && it->acquiredAt)
+    if (wasHolder && it->acquiredAt) {
         event.held = since(*it->acquiredAt, now);
+        event.atLeast = it->acquiredBeforeSeen;
+    }
     out.push_back(std::move(event));
     queue.keys.erase(it);
     if (queue.keys.empty())
@@ -224,8 +225,14 @@ void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_po
     if (holder.acquiredAt)
         return;
     holder.acquiredAt = now;
+    holder.acquiredBeforeSeen = unseen(recovered);
     out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
-                   since(holder.enqueuedAt, now), std::nullopt, recovered, holder.createRevision});
+                   since(holder.enqueuedAt, now), std::nullopt, recovered, holder.createRevision,
+                   holder.enqueuedBeforeSeen});
+}
+
+bool LockTable::unseen(bool recovered) const {
+    return recovered || !loaded_;
 }
 
 bool LockTable::setLeaseExpired(int64_t lease, bool expired) {

@@ -55,6 +55,9 @@ private:
                bool recovered, std::vector<LockEvent>& out);
     // Why the key `gone` left its queue, which it held or not.
     LockEventKind departure(const LockKey& gone, bool wasHolder);
+    // Whether a key inserted, or a holder found, now came before we could see it: during the
+    // first load (it was already there) or in a gap a re-list reconciles.
+    bool unseen(bool recovered) const;
     void noteNewHolder(LockQueue& queue, int64_t revision,
                        std::chrono::system_clock::time_point now, bool recovered,
                        std::vector<LockEvent>& out);

@@ -14,6 +14,17 @@ const char* anomalyKindName(AnomalyKind kind) {
     return "unknown";
 }
 
+const char* queueKindName(QueueKind kind) {
+    return kind == QueueKind::Election ? "election" : "mutex";
+}
+
+QueueKind LockQueue::kind() const {
+    const bool election = std::any_of(keys.begin(), keys.end(), [](const LockKey& key) {
+        return !key.value.empty() || key.modRevision > key.createRevision;
+    });
+    return election ? QueueKind::Election : QueueKind::Mutex;
+}
+
 const char* lockEventKindName(LockEventKind kind) {
     switch (kind) {
     case LockEventKind::Enqueued: return "enqueued";

@@ -21,16 +21,27 @@ struct LockKey {
     std::string value; // elections keep the candidate's proposal here
     std::chrono::system_clock::time_point enqueuedAt{};
     std::optional<std::chrono::system_clock::time_point> acquiredAt;
-    // Already there when the first load looked: it was enqueued (and, for the holder, acquired)
-    // before enqueuedAt and acquiredAt, which are when LockScope first saw it.
-    bool fromInitialLoad = false;
+    // etcd keeps no time of creation: a key already there when we looked (or that came, or
+    // took the lock, during a gap in the watch) has its time from when we first saw it, so
+    // how long it has waited or held is a lower bound.
+    bool enqueuedBeforeSeen = false;
+    bool acquiredBeforeSeen = false;
 };
+
+// What a queue is: a mutex (`etcdctl lock`: every key's value empty) or an election
+// (`etcdctl elect`: Campaign puts the candidate's proposal as the value, and the leader's
+// Proclaim puts it again, so its mod revision passes its create revision). The keys and the
+// order are the same; the first key leads instead of holding.
+enum class QueueKind { Mutex, Election };
+const char* queueKindName(QueueKind kind); // "mutex", "election"
 
 // The keys of one lock name in create-revision order: the first holds, the rest wait.
 struct LockQueue {
     std::string name;
     std::vector<LockKey> keys;
     const LockKey* holder() const { return keys.empty() ? nullptr : &keys.front(); }
+    // An election when any key carries a value or was put again.
+    QueueKind kind() const;
 };
 
 enum class AnomalyKind {
@@ -67,6 +78,8 @@ struct LockEvent {
     std::optional<std::chrono::milliseconds> held;   // acquired to gone, for the holder only
     bool recovered = false;     // inferred by reconciling a re-list after a gap, not seen live
     int64_t createRevision = 0; // the key's; an Acquired holder's fencing token
+    // `waited` or `held` began before LockScope saw it (LockKey::enqueuedBeforeSeen): at least.
+    bool atLeast = false;
 };
 
 // What we know of a lease's time to live: the server's answer and when it came, so a display

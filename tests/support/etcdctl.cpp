@@ -34,11 +34,23 @@ CommandResult etcdctl(const std::string& endpoints, const std::vector<std::strin
     return result;
 }
 
+namespace {
+std::unique_ptr<process::ChildProcess> runningEtcdctl(const std::string& endpoints,
+                                                      const std::vector<std::string>& args) {
+    return std::make_unique<process::ChildProcess>(process::etcdctlArgs(endpoints, args),
+                                                   std::vector<std::string>{"ETCDCTL_API=3"});
+}
+} // namespace
+
 std::unique_ptr<process::ChildProcess>
 etcdctlLock(const std::string& endpoints, const std::string& name, std::vector<std::string> args) {
     args.insert(args.begin(), {"lock", name});
-    return std::make_unique<process::ChildProcess>(process::etcdctlArgs(endpoints, args),
-                                                   std::vector<std::string>{"ETCDCTL_API=3"});
+    return runningEtcdctl(endpoints, args);
+}
+
+std::unique_ptr<process::ChildProcess>
+etcdctlElect(const std::string& endpoints, const std::string& name, const std::string& proposal) {
+    return runningEtcdctl(endpoints, {"elect", name, proposal});
 }
 
 std::optional<std::string> pollLine(process::ChildProcess& child) {

@@ -23,6 +23,11 @@ std::unique_ptr<process::ChildProcess> etcdctlLock(const std::string& endpoints,
                                                    const std::string& name,
                                                    std::vector<std::string> args = {});
 
+// A real `etcdctl elect <name> <proposal>` left running: it campaigns, prints the leader's key
+// and proposal once it leads, and stays a candidate (or the leader) until SIGINT or SIGTERM.
+std::unique_ptr<process::ChildProcess>
+etcdctlElect(const std::string& endpoints, const std::string& name, const std::string& proposal);
+
 // The next line a child printed if one is there, after a wait of a few milliseconds at most:
 // for polling from an event loop that must keep running meanwhile (QTRY_*).
 std::optional<std::string> pollLine(process::ChildProcess& child);

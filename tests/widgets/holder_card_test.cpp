@@ -10,6 +10,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QVBoxLayout>
+#include <cmath>
 
 using namespace lockscope;
 
@@ -31,11 +32,13 @@ private slots:
     void showsTheHolder() {
         HolderCard card;
         QCOMPARE(card.key(), QString());
-        card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 5.2, 60, "deploy"});
+        card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 5.2, 60, "deploy", {}, false});
         QCOMPARE(card.key(), QString("/locks/demo/694d"));
         auto* bar = card.findChild<QProgressBar*>();
         QCOMPARE(bar->text(), QString("6 s of 60 s"));
-        QVERIFY(bar->styleSheet().contains("#d32f2f")); // under a quarter left
+        // Under a quarter left: the low tones.
+        QVERIFY(bar->styleSheet().contains(TtlCountdownDelegate::fillColor(true).name()));
+        QVERIFY(bar->styleSheet().contains(TtlCountdownDelegate::textColor().name()));
         QVERIFY(card.findChild<QLineEdit*>("holderKey")->isVisibleTo(&card));
         card.clear("Nobody holds /locks/demo");
         QCOMPARE(card.key(), QString());
@@ -69,7 +72,7 @@ private slots:
         QWidget window;
         auto* card = new HolderCard;
         (new QVBoxLayout(&window))->addWidget(card);
-        card->setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 59.5, 60, "deploy"});
+        card->setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 59.5, 60, "deploy", {}, false});
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCoreApplication::processEvents();
@@ -78,9 +81,15 @@ private slots:
         window.installEventFilter(&requests);
         for (int holder = 0; holder < 20; ++holder) {
             const QString lease = QString::number(0x694d0000 + holder * 7919, 16);
-            card->setHolder({"/locks/a-much-longer-lock-name/" + lease, lease, 42 + holder,
-                             QString("%1 ms").arg(holder), 59.0 - holder, 60,
-                             QString("value of holder %1").arg(holder)});
+            card->setHolder({"/locks/a-much-longer-lock-name/" + lease,
+                             lease,
+                             42 + holder,
+                             QString("%1 ms").arg(holder),
+                             59.0 - holder,
+                             60,
+                             QString("value of holder %1").arg(holder),
+                             {},
+                             false});
             QCoreApplication::processEvents();
         }
         QCOMPARE(requests.count, 0);
@@ -103,6 +112,47 @@ private slots:
         view.setModel(&model);
         view.resize(200, 100);
         QVERIFY(!view.grab().isNull()); // paints both kinds of cell
+    }
+
+    // Issue 14: TTL text was hard to read over the two-tone bar (white over pale, dark over
+    // green). The text keeps WCAG's 4.5:1 over both tones, and the cell is painted in them.
+    void ttlTextIsReadableOverBothTonesOfTheBar() {
+        for (bool low : {false, true}) {
+            const QColor text = TtlCountdownDelegate::textColor();
+            QVERIFY2(contrast(text, TtlCountdownDelegate::fillColor(low)) >= 4.5,
+                     qPrintable(TtlCountdownDelegate::fillColor(low).name()));
+            QVERIFY2(contrast(text, TtlCountdownDelegate::trackColor(low)) >= 4.5,
+                     qPrintable(TtlCountdownDelegate::trackColor(low).name()));
+        }
+        QStandardItemModel model(1, 1);
+        model.setData(model.index(0, 0), "30 s");
+        model.setData(model.index(0, 0), 30.0, Qt::UserRole + 1);
+        model.setData(model.index(0, 0), 60, Qt::UserRole + 2);
+        QTableView view;
+        view.setItemDelegate(new TtlCountdownDelegate(Qt::UserRole + 1, Qt::UserRole + 2, &view));
+        view.setModel(&model);
+        view.setColumnWidth(0, 160);
+        view.resize(220, 80);
+        const QImage image = view.viewport()->grab().toImage();
+        const QRect cell = view.visualRect(model.index(0, 0));
+        const int y = cell.top() + 5; // above the text
+        QCOMPARE(QColor(image.pixel(cell.left() + 12, y)), TtlCountdownDelegate::fillColor(false));
+        QCOMPARE(QColor(image.pixel(cell.right() - 12, y)),
+                 TtlCountdownDelegate::trackColor(false));
+    }
+
+private:
+    // WCAG 2's contrast ratio of two colours, 1 to 21.
+    static double contrast(const QColor& a, const QColor& b) {
+        const auto luminance = [](const QColor& c) {
+            const auto linear = [](double v) {
+                return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) +
+                   0.0722 * linear(c.blueF());
+        };
+        const double la = luminance(a), lb = luminance(b);
+        return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
     }
 };
 

@@ -1,6 +1,8 @@
 // PlainTextDelegate beside Qt's own delegate, offscreen: the same text in the same place.
+#include "widgets/elided_key.h"
 #include "widgets/plain_text_delegate.h"
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -115,6 +117,27 @@ private slots:
             for (int x = cell.left(); x <= cell.right(); ++x)
                 strokes += image.pixel(x, y) == highlightedText;
         QVERIFY2(strokes >= 5, qPrintable(QString::number(strokes)));
+    }
+
+    // Issue 14: keys elided in the middle lost the lease suffix, the part that tells a lock's
+    // keys apart.
+    void aLongKeyElidedKeepsItsLastSegment() {
+        const QFontMetrics metrics(QApplication::font());
+        const QString suffix = "/694d8c3f2a1b0000";
+        const int suffixWidth = metrics.horizontalAdvance(suffix);
+        for (int width : {suffixWidth + 40, suffixWidth + 80, suffixWidth + 140}) {
+            const QString shown = elidedKey(metrics, longKey, width);
+            QVERIFY2(shown.endsWith(suffix), qPrintable(shown));
+            QVERIFY2(shown.contains("…"), qPrintable(shown));
+            QVERIFY2(shown.startsWith("/l"), qPrintable(shown)); // and its start
+            QVERIFY(metrics.horizontalAdvance(shown) <= width);
+        }
+        // Too narrow for the whole segment: its end stays.
+        const QString narrow = elidedKey(metrics, longKey, metrics.horizontalAdvance("…2a1b0000"));
+        QVERIFY2(narrow.endsWith("2a1b0000") && narrow.startsWith("…"), qPrintable(narrow));
+        QCOMPARE(elidedKey(metrics, "/short/1", 500), QString("/short/1"));
+        // Qt's middle elision, for comparison, loses the suffix at these widths.
+        QVERIFY(!metrics.elidedText(longKey, Qt::ElideMiddle, suffixWidth + 80).endsWith(suffix));
     }
 
     void followsTheTextAsItChanges() {

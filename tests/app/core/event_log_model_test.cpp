@@ -94,7 +94,7 @@ private slots:
         QVERIFY(lines[0].startsWith("observed_at,event,lock,key"));
         QVERIFY2(lines[1].contains(",\"/locks/a/with,comma\","), lines[1].constData());
         QVERIFY(lines[2].contains(
-            "2023-11-14T22:13:20.000Z,acquired,/locks/a,/locks/a/2,2,2,250,,false"));
+            "2023-11-14T22:13:20.000Z,acquired,/locks/a,/locks/a/2,2,2,250,,false,false"));
 
         const QJsonArray array = QJsonDocument::fromJson(exported(model, "events.json")).array();
         QCOMPARE(array.size(), 2);
@@ -105,6 +105,23 @@ private slots:
         QString error;
         QVERIFY(!model.saveCsv(directory.filePath("missing/dir/events.csv"), error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void aLowerBoundTimeShowsAsAtLeastWithWhyAndIsExportedSo() {
+        EventLogModel model;
+        auto batch = events(1, 2);
+        batch[1].atLeast = true;
+        model.append(batch);
+        const QModelIndex waited = model.index(1, EventLogModel::Waited);
+        QCOMPARE(waited.data().toString(), QString("≥ 250"));
+        QVERIFY(waited.data(Qt::ToolTipRole).toString().contains("lower bound"));
+        QVERIFY(!model.index(1, EventLogModel::Held).data(Qt::ToolTipRole).isValid());
+        QVERIFY(!model.index(0, EventLogModel::Waited).data(Qt::ToolTipRole).isValid());
+        const QList<QByteArray> lines = exported(model, "events.csv").split('\n');
+        QVERIFY2(lines[2].endsWith(",250,,false,true"), lines[2].constData());
+        const QJsonArray array = QJsonDocument::fromJson(exported(model, "events.json")).array();
+        QCOMPARE(array[1].toObject()["at_least"].toBool(), true);
+        QCOMPARE(array[0].toObject()["at_least"].toBool(), false);
     }
 
     // \xfd and \xfe are two locks: shown, exported as CSV and as JSON, never as one U+FFFD.

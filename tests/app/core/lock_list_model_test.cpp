@@ -5,6 +5,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTest>
 #include <random>
 
@@ -61,12 +62,74 @@ private slots:
         QCOMPARE(cell(LockListModel::Waiters).toInt(), 3);
         QCOMPARE(cell(LockListModel::Ttl).toString(), QString("20 s"));
         QCOMPARE(cell(LockListModel::Ttl, TtlGrantedRole).toLongLong(), 60);
-        QVERIFY(cell(LockListModel::Anomalies).toString().contains("no_lease"));
+        QCOMPARE(cell(LockListModel::Anomalies).toString(), QString("⚠ no lease"));
         QVERIFY(
             cell(LockListModel::Anomalies, Qt::ToolTipRole).toString().contains("/locks/a/beef"));
         QCOMPARE(model.lockNameAt(0), std::string("/locks/a"));
         QCOMPARE(model.rowOfLock("/locks/a"), 0);
         QCOMPARE(model.rowOfLock("/locks/zz"), -1);
+    }
+
+    // Issue 14: "⚠ 2 …_key" was all a 70 px cell showed of two anomalies.
+    void anAnomalyBadgeIsOneShortWordWithEverythingInItsTooltip() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        state.locks["/locks/a"] = lockQueue("/locks/a", 1);
+        state.anomalies["/locks/a"] = {
+            {"/locks/a/stray", etcd::AnomalyKind::NoLease, "the key has no lease"},
+            {"/locks/a/stray", etcd::AnomalyKind::NotALockKey, "not shaped <name>/<lease>"},
+            {"/locks/a/65", etcd::AnomalyKind::ExpiredLease, "lease 65 is gone"}};
+        model.setState(state, Epoch);
+        const QModelIndex badge = model.index(0, LockListModel::Anomalies);
+        QCOMPARE(badge.data().toString(), QString("⚠ no lease +2"));
+        const QString tip = badge.data(Qt::ToolTipRole).toString();
+        QCOMPARE(tip.count('\n'), 2);
+        QVERIFY2(tip.contains("no lease: /locks/a/stray: the key has no lease"), qPrintable(tip));
+        QVERIFY(tip.contains("odd key: /locks/a/stray: not shaped <name>/<lease>"));
+        QVERIFY(tip.contains("expired: /locks/a/65: lease 65 is gone"));
+        QCOMPARE(badge.data(LockListModel::SortRole).toInt(), 3);
+    }
+
+    // Issue 14: the lock list could not be sorted. Through the proxy the page sorts with.
+    void sortsByEachColumnThroughAProxy() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        state.locks["/l/a"] = lockQueue("/l/a", 5, 100);
+        state.locks["/l/b"] = lockQueue("/l/b", 0, 200);
+        state.locks["/l/c"] = lockQueue("/l/c", 12, 300);
+        state.leases[100] = leaseTtl(9, 60);
+        state.leases[200] = leaseTtl(50, 60); // /l/c's not looked up yet
+        state.anomalies["/l/b"] = {{"/l/b/c8", etcd::AnomalyKind::NoLease, "no lease"}};
+        model.setState(state, Epoch);
+        QSortFilterProxyModel proxy;
+        proxy.setSortRole(LockListModel::SortRole);
+        proxy.setSourceModel(&model);
+        const auto order = [&](int column, Qt::SortOrder sortOrder) {
+            proxy.sort(column, sortOrder);
+            QStringList names;
+            for (int row = 0; row < proxy.rowCount(); ++row)
+                names << proxy.index(row, LockListModel::Name).data().toString();
+            return names.join(' ');
+        };
+        QCOMPARE(order(LockListModel::Name, Qt::DescendingOrder), QString("/l/c /l/b /l/a"));
+        QCOMPARE(order(LockListModel::Holder, Qt::AscendingOrder), QString("/l/a /l/b /l/c"));
+        // As numbers: 12 after 5, though "12" < "5" as text.
+        QCOMPARE(order(LockListModel::Waiters, Qt::AscendingOrder), QString("/l/b /l/a /l/c"));
+        QCOMPARE(order(LockListModel::Ttl, Qt::AscendingOrder), QString("/l/a /l/b /l/c"));
+        QCOMPARE(order(LockListModel::Anomalies, Qt::DescendingOrder).left(4), QString("/l/b"));
+        OwnLock own;
+        own.lock = "/l/c";
+        own.state = OwnLock::State::Held;
+        own.since = QDateTime::currentDateTime();
+        model.setOwnLock(own);
+        QCOMPARE(order(LockListModel::Ours, Qt::DescendingOrder).left(4), QString("/l/c"));
+        // Still sorted as the rows change.
+        state.locks["/l/b"].keys.push_back(lockKey("/l/b", 900, 900));
+        for (int i = 0; i < 20; ++i)
+            state.locks["/l/b"].keys.push_back(lockKey("/l/b", 901 + i, 901 + i));
+        proxy.sort(LockListModel::Waiters, Qt::AscendingOrder);
+        model.setState(state, Epoch);
+        QCOMPARE(proxy.index(2, LockListModel::Name).data().toString(), QString("/l/b"));
     }
 
     void aNewWaiterChangesOneRowWithoutReset() {

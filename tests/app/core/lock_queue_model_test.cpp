@@ -53,6 +53,72 @@ private slots:
         QCOMPARE(cell(0, LockQueueModel::Predecessor).toString(), QString());
     }
 
+    // Issue 14: a key there before LockScope looked showed how long since we saw it as if exact.
+    void timesBeganBeforeWeSawTheKeyAreLowerBoundsWithTheReason() {
+        LockQueueModel model;
+        etcd::LockQueue queue = lockQueue("/locks/a", 2);
+        queue.keys[0].acquiredAt = WallEpoch;
+        queue.keys[0].enqueuedBeforeSeen = queue.keys[0].acquiredBeforeSeen = true;
+        queue.keys[1].enqueuedBeforeSeen = true; // keys[2] was seen to arrive
+        model.setQueue(&queue, {}, Epoch + 125s, WallEpoch + 125s);
+        auto cell = [&](int row, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, LockQueueModel::Waiting), role);
+        };
+        QCOMPARE(cell(0).toString(), QString("held ≥ 2 min 05 s"));
+        QCOMPARE(cell(1).toString(), QString("≥ 2 min 05 s"));
+        QCOMPARE(cell(2).toString(), QString("2 min 05 s"));
+        QVERIFY2(cell(0, Qt::ToolTipRole)
+                     .toString()
+                     .contains("already held the lock when "
+                               "LockScope first saw it"),
+                 qPrintable(cell(0, Qt::ToolTipRole).toString()));
+        QVERIFY(cell(1, Qt::ToolTipRole).toString().contains("waited at least this long"));
+        QVERIFY(!cell(2, Qt::ToolTipRole).isValid());
+        QCOMPARE(model.ageText(0), QString("≥ 2 min 05 s"));
+        QVERIFY(model.ageIsLowerBound(0));
+        QVERIFY(!model.ageIsLowerBound(2));
+    }
+
+    // Issue 14: an election's keys showed "holder" and "Fencing token", proposals hidden.
+    void anElectionReadsAsALeaderAndCandidatesWithTheirProposals() {
+        LockQueueModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        etcd::LockQueue mutex = lockQueue("/locks/m", 1);
+        model.setQueue(&mutex, {}, Epoch, WallEpoch);
+        QCOMPARE(model.kind(), etcd::QueueKind::Mutex);
+        QCOMPARE(model.index(0, LockQueueModel::Position).data().toString(), QString("holder"));
+        QCOMPARE(model.index(0, LockQueueModel::Kind).data().toString(), QString("mutex"));
+
+        etcd::LockQueue election = lockQueue("/elect/e", 1);
+        election.keys[0].value = "alice";
+        election.keys[1].value = "bob";
+        election.keys[0].acquiredAt = WallEpoch;
+        QSignalSpy headers(&model, &QAbstractItemModel::headerDataChanged);
+        model.setQueue(&election, {}, Epoch + 2s, WallEpoch + 2s);
+        QCOMPARE(model.kind(), etcd::QueueKind::Election);
+        QCOMPARE(headers.count(), 1);
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+            return model.index(row, column).data(role).toString();
+        };
+        const auto header = [&](int column) {
+            return model.headerData(column, Qt::Horizontal).toString();
+        };
+        QCOMPARE(cell(0, LockQueueModel::Position), QString("leader"));
+        QCOMPARE(cell(0, LockQueueModel::Waiting), QString("leading 2.0 s"));
+        QCOMPARE(cell(0, LockQueueModel::Value), QString("alice"));
+        QCOMPARE(cell(1, LockQueueModel::Value), QString("bob"));
+        QCOMPARE(cell(1, LockQueueModel::Kind), QString("election"));
+        QVERIFY(!cell(0, LockQueueModel::CreateRevision, Qt::ToolTipRole).contains("Fencing"));
+        QCOMPARE(header(LockQueueModel::Value), QString("Proposal"));
+        QCOMPARE(header(LockQueueModel::Waiting), QString("Candidate for"));
+
+        model.setQueue(&mutex, {}, Epoch, WallEpoch); // and back
+        QCOMPARE(headers.count(), 2);
+        QCOMPARE(header(LockQueueModel::Waiting), QString("Waiting for"));
+        QCOMPARE(cell(0, LockQueueModel::Position), QString("holder"));
+    }
+
     void namesTheLockAndCountsTheGrantedTtlDownLocally() {
         LockQueueModel model;
         QAbstractItemModelTester tester(&model,

@@ -137,6 +137,35 @@ TEST(LockJsonTest, SnapshotNamesPositionsAndPredecessors) {
     EXPECT_NE(json.find(R"("ttl":null)"), std::string::npos) << json;
 }
 
+TEST(LockJsonTest, EachLockSaysWhetherItIsAMutexOrAnElection) {
+    etcd::LockMonitorState state;
+    etcd::LockQueue mutex;
+    mutex.name = "/m";
+    mutex.keys = {{"/m/a", 0xa, 5, 5, "", {}, {}}};
+    etcd::LockQueue election;
+    election.name = "/e";
+    election.keys = {{"/e/b", 0xb, 6, 6, "alice", {}, {}}, {"/e/c", 0xc, 7, 7, "bob", {}, {}}};
+    state.locks = {{mutex.name, mutex}, {election.name, election}};
+    const std::string json = lockStateJson(state);
+    EXPECT_NE(json.find(R"("name":"/m","name_b64":"L20=","kind":"mutex")"), std::string::npos)
+        << json;
+    EXPECT_NE(json.find(R"("name":"/e","name_b64":"L2U=","kind":"election")"), std::string::npos)
+        << json;
+    EXPECT_NE(json.find(R"("value":"bob")"), std::string::npos) << json;
+}
+
+TEST(LockJsonTest, AHoldThatBeganBeforeWeSawItIsMarkedAtLeast) {
+    etcd::LockEvent event{etcd::LockEventKind::Released,   "/n",  "/n/a", 0xa, 5, {}, {},
+                          std::chrono::milliseconds(1500), false, true};
+    EXPECT_NE(lockEventJson(event).find(R"("held_ms":1500,"recovered":false,"at_least":true)"),
+              std::string::npos)
+        << lockEventJson(event);
+    EXPECT_NE(lockEventLine(event).find("held ≥ 1500 ms"), std::string::npos)
+        << lockEventLine(event);
+    event.atLeast = false;
+    EXPECT_NE(lockEventLine(event).find("held 1500 ms"), std::string::npos);
+}
+
 TEST(LockJsonTest, KeyLikeFieldsCarryTheirExactBytesInBase64) {
     etcd::LockMonitorState state;
     etcd::LockQueue queue;

@@ -99,22 +99,67 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotJsonShowsHolderQueueTtl
     EXPECT_NE(table[0].find("2 lock(s)"), std::string::npos) << table[0];
     // One table of both locks' queues, each row naming its lock.
     EXPECT_EQ(cellsOf(table[2]),
-              (std::vector<std::string>{"LOCK", "POSITION", "KEY", "LEASE", "CREATE REV", "TTL",
-                                        "GRANTED", "WAITS ON"}));
+              (std::vector<std::string>{"LOCK", "KIND", "POSITION", "KEY", "LEASE", "CREATE REV",
+                                        "TTL", "GRANTED", "WAITS ON", "VALUE"}));
     std::vector<std::vector<std::string>> jobsRows;
     for (const std::string& line : table)
-        if (const auto cells = cellsOf(line); cells.size() == 8 && cells[0] == name)
+        if (const auto cells = cellsOf(line); cells.size() == 10 && cells[0] == name)
             jobsRows.push_back(cells);
     ASSERT_EQ(jobsRows.size(), 3u);
-    EXPECT_EQ(jobsRows[0][1], "holder");
-    EXPECT_EQ(jobsRows[0][2], *holderKey);
-    EXPECT_EQ(jobsRows[0][6], "10 s");
-    EXPECT_EQ(jobsRows[0][7], "");
-    EXPECT_EQ(jobsRows[1][1], "1");
-    EXPECT_EQ(jobsRows[1][7], *holderKey);
-    EXPECT_EQ(jobsRows[2][1], "2");
-    EXPECT_EQ(jobsRows[2][2], name + "/stray");
-    EXPECT_EQ(jobsRows[2][5], ""); // no lease to look up
+    EXPECT_EQ(jobsRows[0][1], "mutex");
+    EXPECT_EQ(jobsRows[0][2], "holder");
+    EXPECT_EQ(jobsRows[0][3], *holderKey);
+    EXPECT_EQ(jobsRows[0][7], "10 s");
+    EXPECT_EQ(jobsRows[0][8], "");
+    EXPECT_EQ(jobsRows[1][2], "1");
+    EXPECT_EQ(jobsRows[1][8], *holderKey);
+    EXPECT_EQ(jobsRows[2][2], "2");
+    EXPECT_EQ(jobsRows[2][3], name + "/stray");
+    EXPECT_EQ(jobsRows[2][6], ""); // no lease to look up
+    EXPECT_EQ(jobs["kind"].toString(), QString("mutex"));
+}
+
+// Issue 14: `etcdctl elect` queues were shown as locks. Two real candidates: the leader and the
+// other, each with its proposal, in the JSON and the table.
+TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotShowsAnElectionsLeaderAndCandidates) {
+    const std::string name = prefix() + "primary";
+    auto alice = etcdctlElect(cluster().endpointList(), name, "alice");
+    const auto leaderKey = alice->readLine(10s); // etcdctl prints the key once it leads
+    ASSERT_TRUE(leaderKey);
+    auto bob = etcdctlElect(cluster().endpointList(), name, "bob");
+    ASSERT_TRUE(eventually([&] { return keysUnder(name + "/").size() == 2; }))
+        << "the second candidate never campaigned";
+
+    const auto [jsonExit, json] = runToEnd({"snapshot", prefix(), "--json"});
+    EXPECT_EQ(jsonExit, 0);
+    ASSERT_EQ(json.size(), 1u);
+    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(json[0]));
+    const QJsonArray locks = doc["locks"].toArray();
+    ASSERT_EQ(locks.size(), 1) << json[0];
+    const QJsonObject election = locks[0].toObject();
+    EXPECT_EQ(election["kind"].toString(), QString("election"));
+    EXPECT_EQ(election["holder"]["key"].toString().toStdString(), *leaderKey);
+    EXPECT_EQ(election["holder"]["value"].toString(), QString("alice"));
+    ASSERT_EQ(election["waiters"].toArray().size(), 1);
+    EXPECT_EQ(election["waiters"][0]["value"].toString(), QString("bob"));
+
+    const auto [tableExit, table] = runToEnd({"snapshot", prefix()});
+    EXPECT_EQ(tableExit, 0);
+    std::vector<std::vector<std::string>> rows;
+    for (const std::string& line : table)
+        if (const auto cells = cellsOf(line); cells.size() == 10 && cells[0] == name)
+            rows.push_back(cells);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0][1], "election");
+    EXPECT_EQ(rows[0][2], "leader");
+    EXPECT_EQ(rows[0][3], *leaderKey);
+    EXPECT_EQ(rows[0][9], "alice");
+    EXPECT_EQ(rows[1][2], "1");
+    EXPECT_EQ(rows[1][9], "bob");
+    alice->signal(SIGINT);
+    bob->signal(SIGINT);
+    EXPECT_TRUE(alice->wait(10s));
+    EXPECT_TRUE(bob->wait(10s));
 }
 
 TEST_F(LockscopectlSnapshotWatchIntegrationTest, WatchPrintsOneJsonLinePerLockEvent) {

@@ -62,6 +62,21 @@ TEST(LockStatsTest, RecoveredEventsCountButCarryNoDurations) {
     EXPECT_EQ(s.wait.count, 0u);
 }
 
+// A wait or hold that began before LockScope saw the key is only a lower bound.
+TEST(LockStatsTest, LowerBoundDurationsAreLeftOut) {
+    std::vector<LockEvent> h = {
+        event(LockEventKind::Released, "/l", t0 - 2s, {}, 300ms),
+        event(LockEventKind::Acquired, "/l", t0 - 2s, 400ms),
+        event(LockEventKind::Released, "/l", t0 - 1s, {}, 1000ms),
+    };
+    h[0].atLeast = h[1].atLeast = true;
+    const LockStats s = computeLockStats(h, 10s, t0);
+    EXPECT_EQ(s.acquisitions, 1u);
+    EXPECT_EQ(s.wait.count, 0u);
+    EXPECT_EQ(s.hold.count, 1u);
+    EXPECT_DOUBLE_EQ(s.hold.maxMs, 1000);
+}
+
 TEST(LockStatsTest, QueueDepthCountsWaitersOnly) {
     std::map<std::string, LockQueue> locks;
     locks["/a"].keys.resize(3);

@@ -65,16 +65,17 @@ TEST(LockTableTest, FirstLoadIsStateNotEvents) {
     EXPECT_TRUE(t.loaded());
 }
 
-TEST(LockTableTest, OnlyKeysOfTheFirstLoadAreMarkedAsSeenInProgress) {
+TEST(LockTableTest, KeysOfTheFirstLoadAndOfAGapAreMarkedAsSeenInProgress) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
     for (const auto& k : t.locks().at("/l").keys)
-        EXPECT_TRUE(k.fromInitialLoad) << k.key;
+        EXPECT_TRUE(k.enqueuedBeforeSeen) << k.key;
+    EXPECT_TRUE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
     t.apply(put(kv("/l/3", 3, 13)), 13, t0 + 1s);
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/l/3", 3, 13), kv("/l/4", 4, 14)}, 14,
-           t0 + 2s); // a re-list after a gap: /l/4 arrived during it, seen by us
-    EXPECT_FALSE(t.locks().at("/l").keys[2].fromInitialLoad);
-    EXPECT_FALSE(t.locks().at("/l").keys[3].fromInitialLoad);
+           t0 + 2s); // a re-list after a gap: /l/4 arrived during it, at a time nobody saw
+    EXPECT_FALSE(t.locks().at("/l").keys[2].enqueuedBeforeSeen); // seen created by the watch
+    EXPECT_TRUE(t.locks().at("/l").keys[3].enqueuedBeforeSeen);
 }
 
 TEST(LockTableTest, EventsCarryTheKeysCreateRevisionTheHoldersFencingToken) {
@@ -104,6 +105,53 @@ TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
     EXPECT_EQ(e3[1].key, "/l/2");
     EXPECT_EQ(e3[1].waited, 400ms);
     EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
+}
+
+// Issue 14: a lock held for minutes before LockScope looked showed "held 3.8 s". etcd keeps no
+// time of creation, so times of keys already there are lower bounds; watched ones are exact.
+TEST(LockTableTest, TimesOfKeysThereBeforeTheFirstLoadAreLowerBoundsAndWatchedOnesExact) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
+    const auto& before = t.locks().at("/l").keys;
+    EXPECT_TRUE(before[0].enqueuedBeforeSeen);
+    EXPECT_TRUE(before[0].acquiredBeforeSeen);
+    EXPECT_TRUE(before[1].enqueuedBeforeSeen);
+    EXPECT_FALSE(before[1].acquiredAt);
+
+    t.apply(put(kv("/l/3", 3, 13)), 13, t0 + 1s);
+    EXPECT_FALSE(t.locks().at("/l").keys[2].enqueuedBeforeSeen);
+
+    // The holder from the load: held at least 2 s. The waiter from the load takes over: the
+    // moment it acquired is seen, how long it waited is not.
+    auto handoff = t.apply(del("/l/1"), 14, t0 + 2s);
+    ASSERT_EQ(kinds(handoff), (std::vector{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(handoff[0].held, 2s);
+    EXPECT_TRUE(handoff[0].atLeast);
+    EXPECT_EQ(handoff[1].waited, 2s);
+    EXPECT_TRUE(handoff[1].atLeast);
+    EXPECT_FALSE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
+
+    // The watched holder's hold and the watched waiter's wait are exact.
+    auto next = t.apply(del("/l/2"), 15, t0 + 5s);
+    ASSERT_EQ(kinds(next), (std::vector{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(next[0].held, 3s);
+    EXPECT_FALSE(next[0].atLeast);
+    EXPECT_EQ(next[1].waited, 4s);
+    EXPECT_FALSE(next[1].atLeast);
+}
+
+TEST(LockTableTest, KeysAndHoldersNewInAReloadGapHaveLowerBoundTimes) {
+    LockTable t;
+    t.load({}, 10, t0);
+    t.apply(put(kv("/l/1", 1, 11)), 11, t0);
+    auto events = t.load({kv("/l/2", 2, 12)}, 13, t0 + 3s);
+    ASSERT_EQ(kinds(events), (std::vector{LockEventKind::Released, LockEventKind::Enqueued,
+                                          LockEventKind::Acquired}));
+    EXPECT_FALSE(events[0].atLeast); // /l/1 was seen to acquire
+    EXPECT_TRUE(events[2].atLeast);
+    const LockKey& holder = t.locks().at("/l").keys.front();
+    EXPECT_TRUE(holder.enqueuedBeforeSeen);
+    EXPECT_TRUE(holder.acquiredBeforeSeen);
 }
 
 TEST(LockTableTest, AWaiterLeavingIsCancelledWithoutAHolderChange) {
@@ -168,6 +216,22 @@ TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
     EXPECT_TRUE(t.apply(put(updated), 13, t0).empty());
     EXPECT_EQ(t.locks().at("/e").holder()->value, "leader-a2");
     EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
+}
+
+// Issue 14: `etcdctl elect` queues looked like locks. Campaign puts the proposal; Proclaim puts
+// it again (mod > create revision), even an empty one.
+TEST(LockTableTest, AQueueWithValuesOrReputKeysIsAnElection) {
+    LockTable t;
+    t.load({kv("/m/1", 1, 11), kv("/m/2", 2, 12), kv("/e/1", 3, 13, "alice"), kv("/e/2", 4, 14)},
+           14, t0);
+    EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Mutex);
+    EXPECT_EQ(t.locks().at("/e").kind(), QueueKind::Election);
+    EXPECT_STREQ(queueKindName(QueueKind::Election), "election");
+    EXPECT_STREQ(queueKindName(QueueKind::Mutex), "mutex");
+    auto reput = kv("/m/1", 1, 11);
+    reput.set_mod_revision(15);
+    t.apply(put(reput), 15, t0);
+    EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Election);
 }
 
 TEST(LockTableTest, NestedNamesAreSeparateLocks) {

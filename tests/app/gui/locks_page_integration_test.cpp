@@ -1,0 +1,287 @@
+// The Locks page never misleads (issue 14), offscreen against a real etcd and real `etcdctl`:
+// times that began before LockScope looked are shown as lower bounds, each prefix keeps its
+// event log for the session. Saves screenshots to $LOCKSCOPE_ARTIFACTS_DIR (or the build dir).
+#include "app/core/event_log_model.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
+#include "app/core/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "etcdclient/blocking.h"
+#include "main_window_probes.h"
+#include "support/etcdctl.h"
+#include "support/local_etcd.h"
+#include "widgets/holder_card.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <csignal>
+
+using namespace lockscope;
+using lockscope::test::eventLogHas;
+using lockscope::test::saveScreenshot;
+using lockscope::test::selectLock;
+
+namespace {
+
+constexpr int UiTimeoutMs = 15000;
+
+QString queueCell(MainWindow& window, int row, int column, int role = Qt::DisplayRole) {
+    const LockQueueModel* queue = window.lockWatch()->queue();
+    return row < queue->rowCount() ? queue->index(row, column).data(role).toString() : QString();
+}
+
+// The event of `kind` for `key` in the window's log; null when there is none.
+const etcd::LockEvent* loggedEvent(MainWindow& window, etcd::LockEventKind kind,
+                                   const std::string& key) {
+    const EventLogModel* events = window.lockWatch()->events();
+    for (int row = 0; row < events->rowCount(); ++row)
+        if (events->eventAt(row).kind == kind && events->eventAt(row).key == key)
+            return &events->eventAt(row);
+    return nullptr;
+}
+
+// The texts of the labels shown in `widget`.
+QStringList visibleLabelTexts(QWidget& widget) {
+    QStringList texts;
+    for (auto* label : widget.findChildren<QLabel*>())
+        if (label->isVisible())
+            texts << label->text();
+    return texts;
+}
+
+} // namespace
+
+class LocksPageIntegrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
+        QCoreApplication::setOrganizationName("LockScopeTest");
+        QSettings().clear();
+        QVERIFY2(etcd_.start(), etcd_.error().c_str());
+    }
+
+    void cleanup() { etcdctls_.clear(); }
+    void cleanupTestCase() { etcd_.stop(); }
+
+    // Issue 14: "Held for 3.8 s" for a lock held for minutes before the window opened.
+    void aLockHeldBeforeTheWindowOpenedShowsAtLeastAndWhy() {
+        process::ChildProcess* holder = startEtcdctlLock("/honest/job");
+        const auto holderKey = holder->readLine(std::chrono::seconds(15));
+        QVERIFY(holderKey);
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/honest/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(selectLock(window, "/honest/job"), UiTimeoutMs);
+
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queueCell(window, 0, LockQueueModel::Waiting).startsWith("held ≥ "), UiTimeoutMs);
+        QVERIFY(queueCell(window, 0, LockQueueModel::Waiting, Qt::ToolTipRole)
+                    .contains("already held the lock when LockScope first saw it"));
+        auto* heldFor = window.findChild<QLabel*>("holderHeldFor");
+        QTRY_VERIFY_WITH_TIMEOUT(heldFor->text().startsWith("≥ "), UiTimeoutMs);
+        QVERIFY(heldFor->toolTip().contains("etcd keeps no time of creation"));
+
+        // A waiter that comes while the window watches: its wait is exact.
+        process::ChildProcess* waiter = startEtcdctlLock("/honest/job");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 2, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!queueCell(window, 1, LockQueueModel::Waiting).isEmpty(),
+                                 UiTimeoutMs);
+        QVERIFY(!queueCell(window, 1, LockQueueModel::Waiting).contains("≥"));
+        QVERIFY(queueCell(window, 1, LockQueueModel::Waiting, Qt::ToolTipRole).isEmpty());
+        QVERIFY(saveScreenshot(window, "locks_page_at_least.png"));
+
+        holder->signal(SIGINT);
+        const auto waiterKey = waiter->readLine(std::chrono::seconds(15));
+        QVERIFY(waiterKey);
+        QTRY_VERIFY_WITH_TIMEOUT(loggedEvent(window, etcd::LockEventKind::Acquired, *waiterKey),
+                                 UiTimeoutMs);
+        const etcd::LockEvent* released =
+            loggedEvent(window, etcd::LockEventKind::Released, *holderKey);
+        QVERIFY(released && released->held);
+        QVERIFY(released->atLeast);
+        QVERIFY(!loggedEvent(window, etcd::LockEventKind::Acquired, *waiterKey)->atLeast);
+        // The new holder was seen to acquire: no "≥" on it.
+        QTRY_VERIFY_WITH_TIMEOUT(queueCell(window, 0, LockQueueModel::Waiting).startsWith("held "),
+                                 UiTimeoutMs);
+        QVERIFY(!queueCell(window, 0, LockQueueModel::Waiting).contains("≥"));
+    }
+
+    // Issue 14: the event history was wiped on a prefix change.
+    void eachPrefixKeepsItsEventLogForTheSession() {
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/history-a/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        // Takes the lock, runs `true`, lets go.
+        process::ChildProcess* brief = startEtcdctlLock("/history-a/job", {"true"});
+        QVERIFY(brief->wait(std::chrono::seconds(15)));
+        QTRY_VERIFY_WITH_TIMEOUT(test::eventCount(window, etcd::LockEventKind::Released) == 1,
+                                 UiTimeoutMs);
+        const int eventsOfA = window.lockWatch()->events()->rowCount();
+
+        window.setPrefix("/history-b/");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->prefix(), std::string("/history-b/"),
+                                  UiTimeoutMs);
+        QCOMPARE(window.lockWatch()->events()->rowCount(), 0);
+
+        window.setPrefix("/history-a/");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->prefix(), std::string("/history-a/"),
+                                  UiTimeoutMs);
+        QCOMPARE(window.lockWatch()->events()->rowCount(), eventsOfA);
+        QCOMPARE(test::eventCount(window, etcd::LockEventKind::Released), 1);
+        QCOMPARE(window.lockWatch()->events()->eventAt(0).lock, std::string("/history-a/job"));
+    }
+
+    // Issue 14: cut cells ("⚠ 2 …_key", keys cut in the middle) and a list that would not sort.
+    void longKeysBadgesAndSortingReadWhole() {
+        const std::string longName =
+            "/readable/a-lock-name-long-enough-to-be-elided-in-every-table-of-the-page";
+        startEtcdctlLock(longName);
+        process::ChildProcess* busy = startEtcdctlLock("/readable/busy");
+        QVERIFY(busy->readLine(std::chrono::seconds(15)));
+        for (int i = 0; i < 3; ++i)
+            startEtcdctlLock("/readable/busy");
+        etcd::pb::PutRequest stray; // no lease and not a lock key: two anomalies
+        stray.set_key("/readable/busy/stray");
+        QVERIFY(etcd::call(etcd_.client(), &etcd::Client::put, stray));
+
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/readable/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE_WITH_TIMEOUT(test::waitersShown(window, "/readable/busy"), 4, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(test::waitersShown(window, longName) == 0, UiTimeoutMs);
+
+        auto* table = window.findChild<QTableView*>("lockTable");
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+        QVERIFY(table->isSortingEnabled());
+        QVERIFY(table->horizontalHeader()->isSortIndicatorShown());
+        QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(LockListModel::Name));
+        const auto firstListed = [&] {
+            return proxy->index(0, LockListModel::Name).data().toString().toStdString();
+        };
+        QCOMPARE(firstListed(), longName); // "a-lock..." before "busy"
+        // A click on the Waiting header sorts by it, as numbers; a second click reverses.
+        QHeaderView* header = table->horizontalHeader();
+        const QPoint waiting(header->sectionViewportPosition(LockListModel::Waiters) + 10, 5);
+        const auto mostWaitingFirst = [&] {
+            return header->sortIndicatorOrder() == Qt::DescendingOrder;
+        };
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, waiting);
+        QCOMPARE(header->sortIndicatorSection(), int(LockListModel::Waiters));
+        QCOMPARE(firstListed(), mostWaitingFirst() ? std::string("/readable/busy") : longName);
+        const bool before = mostWaitingFirst();
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, waiting);
+        QCOMPARE(mostWaitingFirst(), !before);
+        QCOMPARE(firstListed(), mostWaitingFirst() ? std::string("/readable/busy") : longName);
+
+        const LockListModel* locks = window.lockWatch()->locks();
+        const QModelIndex badge =
+            locks->index(locks->rowOfLock("/readable/busy"), LockListModel::Anomalies);
+        QCOMPARE(badge.data().toString(), QString("⚠ no lease +1"));
+        QVERIFY(badge.data(Qt::ToolTipRole).toString().contains("/readable/busy/stray"));
+        // The badge's column shows it whole.
+        QVERIFY(table->columnWidth(LockListModel::Anomalies) >
+                table->fontMetrics().horizontalAdvance(badge.data().toString()));
+
+        QVERIFY(selectLock(window, longName));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.lockWatch()
+                ->queue()
+                ->data(window.lockWatch()->queue()->index(0, LockQueueModel::Ttl), TtlGrantedRole)
+                .isValid(),
+            UiTimeoutMs);
+        QVERIFY(saveScreenshot(window, "locks_page_long_key.png"));
+    }
+
+    // Issue 14: `etcdctl elect` keys appeared with "Holder" and "Fencing token", the
+    // candidates' proposals hidden.
+    void anElectionShowsItsLeaderCandidatesAndProposals() {
+        auto alice = test::etcdctlElect(etcd_.cluster().endpointList(), "/elect/primary", "alice");
+        const auto leaderKey = alice->readLine(std::chrono::seconds(15));
+        QVERIFY(leaderKey);
+        auto bob = test::etcdctlElect(etcd_.cluster().endpointList(), "/elect/primary", "bob");
+        startEtcdctlLock("/elect/plain-lock"); // a mutex beside it
+
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/elect/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE_WITH_TIMEOUT(test::waitersShown(window, "/elect/primary"), 1, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(test::waitersShown(window, "/elect/plain-lock") == 0, UiTimeoutMs);
+        const LockListModel* locks = window.lockWatch()->locks();
+        const auto kindOf = [&](const std::string& lock) {
+            return locks->index(locks->rowOfLock(lock), LockListModel::Kind).data().toString();
+        };
+        QCOMPARE(kindOf("/elect/primary"), QString("election"));
+        QCOMPARE(kindOf("/elect/plain-lock"), QString("mutex"));
+        QVERIFY(locks->index(locks->rowOfLock("/elect/primary"), LockListModel::Holder)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("proposing alice"));
+
+        QVERIFY(selectLock(window, "/elect/primary"));
+        const LockQueueModel* queue = window.lockWatch()->queue();
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 2, UiTimeoutMs);
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Key), QString::fromStdString(*leaderKey));
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Position), QString("leader"));
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Value), QString("alice"));
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Value), QString("bob"));
+        auto* queueTable = window.findChild<QTableView*>("queueTable");
+        QVERIFY(!queueTable->isColumnHidden(LockQueueModel::Value));
+        QVERIFY(queueTable->isColumnHidden(LockQueueModel::Predecessor));
+        QCOMPARE(queue->headerData(LockQueueModel::Value, Qt::Horizontal).toString(),
+                 QString("Proposal"));
+
+        auto* card = window.findChild<HolderCard*>("holderCard");
+        QTRY_COMPARE_WITH_TIMEOUT(card->key(), QString::fromStdString(*leaderKey), UiTimeoutMs);
+        const QStringList cardTexts = visibleLabelTexts(*card);
+        QVERIFY2(cardTexts.contains("Leader") && cardTexts.contains("Proposal") &&
+                     cardTexts.contains("Revision"),
+                 qPrintable(cardTexts.join('|')));
+        QVERIFY2(!cardTexts.contains("Fencing token") && !cardTexts.contains("Holder"),
+                 qPrintable(cardTexts.join('|')));
+        QVERIFY(visibleLabelTexts(window).contains("Leader and candidates"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            queue->data(queue->index(0, LockQueueModel::Ttl), TtlGrantedRole).isValid(),
+            UiTimeoutMs);
+        QVERIFY(saveScreenshot(window, "locks_page_election.png"));
+
+        // A mutex reads as one again.
+        QVERIFY(selectLock(window, "/elect/plain-lock"));
+        QTRY_COMPARE_WITH_TIMEOUT(queueCell(window, 0, LockQueueModel::Position), QString("holder"),
+                                  UiTimeoutMs);
+        QVERIFY(queueTable->isColumnHidden(LockQueueModel::Value));
+        QVERIFY(!queueTable->isColumnHidden(LockQueueModel::Predecessor));
+        QVERIFY(visibleLabelTexts(window).contains("Holder and queue"));
+        QVERIFY(visibleLabelTexts(*card).contains("Fencing token"));
+        alice->signal(SIGINT);
+        bob->signal(SIGINT);
+    }
+
+private:
+    process::ChildProcess* startEtcdctlLock(const std::string& name,
+                                            std::vector<std::string> args = {}) {
+        etcdctls_.push_back(
+            test::etcdctlLock(etcd_.cluster().endpointList(), name, std::move(args)));
+        return etcdctls_.back().get();
+    }
+
+    test::LocalEtcd etcd_;
+    std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
+};
+
+QTEST_MAIN(LocksPageIntegrationTest)
+#include "locks_page_integration_test.moc"
