@@ -327,6 +327,14 @@ Run &apos;lockscope --help&apos; for usage.
 运行“lockscope --help”查看用法。
 </translation>
     </message>
+    <message>
+        <source>lockscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).
+Run it in a desktop session, or over ssh -X; lockscopectl answers the same questions in a terminal.
+</source>
+        <translation>lockscope：没有可以打开窗口的显示（DISPLAY 和 WAYLAND_DISPLAY 均未设置）。
+请在桌面会话中运行，或通过 ssh -X 运行；lockscopectl 可在终端中回答同样的问题。
+</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::AboutDialog</name>
@@ -544,6 +552,13 @@ Acquire with this TTL anyway?</source>
     </message>
 </context>
 <context>
+    <name>lockscope::DurationText</name>
+    <message>
+        <source>≥ %1</source>
+        <translation>≥ %1</translation>
+    </message>
+</context>
+<context>
     <name>lockscope::EndpointStatusModel</name>
     <message>
         <source>true</source>
@@ -672,6 +687,10 @@ Acquire with this TTL anyway?</source>
         <source>lost</source>
         <translation>丢失</translation>
     </message>
+    <message>
+        <source>It began before LockScope saw the key (already there when the watch started, or during a gap in it). etcd keeps no time of creation, so this is a lower bound.</source>
+        <translation>它在 LockScope 看到该键之前就已开始（监视开始时键已存在，或出现在监视中断期间）。etcd 不记录创建时间，所以这是一个下限。</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HelpMenu</name>
@@ -745,6 +764,73 @@ Acquire with this TTL anyway?</source>
     <message>
         <source>%1 s of %2 s</source>
         <translation>%1 s / %2 s</translation>
+    </message>
+    <message>
+        <source>Leader</source>
+        <translation>领导者</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>修订号</translation>
+    </message>
+    <message>
+        <source>Leading for</source>
+        <translation>已领导</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>提议</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::HolderTimeline</name>
+    <message>
+        <source>Two holders at once, %1 to %2</source>
+        <translation>同时有两个持有者，%1 至 %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Lock: %1</source>
+        <translation>锁：%1</translation>
+    </message>
+    <message>
+        <source>Key: %1</source>
+        <translation>键：%1</translation>
+    </message>
+    <message>
+        <source>Lease: %1</source>
+        <translation>租约：%1</translation>
+    </message>
+    <message>
+        <source>Fencing token: %1</source>
+        <translation>防护令牌：%1</translation>
+    </message>
+    <message>
+        <source>Start: unknown, held since before LockScope started watching (first seen %1)</source>
+        <translation>开始：未知，在 LockScope 开始监视之前已持有（首次看到于 %1）</translation>
+    </message>
+    <message>
+        <source>Start: %1</source>
+        <translation>开始：%1</translation>
+    </message>
+    <message>
+        <source>End: still held</source>
+        <translation>结束：仍在持有</translation>
+    </message>
+    <message>
+        <source>End: %1</source>
+        <translation>结束：%1</translation>
+    </message>
+    <message>
+        <source>Duration: at least %1</source>
+        <translation>时长：至少 %1</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>时长：%1</translation>
     </message>
 </context>
 <context>
@@ -874,12 +960,20 @@ split brains found: %9%10</source>
 <context>
     <name>lockscope::LatencyPlot</name>
     <message>
-        <source>round trip (ms)</source>
-        <translation>往返时间（毫秒）</translation>
-    </message>
-    <message>
         <source>No answers yet</source>
         <translation>尚无应答</translation>
+    </message>
+    <message>
+        <source>round trip</source>
+        <translation>往返</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <source>%1 (s)</source>
+        <translation>%1 (s)</translation>
     </message>
 </context>
 <context>
@@ -1070,6 +1164,81 @@ split brains found: %9%10</source>
         <source>Ours</source>
         <translation>我们的</translation>
     </message>
+    <message>
+        <source>election</source>
+        <translation>选举</translation>
+    </message>
+    <message>
+        <source>mutex</source>
+        <translation>互斥锁</translation>
+    </message>
+    <message>
+        <source>Leader %1, proposing %2</source>
+        <translation>领导者 %1，提议 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>⚠ %1 +%2</source>
+        <translation>⚠ %1 +%2</translation>
+    </message>
+    <message>
+        <source>no lease</source>
+        <translation>无租约</translation>
+    </message>
+    <message>
+        <source>wrong lease</source>
+        <translation>租约不符</translation>
+    </message>
+    <message>
+        <source>odd key</source>
+        <translation>异常键</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::LockPrefixDialog</name>
+    <message>
+        <source>Lock prefix</source>
+        <translation>锁前缀</translation>
+    </message>
+    <message>
+        <source>Lock &amp;prefix:</source>
+        <translation>锁前缀(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Watch this prefix</source>
+        <translation>监视此前缀(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Which key prefix holds the locks of %1? LockScope watches only the keys under it. Applications name their locks under a prefix of their own (etcdctl lock and the Go client use the lock&apos;s name, for example /locks/deploy/); &quot;/&quot; is every key of the cluster, which on a Kubernetes etcd is millions of keys under /registry/.</source>
+        <translation>%1 的锁在哪个键前缀下？LockScope 只监视该前缀下的键。应用会把锁放在自己的前缀下（etcdctl lock 和 Go 客户端使用锁的名称，例如 /locks/deploy/）；“/” 表示集群的全部键，在 Kubernetes 的 etcd 上就是 /registry/ 下的数百万个键。</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 keys, and about %3 of them are not lock keys (&lt;name&gt;/&lt;lease id in hex&gt;). Loading them all takes memory and time on this computer and on the cluster. Type a longer prefix that holds only the locks, or load them all anyway.</source>
+        <translation>%1 下有 %2 个键，其中约 %3 个不是锁键（‹名称›/‹十六进制租约 ID›）。全部加载会占用本机和集群的内存与时间。请输入只包含锁的更长前缀，或者仍然全部加载。</translation>
+    </message>
+    <message>
+        <source>&amp;Watch the narrower prefix</source>
+        <translation>监视更窄的前缀(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Load all anyway</source>
+        <translation>仍然全部加载(&amp;L)</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockQueueModel</name>
@@ -1088,10 +1257,6 @@ split brains found: %9%10</source>
     <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>Since LockScope saw the key appear, or saw it acquire the lock: keys already there when the watch began have waited or held at least this long</source>
-        <translation>自 LockScope 看到该键出现或看到它获取锁起计算：监视开始时已存在的键，实际等待或持有的时间至少有这么长</translation>
     </message>
     <message>
         <source>Position</source>
@@ -1129,6 +1294,62 @@ split brains found: %9%10</source>
         <source>Granted</source>
         <translation>授予</translation>
     </message>
+    <message>
+        <source>It already led the election when LockScope first saw it, at %1. etcd keeps no time of creation, so it has led at least this long.</source>
+        <translation>LockScope 于 %1 首次看到它时，它已经是选举的领导者。etcd 不记录创建时间，所以它至少已领导这么久。</translation>
+    </message>
+    <message>
+        <source>It was already a candidate when LockScope first saw it, at %1. etcd keeps no time of creation, so it has been one at least this long.</source>
+        <translation>LockScope 于 %1 首次看到它时，它已经是候选人。etcd 不记录创建时间，所以它至少已是候选人这么久。</translation>
+    </message>
+    <message>
+        <source>It already held the lock when LockScope first saw it, at %1. etcd keeps no time of creation, so it has held it at least this long.</source>
+        <translation>LockScope 于 %1 首次看到它时，它已经持有该锁。etcd 不记录创建时间，所以它至少已持有这么久。</translation>
+    </message>
+    <message>
+        <source>It was already waiting when LockScope first saw it, at %1. etcd keeps no time of creation, so it has waited at least this long.</source>
+        <translation>LockScope 于 %1 首次看到它时，它已经在等待。etcd 不记录创建时间，所以它至少已等待这么久。</translation>
+    </message>
+    <message>
+        <source>The create revision of this key: the lowest leads</source>
+        <translation>该键的创建修订号：最小者为领导者</translation>
+    </message>
+    <message>
+        <source>leader</source>
+        <translation>领导者</translation>
+    </message>
+    <message>
+        <source>leading %1</source>
+        <translation>已领导 %1</translation>
+    </message>
+    <message>
+        <source>election</source>
+        <translation>选举</translation>
+    </message>
+    <message>
+        <source>mutex</source>
+        <translation>互斥锁</translation>
+    </message>
+    <message>
+        <source>Since the key appeared, or acquired the lock. &quot;≥&quot;: it began before LockScope saw it, so it has waited or held at least this long</source>
+        <translation>自键出现或获得锁以来的时间。“≥”：它在 LockScope 看到之前就已开始，所以至少已等待或持有这么久</translation>
+    </message>
+    <message>
+        <source>Candidate for</source>
+        <translation>已参选</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockWatch</name>
@@ -1139,6 +1360,10 @@ split brains found: %9%10</source>
     <message>
         <source>loading the locks under %1</source>
         <translation>正在加载 %1 下的锁</translation>
+    </message>
+    <message>
+        <source>no lock prefix chosen yet</source>
+        <translation>尚未选择锁前缀</translation>
     </message>
 </context>
 <context>
@@ -1190,6 +1415,26 @@ split brains found: %9%10</source>
     <message>
         <source>Nobody holds %1</source>
         <translation>没有人持有 %1</translation>
+    </message>
+    <message>
+        <source>⚠ %1 +%2</source>
+        <translation>⚠ %1 +%2</translation>
+    </message>
+    <message>
+        <source>wrong lease</source>
+        <translation>租约不符</translation>
+    </message>
+    <message>
+        <source>held %1</source>
+        <translation>已持有 %1</translation>
+    </message>
+    <message>
+        <source>election</source>
+        <translation>选举</translation>
+    </message>
+    <message>
+        <source>Leader and candidates</source>
+        <translation>领导者与候选人</translation>
     </message>
 </context>
 <context>
@@ -1309,6 +1554,18 @@ split brains found: %9%10</source>
     <message>
         <source>LockScope — %1</source>
         <translation>LockScope — %1</translation>
+    </message>
+    <message>
+        <source>no lock prefix chosen yet</source>
+        <translation>尚未选择锁前缀</translation>
+    </message>
+    <message>
+        <source>counting the keys under %1…</source>
+        <translation>正在统计 %1 下的键…</translation>
+    </message>
+    <message>
+        <source>%1 not loaded: %2 keys</source>
+        <translation>未加载 %1：%2 个键</translation>
     </message>
 </context>
 <context>
@@ -1690,10 +1947,6 @@ split brains found: %9%10</source>
 <context>
     <name>lockscope::TimelinePage</name>
     <message>
-        <source>milliseconds</source>
-        <translation>毫秒</translation>
-    </message>
-    <message>
         <source>waiters</source>
         <translation>等待者</translation>
     </message>
@@ -1722,10 +1975,6 @@ split brains found: %9%10</source>
         <translation>把图表导出为 PNG 或 PDF（也可在各图表的右键菜单中导出）</translation>
     </message>
     <message>
-        <source>Holders over time: a lane per lock, a bar per hold, red where two believed they held it</source>
-        <translation>持有者时间线：每个锁一条泳道，每次持有一段条形，红色表示有两方同时认为自己持有锁</translation>
-    </message>
-    <message>
         <source>wait (observed)</source>
         <translation>等待（观察到的）</translation>
     </message>
@@ -1740,6 +1989,22 @@ split brains found: %9%10</source>
     <message>
         <source>wait (ours)</source>
         <translation>等待（我们的）</translation>
+    </message>
+    <message>
+        <source>wait or gap</source>
+        <translation>等待或间隔</translation>
+    </message>
+    <message>
+        <source>No lock acquired since the watch began</source>
+        <translation>监视开始以来尚无锁被获得</translation>
+    </message>
+    <message>
+        <source>Not sampled yet</source>
+        <translation>尚未采样</translation>
+    </message>
+    <message>
+        <source>Holders over time: a lane per lock, a bar per hold (hover for details), red where two believed they held it; a faded left edge: held since before LockScope started watching</source>
+        <translation>持有者随时间变化：每个锁一条泳道，每次持有一个条块（悬停查看详情），两者同时认为自己持有时标红；左边缘渐隐：在 LockScope 开始监视之前就已持有</translation>
     </message>
 </context>
 <context>
