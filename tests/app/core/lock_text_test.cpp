@@ -156,7 +156,7 @@ TEST(LockJsonTest, EachLockSaysWhetherItIsAMutexOrAnElection) {
 
 TEST(LockJsonTest, AHoldThatBeganBeforeWeSawItIsMarkedAtLeast) {
     etcd::LockEvent event{etcd::LockEventKind::Released,   "/n",  "/n/a", 0xa, 5, {}, {},
-                          std::chrono::milliseconds(1500), false, true};
+                          std::chrono::milliseconds(1500), false, 0,      true};
     EXPECT_NE(lockEventJson(event).find(R"("held_ms":1500,"recovered":false,"at_least":true)"),
               std::string::npos)
         << lockEventJson(event);
