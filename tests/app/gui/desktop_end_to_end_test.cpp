@@ -17,6 +17,7 @@
 #include "support/child_processes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/holder_card.h"
@@ -88,9 +89,7 @@ class DesktopEndToEndTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeEndToEndTest");
-        QSettings().clear();
+        useFreshTestSettings("LockScopeEndToEndTest");
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
         options_.endpoints = etcd_.cluster().endpoints();
     }

@@ -10,6 +10,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "widgets/holder_card.h"
 
 #include <QHeaderView>
@@ -60,9 +61,7 @@ class LocksPageIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
-        QSettings().clear();
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 

@@ -13,6 +13,7 @@
 #include "process/child_process.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
 
@@ -68,9 +69,7 @@ class MainWindowIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
-        QSettings().clear();
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 

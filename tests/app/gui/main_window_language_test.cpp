@@ -3,6 +3,7 @@
 // the window is built, not connected.
 #include "app/core/ui_language.h"
 #include "app/gui/main_window.h"
+#include "test_settings.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -53,11 +54,7 @@ QStringList pageTexts(const MainWindow& window) {
 class MainWindowLanguageTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeLanguageTest");
-        QSettings().clear();
-    }
+    void initTestCase() { useFreshTestSettings("LockScopeLanguageTest"); }
 
     // Before any catalogue is installed: the source texts.
     void englishWindow() {

@@ -13,6 +13,7 @@
 #include "process/child_process.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/shortcuts_dialog.h"
 
@@ -85,9 +86,7 @@ class MainWindowMenusIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
-        QSettings().clear();
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 

@@ -15,6 +15,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "widgets/elided_label.h"
 #include "widgets/holder_card.h"
 #include "widgets/problem_list.h"
@@ -61,9 +62,7 @@ class OwnLockIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
-        QSettings().clear();
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 

@@ -8,6 +8,7 @@
 #include "etcdclient/hex_id.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "widgets/holder_timeline.h"
 
 #include <QApplication>
@@ -53,9 +54,7 @@ class TimelinePageIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
-        QSettings().clear();
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 
