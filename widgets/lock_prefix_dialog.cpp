@@ -31,6 +31,9 @@ LockPrefixDialog::LockPrefixDialog(const QString& message, const QStringList& re
     watchButton_ = buttons->addButton(tr("&Watch this prefix"), QDialogButtonBox::AcceptRole);
     watchButton_->setObjectName("watchPrefixButton");
     watchButton_->setDefault(true);
+    // Enter in the field is Watch, or nothing while Watch is disabled: Cancel (auto-default in a
+    // dialog) would otherwise take the default then, and an Enter after typing would cancel.
+    buttons->button(QDialogButtonBox::Cancel)->setAutoDefault(false);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     // Nothing to watch in an empty field; when warned, only a narrower prefix.
@@ -73,6 +76,7 @@ LockPrefixDialog* LockPrefixDialog::warnBroad(const QString& prefix, qint64 keys
     auto* buttons = dialog->findChild<QDialogButtonBox*>("lockPrefixButtons");
     QPushButton* anyway = buttons->addButton(tr("&Load all anyway"), QDialogButtonBox::ActionRole);
     anyway->setObjectName("loadAnywayButton");
+    anyway->setAutoDefault(false);
     connect(anyway, &QPushButton::clicked, dialog, [dialog] {
         dialog->loadAnyway_ = true;
         dialog->prefixBox_->setEditText(dialog->broad_);
