@@ -167,9 +167,9 @@ QColor HolderTimeline::colorOf(const QString& holder) {
 }
 
 int HolderTimeline::laneOf(const QString& lock) {
-    int lane = static_cast<int>(lanes_.indexOf(lock));
-    if (lane >= 0)
-        return lane;
+    if (const auto known = laneIndex_.constFind(lock); known != laneIndex_.constEnd())
+        return *known;
+    laneIndex_.insert(lock, static_cast<int>(lanes_.size()));
     lanes_.append(lock);
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
     ticker->addTick(lanes_.size() - 1, lock);
@@ -245,7 +245,7 @@ void HolderTimeline::setDurationFormat(DurationFormat format) {
 }
 
 QPoint HolderTimeline::pointOf(const QString& lock, double time) const {
-    const auto lane = static_cast<double>(lanes_.indexOf(lock));
+    const auto lane = static_cast<double>(laneIndex_.value(lock, -1));
     return plot_->mapTo(
         this,
         QPointF(plot_->xAxis->coordToPixel(time), plot_->yAxis->coordToPixel(lane)).toPoint());

@@ -88,6 +88,7 @@ private:
 
     QCustomPlot* plot_;
     QStringList lanes_;
+    QHash<QString, int> laneIndex_; // lanes_ by lock: 10,000 locks made a linear search quadratic
     QHash<QString, QList<Interval>> intervals_; // per lane, oldest first
     QHash<QString, QList<Interval>> overlaps_;  // per lane, oldest first
     QTimer replotTimer_;
