@@ -52,17 +52,15 @@ int main(int argc, char* argv[]) {
     // The options' descriptions are translated when the parser is built: the text printed
     // comes from a second parser, built once the language is installed.
     const QStringList arguments = losslessArguments(argc, argv);
-    if (LockscopeCommandLine early; early.parse(arguments) && early.asksForText()) {
+    if (LockscopeCommandLine early;
+        (early.parse(arguments) && early.asksForText()) || !platformAvailable(arguments)) {
         QCoreApplication textOnly(argc, argv);
         speakChosenLanguage(textOnly);
         LockscopeCommandLine translated;
-        translated.parse(arguments);
-        translated.printText();
-    } else if (!platformAvailable(arguments)) {
-        QCoreApplication textOnly(argc, argv);
-        speakChosenLanguage(textOnly);
-        if (LockscopeCommandLine translated; !translated.parse(arguments))
+        if (!translated.parse(arguments))
             return usageError(translated.errorText());
+        if (translated.asksForText())
+            translated.printText();
         std::fputs(qPrintable(QCoreApplication::translate(
                        "lockscope",
                        "lockscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY "
