@@ -32,7 +32,6 @@
 #include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>

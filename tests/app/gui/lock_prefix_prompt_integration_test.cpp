@@ -6,13 +6,13 @@
 #include "app/gui/main_window.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "widgets/lock_prefix_dialog.h"
 
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
-#include <QStandardPaths>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -40,8 +40,7 @@ class LockPrefixPromptIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 

@@ -17,7 +17,6 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <csignal>

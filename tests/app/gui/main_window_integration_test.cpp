@@ -24,7 +24,6 @@
 #include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>

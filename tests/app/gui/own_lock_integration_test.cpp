@@ -22,7 +22,6 @@
 
 #include <QAction>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QTest>
 #include <csignal>
 

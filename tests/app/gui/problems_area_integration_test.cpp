@@ -8,11 +8,11 @@
 #include "app/gui/prefix_bar.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 #include "widgets/problem_list.h"
 
 #include <QScreen>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
 #include <QToolButton>
@@ -40,8 +40,7 @@ class ProblemsAreaIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 

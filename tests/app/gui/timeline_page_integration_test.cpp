@@ -16,7 +16,6 @@
 #include <QDateTime>
 #include <QHelpEvent>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QToolTip>
 #include <qcustomplot.h>

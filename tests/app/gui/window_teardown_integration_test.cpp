@@ -7,9 +7,9 @@
 #include "process/local_cluster.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "test_settings.h"
 
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QtTest>
 #include <csignal>
@@ -23,8 +23,7 @@ class WindowTeardownIntegrationTest : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's own
-        QCoreApplication::setOrganizationName("LockScopeTest");
+        useFreshTestSettings();
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
         options_.endpoints = etcd_.cluster().endpoints();
     }
