@@ -1,6 +1,7 @@
 #include "widgets/series_history.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace lockscope {
 
@@ -14,7 +15,7 @@ constexpr uint64_t runLength(int level) {
 }
 
 // Extremes merged run by run.
-struct Span {
+struct Merged {
     float low = 0, high = 0;
     bool any = false;
 
@@ -53,8 +54,39 @@ void SeriesHistory::append(double time, double value) {
 }
 
 void SeriesHistory::removeBefore(double time) {
-    const auto end = std::lower_bound(times_.begin(), times_.end(), time);
-    trimFront(static_cast<std::size_t>(end - times_.begin()));
+    trimFront(search(time, 0, times_.size()));
+}
+
+std::size_t SeriesHistory::search(double time, std::size_t lo, std::size_t hi, bool after) const {
+    // True while `i` lies left of the answer.
+    auto left = [&](std::size_t i) { return after ? times_[i] <= time : times_[i] < time; };
+    if (lo >= hi || !left(lo))
+        return lo;
+    if (left(hi - 1))
+        return hi;
+    // Now left(lo) and !left(hi - 1), so the times differ and the answer is in (lo, hi - 1].
+    const double share = (time - times_[lo]) / (times_[hi - 1] - times_[lo]);
+    const auto guess = std::clamp<std::size_t>(
+        lo + static_cast<std::size_t>(share * static_cast<double>(hi - 1 - lo)), lo + 1, hi - 1);
+    std::size_t below = lo, above = hi - 1; // left(below) and !left(above)
+    for (std::size_t step = 1, i = guess;; step *= 2) {
+        if (left(i)) {
+            below = i;
+            if (above - i <= step)
+                break;
+            i += step;
+        } else {
+            above = i;
+            if (i - below <= step)
+                break;
+            i -= step;
+        }
+    }
+    while (above - below > 1) {
+        const std::size_t middle = below + (above - below) / 2;
+        (left(middle) ? below : above) = middle;
+    }
+    return above;
 }
 
 void SeriesHistory::trimFront(std::size_t count) {
@@ -72,10 +104,16 @@ void SeriesHistory::trimFront(std::size_t count) {
             ++levelFirst_[k];
         }
     }
+    // A kept column that lost points would show extremes that are gone.
+    ColumnCache& cache = columnCache_;
+    while (!cache.columns.empty() && cache.columns.front().begin < first_) {
+        cache.columns.pop_front();
+        ++cache.first;
+    }
 }
 
 SeriesHistory::Extremes SeriesHistory::extremes(uint64_t begin, uint64_t end) const {
-    Span span;
+    Merged span;
     uint64_t i = begin;
     while (i < end) {
         int k = levelCount - 1;
@@ -99,65 +137,85 @@ SeriesHistory::Extremes SeriesHistory::extremes(uint64_t begin, uint64_t end) co
 }
 
 bool SeriesHistory::valueRange(double from, double to, double& low, double& high) const {
-    const auto b = std::lower_bound(times_.begin(), times_.end(), from);
-    const auto e = std::upper_bound(b, times_.end(), to);
+    const std::size_t b = search(from, 0, times_.size());
+    const std::size_t e = search(to, b, times_.size(), true);
     if (b == e)
         return false;
-    const uint64_t begin = first_ + static_cast<uint64_t>(b - times_.begin());
-    const Extremes found = extremes(begin, first_ + static_cast<uint64_t>(e - times_.begin()));
+    const Extremes found = extremes(first_ + b, first_ + e);
     low = found.low;
     high = found.high;
     return true;
 }
 
-std::vector<SeriesHistory::Point> SeriesHistory::decimated(double from, double to,
-                                                           int columns) const {
-    std::vector<Point> out;
-    if (times_.empty() || columns <= 0 || !(to > from))
-        return out;
-    const auto b = static_cast<std::size_t>(std::lower_bound(times_.begin(), times_.end(), from) -
-                                            times_.begin());
-    const auto e = static_cast<std::size_t>(
-        std::upper_bound(times_.begin() + static_cast<std::ptrdiff_t>(b), times_.end(), to) -
-        times_.begin());
-    auto emit = [&](std::size_t local) { out.push_back({times_[local], values_[local]}); };
-    if (b > 0)
-        emit(b - 1); // the line runs in from the left edge
-    if (e - b <= 2 * static_cast<std::size_t>(columns)) {
-        for (std::size_t i = b; i < e; ++i)
-            emit(i);
-    } else {
-        out.reserve(2 * static_cast<std::size_t>(columns) + 2);
-        const double width = (to - from) / columns;
-        std::size_t begin = b;
-        for (int c = 0; c < columns && begin < e; ++c) {
-            const double columnEnd = from + (c + 1) * width;
-            const std::size_t end =
-                c == columns - 1
-                    ? e
-                    : static_cast<std::size_t>(
-                          std::lower_bound(times_.begin() + static_cast<std::ptrdiff_t>(begin),
-                                           times_.begin() + static_cast<std::ptrdiff_t>(e),
-                                           columnEnd) -
-                          times_.begin());
-            if (end == begin)
-                continue;
-            // Both at the column's first point, lowest or highest first, whichever is nearer
-            // where the line stands: one vertical stroke a column, not a zigzag through it
-            // (half the pixels to fill).
-            const Extremes found = extremes(first_ + begin, first_ + end);
-            const double at = times_[begin];
-            const bool highFirst =
-                !out.empty() && out.back().value - found.low > found.high - out.back().value;
-            out.push_back({at, highFirst ? found.high : found.low});
-            if (found.low != found.high)
-                out.push_back({at, highFirst ? found.low : found.high});
-            begin = end;
+SeriesHistory::ColumnRun SeriesHistory::column(int64_t index, double width,
+                                               std::size_t hint) const {
+    ColumnCache& cache = columnCache_;
+    const auto cached = index - cache.first;
+    if (cached >= 0 && cached < static_cast<int64_t>(cache.columns.size()))
+        return cache.columns[static_cast<std::size_t>(cached)];
+    const std::size_t begin = search(static_cast<double>(index) * width, hint, times_.size());
+    const std::size_t end = search(static_cast<double>(index + 1) * width, begin, times_.size());
+    const ColumnRun made{first_ + begin, first_ + end,
+                         begin < end ? extremes(first_ + begin, first_ + end) : Extremes{0, 0}};
+    // With a point after it, no point can come into it any more: it is kept, in a run of
+    // neighbouring columns, for the next replot.
+    const int64_t after = cache.first + static_cast<int64_t>(cache.columns.size());
+    if (end < times_.size() && (cache.columns.empty() || index >= cache.first)) {
+        if (index > after || cache.columns.empty()) {
+            cache.columns.clear(); // the view jumped on: keep a run from here
+            cache.first = index;
         }
+        cache.columns.push_back(made);
     }
-    if (e < times_.size())
-        emit(e); // and out to the right edge
-    return out;
+    return made;
+}
+
+SeriesHistory::View SeriesHistory::view(double from, double to, int columns) const {
+    View shown{{}, true};
+    if (times_.empty() || columns <= 0 || !(to > from))
+        return shown;
+    auto point = [&](std::size_t local) {
+        shown.spans.push_back({times_[local], values_[local], values_[local]});
+    };
+    const std::size_t b = search(from, 0, times_.size());
+    const std::size_t e = search(to, b, times_.size(), true);
+    if (e - b <= 2 * static_cast<std::size_t>(columns)) {
+        for (std::size_t i = b > 0 ? b - 1 : b; i < e; ++i)
+            point(i);
+        if (e < times_.size())
+            point(e);
+        return shown;
+    }
+    shown.exact = false;
+    // Columns lie at whole multiples of their width, so a view that moves on by less than a
+    // column (a live view, each replot) finds all but its newest columns as they were.
+    ColumnCache& cache = columnCache_;
+    const double asked = (to - from) / columns;
+    if (std::abs(asked - cache.width) > asked * 1e-9) {
+        cache.width = asked;
+        cache.columns.clear();
+    }
+    const double width = cache.width;
+    const auto firstColumn = static_cast<int64_t>(std::floor(from / width));
+    const auto lastColumn = static_cast<int64_t>(std::floor(to / width));
+    while (!cache.columns.empty() && cache.first < firstColumn) {
+        cache.columns.pop_front();
+        ++cache.first;
+    }
+    shown.spans.reserve(static_cast<std::size_t>(lastColumn - firstColumn) + 3);
+    std::size_t next = 0;
+    for (int64_t index = firstColumn; index <= lastColumn; ++index) {
+        const ColumnRun found = column(index, width, next);
+        if (index == firstColumn && found.begin > first_)
+            point(found.begin - first_ - 1); // the band runs in from the left edge
+        next = found.end - first_;
+        if (found.end > found.begin)
+            shown.spans.push_back(
+                {times_[found.begin - first_], found.extremes.low, found.extremes.high});
+    }
+    if (next < times_.size())
+        point(next); // and out to the right edge
+    return shown;
 }
 
 std::size_t SeriesHistory::memoryBytes() const {
