@@ -61,8 +61,13 @@ void EventLogModel::append(const std::vector<etcd::LockEvent>& events) {
         return;
     // Of a batch larger than the log itself, only its newest events could stay.
     const std::size_t incoming = std::min(events.size(), capacity_);
-    const std::size_t overflow =
+    const std::size_t needed =
         events_.size() + incoming > capacity_ ? events_.size() + incoming - capacity_ : 0;
+    // A view handles a removal at the top in time that grows with its rows (its header and
+    // persistent indexes move up), and at 5k events/s a full log paid that on every batch:
+    // 40% of the time spent appending. So when full, the oldest tenth goes at once.
+    const std::size_t overflow =
+        needed == 0 ? 0 : std::min(events_.size(), std::max(needed, capacity_ / 10));
     if (overflow > 0) {
         beginRemoveRows({}, 0, static_cast<int>(overflow) - 1);
         events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(overflow));

@@ -8,7 +8,7 @@
 namespace lockscope {
 
 // The lock events seen since the watch began, oldest first, bounded: past `capacity` the oldest
-// rows go (rowsRemoved at the top), so a long session keeps constant memory.
+// tenth of the rows goes (rowsRemoved at the top), so a long session keeps constant memory.
 class EventLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -84,6 +84,27 @@ private slots:
         QCOMPARE(model.data(model.index(1, EventLogModel::Waited)).toLongLong(), 250);
     }
 
+    // Views pay for a removal at the top by their row count: a full log drops a tenth at once,
+    // not a row or two with every batch.
+    void aFullLogDropsItsOldestTenthAtOnce() {
+        EventLogModel model(nullptr, 100);
+        model.append(events(1, 100));
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        model.append(events(101, 1));
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(removed[0][2].toInt(), 9); // rows 0..9
+        QCOMPARE(model.rowCount(), 91);
+        QCOMPARE(model.eventAt(0).revision, 11);
+        for (int revision = 102; revision <= 110; ++revision)
+            model.append(events(revision, 1));
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(model.rowCount(), 100);
+        model.append(events(111, 1));
+        QCOMPARE(removed.count(), 2);
+        QCOMPARE(model.rowCount(), 91);
+        QCOMPARE(model.eventAt(90).revision, 111);
+    }
+
     void exportsCsvAndJson() {
         EventLogModel model;
         auto batch = events(1, 2);
