@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
@@ -25,7 +26,8 @@ class Workspace;
 class LocksPage : public QWidget {
     Q_OBJECT
 public:
-    // Scrolling to the newest event at most this often: each scroll moves pixels.
+    // Scrolling to the newest event, and showing the holder and actions anew, at most this
+    // often: once a frame.
     static constexpr std::chrono::milliseconds FollowInterval{33};
 
     explicit LocksPage(QWidget* parent = nullptr);
@@ -75,6 +77,12 @@ private:
     QSplitter* locksSplitter_;
     QSplitter* detailSplitter_;
     QTimer followEvents_; // scrolls the event log to its newest row, once a frame
+    // The holder card and the actions after the models changed: at once after a quiet frame,
+    // else at the frame's end.
+    void refreshSoon();
+    void refreshNow();
+    QTimer refreshHeldBack_;
+    QElapsedTimer sinceRefresh_;
 };
 
 } // namespace lockscope
