@@ -86,6 +86,7 @@ void LockWatch::restart() {
     inbox_ = std::make_shared<Inbox>();
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
+    options.prepareFullCopy = true; // the GUI thread moves the first listing in, not copies it
     // Runs on the client's thread: the inbox under its mutex, and a queued drain when the first
     // events since the last drain arrive.
     auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](

@@ -61,6 +61,7 @@ void LockMonitor::stop() {
         status_ = "stopped";
         ++generation_;
         watch = std::move(watch_);
+        prepared_.reset();
     }
     watch.cancel(); // outside mutex_: it waits for a running callback, which may want mutex_
 }
@@ -101,10 +102,13 @@ LockChanges LockMonitor::copyChanges(LockMonitorState& state) const {
     auto changed = changes_.changedAfter(state.locksStamp);
     state.locksStamp = changes_.stamp();
     if (!changed) {
-        state.locks = table_.locks();
-        state.anomalies = table_.anomalies();
         copied.all = true;
-        return copied;
+        changed = takePreparedCopy(state);
+        if (!changed) {
+            state.locks = table_.locks();
+            state.anomalies = table_.anomalies();
+            return copied;
+        }
     }
     for (const std::string& name : *changed) {
         state.anomalies.erase(name);
@@ -117,8 +121,21 @@ LockChanges LockMonitor::copyChanges(LockMonitorState& state) const {
         if (auto anomalies = table_.anomaliesOf(found->second); !anomalies.empty())
             state.anomalies[name] = std::move(anomalies);
     }
-    copied.locks.assign(changed->begin(), changed->end());
+    if (!copied.all)
+        copied.locks.assign(changed->begin(), changed->end());
     return copied;
+}
+
+std::optional<std::set<std::string>> LockMonitor::takePreparedCopy(LockMonitorState& state) const {
+    if (!prepared_)
+        return std::nullopt;
+    auto since = changes_.changedAfter(prepared_->stamp);
+    if (since) {
+        state.locks = std::move(prepared_->locks);
+        state.anomalies = std::move(prepared_->anomalies);
+    }
+    prepared_.reset();
+    return since;
 }
 
 std::pair<bool, std::string> LockMonitor::liveness() const {
@@ -170,6 +187,8 @@ void LockMonitor::onListed(uint64_t generation, Result<pb::RangeResponse> listed
         const int64_t revision = listed->header().revision();
         events = table_.load(kvs, revision, std::chrono::system_clock::now());
         changes_.changedAll();
+        if (options_.prepareFullCopy)
+            prepared_ = PreparedCopy{changes_.stamp(), table_.locks(), table_.anomalies()};
         live_ = true;
         status_.clear();
         backoff_ = std::chrono::milliseconds(0);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 
 namespace etcd {
 
@@ -28,6 +29,10 @@ public:
         std::size_t historySize = 10000; // lock events kept, newest last
         int leaseLookupsPerSecond = 40;  // so 10k waiters do not flood etcd
         std::chrono::milliseconds leaseRefresh{2000};
+        // After each listing, the client's thread also copies the locks for the next update()
+        // that must copy them all, which then only moves them in: a GUI thread taking 10k
+        // locks was busy 75 ms copying them. Costs that copy's memory until it is taken.
+        bool prepareFullCopy = false;
     };
     // Each batch of lock events, and an empty batch when only TTLs or liveness changed.
     using Listener = std::function<void(const std::vector<LockEvent>&)>;
@@ -71,6 +76,9 @@ private:
     LockMonitor(Client& client, Options options, Listener listener, RetryListener retryListener);
 
     LockChanges copyChanges(LockMonitorState& state) const; // with mutex_ held
+    // Moves the prepared copy into `state` when the changes since it are known: what changed
+    // after it, or nullopt when it cannot serve (none, or too old).
+    std::optional<std::set<std::string>> takePreparedCopy(LockMonitorState& state) const;
 
     // Every step carries the generation it belongs to (start() begins one, stop() ends it)
     // and checks it in the same hold of mutex_ as the change it makes.
@@ -98,6 +106,12 @@ private:
     uint64_t generation_ = 0;
     LockTable table_;
     LockChangeLog changes_; // of table_'s locks
+    struct PreparedCopy {
+        uint64_t stamp; // of changes_ when made
+        std::map<std::string, LockQueue> locks;
+        AnomaliesByLock anomalies;
+    };
+    mutable std::optional<PreparedCopy> prepared_; // Options::prepareFullCopy; taken once
     std::map<int64_t, LeaseTtl> leases_;
     uint64_t leasesStamp_ = 1; // bumped whenever leases_ changes
     std::deque<LockEvent> history_;

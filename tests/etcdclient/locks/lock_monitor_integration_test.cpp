@@ -149,6 +149,40 @@ TEST_F(LockMonitorIntegrationTest, AStateAnotherMonitorFilledIsCopiedWhole) {
     EXPECT_EQ(shown(copy), shown(second->state()));
 }
 
+// A copy prepared after the listing, on the client's thread, is moved into the first state
+// that needs everything, with the changes made since it applied on top.
+TEST_F(LockMonitorIntegrationTest, APreparedFullCopyIsBroughtUpToDateWhenTaken) {
+    for (const char* key : {"a/1", "b/1", "b/2"})
+        put(prefix() + key);
+    LockMonitor::Options options;
+    options.prefix = prefix();
+    options.prepareFullCopy = true;
+    auto monitor = LockMonitor::create(*client, options);
+    monitor->start();
+    ASSERT_TRUE(eventually([&] { return monitor->liveness().first; }));
+    // Changes after the listing, seen by the monitor (its history) before anyone copies.
+    put(prefix() + "c/1");
+    pb::DeleteRangeRequest release;
+    release.set_key(prefix() + "b/1");
+    ASSERT_TRUE(call(*client, &Client::deleteRange, release));
+    ASSERT_TRUE(eventually([&] {
+        const auto history = monitor->history();
+        return std::any_of(history.begin(), history.end(), [&](const LockEvent& event) {
+            return event.key == prefix() + "b/1" && event.kind == LockEventKind::Released;
+        });
+    }));
+    LockMonitorState taken;
+    EXPECT_TRUE(monitor->update(taken).all);
+    EXPECT_EQ(shown(taken), shown(monitor->state())); // state() copies the table itself
+    EXPECT_EQ(taken.locks.size(), 3u);
+    EXPECT_EQ(taken.locks.at(prefix() + "b").keys.size(), 1u);
+    EXPECT_TRUE(taken.locks.contains(prefix() + "c"));
+    // Taken once: the next state that needs everything copies the table.
+    LockMonitorState another;
+    EXPECT_TRUE(monitor->update(another).all);
+    EXPECT_EQ(shown(another), shown(taken));
+}
+
 TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
     auto monitor = startMonitor();
     auto holder = etcdctl({"lock", "--ttl", "7", lockName()});
