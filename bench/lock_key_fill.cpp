@@ -5,11 +5,22 @@
 #include "etcdclient/key_range.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
 
 namespace lockscope::bench {
 
 void fillLockKeys(etcd::Client& client, const std::string& prefix, const MonitorShape& shape,
                   const std::vector<int64_t>& sessions) {
+    // Many Txns in flight, so etcd commits them in shared batches: one at a time, each waited
+    // for its own commit, a million keys took minutes.
+    constexpr int inFlightLimit = 64;
+    std::mutex mutex;
+    std::condition_variable answered;
+    int inFlight = 0;
+    std::optional<etcd::Error> failed;
     const int keys = shape.keys();
     for (int first = 0; first < keys; first += 128) {
         etcd::pb::TxnRequest txn;
@@ -23,8 +34,22 @@ void fillLockKeys(etcd::Client& client, const std::string& prefix, const Monitor
             if (!sessions.empty())
                 put->set_lease(lease);
         }
-        etcd::call(client, &etcd::Client::txn, txn);
+        std::unique_lock lock(mutex);
+        answered.wait(lock, [&] { return inFlight < inFlightLimit; });
+        ++inFlight;
+        lock.unlock();
+        client.txn(std::move(txn), [&](etcd::Result<etcd::pb::TxnResponse> done) {
+            std::lock_guard answer(mutex);
+            if (!done && !failed)
+                failed = done.error();
+            --inFlight;
+            answered.notify_all();
+        });
     }
+    std::unique_lock lock(mutex);
+    answered.wait(lock, [&] { return inFlight == 0; });
+    if (failed)
+        throw std::runtime_error("filling " + prefix + " failed: " + failed->message);
 }
 
 void clearPrefix(etcd::Client& client, const std::string& prefix) {
