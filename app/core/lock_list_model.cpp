@@ -58,23 +58,33 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
     return QString::fromLatin1(etcd::anomalyKindName(kind));
 }
 
-QVariant LockListModel::sortKey(const Row& row, int column) const {
-    switch (column) {
-    case Name: return row.name;
-    case Kind: return row.kind;
-    case Holder: return row.holder;
-    case Waiters: return row.waiters;
+bool LockListModel::rowLessThan(int a, int b, int column) const {
+    const Row& left = rows_[a];
+    const Row& right = rows_[b];
     // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
-    case Ttl:
+    const auto remaining = [this](const Row& row) {
         return row.holderTtl ? row.holderTtl->ttl.remainingAt(now_)
                              : std::numeric_limits<double>::max();
-    case Anomalies: return row.anomalyCount;
-    case Ours: {
-        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
-        return own == own_.constEnd() ? QString() : own->label;
+    };
+    switch (column) {
+    case Name: return left.name < right.name;
+    case Kind: return left.kind < right.kind;
+    case Holder: return left.holder < right.holder;
+    case Waiters: return left.waiters < right.waiters;
+    case Ttl: return remaining(left) < remaining(right);
+    case Anomalies: return left.anomalyCount < right.anomalyCount;
+    case Ours: return ownLabel(left) < ownLabel(right);
     }
-    }
-    return {};
+    return false;
+}
+
+QString LockListModel::ownLabel(const Row& row) const {
+    const auto own = own_.constFind(QByteArray::fromStdString(row.id));
+    return own == own_.constEnd() ? QString() : own->label;
+}
+
+const QString& LockListModel::nameAt(int row) const {
+    return rows_[static_cast<std::size_t>(row)].name;
 }
 
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
@@ -221,8 +231,6 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = rows_[index.row()];
-    if (role == SortRole)
-        return sortKey(row, index.column());
     switch (index.column()) {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();

@@ -20,8 +20,6 @@ class LockListModel : public KeyedTableModel {
     Q_OBJECT
 public:
     enum Column { Name, Kind, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
-    // What a sorting proxy compares: numbers as numbers (waiters, seconds left, anomalies).
-    static constexpr int SortRole = TtlGrantedRole + 1;
 
     explicit LockListModel(QObject* parent = nullptr);
 
@@ -42,6 +40,11 @@ public:
     std::string lockNameAt(int row) const;
     // -1 when no such lock is listed.
     int rowOfLock(const std::string& name) const;
+    // The Name column's text of a row (in range).
+    const QString& nameAt(int row) const;
+    // Whether row `a` sorts before row `b` by `column`: numbers as numbers (waiters, seconds
+    // left, anomalies), a lock without a TTL after every TTL. For LockListProxy.
+    bool rowLessThan(int a, int b, int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -70,7 +73,7 @@ private:
     static Row keylessRow(const std::string& name);
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
-    QVariant sortKey(const Row& row, int column) const;
+    QString ownLabel(const Row& row) const;
     // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
     void showOwnMark(const std::string& name);
     // The row of `name`, or where it would go.

@@ -4,6 +4,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_list_model.h"
+#include "app/core/lock_list_proxy.h"
 #include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
@@ -82,9 +83,10 @@ QLineEdit* filterBox(const QString& name, const QString& placeholder) {
     return box;
 }
 
-QSortFilterProxyModel* filterProxy(int column, QLineEdit* box, QObject* parent) {
+// Rows with the box's text in any column, any case.
+QSortFilterProxyModel* filterProxy(QLineEdit* box, QObject* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
-    proxy->setFilterKeyColumn(column);
+    proxy->setFilterKeyColumn(-1);
     proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     QObject::connect(box, &QLineEdit::textChanged, proxy,
                      &QSortFilterProxyModel::setFilterFixedString);
@@ -104,14 +106,14 @@ QLabel* heading(const QString& text) {
 LocksPage::LocksPage(QWidget* parent)
     : QWidget(parent)
     , lockFilter_(filterBox("lockFilter", tr("Filter locks by name (Ctrl+F)")))
-    , lockProxy_(filterProxy(LockListModel::Name, lockFilter_, this))
+    , lockProxy_(new LockListProxy(this))
     , lockTable_(tableView("lockTable", LockListModel::Name))
     , detailHeading_(heading(tr("Holder and queue")))
     , holderCard_(new HolderCard)
     , queueTable_(tableView("queueTable", LockQueueModel::Key))
     , lockActionsBar_(new LockActionsBar(queueTable_))
     , eventFilter_(filterBox("eventFilter", tr("Filter events")))
-    , eventProxy_(filterProxy(-1, eventFilter_, this))
+    , eventProxy_(filterProxy(eventFilter_, this))
     , eventTable_(tableView("eventTable", EventLogModel::Key))
     , locksSplitter_(new QSplitter(Qt::Horizontal))
     , detailSplitter_(new QSplitter(Qt::Vertical)) {
@@ -119,7 +121,7 @@ LocksPage::LocksPage(QWidget* parent)
         LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     queueTable_->setItemDelegateForColumn(
         LockQueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
-    lockProxy_->setSortRole(LockListModel::SortRole);
+    connect(lockFilter_, &QLineEdit::textChanged, lockProxy_, &LockListProxy::setNameFilter);
     lockTable_->setModel(lockProxy_);
     lockTable_->setSortingEnabled(true);
     lockTable_->sortByColumn(LockListModel::Name, Qt::AscendingOrder);
@@ -214,7 +216,7 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     }
     workspace_ = workspace;
     LockWatch* watch = workspace ? workspace->lockWatch() : nullptr;
-    lockProxy_->setSourceModel(watch ? watch->locks() : nullptr);
+    lockProxy_->setLocks(watch ? watch->locks() : nullptr);
     eventProxy_->setSourceModel(watch ? watch->events() : nullptr);
     QItemSelectionModel* oldSelection = queueTable_->selectionModel();
     queueTable_->setModel(watch ? watch->queue() : nullptr);

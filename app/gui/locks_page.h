@@ -17,6 +17,7 @@ namespace lockscope {
 
 class HolderCard;
 class LockActionsBar;
+class LockListProxy;
 class Workspace;
 
 // The Locks tab: the locks under the prefix (filterable), the selected lock's holder card and
@@ -65,7 +66,7 @@ private:
 
     QPointer<Workspace> workspace_;
     QLineEdit* lockFilter_;
-    QSortFilterProxyModel* lockProxy_;
+    LockListProxy* lockProxy_;
     QTableView* lockTable_;
     QLabel* detailHeading_; // "Holder and queue", or "Leader and candidates"
     HolderCard* holderCard_;
