@@ -1,6 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
+#include "etcdclient/locks/election.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
 
@@ -66,6 +67,20 @@ inline Result<bool> unlockNow(Mutex& mutex) {
 
 inline Result<bool> tryLockNow(Mutex& mutex) {
     return waitFor<Result<bool>>([&](auto done) { mutex.tryLock(std::move(done)); });
+}
+
+inline Error campaignNow(Election& election, std::string proposal) {
+    return waitFor<Error>(
+        [&](auto done) { election.campaign(std::move(proposal), std::move(done)); });
+}
+
+inline Result<bool> proclaimNow(Election& election, std::string proposal) {
+    return waitFor<Result<bool>>(
+        [&](auto done) { election.proclaim(std::move(proposal), std::move(done)); });
+}
+
+inline Result<bool> resignNow(Election& election) {
+    return waitFor<Result<bool>>([&](auto done) { election.resign(std::move(done)); });
 }
 
 // Unlocks `mutex` and closes `session` (revoking its lease) at once, then waits for both: each
