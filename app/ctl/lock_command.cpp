@@ -3,6 +3,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/retry_backoff.h"
+#include "app/ctl/signal_wait.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "etcdclient/lease_ttl.h"
@@ -21,47 +22,14 @@ namespace lockscope {
 
 namespace {
 
-sigset_t lockSignals() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGCHLD);
-    return set;
-}
-
-// Waits up to `wait` (100 ms by default) for one of the blocked signals; 0 when none came.
-int nextSignal(std::chrono::milliseconds wait = std::chrono::milliseconds(100)) {
-    const sigset_t set = lockSignals();
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait);
-    timespec tick{static_cast<time_t>(seconds.count()),
-                  static_cast<long>(std::chrono::nanoseconds(wait - seconds).count())};
-    const int sig = ::sigtimedwait(&set, nullptr, &tick);
-    return sig > 0 ? sig : 0;
-}
-
-// Sleeps for `delay` unless SIGINT or SIGTERM comes first: true when one did.
-bool interruptedWithin(std::chrono::milliseconds delay) {
-    const auto until = std::chrono::steady_clock::now() + delay;
-    for (auto left = delay; left.count() > 0;
-         left = std::chrono::duration_cast<std::chrono::milliseconds>(
-             until - std::chrono::steady_clock::now())) {
-        const int sig = nextSignal(left);
-        if (sig == SIGINT || sig == SIGTERM)
-            return true;
-    }
-    return false;
-}
-
 // What the client's thread tells the main thread.
 struct Outcome {
     std::mutex mutex;
-    std::optional<etcd::Error> locked;
     std::optional<etcd::Error> lost;
 
-    template <class T> std::optional<T> read(std::optional<T> Outcome::*field) {
+    std::optional<etcd::Error> readLost() {
         std::lock_guard lock(mutex);
-        return this->*field;
+        return lost;
     }
 };
 
@@ -88,18 +56,8 @@ public:
 
     // Queues and waits; a signal meanwhile cancels the wait.
     etcd::Error lock(bool& interrupted) {
-        mutex_->lock([outcome = outcome_](const etcd::Error& e) {
-            std::lock_guard lock(outcome->mutex);
-            outcome->locked = e;
-        });
-        while (!outcome_->read(&Outcome::locked)) {
-            const int sig = nextSignal();
-            if ((sig == SIGINT || sig == SIGTERM) && !interrupted) {
-                interrupted = true;
-                mutex_->cancel();
-            }
-        }
-        return *outcome_->read(&Outcome::locked);
+        return waitUnlessInterrupted([this](ErrorCallback done) { mutex_->lock(std::move(done)); },
+                                     [this] { mutex_->cancel(); }, interrupted);
     }
 
     etcd::Result<bool> tryLock() { return etcd::tryLockNow(*mutex_); }
@@ -114,10 +72,9 @@ int holdUntilSignal(LockHolder& holder) {
     std::printf("%s\n", displayKey(holder.mutex().key()).c_str());
     std::fflush(stdout);
     while (true) {
-        const int sig = nextSignal();
-        if (sig == SIGINT || sig == SIGTERM)
+        if (isTermination(nextSignal()))
             return ExitOk;
-        if (auto lost = holder.outcome().read(&Outcome::lost)) {
+        if (auto lost = holder.outcome().readLost()) {
             say(lost->message);
             return ExitLockLost;
         }
@@ -136,11 +93,11 @@ int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command)
     }
     while (true) {
         const int sig = nextSignal();
-        if (sig == SIGINT || sig == SIGTERM)
+        if (isTermination(sig))
             ::kill(child.pid, sig); // pass it on; we release once the command has exited
         if (const auto exitCode = process::waitForExit(child.pid, std::chrono::milliseconds(0)))
             return *exitCode;
-        if (auto lost = holder.outcome().read(&Outcome::lost)) {
+        if (auto lost = holder.outcome().readLost()) {
             process::stopProcess(child.pid, SIGTERM, std::chrono::seconds(5));
             say(QCoreApplication::translate("lockscopectl", "%1; the command was terminated")
                     .arg(QString::fromStdString(lost->message)));
@@ -314,9 +271,7 @@ int runLockCommand(const QStringList& arguments, const ConnectionOptions& connec
                 .arg(problem));
         return ExitUsage;
     }
-    // Before the client starts its thread, so the signals wait for sigtimedwait.
-    const sigset_t blocked = lockSignals();
-    ::pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
+    blockHoldSignals(); // before the client starts its thread, so they wait for sigtimedwait
     return hold(connection, options);
 }
 
