@@ -83,16 +83,17 @@ inline Result<bool> resignNow(Election& election) {
     return waitFor<Result<bool>>([&](auto done) { election.resign(std::move(done)); });
 }
 
-// Unlocks `mutex` and closes `session` (revoking its lease) at once, then waits for both: each
-// is bounded by the command timeout, so a cluster that stopped answering costs one, not two.
-inline void unlockAndCloseNow(Mutex& mutex, Session& session) {
+// Runs `release` (a lock's unlock, a candidate's resign: it calls the callback it is handed once
+// etcd answered) and closes `session` (revoking its lease) at once, then waits for both: each is
+// bounded by the command timeout, so a cluster that stopped answering costs one, not two.
+template <class Release> void releaseAndCloseNow(Release release, Session& session) {
     waitFor<void>([&](auto bothDone) {
         auto pending = std::make_shared<std::atomic<int>>(2);
         auto oneDone = [pending, bothDone] {
             if (--*pending == 0)
                 bothDone();
         };
-        mutex.unlock([oneDone](auto) { oneDone(); });
+        release(std::function<void()>(oneDone));
         session.close([oneDone](const Error&) { oneDone(); });
     });
 }

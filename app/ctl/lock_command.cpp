@@ -3,11 +3,11 @@
 #include "app/core/key_text.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/retry_backoff.h"
+#include "app/ctl/lock_backend.h"
 #include "app/ctl/signal_wait.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "etcdclient/lease_ttl.h"
-#include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
 #include "process/spawn.h"
 
@@ -37,10 +37,11 @@ struct Outcome {
 class LockHolder {
 public:
     LockHolder(etcd::Client& client, std::shared_ptr<etcd::Session> session,
-               const std::string& name)
+               const LockCommandOptions& options)
         : session_(std::move(session))
-        , mutex_(etcd::Mutex::create(client, session_, name)) {
-        mutex_->onLost([outcome = outcome_](const etcd::Error& e) {
+        , lock_(options.serverLock ? serverLockBackend(client, session_, options.name)
+                                   : mutexBackend(client, session_, options.name)) {
+        lock_->onLost([outcome = outcome_](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
             outcome->lost = e;
         });
@@ -48,28 +49,31 @@ public:
     ~LockHolder() {
         // Neither our key nor our lease outlives the process; the revoke alone would delete
         // the key, the unlock says so sooner.
-        etcd::unlockAndCloseNow(*mutex_, *session_);
+        etcd::releaseAndCloseNow([this](auto done) { lock_->unlock(std::move(done)); }, *session_);
     }
 
-    etcd::Mutex& mutex() { return *mutex_; }
+    LockBackend& lock() { return *lock_; }
     Outcome& outcome() { return *outcome_; }
 
     // Queues and waits; a signal meanwhile cancels the wait.
     etcd::Error lock(bool& interrupted) {
-        return waitUnlessInterrupted([this](ErrorCallback done) { mutex_->lock(std::move(done)); },
-                                     [this] { mutex_->cancel(); }, interrupted);
+        return waitUnlessInterrupted([this](ErrorCallback done) { lock_->lock(std::move(done)); },
+                                     [this] { lock_->cancel(); }, interrupted);
     }
 
-    etcd::Result<bool> tryLock() { return etcd::tryLockNow(*mutex_); }
+    etcd::Result<bool> tryLock() {
+        return etcd::waitFor<etcd::Result<bool>>(
+            [this](auto done) { lock_->tryLock(std::move(done)); });
+    }
 
 private:
     std::shared_ptr<etcd::Session> session_;
-    std::shared_ptr<etcd::Mutex> mutex_;
+    std::unique_ptr<LockBackend> lock_;
     std::shared_ptr<Outcome> outcome_ = std::make_shared<Outcome>();
 };
 
 int holdUntilSignal(LockHolder& holder) {
-    std::printf("%s\n", displayKey(holder.mutex().key()).c_str());
+    std::printf("%s\n", displayKey(holder.lock().key()).c_str());
     std::fflush(stdout);
     while (true) {
         if (isTermination(nextSignal()))
@@ -84,9 +88,9 @@ int holdUntilSignal(LockHolder& holder) {
 int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command) {
     const process::Spawned child =
         process::spawn({.argv = command,
-                        .environment = {"LOCKSCOPE_LOCK_KEY=" + holder.mutex().key(),
+                        .environment = {"LOCKSCOPE_LOCK_KEY=" + holder.lock().key(),
                                         "LOCKSCOPE_FENCING_TOKEN=" +
-                                            std::to_string(holder.mutex().fencingToken())}});
+                                            std::to_string(holder.lock().fencingToken())}});
     if (!child.ok()) {
         say(child.error); // e.g. "cannot run no-such-tool: not found in PATH"
         return ExitCannotRunCommand;
@@ -115,7 +119,7 @@ struct Attempt {
 // One session, one place in the queue; the holder releases both on the way out.
 Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
                 const LockCommandOptions& options) {
-    LockHolder holder(client, std::move(session), options.name);
+    LockHolder holder(client, std::move(session), options);
     if (options.tryOnly) {
         auto tried = holder.tryLock();
         if (!tried) {
@@ -205,6 +209,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             options.tryOnly = true;
         } else if (arg == "--no-retry") {
             options.retry = false;
+        } else if (arg == "--server-lock") {
+            options.serverLock = true;
         } else if (arg == "--force") {
             options.force = true;
         } else if (arg == "--ttl" || arg.startsWith("--ttl=")) {
@@ -223,7 +229,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         } else if (arg.startsWith("-")) {
             problem = QCoreApplication::translate("lockscopectl",
                                                   "lock: unknown flag %1 (use --ttl N, --try, "
-                                                  "--force, --no-retry, -- COMMAND)")
+                                                  "--server-lock, --force, --no-retry, -- "
+                                                  "COMMAND)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
@@ -243,8 +250,15 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
     }
     if (options.name.empty()) {
         problem = QCoreApplication::translate(
-            "lockscopectl", "lock needs a lock name: lockscopectl lock NAME "
-                            "[--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]");
+            "lockscopectl",
+            "lock needs a lock name: lockscopectl lock NAME "
+            "[--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]");
+        return false;
+    }
+    if (options.serverLock && options.tryOnly) {
+        problem = QCoreApplication::translate(
+            "lockscopectl", "--try and --server-lock do not go together: etcd's Lock service "
+                            "has no try-lock; leave out one of them");
         return false;
     }
     if (const std::string ttlProblem = etcd::leaseTtlProblem(options.ttlSeconds);

@@ -31,11 +31,12 @@ constexpr std::array commands = {
         "status",
         QT_TRANSLATE_NOOP("lockscopectl", "Show each endpoint's status (add --json for JSON)."),
         runStatusCommand},
-    CtlCommand{"lock",
-               QT_TRANSLATE_NOOP("lockscopectl",
-                                 "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] "
-                                 "[--no-retry] [-- COMMAND ARGS...]."),
-               runLockCommand},
+    CtlCommand{
+        "lock",
+        QT_TRANSLATE_NOOP("lockscopectl",
+                          "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--server-lock] "
+                          "[--force] [--no-retry] [-- COMMAND ARGS...]."),
+        runLockCommand},
     CtlCommand{"elect",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Campaign like etcdctl elect: NAME PROPOSAL (stdin lines "
