@@ -1,6 +1,7 @@
 #include "widgets/acquire_dialog.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -15,6 +16,7 @@ AcquireDialog::AcquireDialog(const QString& lockName, QWidget* parent)
     : QDialog(parent)
     , name_(new QLineEdit(lockName, this))
     , ttl_(new QLineEdit(this))
+    , backend_(new QComboBox(this))
     , tryOnly_(new QCheckBox(tr("Only if free now (do not queue)"), this))
     , problem_(new QLabel(this)) {
     setWindowTitle(tr("Acquire a lock"));
@@ -27,6 +29,17 @@ AcquireDialog::AcquireDialog(const QString& lockName, QWidget* parent)
     ttl_->setText("10"); // etcdctl lock's default
     ttl_->setToolTip(tr("The session lease's time to live in seconds. LockScope keeps it alive "
                         "every TTL/3 until you release the lock."));
+    backend_->setObjectName("lockBackend");
+    backend_->addItem(tr("LockScope's Mutex (as etcdctl lock)"));
+    backend_->addItem(tr("etcd's Lock service"));
+    backend_->setToolTip(tr("Both queue on the same keys, in one order. With etcd's Lock service "
+                            "the server does the waiting; it cannot take a lock only if free."));
+    connect(backend_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        tryOnly_->setEnabled(index == 0);
+        if (index != 0)
+            tryOnly_->setChecked(false);
+    });
+    tryOnly_->setObjectName("tryOnly");
     problem_->setObjectName("acquireProblem");
     problem_->setStyleSheet("color: #c62828");
     problem_->setWordWrap(true);
@@ -35,6 +48,7 @@ AcquireDialog::AcquireDialog(const QString& lockName, QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Lock name"), name_);
     form->addRow(tr("Session TTL (s)"), ttl_);
+    form->addRow(tr("Taken by"), backend_);
     form->addRow(QString(), tryOnly_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     auto* acquire = buttons->addButton(tr("Acquire"), QDialogButtonBox::AcceptRole);
@@ -58,6 +72,12 @@ qint64 AcquireDialog::ttlSeconds() const {
 }
 bool AcquireDialog::tryOnly() const {
     return tryOnly_->isChecked();
+}
+bool AcquireDialog::serverLock() const {
+    return backend_->currentIndex() == 1;
+}
+void AcquireDialog::setServerLock(bool serverLock) {
+    backend_->setCurrentIndex(serverLock ? 1 : 0);
 }
 void AcquireDialog::setTtlSeconds(qint64 seconds) {
     ttl_->setText(QString::number(seconds));

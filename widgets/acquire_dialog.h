@@ -4,13 +4,15 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 
 namespace lockscope {
 
-// Asks what to acquire: the lock name, the session TTL, and whether to wait in the queue or
-// only take the lock if it is free right now.
+// Asks what to acquire: the lock name, the session TTL, which code takes the lock (our Mutex
+// or etcd's Lock service), and whether to wait in the queue or only take the lock if it is free
+// right now (our Mutex only: the Lock service has no try-lock).
 class AcquireDialog : public QDialog {
     Q_OBJECT
 public:
@@ -29,9 +31,11 @@ public:
     QString lockName() const;
     qint64 ttlSeconds() const; // 0 when the field holds no number
     bool tryOnly() const;
+    bool serverLock() const; // through etcd's Lock service
 
     void setTtlSeconds(qint64 seconds);
     void setTryOnly(bool tryOnly);
+    void setServerLock(bool serverLock);
 
     // Accepts only when the checks pass and, for a TTL with a warning, the user confirms.
     void accept() override;
@@ -39,6 +43,7 @@ public:
 private:
     QLineEdit* name_;
     QLineEdit* ttl_;
+    QComboBox* backend_;
     QCheckBox* tryOnly_;
     QLabel* problem_;
     Checks checks_;

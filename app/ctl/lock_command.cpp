@@ -1,9 +1,9 @@
 #include "app/ctl/lock_command.h"
 
 #include "app/core/key_text.h"
+#include "app/core/lock_backend.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/retry_backoff.h"
-#include "app/ctl/lock_backend.h"
 #include "app/ctl/signal_wait.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
@@ -39,8 +39,9 @@ public:
     LockHolder(etcd::Client& client, std::shared_ptr<etcd::Session> session,
                const LockCommandOptions& options)
         : session_(std::move(session))
-        , lock_(options.serverLock ? serverLockBackend(client, session_, options.name)
-                                   : mutexBackend(client, session_, options.name)) {
+        , lock_(makeLockBackend(options.serverLock ? LockBackendKind::ServerLock
+                                                   : LockBackendKind::Mutex,
+                                client, session_, options.name)) {
         lock_->onLost([outcome = outcome_](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
             outcome->lost = e;

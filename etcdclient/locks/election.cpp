@@ -29,6 +29,11 @@ bool Election::leader() const {
     return candidacy_ && candidacy_->held();
 }
 
+int64_t Election::revision() const {
+    std::lock_guard lock(mutex_);
+    return candidacy_ ? candidacy_->fencingToken() : 0;
+}
+
 void Election::campaign(std::string proposal, std::function<void(const Error&)> done) {
     std::shared_ptr<Mutex> candidacy;
     {

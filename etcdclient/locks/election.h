@@ -42,6 +42,8 @@ public:
     std::string key() const;
     std::string proposal() const; // the last one campaigned with or proclaimed
     bool leader() const;
+    // Our key's create revision (Go's Election.Rev()), 0 before the first campaign.
+    int64_t revision() const;
     const std::shared_ptr<Session>& session() const { return session_; }
 
 private:
