@@ -1,15 +1,13 @@
 #pragma once
 
-#include <QDialog>
-#include <functional>
+#include "widgets/named_form_dialog.h"
 
-class QLabel;
-class QLineEdit;
+#include <functional>
 
 namespace lockscope {
 
 // Asks what to campaign for: the election's name, our proposal and the session TTL.
-class CampaignDialog : public QDialog {
+class CampaignDialog : public NamedFormDialog {
     Q_OBJECT
 public:
     // What Campaign checks before the dialog accepts; an empty text means "fine".
@@ -21,18 +19,14 @@ public:
     explicit CampaignDialog(const QString& electionName, QWidget* parent = nullptr);
 
     void setChecks(Checks checks) { checks_ = std::move(checks); }
-    QString electionName() const;
+    QString electionName() const { return nameText(); }
     QString proposal() const;
-    qint64 ttlSeconds() const; // 0 when the field holds no number
-    void setProposal(const QString& proposal);
+    qint64 ttlSeconds() const { return ttlValue(); }
 
     void accept() override;
 
 private:
-    QLineEdit* name_;
     QLineEdit* proposal_;
-    QLineEdit* ttl_;
-    QLabel* problem_;
     Checks checks_;
 };
 

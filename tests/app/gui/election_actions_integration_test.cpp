@@ -16,7 +16,6 @@
 #include "when_modal.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/campaign_dialog.h"
-#include "widgets/elided_label.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -26,17 +25,13 @@
 
 using namespace lockscope;
 using lockscope::test::buttonNamed;
+using lockscope::test::ownState;
 using lockscope::test::saveScreenshot;
 using lockscope::test::whenModal;
 
 namespace {
 
 constexpr int UiTimeoutMs = 15000;
-
-QString ownState(MainWindow& window) {
-    auto* label = window.findChild<ElidedLabel*>("ownLockState");
-    return label && label->isVisible() ? label->text() : QString();
-}
 
 // The queue's Value (proposal) cell of `key`; "(not shown)" when the queue has no such row.
 QString proposalShown(MainWindow& window, const QByteArray& key) {
