@@ -18,11 +18,8 @@ ServerLock::ServerLock(Client& client, std::shared_ptr<Session> session, std::st
 
 ServerLock::~ServerLock() {
     call_.cancel();
-    if (state_ == State::Held) {
-        v3lockpb::UnlockRequest request;
-        request.set_key(key_);
-        client_.unlock(request, [](auto) {});
-    }
+    if (state_ == State::Held)
+        giveBack(key_);
 }
 
 std::string ServerLock::key() const {
@@ -71,8 +68,12 @@ void ServerLock::lock(std::chrono::milliseconds waitLimit, Done done) {
 
 void ServerLock::onLocked(uint64_t generation, Result<v3lockpb::LockResponse> locked) {
     std::unique_lock lock(mutex_);
-    if (generation != generation_)
+    if (generation != generation_) {
+        lock.unlock();
+        if (locked)
+            giveBack(locked->key()); // granted as the cancel went out
         return;
+    }
     if (!locked) {
         finishWait(lock, locked.error());
         return;
@@ -89,11 +90,8 @@ void ServerLock::onKeyRead(uint64_t generation, const std::string& key,
                            Result<pb::RangeResponse> read) {
     std::unique_lock lock(mutex_);
     if (generation != generation_) {
-        // Cancelled or unlocked while the key was read: the server gave us the lock, let go.
         lock.unlock();
-        v3lockpb::UnlockRequest request;
-        request.set_key(key);
-        client_.unlock(request, [](auto) {});
+        giveBack(key); // cancelled or unlocked while the key was read
         return;
     }
     if (!read) {
@@ -127,6 +125,12 @@ void ServerLock::onKeyEvents(uint64_t generation, const pb::WatchResponse& respo
     lose(lock, Error(ErrorCode::LockLost, "lock key " + key_ +
                                               " was deleted while holding the lock: the session "
                                               "expired or someone force-released it"));
+}
+
+void ServerLock::giveBack(const std::string& key) {
+    v3lockpb::UnlockRequest request;
+    request.set_key(key);
+    client_.unlock(request, [](auto) {});
 }
 
 void ServerLock::onSessionLost(const Error& error) {
