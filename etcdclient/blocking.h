@@ -1,6 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
+#include "etcdclient/locks/election.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
 
@@ -68,16 +69,31 @@ inline Result<bool> tryLockNow(Mutex& mutex) {
     return waitFor<Result<bool>>([&](auto done) { mutex.tryLock(std::move(done)); });
 }
 
-// Unlocks `mutex` and closes `session` (revoking its lease) at once, then waits for both: each
-// is bounded by the command timeout, so a cluster that stopped answering costs one, not two.
-inline void unlockAndCloseNow(Mutex& mutex, Session& session) {
+inline Error campaignNow(Election& election, std::string proposal) {
+    return waitFor<Error>(
+        [&](auto done) { election.campaign(std::move(proposal), std::move(done)); });
+}
+
+inline Result<bool> proclaimNow(Election& election, std::string proposal) {
+    return waitFor<Result<bool>>(
+        [&](auto done) { election.proclaim(std::move(proposal), std::move(done)); });
+}
+
+inline Result<bool> resignNow(Election& election) {
+    return waitFor<Result<bool>>([&](auto done) { election.resign(std::move(done)); });
+}
+
+// Runs `release` (a lock's unlock, a candidate's resign: it calls the callback it is handed once
+// etcd answered) and closes `session` (revoking its lease) at once, then waits for both: each is
+// bounded by the command timeout, so a cluster that stopped answering costs one, not two.
+template <class Release> void releaseAndCloseNow(Release release, Session& session) {
     waitFor<void>([&](auto bothDone) {
         auto pending = std::make_shared<std::atomic<int>>(2);
         auto oneDone = [pending, bothDone] {
             if (--*pending == 0)
                 bothDone();
         };
-        mutex.unlock([oneDone](auto) { oneDone(); });
+        release(std::function<void()>(oneDone));
         session.close([oneDone](const Error&) { oneDone(); });
     });
 }

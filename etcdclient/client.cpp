@@ -172,11 +172,21 @@ void Client::lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse
     lockWithin(std::chrono::milliseconds(0), std::move(request), std::move(done));
 }
 
-void Client::lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
-                        Callback<v3lockpb::LockResponse> done) {
+CallCanceller Client::lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
+                                 Callback<v3lockpb::LockResponse> done) {
+    auto signal = std::make_shared<detail::CancelSignal>();
     core_->unary("Lock.Lock", Retry::Waiting, &Member::lock,
                  &v3lockpb::Lock::Stub::PrepareAsyncLock, std::move(request), std::move(done),
-                 timeout);
+                 timeout, std::nullopt, signal);
+    return CallCanceller(std::move(signal));
+}
+
+CallCanceller::CallCanceller(std::shared_ptr<detail::CancelSignal> signal)
+    : signal_(std::move(signal)) {}
+
+void CallCanceller::cancel() const {
+    if (signal_)
+        signal_->cancel();
 }
 
 void Client::unlock(v3lockpb::UnlockRequest request, Callback<v3lockpb::UnlockResponse> done) {

@@ -20,6 +20,7 @@ template <class T> using Callback = std::function<void(Result<T>)>;
 
 namespace detail {
 class Core;
+struct CancelSignal;
 struct Watcher;
 struct KeepAliveEntry;
 } // namespace detail
@@ -83,6 +84,20 @@ private:
     std::shared_ptr<detail::KeepAliveEntry> entry_;
 };
 
+// Ends one call that waits on the server (lockWithin's) before it is answered: its callback gets
+// Cancelled, and the server sees the call cancelled (as a Go client's cancelled context). Does
+// nothing once the call has ended. Copies cancel the same call; any thread.
+class CallCanceller {
+public:
+    CallCanceller() = default; // cancels nothing
+    void cancel() const;
+
+private:
+    friend class Client;
+    explicit CallCanceller(std::shared_ptr<detail::CancelSignal> signal);
+    std::shared_ptr<detail::CancelSignal> signal_;
+};
+
 // An etcd v3 client. One thread owns a completion queue that carries every call and stream;
 // callbacks run on that thread, so they must be quick and must not destroy the Client.
 // Calls fail over to the next endpoint when one is unreachable (reads always; writes only when
@@ -129,10 +144,10 @@ public:
     void statusOf(std::size_t member, pb::StatusRequest request, Callback<pb::StatusResponse> done);
     void memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done);
     // etcd's v3lock service. Lock waits on the server until the lock is acquired: lock() gives
-    // up after the command timeout, lockWithin() after `timeout`.
+    // up after the command timeout, lockWithin() after `timeout` (or when cancelled).
     void lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse> done);
-    void lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
-                    Callback<v3lockpb::LockResponse> done);
+    CallCanceller lockWithin(std::chrono::milliseconds timeout, v3lockpb::LockRequest request,
+                             Callback<v3lockpb::LockResponse> done);
     void unlock(v3lockpb::UnlockRequest request, Callback<v3lockpb::UnlockResponse> done);
 
     WatchHandle watch(pb::WatchCreateRequest request, WatchCallbacks callbacks);

@@ -1,17 +1,18 @@
 #pragma once
 
-#include <QDialog>
+#include "widgets/named_form_dialog.h"
+
 #include <functional>
 
 class QCheckBox;
-class QLabel;
-class QLineEdit;
+class QComboBox;
 
 namespace lockscope {
 
-// Asks what to acquire: the lock name, the session TTL, and whether to wait in the queue or
-// only take the lock if it is free right now.
-class AcquireDialog : public QDialog {
+// Asks what to acquire: the lock name, the session TTL, which code takes the lock (our Mutex
+// or etcd's Lock service), and whether to wait in the queue or only take the lock if it is free
+// right now (our Mutex only: the Lock service has no try-lock).
+class AcquireDialog : public NamedFormDialog {
     Q_OBJECT
 public:
     // What Acquire checks before the dialog accepts; the caller knows the rules (how a name is
@@ -26,21 +27,20 @@ public:
 
     void setChecks(Checks checks) { checks_ = std::move(checks); }
 
-    QString lockName() const;
-    qint64 ttlSeconds() const; // 0 when the field holds no number
+    QString lockName() const { return nameText(); }
+    qint64 ttlSeconds() const { return ttlValue(); }
     bool tryOnly() const;
+    bool serverLock() const; // through etcd's Lock service
 
-    void setTtlSeconds(qint64 seconds);
+    void setTtlSeconds(qint64 seconds) { setTtlValue(seconds); }
     void setTryOnly(bool tryOnly);
 
     // Accepts only when the checks pass and, for a TTL with a warning, the user confirms.
     void accept() override;
 
 private:
-    QLineEdit* name_;
-    QLineEdit* ttl_;
+    QComboBox* backend_;
     QCheckBox* tryOnly_;
-    QLabel* problem_;
     Checks checks_;
 };
 

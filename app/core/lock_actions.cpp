@@ -7,6 +7,7 @@
 #include "etcdclient/client.h"
 #include "etcdclient/hex_id.h"
 #include "etcdclient/lease_ttl.h"
+#include "etcdclient/locks/election.h"
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
 
@@ -36,9 +37,9 @@ LockActions::~LockActions() {
 void LockActions::releaseAll(std::function<void()> released) {
     closing_ = true;
     for (Held& held : locks_) {
-        if (held.mutex) {
-            held.mutex->cancel();
-            held.mutex->unlock();
+        if (held.lock) {
+            held.lock->cancel();
+            held.lock->unlock([] {});
         }
         revoke(held); // deletes our keys on the server even if the unlock is still in flight
     }
@@ -53,11 +54,32 @@ void LockActions::revoke(Held& held) {
     held.session.reset();
 }
 
-void LockActions::acquire(const QString& text, qint64 ttlSeconds, bool tryOnly) {
+void LockActions::acquire(const QString& text, qint64 ttlSeconds, bool tryOnly,
+                          LockBackendKind backend) {
+    if (tryOnly && backend == LockBackendKind::ServerLock) {
+        emit notAcquired(text, tr("etcd's Lock service has no try-lock: choose our Mutex to take "
+                                  "a lock only if it is free"));
+        return;
+    }
+    Held held;
+    held.ttlSeconds = ttlSeconds;
+    held.tryOnly = tryOnly;
+    held.backend = backend;
+    start(text, std::move(held));
+}
+
+void LockActions::campaign(const QString& text, const QString& proposal, qint64 ttlSeconds) {
+    Held held;
+    held.ttlSeconds = ttlSeconds;
+    held.proposal = proposal.toStdString();
+    start(text, std::move(held));
+}
+
+void LockActions::start(const QString& text, Held held) {
     std::string problem;
     const auto bytes = parseKeyText(text.toStdString(), problem);
     if (bytes)
-        problem = etcd::leaseTtlProblem(ttlSeconds);
+        problem = etcd::leaseTtlProblem(held.ttlSeconds);
     if (!problem.empty()) {
         emit notAcquired(text, QString::fromStdString(problem));
         return;
@@ -69,16 +91,16 @@ void LockActions::acquire(const QString& text, qint64 ttlSeconds, bool tryOnly) 
         emit notAcquired(name, tr("this window is already waiting for or holding it"));
         return;
     }
-    Held held;
     held.bytes = *bytes;
-    held.ttlSeconds = ttlSeconds;
-    held.tryOnly = tryOnly;
     held.backoff = std::make_shared<RetryBackoff>();
-    locks_.insert(name, held);
     OwnLock& own = own_[name];
     own = OwnLock{};
     own.lock = *bytes;
-    own.tryOnly = tryOnly;
+    own.tryOnly = held.tryOnly;
+    own.serverLock = held.backend == LockBackendKind::ServerLock;
+    own.candidacy = held.proposal.has_value();
+    own.proposal = held.proposal.value_or(std::string());
+    locks_.insert(name, std::move(held));
     setOwnState(name, OwnLock::State::Waiting);
     emit acquiring(name);
     queue(name);
@@ -120,28 +142,35 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
         }
         return;
     }
-    auto mutex = etcd::Mutex::create(client_, session, it->bytes);
+    std::shared_ptr<LockBackend> lock;
+    if (it->proposal) {
+        it->election = etcd::Election::create(client_, session, it->bytes);
+        lock = candidacyBackend(it->election, *it->proposal);
+    } else {
+        lock = makeLockBackend(it->backend, client_, session, it->bytes);
+    }
     it->granting = false;
     it->queued = true;
     it->session = session;
-    it->mutex = mutex;
+    it->lock = lock;
     it->revoked = std::move(revoked);
     OwnLock& own = own_[name];
-    own.key = QByteArray::fromStdString(mutex->key());
+    // Our key's name is known before it exists: <name>/<lease id in hex>, for every backend.
+    own.key = QByteArray::fromStdString(it->bytes + "/" + etcd::leaseHex(session->leaseId()));
     own.lease = session->leaseId();
     emit ownLockChanged(name);
     const QPointer<LockActions> guard(this);
-    mutex->onLost([guard, name, lostMutex = mutex.get()](const etcd::Error& error) {
-        postGuarded(guard, [name, lostMutex, reason = message(error)](LockActions* self) {
-            self->onLost(name, lostMutex, reason);
+    lock->onLost([guard, name, lostLock = lock.get()](const etcd::Error& error) {
+        postGuarded(guard, [name, lostLock, reason = message(error)](LockActions* self) {
+            self->onLost(name, lostLock, reason);
         });
     });
     // Ok once held; otherwise why not.
-    auto finish = [guard, name, mutex](const etcd::Error& error) {
-        postGuarded(guard, [name, error, mutex, key = QByteArray::fromStdString(mutex->key()),
-                            token = mutex->fencingToken()](LockActions* self) {
+    auto finish = [guard, name, lock](const etcd::Error& error) {
+        postGuarded(guard, [name, error, lock, key = QByteArray::fromStdString(lock->key()),
+                            token = lock->fencingToken()](LockActions* self) {
             auto it = self->locks_.find(name);
-            if (it == self->locks_.end() || it->mutex != mutex)
+            if (it == self->locks_.end() || it->lock != lock)
                 return; // released or cancelled meanwhile
             if (error.ok()) {
                 self->own_[name].fencingToken = token;
@@ -153,7 +182,7 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
         });
     };
     if (it->tryOnly) {
-        mutex->tryLock([finish, name](etcd::Result<bool> tried) {
+        lock->tryLock([finish, name](etcd::Result<bool> tried) {
             if (!tried)
                 finish(tried.error());
             else if (tried.value())
@@ -163,7 +192,7 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
                                    tr("%1 is held by someone else").arg(name).toStdString()));
         });
     } else {
-        mutex->lock(finish);
+        lock->lock(finish);
     }
 }
 
@@ -175,7 +204,8 @@ void LockActions::onWaitFailed(const QString& name, const etcd::Error& error) {
     // answered, a refusal or the user's cancel end it.
     const bool again =
         it->queued && !it->tryOnly && !it->cancelRequested && RetryBackoff::worthRetrying(error);
-    it->mutex.reset();
+    it->lock.reset();
+    it->election.reset();
     it->granting = false;
     revoke(*it);
     if (!again) {
@@ -206,11 +236,11 @@ void LockActions::cancel(const QString& name) {
     auto it = locks_.find(name);
     if (it == locks_.end())
         return;
-    if (it->mutex) {
+    if (it->lock) {
         // Said now, before etcd deletes our key: that deletion is ours, not a force release.
         it->cancelRequested = true;
         setOwnState(name, OwnLock::State::Cancelled);
-        it->mutex->cancel(); // lock() then ends with Cancelled, reported as notAcquired
+        it->lock->cancel(); // lock() then ends with Cancelled, reported as notAcquired
     } else if (it->granting) {
         it->cancelRequested = true; // the session is still being granted
     } else {                        // between two attempts
@@ -224,26 +254,26 @@ void LockActions::release(const QString& name) {
     auto it = locks_.find(name);
     if (it == locks_.end())
         return;
-    if (!it->mutex || !it->mutex->held()) {
+    if (!it->lock || !it->lock->held()) {
         cancel(name); // not ours yet: releasing a wait is leaving the queue
         return;
     }
-    it->mutex->unlock(
-        [guard = QPointer(this), name, session = it->session, revoked = it->revoked](auto) {
-            session->close([revoked](const etcd::Error&) { revoked(); });
-            postGuarded(guard, [name](LockActions* self) { emit self->released(name); });
-        });
+    it->lock->unlock([guard = QPointer(this), name, session = it->session, revoked = it->revoked] {
+        session->close([revoked](const etcd::Error&) { revoked(); });
+        postGuarded(guard, [name](LockActions* self) { emit self->released(name); });
+    });
     forget(name);
     setOwnState(name, OwnLock::State::Released);
 }
 
-void LockActions::onLost(const QString& name, const etcd::Mutex* mutex, const QString& reason) {
+void LockActions::onLost(const QString& name, const LockBackend* lock, const QString& reason) {
     auto it = locks_.find(name);
-    if (it == locks_.end() || it->mutex.get() != mutex)
+    if (it == locks_.end() || it->lock.get() != lock)
         return; // released, or acquired anew, meanwhile
     // Nothing of this hold is ours any more: let go of the session (a key deleted by hand
     // leaves the lease alive), so the name can be acquired afresh.
-    it->mutex.reset();
+    it->lock.reset();
+    it->election.reset();
     revoke(*it);
     forget(name);
     setOwnState(name, OwnLock::State::Lost, reason);
@@ -279,8 +309,35 @@ bool LockActions::paused(const QString& name) const {
 
 QString LockActions::keyOf(const QString& name) const {
     auto it = locks_.find(name);
-    return it != locks_.end() && it->mutex ? shown(QByteArray::fromStdString(it->mutex->key()))
-                                           : QString();
+    return it != locks_.end() && it->lock ? shown(QByteArray::fromStdString(it->lock->key()))
+                                          : QString();
+}
+
+void LockActions::proclaim(const QString& name, const QString& proposal) {
+    auto it = locks_.find(name);
+    if (it == locks_.end() || !it->election || !it->election->leader()) {
+        emit proclaimFailed(name, tr("this window does not lead that election"));
+        return;
+    }
+    it->election->proclaim(proposal.toStdString(), [guard = QPointer(this), name, proposal,
+                                                    election = it->election](auto written) {
+        postGuarded(guard, [name, proposal, election, written](LockActions* self) {
+            if (!written) {
+                emit self->proclaimFailed(name, message(written.error()));
+                return;
+            }
+            if (!written.value()) {
+                emit self->proclaimFailed(name, tr("we no longer lead it"));
+                return;
+            }
+            auto it = self->locks_.find(name);
+            if (it != self->locks_.end() && it->election == election) {
+                self->own_[name].proposal = proposal.toStdString();
+                emit self->ownLockChanged(name);
+            }
+            emit self->proclaimed(name, proposal);
+        });
+    });
 }
 
 void LockActions::forget(const QString& name) {

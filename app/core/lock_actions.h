@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/lock_backend.h"
 #include "app/core/own_lock.h"
 
 #include <QByteArray>
@@ -8,11 +9,12 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace etcd {
 class Client;
-class Mutex;
+class Election;
 class Session;
 struct Error;
 } // namespace etcd
@@ -50,8 +52,17 @@ public:
     // the lock parseKeyText(text) with a new session of `ttlSeconds` (or, with tryOnly, takes
     // it only if free). Progress: acquiring, retrying while a failed wait queues again, then
     // acquired or notAcquired; a bad escape or a TTL etcd would refuse is notAcquired at once,
-    // before any call.
-    void acquire(const QString& text, qint64 ttlSeconds, bool tryOnly);
+    // before any call. `backend` takes it: our Mutex, or etcd's Lock service (which has no
+    // try-lock: tryOnly with it is notAcquired at once).
+    void acquire(const QString& text, qint64 ttlSeconds, bool tryOnly,
+                 LockBackendKind backend = LockBackendKind::Mutex);
+    // Campaigns in the election `text` with `proposal`, as `etcdctl elect` does: a candidacy is
+    // an own lock (OwnLock::candidacy) that is held while we lead, with the same signals,
+    // retries and loss reports; release() resigns (or withdraws a waiting candidacy).
+    void campaign(const QString& text, const QString& proposal, qint64 ttlSeconds);
+    // Puts `proposal` as our value in election `name` while we lead it: proclaimed, or
+    // proclaimFailed with why not.
+    void proclaim(const QString& name, const QString& proposal);
     void cancel(const QString& name);
     // Lets go of a held lock; a wait is cancelled instead (cancel()).
     void release(const QString& name);
@@ -86,6 +97,8 @@ signals:
     void retrying(const QString& name, int attempt, double delaySeconds, const QString& reason);
     void released(const QString& name);
     void lost(const QString& name, const QString& reason);
+    void proclaimed(const QString& name, const QString& proposal);
+    void proclaimFailed(const QString& name, const QString& reason);
     // Just before a force release is sent: whoever watches the keys can name their deletion.
     void forceReleasing(const QByteArray& key, qint64 lease);
     void forceReleased(const QByteArray& key, const QString& outcome);
@@ -95,14 +108,17 @@ signals:
 private:
     struct Held {
         std::shared_ptr<etcd::Session> session;
-        std::shared_ptr<etcd::Mutex> mutex;
+        std::shared_ptr<LockBackend> lock;
+        std::shared_ptr<etcd::Election> election; // a candidacy's, for proclaim
         std::function<void()> revoked; // tells outstanding_ the session's revoke was answered
         std::string bytes;             // the lock's exact name
         qint64 ttlSeconds = 0;
         bool tryOnly = false;
-        bool granting = false;        // a session is being granted
-        bool queued = false;          // an attempt had its place in the queue
-        bool cancelRequested = false; // while granting
+        LockBackendKind backend = LockBackendKind::Mutex;
+        std::optional<std::string> proposal; // a candidacy's
+        bool granting = false;               // a session is being granted
+        bool queued = false;                 // an attempt had its place in the queue
+        bool cancelRequested = false;        // while granting
         std::shared_ptr<RetryBackoff> backoff;
     };
     // Grants a session for `name`'s next attempt.
@@ -115,7 +131,9 @@ private:
     void forget(const QString& name);
     // Moves `name`'s OwnLock to `state` (now) and says so.
     void setOwnState(const QString& name, OwnLock::State state, const QString& detail = {});
-    void onLost(const QString& name, const etcd::Mutex* mutex, const QString& reason);
+    void onLost(const QString& name, const LockBackend* lock, const QString& reason);
+    // acquire() and campaign(): starts `held` under the name its text spells.
+    void start(const QString& text, Held held);
 
     etcd::Client& client_;
     QHash<QString, Held> locks_;

@@ -10,7 +10,8 @@ namespace lockscope {
 // Where a lock this window took by hand stands, as LockActions last learnt it. Waiting and Held
 // are alive; the others are how it ended: Released by us, Cancelled while waiting, NotAcquired
 // (a try found it held, or etcd refused), or Lost: it was taken from us (the lease expired or
-// was revoked, or the key was deleted) and we hold nothing any more.
+// was revoked, or the key was deleted) and we hold nothing any more. A candidacy in an election
+// is one too: Held is leading, Waiting is campaigning.
 struct OwnLock {
     enum class State { Waiting, Held, Lost, Released, Cancelled, NotAcquired };
 
@@ -20,12 +21,16 @@ struct OwnLock {
     qint64 lease = 0;
     qint64 fencingToken = 0; // once held
     bool tryOnly = false;    // taken only if free, never waiting
-    bool paused = false;     // keepalives stopped by hand: the lease is left to expire
-    QString detail;          // why it was lost or not acquired, or that a wait is retrying
-    QDateTime since;         // when it entered this state
+    bool serverLock = false; // taken through etcd's Lock service
+    bool candidacy = false;  // an election campaign: `proposal` is our value
+    std::string proposal;
+    bool paused = false; // keepalives stopped by hand: the lease is left to expire
+    QString detail;      // why it was lost or not acquired, or that a wait is retrying
+    QDateTime since;     // when it entered this state
 
     bool alive() const { return state == State::Waiting || state == State::Held; }
-    // "waiting", "held", "lost", "released", "cancelled", "not acquired"
+    // "waiting", "held", "lost", "released", "cancelled", "not acquired"; a candidacy's are
+    // "campaigning", "leading", "lost", "resigned", "withdrawn", "not elected"
     QString stateName() const;
     // One line for the holder card and the lock list: "Ours: lost at 08:31:02 — lease revoked"
     QString summary() const;

@@ -1,12 +1,13 @@
 #include "app/ctl/lock_command.h"
 
 #include "app/core/key_text.h"
+#include "app/core/lock_backend.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/retry_backoff.h"
+#include "app/ctl/signal_wait.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
 #include "etcdclient/lease_ttl.h"
-#include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
 #include "process/spawn.h"
 
@@ -21,47 +22,14 @@ namespace lockscope {
 
 namespace {
 
-sigset_t lockSignals() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGCHLD);
-    return set;
-}
-
-// Waits up to `wait` (100 ms by default) for one of the blocked signals; 0 when none came.
-int nextSignal(std::chrono::milliseconds wait = std::chrono::milliseconds(100)) {
-    const sigset_t set = lockSignals();
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait);
-    timespec tick{static_cast<time_t>(seconds.count()),
-                  static_cast<long>(std::chrono::nanoseconds(wait - seconds).count())};
-    const int sig = ::sigtimedwait(&set, nullptr, &tick);
-    return sig > 0 ? sig : 0;
-}
-
-// Sleeps for `delay` unless SIGINT or SIGTERM comes first: true when one did.
-bool interruptedWithin(std::chrono::milliseconds delay) {
-    const auto until = std::chrono::steady_clock::now() + delay;
-    for (auto left = delay; left.count() > 0;
-         left = std::chrono::duration_cast<std::chrono::milliseconds>(
-             until - std::chrono::steady_clock::now())) {
-        const int sig = nextSignal(left);
-        if (sig == SIGINT || sig == SIGTERM)
-            return true;
-    }
-    return false;
-}
-
 // What the client's thread tells the main thread.
 struct Outcome {
     std::mutex mutex;
-    std::optional<etcd::Error> locked;
     std::optional<etcd::Error> lost;
 
-    template <class T> std::optional<T> read(std::optional<T> Outcome::*field) {
+    std::optional<etcd::Error> readLost() {
         std::lock_guard lock(mutex);
-        return this->*field;
+        return lost;
     }
 };
 
@@ -69,10 +37,12 @@ struct Outcome {
 class LockHolder {
 public:
     LockHolder(etcd::Client& client, std::shared_ptr<etcd::Session> session,
-               const std::string& name)
+               const LockCommandOptions& options)
         : session_(std::move(session))
-        , mutex_(etcd::Mutex::create(client, session_, name)) {
-        mutex_->onLost([outcome = outcome_](const etcd::Error& e) {
+        , lock_(makeLockBackend(options.serverLock ? LockBackendKind::ServerLock
+                                                   : LockBackendKind::Mutex,
+                                client, session_, options.name)) {
+        lock_->onLost([outcome = outcome_](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
             outcome->lost = e;
         });
@@ -80,44 +50,36 @@ public:
     ~LockHolder() {
         // Neither our key nor our lease outlives the process; the revoke alone would delete
         // the key, the unlock says so sooner.
-        etcd::unlockAndCloseNow(*mutex_, *session_);
+        etcd::releaseAndCloseNow([this](auto done) { lock_->unlock(std::move(done)); }, *session_);
     }
 
-    etcd::Mutex& mutex() { return *mutex_; }
+    LockBackend& lock() { return *lock_; }
     Outcome& outcome() { return *outcome_; }
 
     // Queues and waits; a signal meanwhile cancels the wait.
     etcd::Error lock(bool& interrupted) {
-        mutex_->lock([outcome = outcome_](const etcd::Error& e) {
-            std::lock_guard lock(outcome->mutex);
-            outcome->locked = e;
-        });
-        while (!outcome_->read(&Outcome::locked)) {
-            const int sig = nextSignal();
-            if ((sig == SIGINT || sig == SIGTERM) && !interrupted) {
-                interrupted = true;
-                mutex_->cancel();
-            }
-        }
-        return *outcome_->read(&Outcome::locked);
+        return waitUnlessInterrupted([this](ErrorCallback done) { lock_->lock(std::move(done)); },
+                                     [this] { lock_->cancel(); }, interrupted);
     }
 
-    etcd::Result<bool> tryLock() { return etcd::tryLockNow(*mutex_); }
+    etcd::Result<bool> tryLock() {
+        return etcd::waitFor<etcd::Result<bool>>(
+            [this](auto done) { lock_->tryLock(std::move(done)); });
+    }
 
 private:
     std::shared_ptr<etcd::Session> session_;
-    std::shared_ptr<etcd::Mutex> mutex_;
+    std::unique_ptr<LockBackend> lock_;
     std::shared_ptr<Outcome> outcome_ = std::make_shared<Outcome>();
 };
 
 int holdUntilSignal(LockHolder& holder) {
-    std::printf("%s\n", displayKey(holder.mutex().key()).c_str());
+    std::printf("%s\n", displayKey(holder.lock().key()).c_str());
     std::fflush(stdout);
     while (true) {
-        const int sig = nextSignal();
-        if (sig == SIGINT || sig == SIGTERM)
+        if (isTermination(nextSignal()))
             return ExitOk;
-        if (auto lost = holder.outcome().read(&Outcome::lost)) {
+        if (auto lost = holder.outcome().readLost()) {
             say(lost->message);
             return ExitLockLost;
         }
@@ -127,20 +89,20 @@ int holdUntilSignal(LockHolder& holder) {
 int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command) {
     const process::Spawned child =
         process::spawn({.argv = command,
-                        .environment = {"LOCKSCOPE_LOCK_KEY=" + holder.mutex().key(),
+                        .environment = {"LOCKSCOPE_LOCK_KEY=" + holder.lock().key(),
                                         "LOCKSCOPE_FENCING_TOKEN=" +
-                                            std::to_string(holder.mutex().fencingToken())}});
+                                            std::to_string(holder.lock().fencingToken())}});
     if (!child.ok()) {
         say(child.error); // e.g. "cannot run no-such-tool: not found in PATH"
         return ExitCannotRunCommand;
     }
     while (true) {
         const int sig = nextSignal();
-        if (sig == SIGINT || sig == SIGTERM)
+        if (isTermination(sig))
             ::kill(child.pid, sig); // pass it on; we release once the command has exited
         if (const auto exitCode = process::waitForExit(child.pid, std::chrono::milliseconds(0)))
             return *exitCode;
-        if (auto lost = holder.outcome().read(&Outcome::lost)) {
+        if (auto lost = holder.outcome().readLost()) {
             process::stopProcess(child.pid, SIGTERM, std::chrono::seconds(5));
             say(QCoreApplication::translate("lockscopectl", "%1; the command was terminated")
                     .arg(QString::fromStdString(lost->message)));
@@ -158,7 +120,7 @@ struct Attempt {
 // One session, one place in the queue; the holder releases both on the way out.
 Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
                 const LockCommandOptions& options) {
-    LockHolder holder(client, std::move(session), options.name);
+    LockHolder holder(client, std::move(session), options);
     if (options.tryOnly) {
         auto tried = holder.tryLock();
         if (!tried) {
@@ -248,6 +210,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             options.tryOnly = true;
         } else if (arg == "--no-retry") {
             options.retry = false;
+        } else if (arg == "--server-lock") {
+            options.serverLock = true;
         } else if (arg == "--force") {
             options.force = true;
         } else if (arg == "--ttl" || arg.startsWith("--ttl=")) {
@@ -266,7 +230,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         } else if (arg.startsWith("-")) {
             problem = QCoreApplication::translate("lockscopectl",
                                                   "lock: unknown flag %1 (use --ttl N, --try, "
-                                                  "--force, --no-retry, -- COMMAND)")
+                                                  "--server-lock, --force, --no-retry, -- "
+                                                  "COMMAND)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
@@ -286,8 +251,15 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
     }
     if (options.name.empty()) {
         problem = QCoreApplication::translate(
-            "lockscopectl", "lock needs a lock name: lockscopectl lock NAME "
-                            "[--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]");
+            "lockscopectl",
+            "lock needs a lock name: lockscopectl lock NAME "
+            "[--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]");
+        return false;
+    }
+    if (options.serverLock && options.tryOnly) {
+        problem = QCoreApplication::translate(
+            "lockscopectl", "--try and --server-lock do not go together: etcd's Lock service "
+                            "has no try-lock; leave out one of them");
         return false;
     }
     if (const std::string ttlProblem = etcd::leaseTtlProblem(options.ttlSeconds);
@@ -314,9 +286,7 @@ int runLockCommand(const QStringList& arguments, const ConnectionOptions& connec
                 .arg(problem));
         return ExitUsage;
     }
-    // Before the client starts its thread, so the signals wait for sigtimedwait.
-    const sigset_t blocked = lockSignals();
-    ::pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
+    blockHoldSignals(); // before the client starts its thread, so they wait for sigtimedwait
     return hold(connection, options);
 }
 

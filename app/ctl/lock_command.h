@@ -8,13 +8,14 @@
 
 namespace lockscope {
 
-// `lockscopectl lock NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND ARGS...]`, as
-// `etcdctl lock` does it. NAME and COMMAND are exact bytes.
+// `lockscopectl lock NAME [--ttl N] [--try] [--server-lock] [--force] [--no-retry]
+// [-- COMMAND ARGS...]`, as `etcdctl lock` does it. NAME and COMMAND are exact bytes.
 struct LockCommandOptions {
     std::string name;
     int64_t ttlSeconds = 10; // etcdctl lock's default
     bool tryOnly = false;
     bool retry = true;                // a waiter whose session is lost queues again after a backoff
+    bool serverLock = false;          // through etcd's Lock service instead of our Mutex
     bool force = false;               // allows a TTL over a day
     std::vector<std::string> command; // empty: hold until SIGINT or SIGTERM
 };

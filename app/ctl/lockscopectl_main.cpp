@@ -5,6 +5,7 @@
 #include "app/core/terminal_password_prompt.h"
 #include "app/core/ui_language.h"
 #include "app/ctl/ctl_command.h"
+#include "app/ctl/elect_command.h"
 #include "app/ctl/exporter_command.h"
 #include "app/ctl/lab_command.h"
 #include "app/ctl/lock_command.h"
@@ -30,11 +31,17 @@ constexpr std::array commands = {
         "status",
         QT_TRANSLATE_NOOP("lockscopectl", "Show each endpoint's status (add --json for JSON)."),
         runStatusCommand},
-    CtlCommand{"lock",
+    CtlCommand{
+        "lock",
+        QT_TRANSLATE_NOOP("lockscopectl",
+                          "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--server-lock] "
+                          "[--force] [--no-retry] [-- COMMAND ARGS...]."),
+        runLockCommand},
+    CtlCommand{"elect",
                QT_TRANSLATE_NOOP("lockscopectl",
-                                 "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] "
-                                 "[--no-retry] [-- COMMAND ARGS...]."),
-               runLockCommand},
+                                 "Campaign like etcdctl elect: NAME PROPOSAL (stdin lines "
+                                 "proclaim), or -l NAME to print each leader."),
+               runElectCommand},
     CtlCommand{"snapshot",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Show every lock under PREFIX: holder, queue, TTLs (--json)."),

@@ -7,12 +7,14 @@
 #include "app/core/workspace.h"
 #include "etcdclient/lease_ttl.h"
 #include "widgets/acquire_dialog.h"
+#include "widgets/campaign_dialog.h"
 
 #include <QAbstractItemView>
 #include <QAction>
 #include <QClipboard>
 #include <QDateTime>
 #include <QGuiApplication>
+#include <QInputDialog>
 #include <QMessageBox>
 
 namespace lockscope {
@@ -40,8 +42,9 @@ void LockActionsBar::connectLockActions() {
         return;
     connect(actions, &LockActions::acquiring, this, [this, actions](const QString& name) {
         const OwnLock* own = actions->ownLock(name);
-        emit message(own && own->tryOnly ? tr("Trying %1…").arg(name)
-                                         : tr("Waiting for %1… (Release cancels)").arg(name),
+        emit message(own && own->candidacy ? tr("Campaigning in %1… (Resign withdraws)").arg(name)
+                     : own && own->tryOnly ? tr("Trying %1…").arg(name)
+                                           : tr("Waiting for %1… (Release cancels)").arg(name),
                      0);
         updateLockActions();
     });
@@ -74,6 +77,14 @@ void LockActionsBar::connectLockActions() {
         emit message(tr("Lost the lock %1 (see Problems)").arg(name), 8000);
         updateLockActions();
     });
+    connect(actions, &LockActions::proclaimed, this,
+            [this](const QString& name, const QString& proposal) {
+                emit message(tr("Proclaimed \"%1\" in %2").arg(proposal, name), 5000);
+            });
+    connect(actions, &LockActions::proclaimFailed, this,
+            [this](const QString& name, const QString& reason) {
+                emit message(tr("Did not proclaim in %1: %2").arg(name, reason), 8000);
+            });
     connect(actions, &LockActions::forceReleased, this,
             [this](const QByteArray& key, const QString& outcome) {
                 emit message(
@@ -109,6 +120,17 @@ void LockActionsBar::createLockActions() {
     forceReleaseAction_->setShortcut(QKeySequence("Ctrl+Shift+Del"));
     copyKeyAction_ = addAction(tr("Copy key"), this, &LockActionsBar::copyTargetKey);
     copyKeyAction_->setShortcut(QKeySequence("Ctrl+Shift+C"));
+    addSeparator();
+    campaignAction_ = addAction(tr("Campaign…"), this, &LockActionsBar::campaign);
+    campaignAction_->setToolTip(tr("Become a candidate in an election with a proposal, as "
+                                   "etcdctl elect does: we lead once every older candidate is "
+                                   "gone"));
+    proclaimAction_ = addAction(tr("Proclaim…"), this, &LockActionsBar::proclaim);
+    proclaimAction_->setToolTip(tr("Put a new proposal as our value in the selected election "
+                                   "while we lead it"));
+    resignAction_ = addAction(tr("Resign"), this, &LockActionsBar::releaseLock);
+    resignAction_->setToolTip(tr("Give up our leadership (or candidacy) in the selected "
+                                 "election: the next candidate leads"));
     for (QAction* a : lockActions())
         a->setShortcutContext(Qt::WindowShortcut);
     acquireAction_->setObjectName("acquireAction");
@@ -116,10 +138,14 @@ void LockActionsBar::createLockActions() {
     pauseAction_->setObjectName("pauseAction");
     forceReleaseAction_->setObjectName("forceReleaseAction");
     copyKeyAction_->setObjectName("copyKeyAction");
+    campaignAction_->setObjectName("campaignAction");
+    proclaimAction_->setObjectName("proclaimAction");
+    resignAction_->setObjectName("resignAction");
 }
 
 QList<QAction*> LockActionsBar::lockActions() const {
-    return {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_, copyKeyAction_};
+    return {acquireAction_, releaseAction_,  pauseAction_,    forceReleaseAction_,
+            copyKeyAction_, campaignAction_, proclaimAction_, resignAction_};
 }
 
 int LockActionsBar::targetQueueRow() const {
@@ -154,11 +180,17 @@ void LockActionsBar::updateLockActions() {
     const bool ours = actions && actions->busy(name);
     const OwnLock* own = actions ? actions->ownLock(name) : nullptr;
     const bool held = ours && own && own->state == OwnLock::State::Held;
-    for (QAction* writes : {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_})
+    const bool candidacy = ours && own && own->candidacy;
+    for (QAction* writes : {acquireAction_, releaseAction_, pauseAction_, forceReleaseAction_,
+                            campaignAction_, proclaimAction_, resignAction_})
         writes->setVisible(!readOnly_);
     acquireAction_->setEnabled(actions != nullptr);
+    campaignAction_->setEnabled(actions != nullptr);
+    proclaimAction_->setEnabled(held && candidacy);
+    resignAction_->setEnabled(candidacy);
+    resignAction_->setText(candidacy && !held ? tr("Withdraw candidacy") : tr("Resign"));
     // A lost lock is not ours: nothing to release, and Acquire takes it anew.
-    releaseAction_->setEnabled(ours);
+    releaseAction_->setEnabled(ours && !candidacy);
     releaseAction_->setText(ours && !held ? tr("Cancel wait") : tr("Release"));
     pauseAction_->setEnabled(held);
     {
@@ -209,7 +241,40 @@ void LockActionsBar::acquireLock() {
         if (failed == name)
             once->deleteLater();
     });
-    actions->acquire(name, dialog.ttlSeconds(), dialog.tryOnly());
+    actions->acquire(name, dialog.ttlSeconds(), dialog.tryOnly(),
+                     dialog.serverLock() ? LockBackendKind::ServerLock : LockBackendKind::Mutex);
+}
+
+void LockActionsBar::campaign() {
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    if (!actions || readOnly_)
+        return;
+    CampaignDialog dialog(workspace_->lockWatch()->selectedLockText(), this);
+    dialog.setChecks(
+        {[](const QString& name) {
+             std::string problem;
+             return parseKeyText(name.toStdString(), problem) ? QString()
+                                                              : QString::fromStdString(problem);
+         },
+         [](qint64 ttl) { return QString::fromStdString(etcd::leaseTtlProblem(ttl)); }});
+    if (dialog.exec() != QDialog::Accepted || !workspace_ || !workspace_->lockActions())
+        return;
+    workspace_->lockActions()->campaign(dialog.electionName(), dialog.proposal(),
+                                        dialog.ttlSeconds());
+}
+
+void LockActionsBar::proclaim() {
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    const QString name = workspace_ ? workspace_->lockWatch()->selectedLockText() : QString();
+    const OwnLock* own = actions ? actions->ownLock(name) : nullptr;
+    if (!own || !own->candidacy || readOnly_)
+        return;
+    bool ok = false;
+    const QString proposal =
+        QInputDialog::getText(this, tr("Proclaim"), tr("New proposal for %1:").arg(name),
+                              QLineEdit::Normal, QString::fromStdString(own->proposal), &ok);
+    if (ok && workspace_ && workspace_->lockActions())
+        workspace_->lockActions()->proclaim(name, proposal);
 }
 
 void LockActionsBar::releaseLock() {

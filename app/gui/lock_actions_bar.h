@@ -11,7 +11,8 @@ namespace lockscope {
 class Workspace;
 
 // The actions on the selected lock, above its queue: acquire (a dialog), release, pause
-// keepalive, force release (after a confirmation) and copy key. They act through the
+// keepalive, force release (after a confirmation) and copy key; and for elections campaign (a
+// dialog), proclaim and resign. They act through the
 // Workspace's LockActions on the lock its LockWatch has selected; Force release and Copy key on
 // the row selected in `queueView`, else on the lock's holder, and their tooltips say whose key.
 // Read-only hides the ones that write.
@@ -37,6 +38,8 @@ private:
     void connectLockActions();
     void acquireLock();
     void releaseLock();
+    void campaign();
+    void proclaim();
     void forceReleaseTarget();
     void copyTargetKey();
     // The queue row Force release and Copy key act on: the one selected in the queue view,
@@ -51,6 +54,9 @@ private:
     QAction* forceReleaseAction_ = nullptr;
     QAction* pauseAction_ = nullptr;
     QAction* copyKeyAction_ = nullptr;
+    QAction* campaignAction_ = nullptr;
+    QAction* proclaimAction_ = nullptr;
+    QAction* resignAction_ = nullptr;
     bool readOnly_ = false;
 };
 

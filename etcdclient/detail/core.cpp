@@ -181,6 +181,31 @@ std::chrono::milliseconds Core::attemptTimeout() const {
     return std::max(share, std::chrono::milliseconds(500));
 }
 
+void CancelSignal::cancel() {
+    std::lock_guard lock(mutex_);
+    cancelled_ = true;
+    if (context_)
+        context_->TryCancel();
+}
+
+bool CancelSignal::attach(grpc::ClientContext* context) {
+    std::lock_guard lock(mutex_);
+    if (cancelled_)
+        return false;
+    context_ = context;
+    return true;
+}
+
+void CancelSignal::detach() {
+    std::lock_guard lock(mutex_);
+    context_ = nullptr;
+}
+
+bool CancelSignal::cancelled() {
+    std::lock_guard lock(mutex_);
+    return cancelled_;
+}
+
 bool Core::startCall(Call* call, const std::function<void()>& start) {
     std::lock_guard lock(mutex_);
     if (stopping_)

@@ -54,6 +54,20 @@ struct Call : Tag {
 
 struct TimerTask;
 
+// How a CallCanceller reaches a call in flight: the call registers each attempt's context here.
+struct CancelSignal {
+    void cancel();
+    // false (nothing registered) once cancelled: the attempt must not start.
+    bool attach(grpc::ClientContext* context);
+    void detach();
+    bool cancelled();
+
+private:
+    std::mutex mutex_;
+    bool cancelled_ = false;
+    grpc::ClientContext* context_ = nullptr;
+};
+
 // The client's engine: channels, the completion queue and the one thread that drains it,
 // authentication, and the registries that let shutdown cancel everything.
 class Core {
@@ -92,7 +106,8 @@ public:
     void unary(const char* method, Retry retry, std::unique_ptr<StubT> Member::*stub,
                Prepare<StubT, Req, Resp> prepare, Req request, Callback<Resp> done,
                std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
-               std::optional<std::size_t> onlyMember = std::nullopt);
+               std::optional<std::size_t> onlyMember = std::nullopt,
+               std::shared_ptr<CancelSignal> cancelSignal = nullptr);
 
     // Calls `fn` with the auth token ("" without auth), authenticating first when needed;
     // with an Error when authentication failed or the client is stopping.

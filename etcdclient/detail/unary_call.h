@@ -19,7 +19,7 @@ public:
     // `onlyMember`: to that member alone, never failed over (a per-member view).
     UnaryCall(Core& core, const char* method, Retry retry, bool needsAuth, Starter starter,
               Req request, Callback<Resp> done, std::chrono::steady_clock::time_point deadline,
-              std::optional<std::size_t> onlyMember)
+              std::optional<std::size_t> onlyMember, std::shared_ptr<CancelSignal> cancelSignal)
         : core_(core)
         , method_(method)
         , retry_(retry)
@@ -29,7 +29,8 @@ public:
         , done_(std::move(done))
         , deadline_(deadline)
         , startedAt_(std::chrono::steady_clock::now())
-        , onlyMember_(onlyMember) {}
+        , onlyMember_(onlyMember)
+        , cancelSignal_(std::move(cancelSignal)) {}
 
     void begin() {
         if (!needsAuth_) {
@@ -72,6 +73,12 @@ public:
     void proceed(bool) override {
         core_.endCall(this);
         inFlight_ = false;
+        if (cancelSignal_)
+            cancelSignal_->detach(); // before context_ goes with a next attempt or the call
+        if (!status_.ok() && cancelSignal_ && cancelSignal_->cancelled()) {
+            complete(Error(ErrorCode::Cancelled, std::string(method_) + " was cancelled"));
+            return;
+        }
         if (status_.ok()) {
             core_.member(member_).answered = true;
             complete(std::move(response_));
@@ -131,6 +138,10 @@ private:
             watchForHang(attempts_, core_.attemptTimeout());
         response_.Clear();
         status_ = grpc::Status();
+        if (cancelSignal_ && !cancelSignal_->attach(context_.get())) {
+            complete(Error(ErrorCode::Cancelled, std::string(method_) + " was cancelled"));
+            return;
+        }
         const bool started = core_.startCall(this, [&] {
             reader_ = starter_(member, context_.get(), request_, core_.queue());
             reader_->StartCall();
@@ -138,8 +149,11 @@ private:
             reader_->Finish(&response_, &status_, this);
             inFlight_ = true;
         });
-        if (!started)
+        if (!started) {
+            if (cancelSignal_)
+                cancelSignal_->detach();
             complete(Error(ErrorCode::Cancelled, "the client is shutting down"));
+        }
     }
 
     void complete(Result<Resp> result) {
@@ -162,6 +176,7 @@ private:
     const std::chrono::steady_clock::time_point deadline_;
     const std::chrono::steady_clock::time_point startedAt_;
     const std::optional<std::size_t> onlyMember_;
+    const std::shared_ptr<CancelSignal> cancelSignal_; // a CallCanceller's, when it has one
     std::chrono::steady_clock::time_point attemptDeadline_;
 
     std::unique_ptr<grpc::ClientContext> context_;
@@ -182,7 +197,8 @@ private:
 template <class StubT, class Req, class Resp>
 void Core::unary(const char* method, Retry retry, std::unique_ptr<StubT> Member::*stub,
                  Prepare<StubT, Req, Resp> prepare, Req request, Callback<Resp> done,
-                 std::chrono::milliseconds timeout, std::optional<std::size_t> onlyMember) {
+                 std::chrono::milliseconds timeout, std::optional<std::size_t> onlyMember,
+                 std::shared_ptr<CancelSignal> cancelSignal) {
     if (timeout.count() <= 0)
         timeout = options_.commandTimeout;
     constexpr bool needsAuth = !std::is_same_v<StubT, pb::Auth::Stub>;
@@ -190,9 +206,9 @@ void Core::unary(const char* method, Retry retry, std::unique_ptr<StubT> Member:
                                    grpc::CompletionQueue* cq) {
         return ((*(m.*stub)).*prepare)(context, req, cq);
     };
-    auto* call = new UnaryCall<Req, Resp>(*this, method, retry, needsAuth, std::move(starter),
-                                          std::move(request), std::move(done),
-                                          std::chrono::steady_clock::now() + timeout, onlyMember);
+    auto* call = new UnaryCall<Req, Resp>(
+        *this, method, retry, needsAuth, std::move(starter), std::move(request), std::move(done),
+        std::chrono::steady_clock::now() + timeout, onlyMember, std::move(cancelSignal));
     call->begin();
 }
 

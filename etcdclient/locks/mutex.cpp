@@ -72,8 +72,9 @@ void guardedDelete(Client& client, const std::string& key, int64_t createRevisio
 }
 
 std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
-                                     std::string name) {
-    std::shared_ptr<Mutex> mutex(new Mutex(client, std::move(session), std::move(name)));
+                                     std::string name, std::string value) {
+    std::shared_ptr<Mutex> mutex(
+        new Mutex(client, std::move(session), std::move(name), std::move(value)));
     mutex->session_->onLost(weakCallback(mutex.get(), &Mutex::onSessionLost));
     return mutex;
 }
@@ -86,12 +87,13 @@ void Mutex::onSessionLost(const Error& error) {
         loseHeld(lock, error);
 }
 
-Mutex::Mutex(Client& client, std::shared_ptr<Session> session, std::string name)
+Mutex::Mutex(Client& client, std::shared_ptr<Session> session, std::string name, std::string value)
     : client_(client)
     , session_(std::move(session))
     , name_(std::move(name))
     , prefix_(name_ + "/")
-    , key_(prefix_ + leaseHex(session_->leaseId())) {}
+    , key_(prefix_ + leaseHex(session_->leaseId()))
+    , value_(std::move(value)) {}
 
 Mutex::~Mutex() {
     if (myRevision_ > 0 && state_ != State::Idle)
@@ -117,20 +119,26 @@ pb::Compare Mutex::ownerCompare() const {
     return createRevisionIs(key_, fencingToken());
 }
 
-pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId) {
+pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId,
+                          const std::string& value) {
     pb::TxnRequest txn;
     *txn.add_compare() = createRevisionIs(key, 0);
-    auto* put = txn.add_success()->mutable_request_put();
-    put->set_key(key);
-    put->set_lease(leaseId);
+    pb::PutRequest put;
+    put.set_key(key);
+    put.set_value(value);
+    put.set_lease(leaseId);
+    *txn.add_success()->mutable_request_put() = put;
     *txn.add_success()->mutable_request_range() = firstCreated(prefix);
     txn.add_failure()->mutable_request_range()->set_key(key);
     *txn.add_failure()->mutable_request_range() = firstCreated(prefix);
+    // After the reads, so the replies sit where the success branch's do.
+    if (!value.empty())
+        *txn.add_failure()->mutable_request_put() = put;
     return txn;
 }
 
 void Mutex::acquire(uint64_t generation, AcquireDone done) {
-    const pb::TxnRequest txn = acquireTxn(prefix_, key_, session_->leaseId());
+    const pb::TxnRequest txn = acquireTxn(prefix_, key_, session_->leaseId(), value_);
     std::weak_ptr<Mutex> weak = weak_from_this();
     Client& client = client_;
     // Put-if-absent: a resend finds our key and reads its create revision, as a first try would.

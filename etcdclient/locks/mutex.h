@@ -20,6 +20,9 @@ namespace etcd {
 // etcd and so never waiting for its catch-up pass), then reads every predecessor and tracks
 // them locally, so the lock is held the moment the last predecessor's DELETE arrives.
 //
+// The key's value is empty for a lock; an election candidate (Election) queues the same way
+// with its proposal as the value.
+//
 // Thread-safe; callbacks run on the client's thread. The Client must outlive the Mutex.
 // Destroying a Mutex that still has a key deletes it (guarded by its create revision).
 class Mutex : public std::enable_shared_from_this<Mutex> {
@@ -27,7 +30,7 @@ public:
     enum class State { Idle, Acquiring, Waiting, Held, Lost };
 
     static std::shared_ptr<Mutex> create(Client& client, std::shared_ptr<Session> session,
-                                         std::string name);
+                                         std::string name, std::string value = {});
     ~Mutex();
 
     // Queues and waits; done() gets Ok once held, Cancelled after cancel(), LockLost if our key
@@ -62,7 +65,7 @@ public:
     void guardedWrite(std::vector<pb::RequestOp> ops, std::function<void(Result<bool>)> done);
 
 private:
-    Mutex(Client& client, std::shared_ptr<Session> session, std::string name);
+    Mutex(Client& client, std::shared_ptr<Session> session, std::string name, std::string value);
 
     // Called with mutex_ held, only while this Mutex lives and `generation` is still current.
     using AcquireDone = std::function<void(std::unique_lock<std::mutex>& lock, const Error&,
@@ -102,6 +105,7 @@ private:
     const std::string name_;
     const std::string prefix_;
     const std::string key_;
+    const std::string value_;
 
     mutable std::mutex mutex_;
     State state_ = State::Idle;
@@ -122,8 +126,10 @@ private:
 void guardedDelete(Client& client, const std::string& key, int64_t createRevision,
                    std::function<void(Result<bool>)> done);
 
-// Go's acquire Txn: put `key` on the lease if it does not exist yet; either way read it and
-// the first-created key under `prefix` (the holder).
-pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId);
+// Go's acquire Txn: put `key` with `value` on the lease if it does not exist yet; either way
+// read it and the first-created key under `prefix` (the holder). A key already there gets a
+// non-empty `value` put again, as Go's Campaign proclaims a changed proposal.
+pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId,
+                          const std::string& value = {});
 
 } // namespace etcd

@@ -8,6 +8,7 @@
 #include "app/core/lock_watch.h"
 #include "app/core/problem_log_model.h"
 #include "app/gui/main_window.h"
+#include "widgets/elided_label.h"
 #include "widgets/latency_plot.h"
 #include "widgets/problem_list.h"
 
@@ -84,6 +85,12 @@ inline bool selectLock(MainWindow& window, const std::string& lock) {
         return false;
     table->setCurrentIndex(proxy->mapFromSource(locks->index(row, 0)));
     return window.lockWatch()->selectedLock() == lock;
+}
+
+// The holder card's line about our own lock (or candidacy), empty when it shows none.
+inline QString ownState(MainWindow& window) {
+    auto* label = window.findChild<ElidedLabel*>("ownLockState");
+    return label && label->isVisible() ? label->text() : QString();
 }
 
 // A dialog's button by its text as shown (without the '&' of its mnemonic).

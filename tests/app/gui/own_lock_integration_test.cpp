@@ -16,7 +16,6 @@
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "test_settings.h"
-#include "widgets/elided_label.h"
 #include "widgets/holder_card.h"
 #include "widgets/problem_list.h"
 
@@ -27,16 +26,12 @@
 
 using namespace lockscope;
 using lockscope::test::eventLogHas;
+using lockscope::test::ownState;
 using lockscope::test::saveScreenshot;
 
 namespace {
 
 constexpr int UiTimeoutMs = 15000;
-
-QString ownState(MainWindow& window) {
-    auto* label = window.findChild<ElidedLabel*>("ownLockState");
-    return label && label->isVisible() ? label->text() : QString();
-}
 
 // The lock list's Ours cell of `lock`; "(not listed)" when the list has no row for it.
 QString oursListed(MainWindow& window, const std::string& lock) {
