@@ -7,20 +7,21 @@
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 
 namespace lockscope::bench {
 
 void fillLockKeys(etcd::Client& client, const std::string& prefix, const MonitorShape& shape,
                   const std::vector<int64_t>& sessions) {
-    // Many Txns in flight, so etcd commits them in shared batches: one at a time, each waited
-    // for its own commit, a million keys took minutes.
-    constexpr int inFlightLimit = 64;
+    // Several Txns in flight, so etcd commits them in shared batches: one at a time, each
+    // waited for its own commit, a million keys took minutes. A Txn etcd timed out (it does,
+    // past a million keys on a busy machine) is sent again afterwards: its puts are the same.
+    constexpr int inFlightLimit = 16;
+    constexpr int attempts = 5;
     std::mutex mutex;
     std::condition_variable answered;
     int inFlight = 0;
-    std::optional<etcd::Error> failed;
+    std::vector<etcd::pb::TxnRequest> failed;
     const int keys = shape.keys();
     for (int first = 0; first < keys; first += 128) {
         etcd::pb::TxnRequest txn;
@@ -38,18 +39,25 @@ void fillLockKeys(etcd::Client& client, const std::string& prefix, const Monitor
         answered.wait(lock, [&] { return inFlight < inFlightLimit; });
         ++inFlight;
         lock.unlock();
-        client.txn(std::move(txn), [&](etcd::Result<etcd::pb::TxnResponse> done) {
+        client.txn(txn, [&, txn](etcd::Result<etcd::pb::TxnResponse> done) {
             std::lock_guard answer(mutex);
-            if (!done && !failed)
-                failed = done.error();
+            if (!done)
+                failed.push_back(txn);
             --inFlight;
             answered.notify_all();
         });
     }
     std::unique_lock lock(mutex);
     answered.wait(lock, [&] { return inFlight == 0; });
-    if (failed)
-        throw std::runtime_error("filling " + prefix + " failed: " + failed->message);
+    lock.unlock();
+    for (const etcd::pb::TxnRequest& txn : failed)
+        for (int attempt = 1;; ++attempt) {
+            const auto done = etcd::call(client, &etcd::Client::txn, txn);
+            if (done)
+                break;
+            if (attempt == attempts)
+                throw std::runtime_error("filling " + prefix + " failed: " + done.error().message);
+        }
 }
 
 void clearPrefix(etcd::Client& client, const std::string& prefix) {
