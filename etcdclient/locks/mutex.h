@@ -13,6 +13,15 @@
 
 namespace etcd {
 
+// Where a lock's keys are: ours, the prefix every contender's key is under (watched for
+// deletions), and the prefix whose keys block ours when created before it. Go's Mutex: all
+// three are the name's (blockers = queue); the RWMutex recipe's: see rw_mutex.h.
+struct LockLayout {
+    std::string key;
+    std::string queuePrefix;
+    std::string blockerPrefix;
+};
+
 // A distributed lock wire-compatible with Go's concurrency.Mutex (and so with `etcdctl lock`):
 // the key <name>/<lease id in hex> on the session's lease, the same acquire Txn, the same
 // create-revision queue. Waiting differs: instead of Go's chain of per-predecessor watches and
@@ -28,6 +37,10 @@ public:
 
     static std::shared_ptr<Mutex> create(Client& client, std::shared_ptr<Session> session,
                                          std::string name);
+    // The same lock on another layout: held once no key under layout.blockerPrefix that was
+    // created before ours is left (rw_mutex.h makes the recipe's readers and writers so).
+    static std::shared_ptr<Mutex> create(Client& client, std::shared_ptr<Session> session,
+                                         std::string name, LockLayout layout);
     ~Mutex();
 
     // Queues and waits; done() gets Ok once held, Cancelled after cancel(), LockLost if our key
@@ -46,8 +59,7 @@ public:
     void onLost(std::function<void(const Error&)> listener);
 
     const std::string& name() const { return name_; }
-    const std::string& prefix() const { return prefix_; }
-    const std::string& key() const { return key_; }
+    const std::string& key() const { return layout_.key; }
     const std::shared_ptr<Session>& session() const { return session_; }
     State state() const;
     bool held() const { return state() == State::Held; }
@@ -62,7 +74,7 @@ public:
     void guardedWrite(std::vector<pb::RequestOp> ops, std::function<void(Result<bool>)> done);
 
 private:
-    Mutex(Client& client, std::shared_ptr<Session> session, std::string name);
+    Mutex(Client& client, std::shared_ptr<Session> session, std::string name, LockLayout layout);
 
     // Called with mutex_ held, only while this Mutex lives and `generation` is still current.
     using AcquireDone = std::function<void(std::unique_lock<std::mutex>& lock, const Error&,
@@ -100,8 +112,7 @@ private:
     Client& client_;
     const std::shared_ptr<Session> session_;
     const std::string name_;
-    const std::string prefix_;
-    const std::string key_;
+    const LockLayout layout_;
 
     mutable std::mutex mutex_;
     State state_ = State::Idle;
@@ -123,7 +134,7 @@ void guardedDelete(Client& client, const std::string& key, int64_t createRevisio
                    std::function<void(Result<bool>)> done);
 
 // Go's acquire Txn: put `key` on the lease if it does not exist yet; either way read it and
-// the first-created key under `prefix` (the holder).
+// the first-created key under `prefix` (the holder, or the first blocker of a layout's).
 pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId);
 
 } // namespace etcd

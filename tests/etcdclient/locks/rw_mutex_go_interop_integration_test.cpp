@@ -1,0 +1,145 @@
+// Our RWMutex (a Mutex on the recipe's layout) against etcd 3.4's contrib/recipes RWMutex itself,
+// run in the Go anchor (bench/go/main.go), in both directions.
+#include "etcdclient/locks/rw_mutex.h"
+#include "support/go_anchor_fixture.h"
+#include "support/waiting.h"
+
+#include <csignal>
+
+using namespace etcd;
+using namespace std::chrono_literals;
+using namespace lockscope::test;
+using lockscope::process::GoAnchor;
+
+namespace {
+
+class RwMutexGoInteropIntegrationTest : public GoAnchorTest {
+protected:
+    void SetUp() override {
+        GoAnchorTest::SetUp();
+        if (!IsSkipped())
+            session = createSession(*client, 10);
+    }
+    std::string lockName() const { return prefix() + "rw"; }
+    std::size_t queueLength() { return keysUnder(lockName() + "/").size(); }
+    std::shared_ptr<Mutex> ours(RwMode mode) {
+        return createRwMutex(*client, session, lockName(), mode);
+    }
+    // A Go reader or writer ("rlock" or "wlock") that holds: its "held" line's key.
+    std::unique_ptr<GoAnchor> goHolding(const char* command) {
+        auto go = goAnchor({command, lockName()});
+        auto held = go->awaitLine("held", 10s);
+        EXPECT_TRUE(held) << "Go's " << command << " did not acquire: " << go->error();
+        if (held && !held->empty()) {
+            EXPECT_EQ(held->front().rfind(lockName() + "/", 0), 0u) << held->front();
+        }
+        return go;
+    }
+    static void release(GoAnchor& go) {
+        go.process().signal(SIGINT);
+        EXPECT_TRUE(go.saw("released", 10s)) << go.error();
+        EXPECT_EQ(go.process().wait(10s), 0);
+    }
+    std::shared_ptr<Session> session;
+};
+
+TEST_F(RwMutexGoInteropIntegrationTest, OursWritesTheRecipesKeys) {
+    auto reader = ours(RwMode::Read);
+    auto writer = ours(RwMode::Write);
+    EXPECT_EQ(reader->key().rfind(lockName() + "/read/", 0), 0u) << reader->key();
+    EXPECT_EQ(writer->key().rfind(lockName() + "/write/", 0), 0u) << writer->key();
+    ASSERT_TRUE(lockNow(*reader).ok());
+    EXPECT_EQ(keysUnder(lockName() + "/"), std::vector<std::string>{reader->key()});
+    ASSERT_TRUE(unlockNow(*reader).value());
+    EXPECT_EQ(queueLength(), 0u);
+}
+
+TEST_F(RwMutexGoInteropIntegrationTest, GoReaderAndOurReaderShare) {
+    auto goReader = goHolding("rlock");
+    auto reader = ours(RwMode::Read);
+    auto acquired = lockAsync(*reader);
+    ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready) << "ours waited for a reader";
+    EXPECT_TRUE(acquired.get().ok());
+    EXPECT_EQ(queueLength(), 2u);
+
+    auto secondGoReader = goHolding("rlock"); // and Go's reader shares with ours
+    release(*secondGoReader);
+    ASSERT_TRUE(unlockNow(*reader).value());
+    release(*goReader);
+    EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
+}
+
+TEST_F(RwMutexGoInteropIntegrationTest, OurWriterWaitsForGoReader) {
+    auto goReader = goHolding("rlock");
+    auto writer = ours(RwMode::Write);
+    auto acquired = lockAsync(*writer);
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the reader";
+    release(*goReader);
+    ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
+    EXPECT_TRUE(acquired.get().ok());
+    ASSERT_TRUE(unlockNow(*writer).value());
+}
+
+TEST_F(RwMutexGoInteropIntegrationTest, GoWriterWaitsForOurReader) {
+    auto reader = ours(RwMode::Read);
+    ASSERT_TRUE(lockNow(*reader).ok());
+    auto goWriter = goAnchor({"wlock", lockName()});
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    EXPECT_FALSE(goWriter->saw("held", 500ms)) << "Go's writer ignored our reader";
+    ASSERT_TRUE(unlockNow(*reader).value());
+    EXPECT_TRUE(goWriter->saw("held", 10s)) << goWriter->error();
+    release(*goWriter);
+}
+
+TEST_F(RwMutexGoInteropIntegrationTest, GoReaderWaitsForOurWriterAndOursForGoWriter) {
+    auto writer = ours(RwMode::Write);
+    ASSERT_TRUE(lockNow(*writer).ok());
+    auto goReader = goAnchor({"rlock", lockName()});
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    EXPECT_FALSE(goReader->saw("held", 500ms)) << "Go's reader ignored our writer";
+    ASSERT_TRUE(unlockNow(*writer).value());
+    EXPECT_TRUE(goReader->saw("held", 10s)) << goReader->error();
+    release(*goReader);
+
+    auto goWriter = goHolding("wlock");
+    auto reader = ours(RwMode::Read);
+    auto acquired = lockAsync(*reader);
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the writer";
+    release(*goWriter);
+    ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
+    EXPECT_TRUE(acquired.get().ok());
+    ASSERT_TRUE(unlockNow(*reader).value());
+}
+
+TEST_F(RwMutexGoInteropIntegrationTest, AReaderBehindAWaitingWriterWaitsThoughReadersHold) {
+    // Go's reader holds; our writer queues; a later reader (Go's, then ours) must not slip past
+    // the writer even though only readers hold: the recipe's readers wait on earlier writers.
+    auto goReader = goHolding("rlock");
+    auto writer = ours(RwMode::Write);
+    auto writerAcquired = lockAsync(*writer);
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    auto lateGoReader = goAnchor({"rlock", lockName()});
+    ASSERT_TRUE(eventually([&] { return queueLength() == 3; }));
+    auto lateReader = ours(RwMode::Read);
+    auto lateAcquired = lockAsync(*lateReader);
+    ASSERT_TRUE(eventually([&] { return queueLength() == 4; }));
+    EXPECT_FALSE(lateGoReader->saw("held", 300ms)) << "Go's reader slipped past a writer";
+    EXPECT_EQ(lateAcquired.wait_for(0ms), std::future_status::timeout)
+        << "our reader slipped past a writer";
+
+    release(*goReader);
+    ASSERT_EQ(writerAcquired.wait_for(10s), std::future_status::ready);
+    EXPECT_TRUE(writerAcquired.get().ok());
+    EXPECT_FALSE(lateGoReader->saw("held", 300ms)) << "a reader holds beside the writer";
+    ASSERT_TRUE(unlockNow(*writer).value());
+    EXPECT_TRUE(lateGoReader->saw("held", 10s)) << lateGoReader->error();
+    ASSERT_EQ(lateAcquired.wait_for(10s), std::future_status::ready); // both readers share
+    EXPECT_TRUE(lateAcquired.get().ok());
+    ASSERT_TRUE(unlockNow(*lateReader).value());
+    release(*lateGoReader);
+    EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
+}
+
+} // namespace
