@@ -7,6 +7,7 @@
 #include "etcdclient/client.h"
 #include "etcdclient/lease_ttl.h"
 #include "etcdclient/locks/mutex.h"
+#include "etcdclient/locks/rw_mutex.h"
 #include "etcdclient/locks/session.h"
 #include "process/spawn.h"
 
@@ -69,9 +70,9 @@ struct Outcome {
 class LockHolder {
 public:
     LockHolder(etcd::Client& client, std::shared_ptr<etcd::Session> session,
-               const std::string& name)
+               const std::string& name, etcd::KeyMode mode)
         : session_(std::move(session))
-        , mutex_(etcd::Mutex::create(client, session_, name)) {
+        , mutex_(etcd::createLock(client, session_, name, mode)) {
         mutex_->onLost([outcome = outcome_](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
             outcome->lost = e;
@@ -158,7 +159,7 @@ struct Attempt {
 // One session, one place in the queue; the holder releases both on the way out.
 Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
                 const LockCommandOptions& options) {
-    LockHolder holder(client, std::move(session), options.name);
+    LockHolder holder(client, std::move(session), options.name, options.mode);
     if (options.tryOnly) {
         auto tried = holder.tryLock();
         if (!tried) {
@@ -244,7 +245,15 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             takeCommand(i + 1);
             break;
         }
-        if (arg == "--try") {
+        if (arg == "--read" || arg == "--write") {
+            const auto mode = arg == "--read" ? etcd::KeyMode::Read : etcd::KeyMode::Write;
+            if (options.mode != etcd::KeyMode::Exclusive && options.mode != mode) {
+                problem = QCoreApplication::translate(
+                    "lockscopectl", "lock: --read and --write exclude each other: take one");
+                return false;
+            }
+            options.mode = mode;
+        } else if (arg == "--try") {
             options.tryOnly = true;
         } else if (arg == "--no-retry") {
             options.retry = false;
@@ -264,9 +273,9 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
                 return false;
             }
         } else if (arg.startsWith("-")) {
-            problem = QCoreApplication::translate("lockscopectl",
-                                                  "lock: unknown flag %1 (use --ttl N, --try, "
-                                                  "--force, --no-retry, -- COMMAND)")
+            problem = QCoreApplication::translate(
+                          "lockscopectl", "lock: unknown flag %1 (use --read, --write, "
+                                          "--ttl N, --try, --force, --no-retry, -- COMMAND)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
@@ -286,7 +295,7 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
     }
     if (options.name.empty()) {
         problem = QCoreApplication::translate(
-            "lockscopectl", "lock needs a lock name: lockscopectl lock NAME "
+            "lockscopectl", "lock needs a lock name: lockscopectl lock NAME [--read|--write] "
                             "[--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]");
         return false;
     }

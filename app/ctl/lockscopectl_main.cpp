@@ -33,7 +33,8 @@ constexpr std::array commands = {
     CtlCommand{"lock",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] "
-                                 "[--no-retry] [-- COMMAND ARGS...]."),
+                                 "[--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader "
+                                 "or writer of etcd's RWMutex recipe."),
                runLockCommand},
     CtlCommand{"snapshot",
                QT_TRANSLATE_NOOP("lockscopectl",

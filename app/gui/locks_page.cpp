@@ -315,8 +315,12 @@ void LocksPage::showHolder() {
     showOwnLock();
     const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
     // An election's candidates and their proposals, where a lock's holder and waiters would be.
-    const bool election = watch && watch->queue()->kind() == etcd::QueueKind::Election;
-    const QString heading = election ? tr("Leader and candidates") : tr("Holder and queue");
+    const etcd::QueueKind kind = watch ? watch->queue()->kind() : etcd::QueueKind::Mutex;
+    const bool election = kind == etcd::QueueKind::Election;
+    // An RWMutex's readers share: several may hold at once.
+    const QString heading = election                           ? tr("Leader and candidates")
+                            : kind == etcd::QueueKind::RwMutex ? tr("Readers, writers and queue")
+                                                               : tr("Holder and queue");
     if (detailHeading_->text() != heading)
         detailHeading_->setText(heading);
     // The proposals in the place of the predecessors, which are a mutex's concern.

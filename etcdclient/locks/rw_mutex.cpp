@@ -1,22 +1,21 @@
 #include "etcdclient/locks/rw_mutex.h"
 
+#include <chrono>
 #include <string>
 
 namespace etcd {
 
-const char* rwModeName(RwMode mode) {
-    return mode == RwMode::Read ? "read" : "write";
-}
-
-LockLayout rwMutexLayout(const std::string& name, RwMode mode, int64_t unique) {
+LockLayout rwMutexLayout(const std::string& name, KeyMode mode, int64_t unique) {
     const std::string prefix = name + "/";
     // The recipe's blockers: "<name>/write" without its slash, exactly as it reads them.
-    return {prefix + rwModeName(mode) + "/" + std::to_string(unique), prefix,
-            mode == RwMode::Read ? prefix + "write" : prefix};
+    return {prefix + keyModeName(mode) + "/" + std::to_string(unique), prefix,
+            mode == KeyMode::Read ? prefix + "write" : prefix};
 }
 
-std::shared_ptr<Mutex> createRwMutex(Client& client, std::shared_ptr<Session> session,
-                                     std::string name, RwMode mode) {
+std::shared_ptr<Mutex> createLock(Client& client, std::shared_ptr<Session> session,
+                                  std::string name, KeyMode mode) {
+    if (mode == KeyMode::Exclusive)
+        return Mutex::create(client, std::move(session), std::move(name));
     const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();

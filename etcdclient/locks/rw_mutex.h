@@ -1,8 +1,7 @@
 #pragma once
 
+#include "etcdclient/locks/lock_types.h"
 #include "etcdclient/locks/mutex.h"
-
-#include <chrono>
 
 namespace etcd {
 
@@ -16,15 +15,14 @@ namespace etcd {
 // It is a Mutex on that layout, so it waits as ours does (the client's running watch of
 // "<name>/", every blocker read once), not as the recipe (a fresh watch of the one latest
 // blocker from an old revision, which etcd leaves to its 100 ms catch-up pass).
-enum class RwMode { Read, Write };
-const char* rwModeName(RwMode mode); // "read", "write"
 
-// The layout of a `mode` contender of lock `name` whose key carries `unique` (the recipe: the
-// time it was made, in nanoseconds since the epoch).
-LockLayout rwMutexLayout(const std::string& name, RwMode mode, int64_t unique);
+// The layout of a reader or writer (`mode` Read or Write) of lock `name` whose key carries
+// `unique` (the recipe: the time it was made, in nanoseconds since the epoch).
+LockLayout rwMutexLayout(const std::string& name, KeyMode mode, int64_t unique);
 
-// A reader or writer of lock `name`, its key named after the time now.
-std::shared_ptr<Mutex> createRwMutex(Client& client, std::shared_ptr<Session> session,
-                                     std::string name, RwMode mode);
+// A contender for lock `name`: Exclusive, a Go Mutex (Mutex::create); Read or Write, a reader or
+// writer of the recipe, its key named after the time now.
+std::shared_ptr<Mutex> createLock(Client& client, std::shared_ptr<Session> session,
+                                  std::string name, KeyMode mode);
 
 } // namespace etcd

@@ -22,8 +22,8 @@ protected:
     }
     std::string lockName() const { return prefix() + "rw"; }
     std::size_t queueLength() { return keysUnder(lockName() + "/").size(); }
-    std::shared_ptr<Mutex> ours(RwMode mode) {
-        return createRwMutex(*client, session, lockName(), mode);
+    std::shared_ptr<Mutex> ours(KeyMode mode) {
+        return createLock(*client, session, lockName(), mode);
     }
     // A Go reader or writer ("rlock" or "wlock") that holds: its "held" line's key.
     std::unique_ptr<GoAnchor> goHolding(const char* command) {
@@ -44,8 +44,8 @@ protected:
 };
 
 TEST_F(RwMutexGoInteropIntegrationTest, OursWritesTheRecipesKeys) {
-    auto reader = ours(RwMode::Read);
-    auto writer = ours(RwMode::Write);
+    auto reader = ours(KeyMode::Read);
+    auto writer = ours(KeyMode::Write);
     EXPECT_EQ(reader->key().rfind(lockName() + "/read/", 0), 0u) << reader->key();
     EXPECT_EQ(writer->key().rfind(lockName() + "/write/", 0), 0u) << writer->key();
     ASSERT_TRUE(lockNow(*reader).ok());
@@ -56,7 +56,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, OursWritesTheRecipesKeys) {
 
 TEST_F(RwMutexGoInteropIntegrationTest, GoReaderAndOurReaderShare) {
     auto goReader = goHolding("rlock");
-    auto reader = ours(RwMode::Read);
+    auto reader = ours(KeyMode::Read);
     auto acquired = lockAsync(*reader);
     ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready) << "ours waited for a reader";
     EXPECT_TRUE(acquired.get().ok());
@@ -71,7 +71,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoReaderAndOurReaderShare) {
 
 TEST_F(RwMutexGoInteropIntegrationTest, OurWriterWaitsForGoReader) {
     auto goReader = goHolding("rlock");
-    auto writer = ours(RwMode::Write);
+    auto writer = ours(KeyMode::Write);
     auto acquired = lockAsync(*writer);
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the reader";
@@ -82,7 +82,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, OurWriterWaitsForGoReader) {
 }
 
 TEST_F(RwMutexGoInteropIntegrationTest, GoWriterWaitsForOurReader) {
-    auto reader = ours(RwMode::Read);
+    auto reader = ours(KeyMode::Read);
     ASSERT_TRUE(lockNow(*reader).ok());
     auto goWriter = goAnchor({"wlock", lockName()});
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
@@ -93,7 +93,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoWriterWaitsForOurReader) {
 }
 
 TEST_F(RwMutexGoInteropIntegrationTest, GoReaderWaitsForOurWriterAndOursForGoWriter) {
-    auto writer = ours(RwMode::Write);
+    auto writer = ours(KeyMode::Write);
     ASSERT_TRUE(lockNow(*writer).ok());
     auto goReader = goAnchor({"rlock", lockName()});
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
@@ -103,7 +103,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoReaderWaitsForOurWriterAndOursForGoWri
     release(*goReader);
 
     auto goWriter = goHolding("wlock");
-    auto reader = ours(RwMode::Read);
+    auto reader = ours(KeyMode::Read);
     auto acquired = lockAsync(*reader);
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the writer";
@@ -117,12 +117,12 @@ TEST_F(RwMutexGoInteropIntegrationTest, AReaderBehindAWaitingWriterWaitsThoughRe
     // Go's reader holds; our writer queues; a later reader (Go's, then ours) must not slip past
     // the writer even though only readers hold: the recipe's readers wait on earlier writers.
     auto goReader = goHolding("rlock");
-    auto writer = ours(RwMode::Write);
+    auto writer = ours(KeyMode::Write);
     auto writerAcquired = lockAsync(*writer);
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     auto lateGoReader = goAnchor({"rlock", lockName()});
     ASSERT_TRUE(eventually([&] { return queueLength() == 3; }));
-    auto lateReader = ours(RwMode::Read);
+    auto lateReader = ours(KeyMode::Read);
     auto lateAcquired = lockAsync(*lateReader);
     ASSERT_TRUE(eventually([&] { return queueLength() == 4; }));
     EXPECT_FALSE(lateGoReader->saw("held", 300ms)) << "Go's reader slipped past a writer";

@@ -1,0 +1,93 @@
+// `lockscopectl lock --read|--write` against etcd 3.4's RWMutex recipe itself, run in the Go
+// anchor (bench/go/main.go), both ways.
+#include "lockscopectl_test.h"
+#include "support/go_anchor_fixture.h"
+#include "support/waiting.h"
+
+#include <csignal>
+
+using namespace std::chrono_literals;
+using namespace lockscope::test;
+
+namespace {
+
+class LockscopectlRwLockIntegrationTest : public WithGoAnchor<LockscopectlTest> {
+protected:
+    std::string lockName() const { return prefix() + "rw"; }
+    std::size_t queueLength() { return keysUnder(lockName() + "/").size(); }
+    std::unique_ptr<lockscope::process::ChildProcess> lock(const char* mode) {
+        return lockscopectl({"lock", mode, lockName()});
+    }
+    static void release(lockscope::process::GoAnchor& go) {
+        go.process().signal(SIGINT);
+        EXPECT_TRUE(go.saw("released", 10s)) << go.error();
+        EXPECT_EQ(go.process().wait(10s), 0);
+    }
+};
+
+TEST_F(LockscopectlRwLockIntegrationTest, OurReaderSharesWithGosAndGosWriterWaitsForBoth) {
+    auto reader = lock("--read");
+    const auto key = reader->readLine(10s);
+    ASSERT_TRUE(key) << "lockscopectl lock --read printed nothing";
+    EXPECT_EQ(key->rfind(lockName() + "/read/", 0), 0u) << *key;
+
+    auto goReader = goAnchor({"rlock", lockName()});
+    EXPECT_TRUE(goReader->saw("held", 10s)) << "Go's reader did not share: " << goReader->error();
+    auto goWriter = goAnchor({"wlock", lockName()});
+    ASSERT_TRUE(eventually([&] { return queueLength() == 3; }));
+    EXPECT_FALSE(goWriter->saw("held", 500ms)) << "Go's writer ignored the readers";
+
+    reader->signal(SIGINT); // Ctrl-C releases, as a plain lock does
+    EXPECT_EQ(reader->wait(10s), 0);
+    EXPECT_FALSE(goWriter->saw("held", 300ms)) << "Go's writer ignored Go's reader";
+    release(*goReader);
+    EXPECT_TRUE(goWriter->saw("held", 10s)) << goWriter->error();
+    release(*goWriter);
+    EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
+}
+
+TEST_F(LockscopectlRwLockIntegrationTest,
+       OurWriterWaitsForGosReaderAndCtrlCWhileWaitingLeavesNoKey) {
+    auto goReader = goAnchor({"rlock", lockName()});
+    ASSERT_TRUE(goReader->saw("held", 10s)) << goReader->error();
+    auto writer = lock("--write");
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    EXPECT_FALSE(writer->readLine(500ms)) << "our writer ignored Go's reader";
+    release(*goReader);
+    const auto key = writer->readLine(10s);
+    ASSERT_TRUE(key) << "our writer did not acquire after Go's reader left";
+    EXPECT_EQ(key->rfind(lockName() + "/write/", 0), 0u) << *key;
+
+    auto goReaderBehind = goAnchor({"rlock", lockName()});
+    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+    EXPECT_FALSE(goReaderBehind->saw("held", 500ms)) << "Go's reader ignored our writer";
+    auto secondWriter = lock("--write");
+    ASSERT_TRUE(eventually([&] { return queueLength() == 3; }));
+    secondWriter->signal(SIGINT);
+    EXPECT_EQ(secondWriter->wait(10s), 1);
+    EXPECT_TRUE(eventually([&] { return queueLength() == 2; })) << "a waiter's key was left";
+
+    writer->signal(SIGINT);
+    EXPECT_EQ(writer->wait(10s), 0);
+    EXPECT_TRUE(goReaderBehind->saw("held", 10s)) << goReaderBehind->error();
+    release(*goReaderBehind);
+}
+
+TEST_F(LockscopectlRwLockIntegrationTest, ReadAndWriteTogetherIsAUsageError) {
+    const auto [code, lines] = runToEnd({"lock", "--read", "--write", lockName()});
+    EXPECT_EQ(code, 2);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines.front(), "lockscopectl: lock: --read and --write exclude each other: take one");
+    EXPECT_EQ(queueLength(), 0u);
+}
+
+TEST_F(LockscopectlRwLockIntegrationTest, HelpListsReadAndWrite) {
+    const auto [code, lines] = runToEnd({"--help"});
+    EXPECT_EQ(code, 0);
+    bool listed = false;
+    for (const auto& line : lines)
+        listed = listed || (line.find("--read or --write") != std::string::npos);
+    EXPECT_TRUE(listed) << "lockscopectl --help does not list lock --read/--write";
+}
+
+} // namespace
