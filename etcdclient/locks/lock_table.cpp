@@ -182,15 +182,15 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     auto at =
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
-    const bool amongHolders =
-        static_cast<std::size_t>(at - queue.keys.begin()) <= queue.holderCount();
+    const std::size_t heldBefore = queue.holderCount();
+    const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     const auto now = key.enqueuedAt;
     key.enqueuedBeforeSeen = unseen(recovered);
     out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
                    std::nullopt, recovered, key.createRevision, false});
     queue.keys.insert(at, std::move(key));
     if (amongHolders) // behind the holders it changes none of them
-        noteHolders(queue, revision, now, recovered, out);
+        noteHolders(queue, revision, now, recovered, out, heldBefore + 1);
 }
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
@@ -249,7 +249,7 @@ void LockTable::expectForceRelease(const std::string& key, int64_t lease) {
 }
 
 void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_point now,
-                            bool recovered, std::vector<LockEvent>& out) {
+                            bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore) {
     const std::size_t holders = queue.holderCount();
     for (std::size_t i = 0; i < holders; ++i) {
         LockKey& holder = queue.keys[i];
@@ -261,8 +261,7 @@ void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_poin
                        since(holder.enqueuedAt, now), std::nullopt, recovered,
                        holder.createRevision, holder.enqueuedBeforeSeen});
     }
-    // Those that held are the keys right behind: stop at the first that never did.
-    for (std::size_t i = holders; i < queue.keys.size() && queue.keys[i].acquiredAt; ++i)
+    for (std::size_t i = holders; i < std::min(heldBefore, queue.keys.size()); ++i)
         queue.keys[i].acquiredAt.reset();
 }
 

@@ -63,10 +63,11 @@ private:
     // Whether a key inserted, or a holder found, now came before we could see it: during the
     // first load (it was already there) or in a gap a re-list reconciles.
     bool unseen(bool recovered) const;
-    // After the queue changed: the keys that hold now and did not are Acquired; any that held
-    // and no longer does (an older key arrived out of order) did not hold after all.
+    // After the queue changed: the keys that hold now and did not are Acquired; any among the
+    // first `heldBefore` that no longer holds (an older key arrived out of order) did not hold
+    // after all.
     void noteHolders(LockQueue& queue, int64_t revision, std::chrono::system_clock::time_point now,
-                     bool recovered, std::vector<LockEvent>& out);
+                     bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore = 0);
 
     std::map<std::string, LockQueue> locks_;
     std::set<int64_t> expiredLeases_;
