@@ -1,8 +1,8 @@
 #include "process/child_process.h"
 
 #include "process/spawn.h"
+#include "process/write_all.h"
 
-#include <cerrno>
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
@@ -17,7 +17,7 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::strin
     int inFds[2] = {-1, -1};
     if (::pipe2(fds, O_CLOEXEC) != 0)
         return;
-    // A socket rather than a pipe: send() with MSG_NOSIGNAL to a child that has exited fails
+    // A socket rather than a pipe: writing to a child that has exited then fails (writeAll)
     // instead of raising SIGPIPE in us.
     if (input == Input::Pipe && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inFds) != 0) {
         ::close(fds[0]);
@@ -52,19 +52,7 @@ ChildProcess::~ChildProcess() {
 }
 
 bool ChildProcess::writeLine(const std::string& line) {
-    if (in_ < 0)
-        return false;
-    const std::string text = line + "\n";
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::send(in_, text.data() + done, text.size() - done, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
+    return in_ >= 0 && writeAll(in_, line + "\n");
 }
 
 std::optional<std::string> ChildProcess::readLine(std::chrono::milliseconds timeout) {

@@ -18,11 +18,6 @@ protected:
     std::unique_ptr<lockscope::process::ChildProcess> lock(const char* mode) {
         return lockscopectl({"lock", mode, lockName()});
     }
-    static void release(lockscope::process::GoAnchor& go) {
-        go.process().signal(SIGINT);
-        EXPECT_TRUE(go.saw("released", 10s)) << go.error();
-        EXPECT_EQ(go.process().wait(10s), 0);
-    }
 };
 
 TEST_F(LockscopectlRwLockIntegrationTest, OurReaderSharesWithGosAndGosWriterWaitsForBoth) {
@@ -40,9 +35,9 @@ TEST_F(LockscopectlRwLockIntegrationTest, OurReaderSharesWithGosAndGosWriterWait
     reader->signal(SIGINT); // Ctrl-C releases, as a plain lock does
     EXPECT_EQ(reader->wait(10s), 0);
     EXPECT_FALSE(goWriter->saw("held", 300ms)) << "Go's writer ignored Go's reader";
-    release(*goReader);
+    releaseGo(*goReader);
     EXPECT_TRUE(goWriter->saw("held", 10s)) << goWriter->error();
-    release(*goWriter);
+    releaseGo(*goWriter);
     EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
 }
 
@@ -53,7 +48,7 @@ TEST_F(LockscopectlRwLockIntegrationTest,
     auto writer = lock("--write");
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     EXPECT_FALSE(writer->readLine(500ms)) << "our writer ignored Go's reader";
-    release(*goReader);
+    releaseGo(*goReader);
     const auto key = writer->readLine(10s);
     ASSERT_TRUE(key) << "our writer did not acquire after Go's reader left";
     EXPECT_EQ(key->rfind(lockName() + "/write/", 0), 0u) << *key;
@@ -70,7 +65,7 @@ TEST_F(LockscopectlRwLockIntegrationTest,
     writer->signal(SIGINT);
     EXPECT_EQ(writer->wait(10s), 0);
     EXPECT_TRUE(goReaderBehind->saw("held", 10s)) << goReaderBehind->error();
-    release(*goReaderBehind);
+    releaseGo(*goReaderBehind);
 }
 
 TEST_F(LockscopectlRwLockIntegrationTest, ReadAndWriteTogetherIsAUsageError) {

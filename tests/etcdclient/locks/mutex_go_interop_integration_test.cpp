@@ -15,17 +15,6 @@ class MutexGoInteropIntegrationTest : public GoAnchorTest {
 protected:
     std::string lockName() const { return prefix() + "lock"; }
     std::size_t queueLength() { return keysUnder(lockName() + "/").size(); }
-    // A Go Mutex on the lock that holds it: its "held" line's key.
-    std::string expectHeld(lockscope::process::GoAnchor& go) {
-        auto held = go.awaitLine("held", 10s);
-        EXPECT_TRUE(held) << "Go's Mutex did not acquire: " << go.error();
-        return held && !held->empty() ? held->front() : std::string();
-    }
-    static void release(lockscope::process::GoAnchor& go) {
-        go.process().signal(SIGINT);
-        EXPECT_TRUE(go.saw("released", 10s)) << go.error();
-        EXPECT_EQ(go.process().wait(10s), 0);
-    }
 };
 
 TEST_F(MutexGoInteropIntegrationTest, GoHoldsOursWaitsThenOursHoldsGoWaits) {
@@ -38,7 +27,7 @@ TEST_F(MutexGoInteropIntegrationTest, GoHoldsOursWaitsThenOursHoldsGoWaits) {
     auto waiting = lockAsync(*ours);
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     EXPECT_EQ(waiting.wait_for(300ms), std::future_status::timeout) << "ours ignored Go's holder";
-    release(*goHolder);
+    releaseGo(*goHolder);
     ASSERT_EQ(waiting.wait_for(10s), std::future_status::ready);
     EXPECT_TRUE(waiting.get().ok());
 
@@ -47,7 +36,7 @@ TEST_F(MutexGoInteropIntegrationTest, GoHoldsOursWaitsThenOursHoldsGoWaits) {
     EXPECT_FALSE(goWaiter->saw("held", 500ms)) << "Go acquired while ours held the lock";
     ASSERT_TRUE(unlockNow(*ours).value());
     EXPECT_FALSE(expectHeld(*goWaiter).empty());
-    release(*goWaiter);
+    releaseGo(*goWaiter);
     EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
 }
 
@@ -65,13 +54,13 @@ TEST_F(MutexGoInteropIntegrationTest, MixedQueueAcquiresInCreateRevisionOrder) {
     EXPECT_EQ(queue[0], firstKey);
     EXPECT_EQ(queue[1], ours->key());
 
-    release(*first); // the second in line (ours) acquires, not the third (Go)
+    releaseGo(*first); // the second in line (ours) acquires, not the third (Go)
     ASSERT_EQ(oursAcquired.wait_for(10s), std::future_status::ready);
     EXPECT_TRUE(oursAcquired.get().ok());
     EXPECT_FALSE(third->saw("held", 300ms)) << "Go jumped the queue";
     ASSERT_TRUE(unlockNow(*ours).value());
     EXPECT_EQ(expectHeld(*third), queue[2]);
-    release(*third);
+    releaseGo(*third);
 }
 
 } // namespace

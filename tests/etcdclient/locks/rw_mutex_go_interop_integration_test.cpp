@@ -28,17 +28,9 @@ protected:
     // A Go reader or writer ("rlock" or "wlock") that holds: its "held" line's key.
     std::unique_ptr<GoAnchor> goHolding(const char* command) {
         auto go = goAnchor({command, lockName()});
-        auto held = go->awaitLine("held", 10s);
-        EXPECT_TRUE(held) << "Go's " << command << " did not acquire: " << go->error();
-        if (held && !held->empty()) {
-            EXPECT_EQ(held->front().rfind(lockName() + "/", 0), 0u) << held->front();
-        }
+        const std::string key = expectHeld(*go);
+        EXPECT_EQ(key.rfind(lockName() + "/", 0), 0u) << command << " holds " << key;
         return go;
-    }
-    static void release(GoAnchor& go) {
-        go.process().signal(SIGINT);
-        EXPECT_TRUE(go.saw("released", 10s)) << go.error();
-        EXPECT_EQ(go.process().wait(10s), 0);
     }
     std::shared_ptr<Session> session;
 };
@@ -63,9 +55,9 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoReaderAndOurReaderShare) {
     EXPECT_EQ(queueLength(), 2u);
 
     auto secondGoReader = goHolding("rlock"); // and Go's reader shares with ours
-    release(*secondGoReader);
+    releaseGo(*secondGoReader);
     ASSERT_TRUE(unlockNow(*reader).value());
-    release(*goReader);
+    releaseGo(*goReader);
     EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
 }
 
@@ -75,7 +67,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, OurWriterWaitsForGoReader) {
     auto acquired = lockAsync(*writer);
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the reader";
-    release(*goReader);
+    releaseGo(*goReader);
     ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
     EXPECT_TRUE(acquired.get().ok());
     ASSERT_TRUE(unlockNow(*writer).value());
@@ -89,7 +81,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoWriterWaitsForOurReader) {
     EXPECT_FALSE(goWriter->saw("held", 500ms)) << "Go's writer ignored our reader";
     ASSERT_TRUE(unlockNow(*reader).value());
     EXPECT_TRUE(goWriter->saw("held", 10s)) << goWriter->error();
-    release(*goWriter);
+    releaseGo(*goWriter);
 }
 
 TEST_F(RwMutexGoInteropIntegrationTest, GoReaderWaitsForOurWriterAndOursForGoWriter) {
@@ -100,14 +92,14 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoReaderWaitsForOurWriterAndOursForGoWri
     EXPECT_FALSE(goReader->saw("held", 500ms)) << "Go's reader ignored our writer";
     ASSERT_TRUE(unlockNow(*writer).value());
     EXPECT_TRUE(goReader->saw("held", 10s)) << goReader->error();
-    release(*goReader);
+    releaseGo(*goReader);
 
     auto goWriter = goHolding("wlock");
     auto reader = ours(KeyMode::Read);
     auto acquired = lockAsync(*reader);
     ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
     EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the writer";
-    release(*goWriter);
+    releaseGo(*goWriter);
     ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
     EXPECT_TRUE(acquired.get().ok());
     ASSERT_TRUE(unlockNow(*reader).value());
@@ -129,7 +121,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, AReaderBehindAWaitingWriterWaitsThoughRe
     EXPECT_EQ(lateAcquired.wait_for(0ms), std::future_status::timeout)
         << "our reader slipped past a writer";
 
-    release(*goReader);
+    releaseGo(*goReader);
     ASSERT_EQ(writerAcquired.wait_for(10s), std::future_status::ready);
     EXPECT_TRUE(writerAcquired.get().ok());
     EXPECT_FALSE(lateGoReader->saw("held", 300ms)) << "a reader holds beside the writer";
@@ -138,7 +130,7 @@ TEST_F(RwMutexGoInteropIntegrationTest, AReaderBehindAWaitingWriterWaitsThoughRe
     ASSERT_EQ(lateAcquired.wait_for(10s), std::future_status::ready); // both readers share
     EXPECT_TRUE(lateAcquired.get().ok());
     ASSERT_TRUE(unlockNow(*lateReader).value());
-    release(*lateGoReader);
+    releaseGo(*lateGoReader);
     EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
 }
 
