@@ -4,6 +4,9 @@
 #include "support/go_anchor_fixture.h"
 #include "support/waiting.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <csignal>
 
 using namespace std::chrono_literals;
@@ -66,6 +69,39 @@ TEST_F(LockscopectlRwLockIntegrationTest,
     EXPECT_EQ(writer->wait(10s), 0);
     EXPECT_TRUE(goReaderBehind->saw("held", 10s)) << goReaderBehind->error();
     releaseGo(*goReaderBehind);
+}
+
+TEST_F(LockscopectlRwLockIntegrationTest, SnapshotJsonShowsGosReadersSharingAndOurWriterWaiting) {
+    auto goReader = goAnchor({"rlock", lockName()});
+    const std::string readerKey = expectHeld(*goReader);
+    auto secondGoReader = goAnchor({"rlock", lockName()});
+    const std::string secondReaderKey = expectHeld(*secondGoReader);
+    auto writer = lock("--write");
+    ASSERT_TRUE(eventually([&] { return queueLength() == 3; }));
+    const std::string writerKey = keysUnder(lockName() + "/").back();
+
+    const auto [code, lines] = runToEnd({"snapshot", prefix(), "--json"});
+    ASSERT_EQ(code, 0);
+    ASSERT_EQ(lines.size(), 1u);
+    const QJsonObject lock =
+        QJsonDocument::fromJson(QByteArray::fromStdString(lines[0]))["locks"][0].toObject();
+    EXPECT_EQ(lock["name"].toString().toStdString(), lockName());
+    EXPECT_EQ(lock["kind"].toString(), "rwmutex");
+    const QJsonArray holders = lock["holders"].toArray();
+    ASSERT_EQ(holders.size(), 2);
+    EXPECT_EQ(holders[0]["key"].toString().toStdString(), readerKey);
+    EXPECT_EQ(holders[1]["key"].toString().toStdString(), secondReaderKey);
+    EXPECT_EQ(holders[1]["mode"].toString(), "read");
+    const QJsonArray waiters = lock["waiters"].toArray();
+    ASSERT_EQ(waiters.size(), 1);
+    EXPECT_EQ(waiters[0]["key"].toString().toStdString(), writerKey);
+    EXPECT_EQ(waiters[0]["mode"].toString(), "write");
+    EXPECT_EQ(waiters[0]["waits_for"].toString().toStdString(), secondReaderKey);
+
+    writer->signal(SIGINT);
+    EXPECT_EQ(writer->wait(10s), 1); // interrupted while waiting
+    releaseGo(*secondGoReader);
+    releaseGo(*goReader);
 }
 
 TEST_F(LockscopectlRwLockIntegrationTest, ReadAndWriteTogetherIsAUsageError) {
