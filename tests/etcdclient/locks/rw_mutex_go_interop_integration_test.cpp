@@ -32,6 +32,30 @@ protected:
         EXPECT_EQ(key.rfind(lockName() + "/", 0), 0u) << command << " holds " << key;
         return go;
     }
+    // Go's `goCommand` holds; ours (`mode`) queues and waits until Go lets go, then holds.
+    void expectOursWaitsForGo(const char* goCommand, KeyMode mode) {
+        auto go = goHolding(goCommand);
+        auto mine = ours(mode);
+        auto acquired = lockAsync(*mine);
+        ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+        EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout)
+            << "ours ignored Go's " << goCommand;
+        releaseGo(*go);
+        ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
+        EXPECT_TRUE(acquired.get().ok());
+        ASSERT_TRUE(unlockNow(*mine).value());
+    }
+    // Ours (`mode`) holds; Go's `goCommand` queues and waits until ours lets go, then holds.
+    void expectGoWaitsForOurs(KeyMode mode, const char* goCommand) {
+        auto mine = ours(mode);
+        ASSERT_TRUE(lockNow(*mine).ok());
+        auto go = goAnchor({goCommand, lockName()});
+        ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
+        EXPECT_FALSE(go->saw("held", 500ms)) << "Go's " << goCommand << " ignored ours";
+        ASSERT_TRUE(unlockNow(*mine).value());
+        EXPECT_TRUE(go->saw("held", 10s)) << go->error();
+        releaseGo(*go);
+    }
     std::shared_ptr<Session> session;
 };
 
@@ -62,47 +86,21 @@ TEST_F(RwMutexGoInteropIntegrationTest, GoReaderAndOurReaderShare) {
 }
 
 TEST_F(RwMutexGoInteropIntegrationTest, OurWriterWaitsForGoReader) {
-    auto goReader = goHolding("rlock");
-    auto writer = ours(KeyMode::Write);
-    auto acquired = lockAsync(*writer);
-    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
-    EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the reader";
-    releaseGo(*goReader);
-    ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
-    EXPECT_TRUE(acquired.get().ok());
-    ASSERT_TRUE(unlockNow(*writer).value());
+    expectOursWaitsForGo("rlock", KeyMode::Write);
 }
 
 TEST_F(RwMutexGoInteropIntegrationTest, GoWriterWaitsForOurReader) {
-    auto reader = ours(KeyMode::Read);
-    ASSERT_TRUE(lockNow(*reader).ok());
-    auto goWriter = goAnchor({"wlock", lockName()});
-    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
-    EXPECT_FALSE(goWriter->saw("held", 500ms)) << "Go's writer ignored our reader";
-    ASSERT_TRUE(unlockNow(*reader).value());
-    EXPECT_TRUE(goWriter->saw("held", 10s)) << goWriter->error();
-    releaseGo(*goWriter);
+    expectGoWaitsForOurs(KeyMode::Read, "wlock");
 }
 
-TEST_F(RwMutexGoInteropIntegrationTest, GoReaderWaitsForOurWriterAndOursForGoWriter) {
-    auto writer = ours(KeyMode::Write);
-    ASSERT_TRUE(lockNow(*writer).ok());
-    auto goReader = goAnchor({"rlock", lockName()});
-    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
-    EXPECT_FALSE(goReader->saw("held", 500ms)) << "Go's reader ignored our writer";
-    ASSERT_TRUE(unlockNow(*writer).value());
-    EXPECT_TRUE(goReader->saw("held", 10s)) << goReader->error();
-    releaseGo(*goReader);
+TEST_F(RwMutexGoInteropIntegrationTest, ReadersWaitForTheOthersWriter) {
+    expectGoWaitsForOurs(KeyMode::Write, "rlock");
+    expectOursWaitsForGo("wlock", KeyMode::Read);
+}
 
-    auto goWriter = goHolding("wlock");
-    auto reader = ours(KeyMode::Read);
-    auto acquired = lockAsync(*reader);
-    ASSERT_TRUE(eventually([&] { return queueLength() == 2; }));
-    EXPECT_EQ(acquired.wait_for(300ms), std::future_status::timeout) << "ours ignored the writer";
-    releaseGo(*goWriter);
-    ASSERT_EQ(acquired.wait_for(10s), std::future_status::ready);
-    EXPECT_TRUE(acquired.get().ok());
-    ASSERT_TRUE(unlockNow(*reader).value());
+TEST_F(RwMutexGoInteropIntegrationTest, WritersExcludeEachOtherBothWays) {
+    expectGoWaitsForOurs(KeyMode::Write, "wlock");
+    expectOursWaitsForGo("wlock", KeyMode::Write);
 }
 
 TEST_F(RwMutexGoInteropIntegrationTest, AReaderBehindAWaitingWriterWaitsThoughReadersHold) {
