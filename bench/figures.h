@@ -23,7 +23,7 @@ struct MonitorShape {
 
 struct Scale {
     int rounds;               // samples per latency figure
-    int anchorRounds;         // samples per Go anchor figure: each starts etcdctl processes
+    int anchorRounds;         // samples per Go anchor figure: each settles the queue first
     std::vector<int> waiters; // handoff queue lengths
     std::vector<MonitorShape> monitorShapes; // prefixes for the snapshot-load figure
     // How long the writer writes at each rate of the event-to-model figures.
@@ -36,8 +36,9 @@ struct Scale {
 std::vector<Samples> measureFloor(etcd::Client& client, const Scale& scale);
 // Our Session and Mutex, with the bare Txn an acquire sends measured alongside.
 std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale);
-// The Go anchor: the handoff between `etcdctl lock` processes on `endpoints`, and between ours
-// and etcdctl both ways. Nothing (and a message on stderr) when etcdctl cannot be run.
+// The Go anchor: the handoff between Go's own Mutexes in one process (bench/go/main.go) on
+// `endpoints`, and between ours and `etcdctl lock` both ways. Each part is left out (with a
+// message on stderr) when Go or etcdctl cannot be run.
 std::vector<Samples> measureGoAnchor(etcd::Client& client,
                                      const std::vector<std::string>& endpoints, const Scale& scale);
 

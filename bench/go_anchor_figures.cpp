@@ -1,12 +1,16 @@
-// The Go anchor: the handoff our figures measure, between `etcdctl lock` processes (Go's
-// concurrency.Mutex) and between ours and etcdctl both ways. bench/README.md says what each
-// sample spans.
+// The Go anchor: the handoff our figures measure, between Go's own concurrency.Mutexes in one
+// process (bench/go/main.go), and between ours and `etcdctl lock` both ways. bench/README.md
+// says what each sample spans.
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "figures.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "process/go_anchor.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <csignal>
 #include <cstdio>
 #include <future>
@@ -26,46 +30,45 @@ using process::ChildProcess;
 // (README: about 32 ms p50), so each queue settles this long: every watch is current.
 constexpr std::chrono::milliseconds settle{150};
 
-// How long etcdctl may take to start, queue, acquire or exit before the anchor gives up.
+// How long etcdctl or the Go anchor may take to start, queue, acquire or exit before the anchor
+// gives up.
 constexpr std::chrono::seconds patience{10};
 
-// Why the anchor cannot be measured: etcdctl missing, failing or stuck.
+// Why the anchor cannot be measured: Go or etcdctl missing, failing or stuck.
 struct AnchorFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Go's handoff with `waiters` waiting, measured inside the Go anchor: from the holder's Unlock
+// call to the next waiter's Lock returning, as ours.
+Samples goHandoff(const std::string& endpoints, int waiters, int rounds) {
+    Samples samples{"Go: handoff, " + std::to_string(waiters) + " waiting (in-process)", {}};
+    process::GoAnchor go(endpoints,
+                         {"handoff", "/bench/go-handoff/" + std::to_string(waiters), "--waiters",
+                          std::to_string(waiters), "--rounds", std::to_string(rounds), "--settle",
+                          std::to_string(settle.count())});
+    const auto line = go.awaitLine("handoff", patience + rounds * std::chrono::seconds(1));
+    if (!line || line->size() != 1)
+        throw AnchorFailure("the Go anchor's handoff gave no samples: " + go.error());
+    const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(line->front()));
+    for (const auto value : json.object().value("samples_ms").toArray())
+        samples.ms.push_back(value.toDouble());
+    if (samples.ms.size() != static_cast<std::size_t>(rounds))
+        throw AnchorFailure("the Go anchor's handoff printed " + line->front());
+    return samples;
+}
+
 // Each sample is one handoff on a fresh queue of one holder and one waiter, under a lock name
 // of its own: a key a failed sample leaves behind (until its lease expires) cannot stand in
 // the next sample's queue.
-class GoAnchor {
+class EtcdctlAnchor {
 public:
-    GoAnchor(etcd::Client& client, const std::vector<std::string>& endpoints)
+    EtcdctlAnchor(etcd::Client& client, std::string endpoints)
         : client_(client)
-        , session_(etcd::createSession(client, sessionTtlSeconds)) {
-        for (const auto& e : endpoints)
-            endpoints_ += (endpoints_.empty() ? "" : ",") + e;
+        , session_(etcd::createSession(client, sessionTtlSeconds))
+        , endpoints_(std::move(endpoints)) {
         if (!session_)
             throw AnchorFailure("no session for our side of the mixed handoffs");
-    }
-
-    // From the signal to the etcdctl holder to the etcdctl waiter's key line.
-    Samples etcdctlToEtcdctl(int rounds) {
-        Samples samples{"etcdctl: handoff, 1 waiting", {}};
-        for (int i = 0; i < rounds; ++i) {
-            const std::string name = freshName();
-            auto holder = startLock(name);
-            awaitHolding(*holder, name);
-            auto waiter = startLock(name);
-            awaitQueued(name);
-            std::this_thread::sleep_for(settle);
-            const auto start = Clock::now();
-            holder->signal(SIGINT);
-            awaitHolding(*waiter, name);
-            samples.add(Clock::now() - start);
-            awaitUnlocked(*holder);
-            release(*waiter);
-        }
-        return samples;
     }
 
     // From our holder's unlock() call to the etcdctl waiter's key line.
@@ -167,7 +170,7 @@ private:
 
     etcd::Client& client_;
     const std::shared_ptr<etcd::Session> session_;
-    std::string endpoints_; // comma-separated, as etcdctl takes them
+    const std::string endpoints_; // comma-separated, as etcdctl takes them
     int names_ = 0;
 };
 
@@ -176,14 +179,27 @@ private:
 std::vector<Samples> measureGoAnchor(etcd::Client& client,
                                      const std::vector<std::string>& endpoints,
                                      const Scale& scale) {
+    std::vector<Samples> out;
+    std::string endpointList;
+    for (const auto& e : endpoints)
+        endpointList += (endpointList.empty() ? "" : ",") + e;
     try {
-        GoAnchor anchor(client, endpoints);
-        return {anchor.etcdctlToEtcdctl(scale.anchorRounds),
-                anchor.oursToEtcdctl(scale.anchorRounds), anchor.etcdctlToOurs(scale.anchorRounds)};
+        if (process::goAnchorPath().empty())
+            throw AnchorFailure(process::goAnchorMissing);
+        for (int waiters : scale.waiters)
+            if (waiters <= 10) // a queue of 100 Go sessions adds nothing to the comparison
+                out.push_back(goHandoff(endpointList, waiters, scale.anchorRounds));
     } catch (const AnchorFailure& failure) {
-        std::fprintf(stderr, "lockscope-bench: no Go anchor figures: %s\n", failure.what());
-        return {};
+        std::fprintf(stderr, "lockscope-bench: no in-process Go figures: %s\n", failure.what());
     }
+    try {
+        EtcdctlAnchor anchor(client, endpointList);
+        out.push_back(anchor.oursToEtcdctl(scale.anchorRounds));
+        out.push_back(anchor.etcdctlToOurs(scale.anchorRounds));
+    } catch (const AnchorFailure& failure) {
+        std::fprintf(stderr, "lockscope-bench: no mixed etcdctl figures: %s\n", failure.what());
+    }
+    return out;
 }
 
 } // namespace lockscope::bench

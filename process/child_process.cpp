@@ -1,27 +1,45 @@
 #include "process/child_process.h"
 
 #include "process/spawn.h"
+#include "process/write_all.h"
 
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace lockscope::process {
 
-ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> extraEnv) {
+ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> extraEnv,
+                           Input input) {
     int fds[2];
+    int inFds[2] = {-1, -1};
     if (::pipe2(fds, O_CLOEXEC) != 0)
         return;
-    const Spawned child =
-        spawn({.argv = std::move(argv), .environment = std::move(extraEnv), .outputFd = fds[1]});
+    // A socket rather than a pipe: writing to a child that has exited then fails (writeAll)
+    // instead of raising SIGPIPE in us.
+    if (input == Input::Pipe && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inFds) != 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return;
+    }
+    const Spawned child = spawn({.argv = std::move(argv),
+                                 .environment = std::move(extraEnv),
+                                 .outputFd = fds[1],
+                                 .inputFd = inFds[0]});
     ::close(fds[1]);
+    if (inFds[0] >= 0)
+        ::close(inFds[0]);
     if (!child.ok()) {
         ::close(fds[0]);
+        if (inFds[1] >= 0)
+            ::close(inFds[1]);
         return;
     }
     pid_ = child.pid;
     out_ = fds[0];
+    in_ = inFds[1];
 }
 
 ChildProcess::~ChildProcess() {
@@ -29,6 +47,12 @@ ChildProcess::~ChildProcess() {
         stopProcess(pid_, SIGKILL, std::chrono::milliseconds(0));
     if (out_ >= 0)
         ::close(out_);
+    if (in_ >= 0)
+        ::close(in_);
+}
+
+bool ChildProcess::writeLine(const std::string& line) {
+    return in_ >= 0 && writeAll(in_, line + "\n");
 }
 
 std::optional<std::string> ChildProcess::readLine(std::chrono::milliseconds timeout) {

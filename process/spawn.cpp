@@ -94,6 +94,8 @@ Spawned spawn(const SpawnRequest& request) {
         }
         if (request.ownProcessGroup)
             ::setpgid(0, 0);
+        if (request.inputFd >= 0)
+            ::dup2(request.inputFd, STDIN_FILENO);
         if (request.outputFd >= 0) {
             ::dup2(request.outputFd, STDOUT_FILENO);
             ::dup2(request.outputFd, STDERR_FILENO);

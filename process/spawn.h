@@ -15,6 +15,7 @@ struct SpawnRequest {
     std::vector<std::string> argv{};        // argv[0] is looked up in PATH unless it has a '/'
     std::vector<std::string> environment{}; // NAME=value, replacing or adding to ours
     int outputFd = -1;                      // the child's stdout and stderr; ours when -1
+    int inputFd = -1;                       // the child's stdin; ours when -1
     bool ownProcessGroup = false;           // a terminal's Ctrl-C goes to us, not to it
     // SIGKILL when the thread that spawned it ends, so it never outlives us, even killed.
     bool dieWithParent = false;

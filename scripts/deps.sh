@@ -10,6 +10,7 @@ LOCKSCOPE_PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libssl-dev openssl
   libgtest-dev libgmock-dev
   etcd-server etcd-client curl
+  golang-go golang-etcd-server-dev
   xvfb xauth
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n fonts-noto-cjk
   prometheus-cpp-dev qt6-httpserver-dev qt6-websockets-dev prometheus desktop-file-utils appstream lintian

@@ -1,6 +1,6 @@
 #include "app/core/lock_backend.h"
 
-#include "etcdclient/locks/mutex.h"
+#include "etcdclient/locks/rw_mutex.h"
 #include "etcdclient/locks/server_lock.h"
 
 namespace lockscope {
@@ -14,8 +14,8 @@ etcd::Error noTryLock(const char* why) {
 class MutexBackend final : public LockBackend {
 public:
     MutexBackend(etcd::Client& client, std::shared_ptr<etcd::Session> session,
-                 const std::string& name)
-        : mutex_(etcd::Mutex::create(client, std::move(session), name)) {}
+                 const std::string& name, etcd::KeyMode mode)
+        : mutex_(etcd::createLock(client, std::move(session), name, mode)) {}
     void lock(ErrorCallback done) override { mutex_->lock(std::move(done)); }
     void tryLock(std::function<void(etcd::Result<bool>)> done) override {
         mutex_->tryLock(std::move(done));
@@ -85,10 +85,10 @@ private:
 
 std::unique_ptr<LockBackend> makeLockBackend(LockBackendKind kind, etcd::Client& client,
                                              std::shared_ptr<etcd::Session> session,
-                                             const std::string& name) {
+                                             const std::string& name, etcd::KeyMode mode) {
     if (kind == LockBackendKind::ServerLock)
         return std::make_unique<ServerLockBackend>(client, std::move(session), name);
-    return std::make_unique<MutexBackend>(client, std::move(session), name);
+    return std::make_unique<MutexBackend>(client, std::move(session), name, mode);
 }
 
 std::unique_ptr<LockBackend> candidacyBackend(std::shared_ptr<etcd::Election> election,

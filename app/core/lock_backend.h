@@ -2,6 +2,7 @@
 
 #include "etcdclient/client.h"
 #include "etcdclient/locks/election.h"
+#include "etcdclient/locks/lock_types.h"
 #include "etcdclient/locks/session.h"
 
 #include <functional>
@@ -37,9 +38,11 @@ public:
     virtual int64_t fencingToken() const = 0; // our key's create revision while held
 };
 
+// `mode` Read or Write: a reader or writer of etcd's RWMutex recipe, through our Mutex.
 std::unique_ptr<LockBackend> makeLockBackend(LockBackendKind kind, etcd::Client& client,
                                              std::shared_ptr<etcd::Session> session,
-                                             const std::string& name);
+                                             const std::string& name,
+                                             etcd::KeyMode mode = etcd::KeyMode::Exclusive);
 // A candidacy in `election` with `proposal`: lock() campaigns, unlock() resigns.
 std::unique_ptr<LockBackend> candidacyBackend(std::shared_ptr<etcd::Election> election,
                                               std::string proposal);

@@ -46,15 +46,34 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
     json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
     for (const auto& [name, queue] : state.locks) {
         json.beginObject().bytesField("name", name);
-        json.key("kind").value(etcd::queueKindName(queue.kind()));
+        const etcd::QueueKind kind = queue.kind();
+        const bool rw = kind == etcd::QueueKind::RwMutex;
+        // An RWMutex's keys say what they ask for, and its leading readers hold together.
+        auto writeQueued = [&](const etcd::LockKey& key) {
+            writeKey(json, key, state);
+            if (rw)
+                json.key("mode").value(etcd::keyModeName(key.mode));
+        };
+        const std::size_t holders = queue.holderCount();
+        json.key("kind").value(etcd::queueKindName(kind));
         json.key("holder").beginObject();
-        writeKey(json, queue.keys.front(), state);
-        json.endObject().key("waiters").beginArray();
-        for (std::size_t i = 1; i < queue.keys.size(); ++i) {
+        writeQueued(queue.keys.front());
+        json.endObject();
+        if (rw) {
+            json.key("holders").beginArray();
+            for (std::size_t i = 0; i < holders; ++i) {
+                json.beginObject();
+                writeQueued(queue.keys[i]);
+                json.endObject();
+            }
+            json.endArray();
+        }
+        json.key("waiters").beginArray();
+        for (std::size_t i = holders; i < queue.keys.size(); ++i) {
             json.beginObject();
-            writeKey(json, queue.keys[i], state);
+            writeQueued(queue.keys[i]);
             json.key("position").value(static_cast<int64_t>(i));
-            json.bytesField("waits_for", queue.keys[i - 1].key);
+            json.bytesField("waits_for", queue.waitsOn(i)->key);
             json.endObject();
         }
         json.endArray().endObject();

@@ -7,12 +7,14 @@
 namespace lockscope {
 
 // `lockscopectl snapshot --json`: {"revision", "locks": [{"name", "kind", "holder", "waiters"}],
-// "anomalies"}; "kind" is "mutex" or "election" (etcd::QueueKind: an election's holder is its
-// leader, its waiters the other candidates, each "value" a proposal); a holder or waiter is {"key",
-// "lease", "lease_hex", "create_revision", "mod_revision", "value", "ttl", "granted_ttl"} and a
-// waiter adds "position" (1 = next) and "waits_for" (its predecessor's key). Every name, key and
-// value is written by JsonWriter::bytesField: the displayKey form plus a "*_b64" field with the
-// exact bytes.
+// "anomalies"}; "kind" is "mutex", "election" or "rwmutex" (etcd::QueueKind: an election's holder
+// is its leader, its waiters the other candidates, each "value" a proposal); a holder or waiter is
+// {"key", "lease", "lease_hex", "create_revision", "mod_revision", "value", "ttl", "granted_ttl"}
+// and a waiter adds "position" (its index in the queue: 1 = next behind a single holder) and
+// "waits_for" (the key whose deletion it waits for). An rwmutex's keys add "mode" ("read" or
+// "write"), "holder" is its first holder and "holders" lists every one (the leading readers, or
+// the writer). Every name, key and value is written by JsonWriter::bytesField: the displayKey
+// form plus a "*_b64" field with the exact bytes.
 std::string lockStateJson(const etcd::LockMonitorState& state);
 
 // One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",

@@ -18,17 +18,23 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
     Row row;
     row.id = queue.name;
     row.name = displayKeyText(queue.name);
-    const bool election = queue.kind() == etcd::QueueKind::Election;
-    row.kind = election ? tr("election") : tr("mutex");
+    const etcd::QueueKind kind = queue.kind();
+    const bool election = kind == etcd::QueueKind::Election;
+    const int holders = static_cast<int>(queue.holderCount());
+    row.kind = election                           ? tr("election")
+               : kind == etcd::QueueKind::RwMutex ? tr("rwmutex")
+                                                  : tr("mutex");
     if (const etcd::LockKey* holder = queue.holder()) {
         row.holder = displayKeyText(holder->key);
         row.holderToolTip =
             election ? tr("Leader %1, proposing %2").arg(row.holder, displayKeyText(holder->value))
-                     : row.holder;
+            : holders > 1
+                ? tr("%1 readers share the lock; the first is %2").arg(holders).arg(row.holder)
+                : row.holder;
         row.holderLease = holder->lease;
         row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
     }
-    row.waiters = std::max(0, static_cast<int>(queue.keys.size()) - 1);
+    row.waiters = static_cast<int>(queue.keys.size()) - holders;
     if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end()) {
         QStringList words, details;
         for (const etcd::Anomaly& anomaly : found->second) {

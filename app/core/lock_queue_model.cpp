@@ -20,14 +20,19 @@ void LockQueueModel::setQueue(const etcd::LockQueue* queue,
     std::vector<Entry> next;
     if (queue) {
         const QString lockText = displayKeyText(queue->name);
+        const std::size_t holders = queue->holderCount();
         next.reserve(queue->keys.size());
-        for (const etcd::LockKey& key : queue->keys)
+        for (std::size_t i = 0; i < queue->keys.size(); ++i) {
+            const etcd::LockKey& key = queue->keys[i];
+            const etcd::LockKey* waitsOn = queue->waitsOn(i);
             next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
                             displayKeyText(key.key), lockText, key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
                             displayKeyText(key.value), key.enqueuedAt, key.acquiredAt,
                             LeaseCountdown::of(leases, key.lease), key.enqueuedBeforeSeen,
-                            key.acquiredBeforeSeen});
+                            key.acquiredBeforeSeen, i < holders, key.mode,
+                            waitsOn ? displayKeyText(waitsOn->key) : QString()});
+        }
     }
     now_ = now;
     wallNow_ = wallNow;
@@ -51,13 +56,13 @@ void LockQueueModel::tick(std::chrono::steady_clock::time_point now,
 
 std::chrono::milliseconds LockQueueModel::ageOf(int row) const {
     const Entry& entry = rows_[row];
-    const auto since = row == 0 && entry.acquiredAt ? *entry.acquiredAt : entry.enqueuedAt;
+    const auto since = heldSince(entry) ? *entry.acquiredAt : entry.enqueuedAt;
     return std::chrono::duration_cast<std::chrono::milliseconds>(wallNow_ - since);
 }
 
 bool LockQueueModel::ageIsLowerBound(int row) const {
     const Entry& entry = rows_[row];
-    return row == 0 && entry.acquiredAt ? entry.acquiredBeforeSeen : entry.enqueuedBeforeSeen;
+    return heldSince(entry) ? entry.acquiredBeforeSeen : entry.enqueuedBeforeSeen;
 }
 
 QString LockQueueModel::ageText(int row) const {
@@ -68,7 +73,7 @@ QString LockQueueModel::ageToolTip(int row) const {
     if (!ageIsLowerBound(row))
         return {};
     const Entry& entry = rows_[row];
-    const bool held = row == 0 && entry.acquiredAt;
+    const bool held = heldSince(entry);
     const QString seen = QDateTime::fromMSecsSinceEpoch(
                              std::chrono::duration_cast<std::chrono::milliseconds>(
                                  (held ? *entry.acquiredAt : entry.enqueuedAt).time_since_epoch())
@@ -87,6 +92,12 @@ QString LockQueueModel::ageToolTip(int row) const {
                 : tr("It was already waiting when LockScope first saw it, at %1. etcd keeps no "
                      "time of creation, so it has waited at least this long.")
                       .arg(seen);
+}
+
+QString LockQueueModel::modeText(etcd::KeyMode mode) {
+    return mode == etcd::KeyMode::Read    ? tr("read")
+           : mode == etcd::KeyMode::Write ? tr("write")
+                                          : QString();
 }
 
 int LockQueueModel::rowCount(const QModelIndex& parent) const {
@@ -121,18 +132,25 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Position: return row > 0 ? QString::number(row) : election() ? tr("leader") : tr("holder");
+    case Position:
+        if (kind_ == etcd::QueueKind::RwMutex)
+            return entry.holds ? tr("holder, %1").arg(modeText(entry.mode))
+                               : tr("%1, %2").arg(row).arg(modeText(entry.mode));
+        return row > 0 ? QString::number(row) : election() ? tr("leader") : tr("holder");
     case Key: return entry.keyText;
     case Lease: return entry.leaseHex;
     case CreateRevision: return static_cast<qint64>(entry.createRevision);
     case Waiting:
-        if (row > 0)
+        if (!entry.holds)
             return ageText(row);
         return election() ? tr("leading %1").arg(ageText(row)) : tr("held %1").arg(ageText(row));
-    case Predecessor: return row == 0 ? QString() : rows_[row - 1].keyText;
+    case Predecessor: return entry.waitsOnText;
     case Value: return entry.value;
     case Lock: return entry.lockText;
-    case Kind: return election() ? tr("election") : tr("mutex");
+    case Kind:
+        return election()                          ? tr("election")
+               : kind_ == etcd::QueueKind::RwMutex ? tr("rwmutex")
+                                                   : tr("mutex");
     case GrantedTtl:
         return entry.ttl ? tr("%1 s").arg(entry.ttl->ttl.grantedTtlSeconds) : QString();
     }

@@ -15,7 +15,9 @@ namespace lockscope {
 // the clock columns (TTL, waiting) move with one ranged dataChanged per tick.
 // The Locks page shows the columns up to Predecessor, or for an election (whose keys are its
 // candidates, the first leading, and whose values are their proposals) up to Waiting and Value:
-// the wording follows the kind. lockscopectl's snapshot table, which stacks the queues of many
+// the wording follows the kind. An RWMutex's leading readers all hold ("holder, read"); each
+// waiter says what it asks for and which key it waits on (Predecessor: a reader waits on the
+// nearest older writer). lockscopectl's snapshot table, which stacks the queues of many
 // locks and has no bar to draw a TTL on, also names the lock, its kind and the lease's granted TTL.
 class LockQueueModel : public KeyedTableModel {
     Q_OBJECT
@@ -50,6 +52,9 @@ public:
         std::optional<LeaseCountdown> ttl;
         bool enqueuedBeforeSeen = false; // see etcd::LockKey
         bool acquiredBeforeSeen = false;
+        bool holds = false; // the first key, or one of an RWMutex's sharing readers
+        etcd::KeyMode mode = etcd::KeyMode::Exclusive;
+        QString waitsOnText; // the key whose deletion it waits for; empty for a holder
         bool operator==(const Entry&) const = default;
     };
 
@@ -82,6 +87,9 @@ public:
 
 private:
     bool election() const { return kind_ == etcd::QueueKind::Election; }
+    // Whether the entry's time counts from its acquire: it holds and we saw when.
+    static bool heldSince(const Entry& entry) { return entry.holds && entry.acquiredAt; }
+    static QString modeText(etcd::KeyMode mode);
 
     std::vector<Entry> rows_;
     etcd::QueueKind kind_ = etcd::QueueKind::Mutex;

@@ -1,5 +1,7 @@
 #include "app/core/terminal_password_prompt.h"
 
+#include "process/write_all.h"
+
 #include <QCoreApplication>
 #include <array>
 #include <cerrno>
@@ -60,19 +62,6 @@ private:
     bool active_ = false;
 };
 
-bool writeAll(int fd, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
 // One line, without its newline; std::nullopt when the input ends first.
 std::optional<std::string> readLine(int fd) {
     std::string line;
@@ -112,8 +101,9 @@ std::optional<std::string> askPasswordOnTerminal(const QString& user, QString& e
                         "cannot turn off echo on the terminal to ask the password of "
                         "user %1; %2")
                         .arg(user, otherWays);
-        else if (writeAll(fd, QCoreApplication::translate("TerminalPasswordPrompt", "Password: ")
-                                  .toStdString()))
+        else if (process::writeAll(
+                     fd, QCoreApplication::translate("TerminalPasswordPrompt", "Password: ")
+                             .toStdString()))
             password = readLine(fd);
         if (echoOff.active() && !password)
             error =

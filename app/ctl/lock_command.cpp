@@ -41,7 +41,7 @@ public:
         : session_(std::move(session))
         , lock_(makeLockBackend(options.serverLock ? LockBackendKind::ServerLock
                                                    : LockBackendKind::Mutex,
-                                client, session_, options.name)) {
+                                client, session_, options.name, options.mode)) {
         lock_->onLost([outcome = outcome_](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
             outcome->lost = e;
@@ -206,7 +206,15 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             takeCommand(i + 1);
             break;
         }
-        if (arg == "--try") {
+        if (arg == "--read" || arg == "--write") {
+            const auto mode = arg == "--read" ? etcd::KeyMode::Read : etcd::KeyMode::Write;
+            if (options.mode != etcd::KeyMode::Exclusive && options.mode != mode) {
+                problem = QCoreApplication::translate(
+                    "lockscopectl", "lock: --read and --write exclude each other: take one");
+                return false;
+            }
+            options.mode = mode;
+        } else if (arg == "--try") {
             options.tryOnly = true;
         } else if (arg == "--no-retry") {
             options.retry = false;
@@ -229,9 +237,9 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             }
         } else if (arg.startsWith("-")) {
             problem = QCoreApplication::translate("lockscopectl",
-                                                  "lock: unknown flag %1 (use --ttl N, --try, "
-                                                  "--server-lock, --force, --no-retry, -- "
-                                                  "COMMAND)")
+                                                  "lock: unknown flag %1 (use --read, --write, "
+                                                  "--ttl N, --try, --server-lock, --force, "
+                                                  "--no-retry, -- COMMAND)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
@@ -252,7 +260,7 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
     if (options.name.empty()) {
         problem = QCoreApplication::translate(
             "lockscopectl",
-            "lock needs a lock name: lockscopectl lock NAME "
+            "lock needs a lock name: lockscopectl lock NAME [--read|--write] "
             "[--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]");
         return false;
     }
@@ -260,6 +268,12 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         problem = QCoreApplication::translate(
             "lockscopectl", "--try and --server-lock do not go together: etcd's Lock service "
                             "has no try-lock; leave out one of them");
+        return false;
+    }
+    if (options.serverLock && options.mode != etcd::KeyMode::Exclusive) {
+        problem = QCoreApplication::translate(
+            "lockscopectl", "--server-lock takes exclusive locks only: etcd's Lock service has "
+                            "no readers or writers; leave out --read/--write or --server-lock");
         return false;
     }
     if (const std::string ttlProblem = etcd::leaseTtlProblem(options.ttlSeconds);

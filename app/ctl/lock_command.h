@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/ctl/ctl_command.h"
+#include "etcdclient/locks/lock_types.h"
 
 #include <cstdint>
 #include <string>
@@ -8,11 +9,14 @@
 
 namespace lockscope {
 
-// `lockscopectl lock NAME [--ttl N] [--try] [--server-lock] [--force] [--no-retry]
-// [-- COMMAND ARGS...]`, as `etcdctl lock` does it. NAME and COMMAND are exact bytes.
+// `lockscopectl lock NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force]
+// [--no-retry] [-- COMMAND ARGS...]`, as `etcdctl lock` does it, or with --read or --write as a
+// reader or writer of etcd's RWMutex recipe (etcdclient/locks/rw_mutex.h). NAME and COMMAND are
+// exact bytes.
 struct LockCommandOptions {
     std::string name;
-    int64_t ttlSeconds = 10; // etcdctl lock's default
+    etcd::KeyMode mode = etcd::KeyMode::Exclusive; // --read: Read, --write: Write
+    int64_t ttlSeconds = 10;                       // etcdctl lock's default
     bool tryOnly = false;
     bool retry = true;                // a waiter whose session is lost queues again after a backoff
     bool serverLock = false;          // through etcd's Lock service instead of our Mutex

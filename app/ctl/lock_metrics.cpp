@@ -115,7 +115,9 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
         const auto found = state.locks.find(name);
         const etcd::LockKey* holder = found == state.locks.end() ? nullptr : found->second.holder();
         const std::string label = displayKey(name);
-        add(label, counters, holder ? 1 : 0, holder ? found->second.keys.size() - 1.0 : 0);
+        add(label, counters, holder ? 1 : 0,
+            holder ? static_cast<double>(found->second.keys.size() - found->second.holderCount())
+                   : 0);
         if (!holder)
             continue;
         const auto lease = state.leases.find(holder->lease);
@@ -128,7 +130,7 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
         for (const auto& [name, queue] : state.locks)
             if (!tracked_.count(name) && !queue.keys.empty()) {
                 ++otherHeld;
-                otherWaiting += queue.keys.size() - 1.0;
+                otherWaiting += static_cast<double>(queue.keys.size() - queue.holderCount());
             }
         add(otherLocks, other_, otherHeld, otherWaiting);
     }

@@ -31,12 +31,13 @@ constexpr std::array commands = {
         "status",
         QT_TRANSLATE_NOOP("lockscopectl", "Show each endpoint's status (add --json for JSON)."),
         runStatusCommand},
-    CtlCommand{
-        "lock",
-        QT_TRANSLATE_NOOP("lockscopectl",
-                          "Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--server-lock] "
-                          "[--force] [--no-retry] [-- COMMAND ARGS...]."),
-        runLockCommand},
+    CtlCommand{"lock",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] "
+                                 "[--try] [--server-lock] [--force] [--no-retry] [-- COMMAND "
+                                 "ARGS...]; --read or --write: a reader or writer of etcd's "
+                                 "RWMutex recipe."),
+               runLockCommand},
     CtlCommand{"elect",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Campaign like etcdctl elect: NAME PROPOSAL (stdin lines "

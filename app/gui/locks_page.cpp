@@ -225,8 +225,11 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     const int badge = textWidth(lockTable_, tr("⚠ %1 +%2").arg(tr("wrong lease")).arg(3));
     const int age = textWidth(queueTable_, tr("held %1").arg("≥ 59 min 59 s"));
     const int kind = textWidth(lockTable_, tr("election"));
+    // An RWMutex's positions say the mode too, and the key's last segment (shown) does not.
+    const int position =
+        textWidth(queueTable_, LockQueueModel::tr("holder, %1").arg(LockQueueModel::tr("write")));
     sizeColumns(lockTable_, {0, kind, 100, 62, 75, badge, 55}); // the name keeps ~100 px of 560
-    sizeColumns(queueTable_, {0, 60, 125, 70, 70, age, 130, 130});
+    sizeColumns(queueTable_, {0, position, 125, 70, 70, age, 130, 130});
     // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
     // was granted.
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
@@ -339,8 +342,12 @@ void LocksPage::showHolder() {
     showOwnLock();
     const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
     // An election's candidates and their proposals, where a lock's holder and waiters would be.
-    const bool election = watch && watch->queue()->kind() == etcd::QueueKind::Election;
-    const QString heading = election ? tr("Leader and candidates") : tr("Holder and queue");
+    const etcd::QueueKind kind = watch ? watch->queue()->kind() : etcd::QueueKind::Mutex;
+    const bool election = kind == etcd::QueueKind::Election;
+    // An RWMutex's readers share: several may hold at once.
+    const QString heading = election                           ? tr("Leader and candidates")
+                            : kind == etcd::QueueKind::RwMutex ? tr("Readers, writers and queue")
+                                                               : tr("Holder and queue");
     if (detailHeading_->text() != heading)
         detailHeading_->setText(heading);
     // The proposals in the place of the predecessors, which are a mutex's concern.

@@ -58,7 +58,7 @@ LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::s
 std::size_t queueDepth(const std::map<std::string, LockQueue>& locks) {
     std::size_t depth = 0;
     for (const auto& [name, queue] : locks)
-        depth += queue.keys.empty() ? 0 : queue.keys.size() - 1;
+        depth += queue.keys.size() - queue.holderCount(); // an RWMutex's sharing readers hold
     return depth;
 }
 

@@ -24,8 +24,16 @@ LockKey lockKeyOf(const mvccpb::KeyValue& kv, Clock::time_point now) {
     k.createRevision = kv.create_revision();
     k.modRevision = kv.mod_revision();
     k.value = kv.value();
+    k.mode = LockTable::modeOf(k.key);
     k.enqueuedAt = now;
     return k;
+}
+
+// The segment before `end` (a slash's position) of `key`, and where it starts.
+std::string_view segmentBefore(std::string_view key, std::size_t end, std::size_t& start) {
+    const auto slash = key.rfind('/', end == 0 ? std::string_view::npos : end - 1);
+    start = slash == std::string_view::npos ? 0 : slash + 1;
+    return key.substr(start, end - start);
 }
 
 void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
@@ -36,9 +44,30 @@ void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
 
 } // namespace
 
+KeyMode LockTable::modeOf(const std::string& key) {
+    const auto slash = key.rfind('/');
+    if (slash == std::string::npos || slash == 0)
+        return KeyMode::Exclusive;
+    const std::string_view unique = std::string_view(key).substr(slash + 1);
+    if (unique.size() <= 16 || unique.size() > 19 ||
+        !std::all_of(unique.begin(), unique.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return KeyMode::Exclusive;
+    std::size_t start = 0;
+    const std::string_view role = segmentBefore(key, slash, start);
+    if (start == 0) // the recipe's keys are <name>/<role>/<n>: a name, then a slash
+        return KeyMode::Exclusive;
+    return role == "read" ? KeyMode::Read : role == "write" ? KeyMode::Write : KeyMode::Exclusive;
+}
+
 std::string LockTable::lockNameOf(const std::string& key) {
     const auto slash = key.rfind('/');
-    return slash == std::string::npos ? std::string() : key.substr(0, slash);
+    if (slash == std::string::npos)
+        return std::string();
+    if (modeOf(key) == KeyMode::Exclusive)
+        return key.substr(0, slash);
+    std::size_t roleStart = 0;
+    segmentBefore(key, slash, roleStart);
+    return key.substr(0, roleStart - 1);
 }
 
 std::optional<int64_t> LockTable::leaseNamedBy(const std::string& key) {
@@ -153,16 +182,15 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     auto at =
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
-    const bool becomesHolder = at == queue.keys.begin();
+    const std::size_t heldBefore = queue.holderCount();
+    const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     const auto now = key.enqueuedAt;
     key.enqueuedBeforeSeen = unseen(recovered);
     out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
                    std::nullopt, recovered, key.createRevision, false});
-    if (becomesHolder && !queue.keys.empty())
-        queue.keys.front().acquiredAt.reset(); // arrived out of order: it was not the holder
     queue.keys.insert(at, std::move(key));
-    if (becomesHolder)
-        noteNewHolder(queue, revision, now, recovered, out);
+    if (amongHolders) // behind the holders it changes none of them
+        noteHolders(queue, revision, now, recovered, out, heldBefore + 1);
 }
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
@@ -175,7 +203,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                            [&](const LockKey& k) { return k.key == key; });
     if (it == queue.keys.end())
         return;
-    const bool wasHolder = it == queue.keys.begin();
+    const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
                     it->key,
@@ -191,11 +219,12 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         event.atLeast = it->acquiredBeforeSeen;
     }
     out.push_back(std::move(event));
-    queue.keys.erase(it);
+    const auto index = static_cast<std::size_t>(queue.keys.erase(it) - queue.keys.begin());
     if (queue.keys.empty())
         locks_.erase(found);
-    else if (wasHolder)
-        noteNewHolder(queue, revision, now, recovered, out);
+    else if (index <=
+             queue.holderCount()) // a holder, or an RWMutex writer the next readers waited on
+        noteHolders(queue, revision, now, recovered, out);
 }
 
 LockEventKind LockTable::departure(const LockKey& gone, bool wasHolder) {
@@ -219,16 +248,21 @@ void LockTable::expectForceRelease(const std::string& key, int64_t lease) {
         forceReleases_.pop_front();
 }
 
-void LockTable::noteNewHolder(LockQueue& queue, int64_t revision, Clock::time_point now,
-                              bool recovered, std::vector<LockEvent>& out) {
-    LockKey& holder = queue.keys.front();
-    if (holder.acquiredAt)
-        return;
-    holder.acquiredAt = now;
-    holder.acquiredBeforeSeen = unseen(recovered);
-    out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
-                   since(holder.enqueuedAt, now), std::nullopt, recovered, holder.createRevision,
-                   holder.enqueuedBeforeSeen});
+void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_point now,
+                            bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore) {
+    const std::size_t holders = queue.holderCount();
+    for (std::size_t i = 0; i < holders; ++i) {
+        LockKey& holder = queue.keys[i];
+        if (holder.acquiredAt)
+            continue;
+        holder.acquiredAt = now;
+        holder.acquiredBeforeSeen = unseen(recovered);
+        out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
+                       since(holder.enqueuedAt, now), std::nullopt, recovered,
+                       holder.createRevision, holder.enqueuedBeforeSeen});
+    }
+    for (std::size_t i = holders; i < std::min(heldBefore, queue.keys.size()); ++i)
+        queue.keys[i].acquiredAt.reset();
 }
 
 bool LockTable::unseen(bool recovered) const {
@@ -250,7 +284,8 @@ AnomaliesByLock LockTable::anomalies() const {
 std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
     std::vector<Anomaly> out;
     for (const auto& k : queue.keys) {
-        const auto named = leaseNamedBy(k.key);
+        // An RWMutex key names a time, not a lease: nothing to match it with.
+        const auto named = k.mode == KeyMode::Exclusive ? leaseNamedBy(k.key) : k.lease;
         if (k.lease == 0)
             out.push_back({k.key, AnomalyKind::NoLease,
                            "the key has no lease, so it never expires and blocks every "

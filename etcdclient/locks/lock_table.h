@@ -20,7 +20,8 @@ takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs);
 
 // Turns lock keys and watch events into locks, holders, queues and lock events. Pure: no I/O,
 // no clock of its own; times come in with the data. The lock name is the key without its last
-// path segment, so "/my-lock//694d" (a name given with a trailing slash) is lock "/my-lock/".
+// path segment, so "/my-lock//694d" (a name given with a trailing slash) is lock "/my-lock/";
+// an RWMutex reader's or writer's key (<name>/read/<n>, <name>/write/<n>) is lock <name>'s.
 class LockTable {
 public:
     // Replaces the state with a snapshot at `revision`. The first load reports nothing; a later
@@ -44,6 +45,10 @@ public:
     bool loaded() const { return loaded_; }
 
     static std::string lockNameOf(const std::string& key);
+    // Read or Write for the RWMutex recipe's keys: <name>/read/<n> or <name>/write/<n> where n
+    // is a time in nanoseconds (decimal, more than 16 digits: never a lease id in hex, so never
+    // a Go Mutex's key); Exclusive for any other key.
+    static KeyMode modeOf(const std::string& key);
     // The lease a Go lock key names: its last segment in lowercase hex, or nothing when the
     // key is not shaped <name>/<lease id in hex>.
     static std::optional<int64_t> leaseNamedBy(const std::string& key);
@@ -58,9 +63,11 @@ private:
     // Whether a key inserted, or a holder found, now came before we could see it: during the
     // first load (it was already there) or in a gap a re-list reconciles.
     bool unseen(bool recovered) const;
-    void noteNewHolder(LockQueue& queue, int64_t revision,
-                       std::chrono::system_clock::time_point now, bool recovered,
-                       std::vector<LockEvent>& out);
+    // After the queue changed: the keys that hold now and did not are Acquired; any among the
+    // first `heldBefore` that no longer holds (an older key arrived out of order) did not hold
+    // after all.
+    void noteHolders(LockQueue& queue, int64_t revision, std::chrono::system_clock::time_point now,
+                     bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore = 0);
 
     std::map<std::string, LockQueue> locks_;
     std::set<int64_t> expiredLeases_;

@@ -14,15 +14,54 @@ const char* anomalyKindName(AnomalyKind kind) {
     return "unknown";
 }
 
+const char* keyModeName(KeyMode mode) {
+    switch (mode) {
+    case KeyMode::Exclusive: return "exclusive";
+    case KeyMode::Read: return "read";
+    case KeyMode::Write: return "write";
+    }
+    return "unknown";
+}
+
 const char* queueKindName(QueueKind kind) {
-    return kind == QueueKind::Election ? "election" : "mutex";
+    switch (kind) {
+    case QueueKind::Mutex: return "mutex";
+    case QueueKind::Election: return "election";
+    case QueueKind::RwMutex: return "rwmutex";
+    }
+    return "unknown";
 }
 
 QueueKind LockQueue::kind() const {
+    // An RWMutex's keys and a Go Mutex's of the same name wait on each other (each waits on
+    // the whole prefix), so they share a queue; its first key decides.
+    if (!keys.empty() && keys.front().mode != KeyMode::Exclusive)
+        return QueueKind::RwMutex;
     const bool election = std::any_of(keys.begin(), keys.end(), [](const LockKey& key) {
         return !key.value.empty() || key.modRevision > key.createRevision;
     });
     return election ? QueueKind::Election : QueueKind::Mutex;
+}
+
+std::size_t LockQueue::holderCount() const {
+    if (keys.empty())
+        return 0;
+    if (keys.front().mode != KeyMode::Read)
+        return 1;
+    const auto writer = std::find_if(keys.begin(), keys.end(),
+                                     [](const LockKey& key) { return key.mode != KeyMode::Read; });
+    return static_cast<std::size_t>(writer - keys.begin());
+}
+
+const LockKey* LockQueue::waitsOn(std::size_t index) const {
+    if (index >= keys.size() || index < holderCount())
+        return nullptr;
+    if (keys[index].mode != KeyMode::Read)
+        return &keys[index - 1];
+    for (std::size_t i = index; i-- > 0;)
+        if (keys[i].mode != KeyMode::Read)
+            return &keys[i];
+    return nullptr; // not reached: a reader that does not hold has an older writer
 }
 
 const char* lockEventKindName(LockEventKind kind) {

@@ -12,6 +12,11 @@
 
 namespace etcd {
 
+// What a key asks for: the lock alone (a mutex's or an election's key), or a share of an
+// RWMutex (etcd's contrib/recipes: <name>/read/<n> and <name>/write/<n>).
+enum class KeyMode { Exclusive, Read, Write };
+const char* keyModeName(KeyMode mode); // "exclusive", "read", "write"
+
 // One contender's key in a lock's queue.
 struct LockKey {
     std::string key;
@@ -26,21 +31,30 @@ struct LockKey {
     // how long it has waited or held is a lower bound.
     bool enqueuedBeforeSeen = false;
     bool acquiredBeforeSeen = false;
+    KeyMode mode = KeyMode::Exclusive; // last: brace-initialized keys elsewhere leave it out
 };
 
 // What a queue is: a mutex (`etcdctl lock`: every key's value empty) or an election
 // (`etcdctl elect`: Campaign puts the candidate's proposal as the value, and the leader's
 // Proclaim puts it again, so its mod revision passes its create revision). The keys and the
-// order are the same; the first key leads instead of holding.
-enum class QueueKind { Mutex, Election };
-const char* queueKindName(QueueKind kind); // "mutex", "election"
+// order are the same; the first key leads instead of holding. Or an RWMutex (contrib/recipes),
+// whose keys are readers and writers: the leading readers hold together.
+enum class QueueKind { Mutex, Election, RwMutex };
+const char* queueKindName(QueueKind kind); // "mutex", "election", "rwmutex"
 
-// The keys of one lock name in create-revision order: the first holds, the rest wait.
+// The keys of one lock name in create-revision order: the first holds (in an RWMutex, the
+// leading readers up to the first writer, or that writer alone), the rest wait.
 struct LockQueue {
     std::string name;
     std::vector<LockKey> keys;
     const LockKey* holder() const { return keys.empty() ? nullptr : &keys.front(); }
-    // An election when any key carries a value or was put again.
+    // How many keys hold: the first holderCount() keys.
+    std::size_t holderCount() const;
+    // The key the waiter at `index` waits to see deleted, as Go's code does: the nearest older
+    // key, or for an RWMutex reader the nearest older writer. Null for a holder.
+    const LockKey* waitsOn(std::size_t index) const;
+    // An RWMutex when any key is a reader or writer; else an election when any key carries a
+    // value or was put again.
     QueueKind kind() const;
 };
 

@@ -49,6 +49,13 @@ void answerUnlocks(const std::vector<std::function<void(Result<bool>)>>& unlocks
         unlock(answer);
 }
 
+Error keyTaken(const std::string& key) {
+    return Error(ErrorCode::FailedPrecondition,
+                 "lock key " + key +
+                     " already exists on another lease: another contender uses "
+                     "that key, so ours cannot queue under it");
+}
+
 Error lostWhile(const std::string& key, const char* when) {
     return Error(ErrorCode::LockLost, "lock key " + key + " was deleted while " + when +
                                           ": the session expired or someone force-released it");
@@ -73,8 +80,15 @@ void guardedDelete(Client& client, const std::string& key, int64_t createRevisio
 
 std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
                                      std::string name, std::string value) {
-    std::shared_ptr<Mutex> mutex(
-        new Mutex(client, std::move(session), std::move(name), std::move(value)));
+    const std::string prefix = name + "/";
+    LockLayout layout{prefix + leaseHex(session->leaseId()), prefix, prefix};
+    return create(client, std::move(session), std::move(name), std::move(layout), std::move(value));
+}
+
+std::shared_ptr<Mutex> Mutex::create(Client& client, std::shared_ptr<Session> session,
+                                     std::string name, LockLayout layout, std::string value) {
+    std::shared_ptr<Mutex> mutex(new Mutex(client, std::move(session), std::move(name),
+                                           std::move(layout), std::move(value)));
     mutex->session_->onLost(weakCallback(mutex.get(), &Mutex::onSessionLost));
     return mutex;
 }
@@ -87,17 +101,17 @@ void Mutex::onSessionLost(const Error& error) {
         loseHeld(lock, error);
 }
 
-Mutex::Mutex(Client& client, std::shared_ptr<Session> session, std::string name, std::string value)
+Mutex::Mutex(Client& client, std::shared_ptr<Session> session, std::string name, LockLayout layout,
+             std::string value)
     : client_(client)
     , session_(std::move(session))
     , name_(std::move(name))
-    , prefix_(name_ + "/")
-    , key_(prefix_ + leaseHex(session_->leaseId()))
+    , layout_(std::move(layout))
     , value_(std::move(value)) {}
 
 Mutex::~Mutex() {
     if (myRevision_ > 0 && state_ != State::Idle)
-        guardedDelete(client_, key_, myRevision_, nullptr);
+        guardedDelete(client_, layout_.key, myRevision_, nullptr);
 }
 
 Mutex::State Mutex::state() const {
@@ -116,7 +130,7 @@ std::size_t Mutex::predecessorsLeft() const {
 }
 
 pb::Compare Mutex::ownerCompare() const {
-    return createRevisionIs(key_, fencingToken());
+    return createRevisionIs(layout_.key, fencingToken());
 }
 
 pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId,
@@ -138,11 +152,12 @@ pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int
 }
 
 void Mutex::acquire(uint64_t generation, AcquireDone done) {
-    const pb::TxnRequest txn = acquireTxn(prefix_, key_, session_->leaseId(), value_);
+    const pb::TxnRequest txn =
+        acquireTxn(layout_.blockerPrefix, layout_.key, session_->leaseId(), value_);
     std::weak_ptr<Mutex> weak = weak_from_this();
     Client& client = client_;
     // Put-if-absent: a resend finds our key and reads its create revision, as a first try would.
-    client_.idempotentTxn(txn, [weak, &client, key = key_, leaseId = session_->leaseId(),
+    client_.idempotentTxn(txn, [weak, &client, key = layout_.key, leaseId = session_->leaseId(),
                                 generation, done = std::move(done)](auto reply) {
         auto self = weak.lock();
         if (!reply) {
@@ -154,11 +169,17 @@ void Mutex::acquire(uint64_t generation, AcquireDone done) {
         }
         const auto& header = reply->header();
         const auto& mine = reply->responses(0).response_range();
-        const int64_t myRev = reply->succeeded()    ? header.revision()
-                              : mine.kvs_size() > 0 ? mine.kvs(0).create_revision()
-                                                    : 0;
-        const auto& owner = reply->responses(1).response_range();
-        const bool isOwner = owner.kvs_size() == 0 || owner.kvs(0).create_revision() == myRev;
+        if (!reply->succeeded() && (mine.kvs_size() == 0 || mine.kvs(0).lease() != leaseId)) {
+            // Not ours to adopt: another session's key by the same name.
+            if (self)
+                self->whileCurrent(generation, done, keyTaken(key), false, 0, 0);
+            return;
+        }
+        const int64_t myRev =
+            reply->succeeded() ? header.revision() : mine.kvs(0).create_revision();
+        // Our key blocks itself under a Mutex's layout; only older blockers keep us waiting.
+        const auto& first = reply->responses(1).response_range();
+        const bool isOwner = first.kvs_size() == 0 || first.kvs(0).create_revision() >= myRev;
         if (!self) {
             guardedDelete(client, key, myRev, nullptr); // the Mutex went away meanwhile
             return;
@@ -274,7 +295,7 @@ void Mutex::abandonAcquired(std::unique_lock<std::mutex>& lock, int64_t revision
                             std::function<void(Result<bool>)> deleted) {
     auto unlocks = std::exchange(pendingUnlocks_, {});
     fail(lock, Error(ErrorCode::Cancelled, "lock " + name_ + " cancelled"));
-    guardedDelete(client_, key_, revision,
+    guardedDelete(client_, layout_.key, revision,
                   [unlocks = std::move(unlocks), deleted = std::move(deleted)](Result<bool> r) {
                       answerUnlocks(unlocks, r);
                       if (deleted)
@@ -283,12 +304,12 @@ void Mutex::abandonAcquired(std::unique_lock<std::mutex>& lock, int64_t revision
 }
 
 void Mutex::snapshot(uint64_t generation) {
-    // Our key and every older key, at one revision; the watch already runs.
+    // Our key and every blocker older than it, at one revision; the watch already runs.
     pb::TxnRequest txn;
-    txn.add_success()->mutable_request_range()->set_key(key_);
+    txn.add_success()->mutable_request_range()->set_key(layout_.key);
     auto* older = txn.add_success()->mutable_request_range();
-    older->set_key(prefix_);
-    older->set_range_end(prefixRangeEnd(prefix_));
+    older->set_key(layout_.blockerPrefix);
+    older->set_range_end(prefixRangeEnd(layout_.blockerPrefix));
     older->set_keys_only(true);
     older->set_max_create_revision(fencingToken() - 1);
     client_.idempotentTxn(txn, weakCallback(this, &Mutex::onSnapshot, generation));
@@ -305,9 +326,9 @@ void Mutex::onSnapshot(uint64_t generation, Result<pb::TxnResponse> reply) {
     if (reply->responses(0).response_range().kvs_size() == 0) {
         const bool held = state_ == State::Held;
         if (held)
-            loseHeld(lock, lostWhile(key_, "holding the lock"));
+            loseHeld(lock, lostWhile(layout_.key, "holding the lock"));
         else
-            fail(lock, lostWhile(key_, "waiting for the lock"));
+            fail(lock, lostWhile(layout_.key, "waiting for the lock"));
         return;
     }
     predecessors_.clear();
@@ -343,8 +364,8 @@ void Mutex::startWatch(std::unique_lock<std::mutex>& lock, int64_t knownRevision
     knownRevision_ = knownRevision;
     earlyDeletes_.clear();
     pb::WatchCreateRequest request;
-    request.set_key(prefix_);
-    request.set_range_end(prefixRangeEnd(prefix_));
+    request.set_key(layout_.queuePrefix);
+    request.set_range_end(prefixRangeEnd(layout_.queuePrefix));
     request.add_filters(pb::WatchCreateRequest::NOPUT); // only deletions move a queue
     // Should this create the server watch, from the revision we know: a stream that breaks
     // before the watch is confirmed then resumes it without a gap.
@@ -400,14 +421,14 @@ void Mutex::onWatchEvents(uint64_t generation, const pb::WatchResponse& response
 }
 
 bool Mutex::applyDelete(std::unique_lock<std::mutex>& lock, const std::string& key) {
-    if (key != key_) {
+    if (key != layout_.key) {
         predecessors_.erase(key);
         return true;
     }
     if (state_ == State::Held)
-        loseHeld(lock, lostWhile(key_, "holding the lock"));
+        loseHeld(lock, lostWhile(layout_.key, "holding the lock"));
     else
-        fail(lock, lostWhile(key_, "waiting for the lock"));
+        fail(lock, lostWhile(layout_.key, "waiting for the lock"));
     return false;
 }
 
@@ -458,7 +479,7 @@ void Mutex::cancel() {
         return;
     const int64_t revision = myRevision_;
     fail(lock, Error(ErrorCode::Cancelled, "lock " + name_ + " cancelled"));
-    guardedDelete(client_, key_, revision, nullptr);
+    guardedDelete(client_, layout_.key, revision, nullptr);
 }
 
 void Mutex::unlock(std::function<void(Result<bool>)> done) {
@@ -478,7 +499,7 @@ void Mutex::unlock(std::function<void(Result<bool>)> done) {
             done(false);
         return;
     }
-    guardedDelete(client_, key_, revision, std::move(done));
+    guardedDelete(client_, layout_.key, revision, std::move(done));
 }
 
 void Mutex::guardedWrite(std::vector<pb::RequestOp> ops, std::function<void(Result<bool>)> done) {

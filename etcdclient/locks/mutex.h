@@ -13,6 +13,15 @@
 
 namespace etcd {
 
+// Where a lock's keys are: ours, the prefix every contender's key is under (watched for
+// deletions), and the prefix whose keys block ours when created before it. Go's Mutex: all
+// three are the name's (blockers = queue); the RWMutex recipe's: see rw_mutex.h.
+struct LockLayout {
+    std::string key;
+    std::string queuePrefix;
+    std::string blockerPrefix;
+};
+
 // A distributed lock wire-compatible with Go's concurrency.Mutex (and so with `etcdctl lock`):
 // the key <name>/<lease id in hex> on the session's lease, the same acquire Txn, the same
 // create-revision queue. Waiting differs: instead of Go's chain of per-predecessor watches and
@@ -31,6 +40,11 @@ public:
 
     static std::shared_ptr<Mutex> create(Client& client, std::shared_ptr<Session> session,
                                          std::string name, std::string value = {});
+    // The same lock on another layout: held once no key under layout.blockerPrefix that was
+    // created before ours is left (rw_mutex.h makes the recipe's readers and writers so).
+    static std::shared_ptr<Mutex> create(Client& client, std::shared_ptr<Session> session,
+                                         std::string name, LockLayout layout,
+                                         std::string value = {});
     ~Mutex();
 
     // Queues and waits; done() gets Ok once held, Cancelled after cancel(), LockLost if our key
@@ -49,8 +63,7 @@ public:
     void onLost(std::function<void(const Error&)> listener);
 
     const std::string& name() const { return name_; }
-    const std::string& prefix() const { return prefix_; }
-    const std::string& key() const { return key_; }
+    const std::string& key() const { return layout_.key; }
     const std::shared_ptr<Session>& session() const { return session_; }
     State state() const;
     bool held() const { return state() == State::Held; }
@@ -65,7 +78,8 @@ public:
     void guardedWrite(std::vector<pb::RequestOp> ops, std::function<void(Result<bool>)> done);
 
 private:
-    Mutex(Client& client, std::shared_ptr<Session> session, std::string name, std::string value);
+    Mutex(Client& client, std::shared_ptr<Session> session, std::string name, LockLayout layout,
+          std::string value);
 
     // Called with mutex_ held, only while this Mutex lives and `generation` is still current.
     using AcquireDone = std::function<void(std::unique_lock<std::mutex>& lock, const Error&,
@@ -103,8 +117,7 @@ private:
     Client& client_;
     const std::shared_ptr<Session> session_;
     const std::string name_;
-    const std::string prefix_;
-    const std::string key_;
+    const LockLayout layout_;
     const std::string value_;
 
     mutable std::mutex mutex_;
@@ -127,8 +140,9 @@ void guardedDelete(Client& client, const std::string& key, int64_t createRevisio
                    std::function<void(Result<bool>)> done);
 
 // Go's acquire Txn: put `key` with `value` on the lease if it does not exist yet; either way
-// read it and the first-created key under `prefix` (the holder). A key already there gets a
-// non-empty `value` put again, as Go's Campaign proclaims a changed proposal.
+// read it and the first-created key under `prefix` (the holder, or the first blocker of a
+// layout's). A key already there gets a non-empty `value` put again, as Go's Campaign
+// proclaims a changed proposal.
 pb::TxnRequest acquireTxn(const std::string& prefix, const std::string& key, int64_t leaseId,
                           const std::string& value = {});
 

@@ -35,7 +35,10 @@ void verify(const LockTable& table, const Store& store) {
             auto truth = store.keys.find(k.key);
             check(truth != store.keys.end());
             check(truth->second.create_revision() == k.createRevision);
-            check(i > 0 || k.acquiredAt.has_value()); // the holder knows since when it holds
+            // A holder knows since when it holds; a waiter never held.
+            check(k.acquiredAt.has_value() == (i < queue.holderCount()));
+            check(k.mode == LockTable::modeOf(k.key));
+            check(i < queue.holderCount() || queue.waitsOn(i) != nullptr);
         }
         total += queue.keys.size();
     }
@@ -46,7 +49,16 @@ void verify(const LockTable& table, const Store& store) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const char* names[] = {"/a", "/a/b", "/a//", "", "/\xff"};
-    static const char* suffixes[] = {"1", "2", "a", "ff", "zz", ""};
+    // Go Mutex keys, odd ones, and the RWMutex recipe's readers and writers.
+    static const char* suffixes[] = {"1",
+                                     "2",
+                                     "a",
+                                     "ff",
+                                     "zz",
+                                     "",
+                                     "read/1795530066567608001",
+                                     "write/1795530066567608002",
+                                     "read/1795530066567608003"};
     LockTable table;
     Store store;
     const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1));
@@ -54,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i + 2 < size; i += 3) {
         const uint8_t op = data[i] % 4;
         const std::string key =
-            std::string(names[data[i + 1] % 5]) + "/" + suffixes[data[i + 2] % 6];
+            std::string(names[data[i + 1] % 5]) + "/" + suffixes[data[i + 2] % 9];
         if (op == 0 || op == 1) { // put: new key, or a value update of an existing one
             ++store.revision;
             mvccpb::KeyValue kv;

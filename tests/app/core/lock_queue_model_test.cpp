@@ -119,6 +119,35 @@ private slots:
         QCOMPARE(cell(0, LockQueueModel::Position), QString("holder"));
     }
 
+    // Issue 16: the RWMutex recipe's readers share, and a reader waits on the nearest writer.
+    void anRwMutexShowsModesSharingHoldersAndWhatEachWaitsOn() {
+        LockQueueModel model;
+        etcd::LockQueue queue = lockQueue("/rw", 3);
+        const etcd::KeyMode modes[] = {etcd::KeyMode::Read, etcd::KeyMode::Read,
+                                       etcd::KeyMode::Write, etcd::KeyMode::Read};
+        for (std::size_t i = 0; i < queue.keys.size(); ++i) {
+            queue.keys[i].mode = modes[i];
+            queue.keys[i].key = std::string("/rw/") + etcd::keyModeName(modes[i]) + "/" +
+                                std::to_string(1795530066567608000 + i);
+        }
+        queue.keys[0].acquiredAt = WallEpoch + 1s;
+        queue.keys[1].acquiredAt = WallEpoch + 2s;
+        model.setQueue(&queue, {}, Epoch + 5s, WallEpoch + 5s);
+        auto cell = [&](int row, int column) {
+            return model.data(model.index(row, column)).toString();
+        };
+        QCOMPARE(model.kind(), etcd::QueueKind::RwMutex);
+        QCOMPARE(cell(0, LockQueueModel::Position), QString("holder, read"));
+        QCOMPARE(cell(1, LockQueueModel::Position), QString("holder, read"));
+        QCOMPARE(cell(2, LockQueueModel::Position), QString("2, write"));
+        QCOMPARE(cell(3, LockQueueModel::Position), QString("3, read"));
+        QCOMPARE(cell(1, LockQueueModel::Waiting), QString("held 3.0 s"));
+        QCOMPARE(cell(1, LockQueueModel::Predecessor), QString());
+        QCOMPARE(cell(2, LockQueueModel::Predecessor), QString::fromStdString(queue.keys[1].key));
+        QCOMPARE(cell(3, LockQueueModel::Predecessor), QString::fromStdString(queue.keys[2].key));
+        QCOMPARE(cell(0, LockQueueModel::Kind), QString("rwmutex"));
+    }
+
     void namesTheLockAndCountsTheGrantedTtlDownLocally() {
         LockQueueModel model;
         QAbstractItemModelTester tester(&model,

@@ -154,6 +154,36 @@ TEST(LockJsonTest, EachLockSaysWhetherItIsAMutexOrAnElection) {
     EXPECT_NE(json.find(R"("value":"bob")"), std::string::npos) << json;
 }
 
+TEST(LockJsonTest, AnRwMutexListsItsSharingHoldersAndEachKeysMode) {
+    etcd::LockMonitorState state;
+    etcd::LockQueue rw;
+    rw.name = "/rw";
+    rw.keys = {{"/rw/read/1795530066567608001", 0xa, 5, 5, "", {}, {}},
+               {"/rw/read/1795530066567608002", 0xb, 6, 6, "", {}, {}},
+               {"/rw/write/1795530066567608003", 0xc, 7, 7, "", {}, {}},
+               {"/rw/read/1795530066567608004", 0xd, 8, 8, "", {}, {}}};
+    for (auto& key : rw.keys)
+        key.mode = key.key.find("/read/") != std::string::npos ? etcd::KeyMode::Read
+                                                               : etcd::KeyMode::Write;
+    state.locks[rw.name] = rw;
+    const std::string json = lockStateJson(state);
+    EXPECT_NE(json.find(R"("kind":"rwmutex")"), std::string::npos) << json;
+    const auto holders = json.find(R"("holders":[{"key":"/rw/read/1795530066567608001")");
+    ASSERT_NE(holders, std::string::npos) << json;
+    const auto waiters = json.find(R"("waiters":[{"key":"/rw/write/1795530066567608003")");
+    ASSERT_NE(waiters, std::string::npos) << json;
+    EXPECT_LT(holders, json.find("/rw/read/1795530066567608002")) << json;
+    EXPECT_LT(json.find("/rw/read/1795530066567608002"), waiters) << json;
+    EXPECT_NE(
+        json.find(R"("mode":"write","position":2,"waits_for":"/rw/read/1795530066567608002")"),
+        std::string::npos)
+        << json;
+    EXPECT_NE(
+        json.find(R"("mode":"read","position":3,"waits_for":"/rw/write/1795530066567608003")"),
+        std::string::npos)
+        << json;
+}
+
 TEST(LockJsonTest, AHoldThatBeganBeforeWeSawItIsMarkedAtLeast) {
     etcd::LockEvent event{etcd::LockEventKind::Released,   "/n",  "/n/a", 0xa, 5, {}, {},
                           std::chrono::milliseconds(1500), false, 0,      true};

@@ -7,6 +7,7 @@
 #include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/blocking.h"
+#include "etcdclient/locks/rw_mutex.h"
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
@@ -267,6 +268,55 @@ private slots:
         QVERIFY(visibleLabelTexts(*card).contains("Fencing token"));
         alice->signal(SIGINT);
         bob->signal(SIGINT);
+    }
+
+    // Issue 16: the RWMutex recipe's readers share, and each waiter says what it waits on.
+    void anRwMutexShowsSharingReadersModesAndWhatEachWaitsOn() {
+        auto client = etcd::Client::create(etcd_.cluster().clientOptions()).value();
+        auto session = etcd::createSession(*client, 30);
+        std::vector<std::shared_ptr<etcd::Mutex>> contenders;
+        for (auto mode : {etcd::KeyMode::Read, etcd::KeyMode::Read, etcd::KeyMode::Write,
+                          etcd::KeyMode::Read}) {
+            contenders.push_back(etcd::createLock(*client, session, "/rw/doc", mode));
+            contenders.back()->lock([](const etcd::Error&) {});
+            QTRY_VERIFY_WITH_TIMEOUT(contenders.back()->state() != etcd::Mutex::State::Acquiring,
+                                     UiTimeoutMs); // queue in a known order
+        }
+
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/rw/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE_WITH_TIMEOUT(test::waitersShown(window, "/rw/doc"), 2, UiTimeoutMs);
+        const LockListModel* locks = window.lockWatch()->locks();
+        QCOMPARE(locks->index(locks->rowOfLock("/rw/doc"), LockListModel::Kind).data().toString(),
+                 QString("rwmutex"));
+        QVERIFY(selectLock(window, "/rw/doc"));
+        const LockQueueModel* queue = window.lockWatch()->queue();
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), 4, UiTimeoutMs);
+        QCOMPARE(queueCell(window, 0, LockQueueModel::Position), QString("holder, read"));
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Position), QString("holder, read"));
+        QCOMPARE(queueCell(window, 2, LockQueueModel::Position), QString("2, write"));
+        QCOMPARE(queueCell(window, 3, LockQueueModel::Position), QString("3, read"));
+        QCOMPARE(queueCell(window, 3, LockQueueModel::Predecessor),
+                 QString::fromStdString(contenders[2]->key()));
+        QVERIFY(queueCell(window, 1, LockQueueModel::Waiting).startsWith("held "));
+        QVERIFY(visibleLabelTexts(window).contains("Readers, writers and queue"));
+        QVERIFY(saveScreenshot(window, "locks_page_rwmutex.png"));
+
+        // The readers go: the writer holds alone, the last reader waits on it.
+        etcd::unlockNow(*contenders[0]);
+        etcd::unlockNow(*contenders[1]);
+        QTRY_COMPARE_WITH_TIMEOUT(queueCell(window, 0, LockQueueModel::Position),
+                                  QString("holder, write"), UiTimeoutMs);
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Position), QString("1, read"));
+        etcd::unlockNow(*contenders[2]);
+        etcd::releaseAndCloseNow(
+            [&](std::function<void()> done) {
+                contenders[3]->unlock([done = std::move(done)](auto) { done(); });
+            },
+            *session);
     }
 
 private:

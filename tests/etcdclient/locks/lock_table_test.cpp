@@ -313,4 +313,93 @@ TEST(LockTableTest, AKeyRecreatedDuringTheGapIsAReleaseAndANewEnqueue) {
     EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/2", "/l/1"}));
 }
 
+// RWMutex keys (etcd's contrib/recipes): <name>/read|write/<UnixNano>.
+std::string rw(const char* mode, int n) {
+    return std::string("/rw/") + mode + "/17955300665676" + std::to_string(10000 + n);
+}
+
+TEST(LockTableTest, RecipeKeysAreReadersAndWritersOfTheirLockName) {
+    EXPECT_EQ(LockTable::modeOf(rw("read", 1)), KeyMode::Read);
+    EXPECT_EQ(LockTable::modeOf(rw("write", 1)), KeyMode::Write);
+    EXPECT_EQ(LockTable::lockNameOf(rw("read", 1)), "/rw");
+    EXPECT_EQ(LockTable::lockNameOf("/a/b/write/1795530066567608963"), "/a/b");
+    // A Go Mutex named ".../read" keeps its name: a lease id in hex is at most 16 digits.
+    EXPECT_EQ(LockTable::modeOf("/m/read/694d"), KeyMode::Exclusive);
+    EXPECT_EQ(LockTable::lockNameOf("/m/read/1234567890123456"), "/m/read");
+    EXPECT_EQ(LockTable::modeOf("/m/reads/1795530066567608963"), KeyMode::Exclusive);
+    EXPECT_EQ(LockTable::modeOf("read/1795530066567608963"), KeyMode::Exclusive);
+    EXPECT_EQ(LockTable::modeOf("/rw/read/17955300665676089x3"), KeyMode::Exclusive);
+}
+
+TEST(LockTableTest, LeadingReadersShareAndEachWaiterKnowsWhatItWaitsOn) {
+    LockTable t;
+    t.load({kv(rw("read", 1), 1, 11), kv(rw("read", 2), 2, 12), kv(rw("write", 3), 3, 13),
+            kv(rw("read", 4), 4, 14), kv(rw("read", 5), 5, 15), kv(rw("write", 6), 6, 16)},
+           16, t0);
+    const LockQueue& q = t.locks().at("/rw");
+    EXPECT_EQ(t.locks().size(), 1u);
+    EXPECT_EQ(q.kind(), QueueKind::RwMutex);
+    EXPECT_STREQ(queueKindName(q.kind()), "rwmutex");
+    EXPECT_EQ(q.holderCount(), 2u);
+    EXPECT_TRUE(q.keys[0].acquiredAt && q.keys[1].acquiredAt);
+    EXPECT_FALSE(q.keys[2].acquiredAt);
+    EXPECT_EQ(q.waitsOn(0), nullptr);
+    EXPECT_EQ(q.waitsOn(1), nullptr);
+    EXPECT_EQ(q.waitsOn(2)->key, rw("read", 2));  // a writer: the key just before it
+    EXPECT_EQ(q.waitsOn(3)->key, rw("write", 3)); // a reader: the nearest older writer
+    EXPECT_EQ(q.waitsOn(4)->key, rw("write", 3));
+    EXPECT_EQ(q.waitsOn(5)->key, rw("read", 5));
+    EXPECT_TRUE(t.anomalies().empty()) << t.anomalies().begin()->second.front().detail;
+}
+
+TEST(LockTableTest, TheWriterHoldsOnceTheReadersGoThenTheReadersBehindItShare) {
+    LockTable t;
+    t.load({kv(rw("read", 1), 1, 11), kv(rw("write", 2), 2, 12), kv(rw("read", 3), 3, 13),
+            kv(rw("read", 4), 4, 14)},
+           14, t0);
+    auto events = t.apply(del(rw("read", 1)), 15, t0 + 1s);
+    EXPECT_EQ(kinds(events),
+              (std::vector<LockEventKind>{LockEventKind::Released, LockEventKind::Acquired}));
+    EXPECT_EQ(events[1].key, rw("write", 2));
+    EXPECT_EQ(t.locks().at("/rw").holderCount(), 1u);
+
+    events = t.apply(del(rw("write", 2)), 16, t0 + 2s);
+    EXPECT_EQ(kinds(events),
+              (std::vector<LockEventKind>{LockEventKind::Released, LockEventKind::Acquired,
+                                          LockEventKind::Acquired}));
+    EXPECT_EQ(events[1].key, rw("read", 3));
+    EXPECT_EQ(events[2].key, rw("read", 4));
+    EXPECT_EQ(events[2].waited, 2s);
+    EXPECT_EQ(t.locks().at("/rw").holderCount(), 2u);
+
+    // A reader arriving while readers hold shares at once.
+    events = t.apply(put(kv(rw("read", 5), 5, 17)), 17, t0 + 3s);
+    EXPECT_EQ(kinds(events),
+              (std::vector<LockEventKind>{LockEventKind::Enqueued, LockEventKind::Acquired}));
+}
+
+TEST(LockTableTest, AWaitingWriterThatGivesUpLetsTheReadersBehindItIn) {
+    LockTable t;
+    t.load({kv(rw("read", 1), 1, 11), kv(rw("write", 2), 2, 12), kv(rw("read", 3), 3, 13)}, 13, t0);
+    const auto events = t.apply(del(rw("write", 2)), 14, t0 + 1s);
+    EXPECT_EQ(kinds(events),
+              (std::vector<LockEventKind>{LockEventKind::Cancelled, LockEventKind::Acquired}));
+    EXPECT_EQ(events[1].key, rw("read", 3));
+    EXPECT_EQ(t.locks().at("/rw").holderCount(), 2u);
+}
+
+TEST(LockTableTest, AnOlderWriterArrivingLateTakesTheReadersHoldBack) {
+    LockTable t;
+    t.load({}, 10, t0);
+    t.apply(put(kv(rw("read", 2), 2, 12)), 12, t0);
+    t.apply(put(kv(rw("read", 3), 3, 13)), 13, t0);
+    const auto events = t.apply(put(kv(rw("write", 1), 1, 11)), 13, t0 + 1s);
+    EXPECT_EQ(kinds(events),
+              (std::vector<LockEventKind>{LockEventKind::Enqueued, LockEventKind::Acquired}));
+    const LockQueue& q = t.locks().at("/rw");
+    EXPECT_EQ(q.holderCount(), 1u);
+    EXPECT_FALSE(q.keys[1].acquiredAt);
+    EXPECT_FALSE(q.keys[2].acquiredAt);
+}
+
 } // namespace

@@ -23,6 +23,23 @@ protected:
     std::size_t queueLength() { return keysUnder(lockName() + "/").size(); }
 };
 
+TEST_F(MutexIntegrationTest, AKeyOfOursOnAnotherLeaseIsNotAdopted) {
+    auto session = createSession(*client, 10);
+    auto other = createSession(*client, 10);
+    auto mutex = Mutex::create(*client, session, lockName());
+    pb::PutRequest squat; // our key's name, on someone else's lease
+    squat.set_key(mutex->key());
+    squat.set_lease(other->leaseId());
+    ASSERT_TRUE(call(*client, &Client::put, squat));
+    const Error locked = lockAsync(*mutex).get();
+    EXPECT_EQ(locked.code, ErrorCode::FailedPrecondition) << locked.message;
+    EXPECT_NE(locked.message.find("already exists on another lease"), std::string::npos);
+    EXPECT_FALSE(mutex->held());
+    EXPECT_EQ(keysUnder(lockName() + "/"), std::vector<std::string>{mutex->key()});
+    other->close(); // its lease takes the key with it
+    EXPECT_TRUE(eventually([&] { return queueLength() == 0; }));
+}
+
 TEST_F(MutexIntegrationTest, KeyIsNameSlashLeaseHexOnTheSessionLease) {
     auto session = createSession(*client, 10);
     auto mutex = Mutex::create(*client, session, lockName());
