@@ -196,8 +196,9 @@ void StageView::setScene(const StageScene& scene) {
         index.insert(lane.lock, static_cast<int>(lanes.size()));
         lanes.push_back(std::move(lane));
     }
-    // A lock whose last key went stays while its departure is shown: an expiry with nobody
-    // waiting would otherwise vanish unseen.
+    // A lock whose last key went stays while its key fades, and while a departure is named: an
+    // expiry with nobody waiting would otherwise vanish unseen, and how a key went may be told
+    // just after the scene without it.
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
         Lane& old = lanes_[i];
         if (index.contains(old.lock))
@@ -205,8 +206,7 @@ void StageView::setScene(const StageScene& scene) {
         Lane gone{old.lock, {}, old.ghosts, old.splitBrain, {}, false};
         for (const ShownToken& t : old.tokens)
             gone.ghosts.push_back({t.token, slotOf(old, t, now), t.leaving, now});
-        if (std::none_of(gone.ghosts.begin(), gone.ghosts.end(),
-                         [](const Ghost& g) { return named(g.how); }))
+        if (gone.ghosts.empty())
             continue;
         const std::size_t at = std::min(i, lanes.size());
         lanes.insert(lanes.begin() + static_cast<std::ptrdiff_t>(at), std::move(gone));
@@ -231,14 +231,17 @@ void StageView::showDeparture(const QString& lock, const QString& key, qint64 fe
     if (found == laneIndex_.constEnd())
         return;
     Lane& lane = lanes_[*found];
-    const StageToken who{key, {}, fencingToken, {}, 0, false, false};
+    // An event without the key's create revision (our own Lost) names it by key alone.
+    const auto isWho = [&](const StageToken& t) {
+        return t.key == key && (fencingToken == 0 || t.fencingToken == fencingToken);
+    };
     for (ShownToken& t : lane.tokens)
-        if (t.token.sameKey(who)) {
+        if (isWho(t.token)) {
             t.leaving = how; // the scene that takes it away makes it a ghost, named so
             return;
         }
     for (Ghost& g : lane.ghosts)
-        if (g.token.sameKey(who)) {
+        if (isWho(g.token)) {
             g.how = how;
             g.since = clock_();
             break;
@@ -479,8 +482,6 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
     painter.drawLine(QPointF(divider, band.top() + m.margin),
                      QPointF(divider, band.bottom() - m.margin));
 
-    for (const Ghost& g : lane.ghosts)
-        paintGhost(painter, slotCentre(index, g.slot), g, now);
     const int shownSlots = visibleSlots();
     const auto count = static_cast<int>(lane.tokens.size());
     const int drawn = count > shownSlots ? shownSlots - 1 : count;
@@ -496,6 +497,9 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
         painter.drawText(QRectF(centre.x() - m.slot / 2, centre.y() - m.token / 2, m.slot, m.token),
                          Qt::AlignCenter, tr("+%1 more").arg(count - drawn));
     }
+    // On top: how a key went is read over whoever took its place.
+    for (const Ghost& g : lane.ghosts)
+        paintGhost(painter, slotCentre(index, g.slot), g, now);
 }
 
 void StageView::paintToken(QPainter& painter, const QPointF& centre, const StageToken& token,

@@ -32,7 +32,7 @@ public:
 
     void setScene(const StageScene& scene);
     // A key of `lock` left (or is about to leave) its lane this way: its token fades out named
-    // so. A plain release or cancel fades without a name.
+    // so. A plain release or cancel fades without a name. A fencing token of 0 matches any.
     void showDeparture(const QString& lock, const QString& key, qint64 fencingToken,
                        StageDeparture how);
     // Two holders of `lock` at once (the lab's checker): both tokens flash red.
