@@ -86,27 +86,81 @@ void StageView::setClock(std::function<Clock::time_point()> clock) {
 
 void StageView::setPresentation(bool presentation) {
     presentation_ = presentation;
+    metrics_.reset();
     updateGeometry();
     update();
 }
 
-StageView::Metrics StageView::metrics() const {
+const StageView::Metrics& StageView::metrics() const {
+    if (metrics_ && metricsWidth_ == width() &&
+        metrics_->plain.pointSizeF() == font().pointSizeF() * metrics_->scale)
+        return *metrics_;
     const double scale = presentation_ ? presentationScale : 1.0;
-    const double lineHeight = QFontMetricsF(font()).height() * scale;
+    QFont plain = font();
+    plain.setPointSizeF(plain.pointSizeF() * scale);
+    QFont bold = plain;
+    bold.setBold(true);
+    const double lineHeight = QFontMetricsF(plain).height();
     const double token = lineHeight * 3.0;
     const double margin = 8 * scale;
     const double labelWidth = std::clamp(width() * 0.2, 150 * scale, 320 * scale);
-    return {scale, token, token * 1.45, token + lineHeight * 1.4 + 2 * margin, labelWidth, margin};
+    metrics_ = Metrics{scale,        token,
+                       token * 1.45, token + lineHeight * 1.4 + 2 * margin,
+                       labelWidth,   margin,
+                       plain,        bold,
+                       lineHeight,   QFontMetricsF(bold).horizontalAdvance(QLatin1Char('0'))};
+    metricsWidth_ = width();
+    faces_.clear();
+    numberFonts_.clear();
+    return *metrics_;
+}
+
+const QPixmap& StageView::faceOf(const QColor& fill, bool ttlKnown, bool outlined) const {
+    const quint64 id = (quint64(fill.rgb()) << 2) | (ttlKnown ? 2 : 0) | (outlined ? 1 : 0);
+    if (const auto found = faces_.constFind(id); found != faces_.constEnd())
+        return *found;
+    const Metrics& m = metrics();
+    const qreal ratio = devicePixelRatioF();
+    const int side = static_cast<int>(std::ceil(m.token)) + 2;
+    QPixmap face(QSize(side, side) * ratio);
+    face.setDevicePixelRatio(ratio);
+    face.fill(Qt::transparent);
+    QPainter painter(&face);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QPointF centre(side / 2.0, side / 2.0);
+    const double ringWidth = m.token * 0.09;
+    const double radius = m.token / 2 - ringWidth / 2;
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(palette().color(QPalette::Midlight), ringWidth,
+                        ttlKnown ? Qt::SolidLine : Qt::DotLine, Qt::FlatCap));
+    painter.drawEllipse(centre, radius, radius);
+    const double inner = radius - ringWidth * 0.9;
+    painter.setPen(outlined ? QPen(Qt::white, 2) : Qt::NoPen);
+    painter.setBrush(fill);
+    painter.drawEllipse(centre, inner, inner);
+    return *faces_.insert(id, face);
+}
+
+const QFont& StageView::numberFont(int characters) const {
+    if (const auto found = numberFonts_.constFind(characters); found != numberFonts_.constEnd())
+        return *found;
+    const Metrics& m = metrics();
+    const double inner = m.token / 2 - m.token * 0.09 * 1.4;
+    QFont font = m.bold;
+    const double fits = inner * 1.7 / std::max(1.0, m.digitAdvance * characters);
+    if (fits < 1)
+        font.setPointSizeF(font.pointSizeF() * fits);
+    return *numberFonts_.insert(characters, font);
 }
 
 QSize StageView::sizeHint() const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     const auto lanes = std::max<std::size_t>(lanes_.size(), 3);
     return {900, static_cast<int>(std::ceil(m.laneHeight * static_cast<double>(lanes + 1)))};
 }
 
 QSize StageView::minimumSizeHint() const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     // Every lane stays tall enough to read: the page scrolls when they do not fit.
     const auto lanes = std::max<std::size_t>(lanes_.size(), 1);
     return {static_cast<int>(m.labelWidth + 3 * m.slot),
@@ -115,13 +169,13 @@ QSize StageView::minimumSizeHint() const {
 }
 
 int StageView::visibleSlots() const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     const double room = width() - m.labelWidth - 2 * m.margin - m.token * 0.4;
     return std::max(2, static_cast<int>(room / m.slot));
 }
 
 QPointF StageView::slotCentre(int laneIndex, double slot) const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     // The holder stands apart from the line behind it.
     const double gap = std::min(slot, 1.0) * m.token * 0.4;
     return {m.labelWidth + m.margin + m.slot / 2 + slot * m.slot + gap,
@@ -381,7 +435,7 @@ std::optional<QPointF> StageView::centreOf(const QString& lock, const QString& k
 }
 
 std::optional<StageView::TokenHit> StageView::tokenAt(const QPoint& pos) const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     const int index = static_cast<int>(pos.y() / m.laneHeight);
     if (pos.y() < 0 || index >= static_cast<int>(lanes_.size()))
         return std::nullopt;
@@ -405,10 +459,8 @@ void StageView::paintEvent(QPaintEvent* event) {
     QPainter painter(this);
     painter.fillRect(event->rect(), palette().base());
     painter.setRenderHint(QPainter::Antialiasing);
-    const Metrics m = metrics();
-    QFont font = this->font();
-    font.setPointSizeF(font.pointSizeF() * m.scale);
-    painter.setFont(font);
+    const Metrics& m = metrics();
+    painter.setFont(m.plain);
     if (lanes_.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect(), Qt::AlignCenter, tr("No locks under the prefix"));
@@ -430,7 +482,7 @@ void StageView::paintEvent(QPaintEvent* event) {
 
 void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) const {
     const Lane& lane = lanes_[index];
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     const QRectF band(0, index * m.laneHeight, width(), m.laneHeight);
     painter.fillRect(band, index % 2 ? palette().alternateBase() : palette().base());
     const double splitAge = lane.splitBrain ? msBetween(lane.splitBrain->since, now) : 0;
@@ -441,19 +493,15 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
     painter.drawLine(band.bottomLeft(), band.bottomRight());
 
     // The label column: the lock's name, then what just happened to it.
-    const QFontMetricsF fm(painter.font());
+    const QFontMetricsF fm(m.plain);
     const QRectF label(m.margin, band.top() + m.margin, m.labelWidth - 2 * m.margin,
                        band.height() - 2 * m.margin);
-    QFont bold = painter.font();
-    bold.setBold(true);
-    painter.setFont(bold);
+    painter.setFont(m.bold);
     painter.setPen(palette().color(QPalette::Text));
     painter.drawText(QRectF(label.left(), label.top(), label.width(), fm.height()),
                      Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(bold).elidedText(lane.lock, Qt::ElideMiddle, label.width()));
-    QFont plain = bold;
-    plain.setBold(false);
-    painter.setFont(plain);
+                     QFontMetricsF(m.bold).elidedText(lane.lock, Qt::ElideMiddle, label.width()));
+    painter.setFont(m.plain);
     QString status;
     QColor statusColor = palette().color(QPalette::PlaceholderText);
     const auto waiting = static_cast<int>(std::max<std::size_t>(lane.tokens.size(), 1) - 1);
@@ -504,41 +552,34 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
 
 void StageView::paintToken(QPainter& painter, const QPointF& centre, const StageToken& token,
                            bool holder, bool flashRed, Clock::time_point now) const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     const double ringWidth = m.token * 0.09;
     const double radius = m.token / 2 - ringWidth / 2;
-    const QRectF ring(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
     const auto fraction = fractionOf(token, now);
-    const bool low = fraction && *fraction < LowTtlFraction;
-    painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(palette().color(QPalette::Midlight), ringWidth,
-                        fraction ? Qt::SolidLine : Qt::DotLine, Qt::FlatCap));
-    painter.drawEllipse(ring);
+    const QColor fill = flashRed     ? lowColor
+                        : token.ours ? oursFill
+                        : holder     ? holderFill
+                                     : waiterFill;
+    const QPixmap& face = faceOf(fill, fraction.has_value(), flashRed);
+    const QSizeF faceSize = face.deviceIndependentSize();
+    painter.drawPixmap(
+        QPointF(centre.x() - faceSize.width() / 2, centre.y() - faceSize.height() / 2), face);
     if (fraction && *fraction > 0) {
+        const bool low = *fraction < LowTtlFraction;
+        painter.setBrush(Qt::NoBrush);
         painter.setPen(QPen(low ? lowColor : ringColor, ringWidth, Qt::SolidLine, Qt::FlatCap));
+        const QRectF ring(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
         painter.drawArc(ring, 90 * 16, static_cast<int>(std::lround(*fraction * 360 * 16)));
     }
-    const double inner = radius - ringWidth * 0.9;
-    QColor fill = token.ours ? oursFill : holder ? holderFill : waiterFill;
-    if (flashRed)
-        fill = lowColor;
-    painter.setPen(flashRed ? QPen(Qt::white, 2) : Qt::NoPen);
-    painter.setBrush(fill);
-    painter.drawEllipse(centre, inner, inner);
 
     // The fencing token inside, shrunk to fit when long.
+    const double inner = radius - ringWidth * 0.9;
     const QString number = QStringLiteral("#%1").arg(token.fencingToken);
-    QFont font = painter.font();
-    font.setBold(true);
-    const double fits = inner * 1.7 / std::max(1.0, QFontMetricsF(font).horizontalAdvance(number));
-    if (fits < 1)
-        font.setPointSizeF(font.pointSizeF() * fits);
-    const QFont before = painter.font();
-    painter.setFont(font);
+    painter.setFont(numberFont(static_cast<int>(number.size())));
     painter.setPen(Qt::white);
     painter.drawText(QRectF(centre.x() - inner, centre.y() - inner, 2 * inner, 2 * inner),
                      Qt::AlignCenter, number);
-    painter.setFont(before);
+    painter.setFont(m.plain);
 
     // Below: the short lease, and whether it is ours.
     QString caption = token.leaseShort.isEmpty() ? tr("no lease") : token.leaseShort;
@@ -547,16 +588,17 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
     else if (token.ours)
         caption = tr("%1 ours").arg(caption);
     painter.setPen(palette().color(QPalette::Text));
-    const QFontMetricsF fm(before);
+    // A short lease fits its slot; only the longer captions are measured.
+    if (caption.size() > 8)
+        caption = QFontMetricsF(m.plain).elidedText(caption, Qt::ElideMiddle, m.slot);
     painter.drawText(QRectF(centre.x() - m.slot / 2, centre.y() + m.token / 2 + m.margin / 2,
-                            m.slot, fm.height()),
-                     Qt::AlignHCenter | Qt::AlignTop,
-                     fm.elidedText(caption, Qt::ElideMiddle, m.slot));
+                            m.slot, m.lineHeight),
+                     Qt::AlignHCenter | Qt::AlignTop, caption);
 }
 
 void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost& ghost,
                            Clock::time_point now) const {
-    const Metrics m = metrics();
+    const Metrics& m = metrics();
     const double age = msBetween(ghost.since, now) / ghostMs(ghost.how);
     if (age >= 1)
         return;

@@ -2,7 +2,9 @@
 
 #include "widgets/stage_scene.h"
 
+#include <QFont>
 #include <QHash>
+#include <QPixmap>
 #include <QTimer>
 #include <QWidget>
 #include <functional>
@@ -98,9 +100,19 @@ private:
     };
     struct Metrics {
         double scale, token, slot, laneHeight, labelWidth, margin;
+        QFont plain, bold;   // scaled
+        double lineHeight;   // of `plain`
+        double digitAdvance; // of `bold`
     };
 
-    Metrics metrics() const;
+    // Computed again only when the width, the font or the presentation changes.
+    const Metrics& metrics() const;
+    // A token's face (its TTL track and its disk), drawn once per colour and size: a frame of
+    // a busy stage draws hundreds, and a pixmap copy costs a fraction of the antialiased
+    // strokes.
+    const QPixmap& faceOf(const QColor& fill, bool ttlKnown, bool outlined) const;
+    // The bold font a fencing token of `characters` characters fits its disk in.
+    const QFont& numberFont(int characters) const;
     double progress(const Lane& lane, Clock::time_point now) const; // 0..1 of its animation
     double slotOf(const Lane& lane, const ShownToken& token, Clock::time_point now) const;
     QPointF slotCentre(int laneIndex, double slot) const;
@@ -122,6 +134,10 @@ private:
     bool presentation_ = false;
     bool paintedSinceScene_ = true; // a frame showed the last scene
     std::function<Clock::time_point()> clock_;
+    mutable std::optional<Metrics> metrics_;
+    mutable int metricsWidth_ = -1;
+    mutable QHash<quint64, QPixmap> faces_;
+    mutable QHash<int, QFont> numberFonts_;
     QTimer frameTimer_;
 };
 
