@@ -131,8 +131,8 @@ const QPixmap& StageView::faceOf(const QColor& fill, bool ttlKnown, bool outline
     const double ringWidth = m.token * 0.09;
     const double radius = m.token / 2 - ringWidth / 2;
     painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(palette().color(QPalette::Midlight), ringWidth,
-                        ttlKnown ? Qt::SolidLine : Qt::DotLine, Qt::FlatCap));
+    // Not looked up yet: a thin track, no ring to run down.
+    painter.setPen(QPen(palette().color(QPalette::Midlight), ttlKnown ? ringWidth : ringWidth / 3));
     painter.drawEllipse(centre, radius, radius);
     const double inner = radius - ringWidth * 0.9;
     painter.setPen(outlined ? QPen(Qt::white, 2) : Qt::NoPen);
@@ -407,6 +407,13 @@ bool StageView::animating(const QString& lock) const {
     return lane && progress(*lane, clock_()) < 1;
 }
 
+std::optional<std::pair<qint64, qint64>> StageView::splitBrainOf(const QString& lock) const {
+    const Lane* lane = laneOf(lock);
+    if (!lane || !lane->splitBrain)
+        return std::nullopt;
+    return std::pair(lane->splitBrain->first, lane->splitBrain->second);
+}
+
 QStringList StageView::lanes() const {
     QStringList names;
     for (const Lane& lane : lanes_)
@@ -522,6 +529,23 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
     painter.drawText(
         QRectF(label.left(), label.top() + fm.height() * 1.2, label.width(), fm.height()),
         Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(status, Qt::ElideRight, label.width()));
+    if (lane.splitBrain) {
+        // The two tokens, flashing, under the lock's name: by the time the lab's checker finds
+        // a split brain, both holds have usually ended and left the line.
+        const double diameter = fm.height() * 1.7;
+        const double y = label.top() + fm.height() * 2.4;
+        const qint64 tokens[] = {lane.splitBrain->first, lane.splitBrain->second};
+        for (int i = 0; i < 2; ++i) {
+            const QRectF disk(label.left() + i * (diameter * 1.8), y, diameter * 1.6, diameter);
+            painter.setPen(QPen(lowColor, 2));
+            painter.setBrush(flash ? lowColor : QColor(Qt::white));
+            painter.drawRoundedRect(disk, diameter / 2, diameter / 2);
+            painter.setPen(flash ? QColor(Qt::white) : lowColor);
+            painter.setFont(m.bold);
+            painter.drawText(disk, Qt::AlignCenter, QStringLiteral("#%1").arg(tokens[i]));
+            painter.setFont(m.plain);
+        }
+    }
 
     // The holder's place, and the line behind it.
     const QPointF front = slotCentre(index, 0);
@@ -581,13 +605,11 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
                      Qt::AlignCenter, number);
     painter.setFont(m.plain);
 
-    // Below: the short lease, and whether it is ours.
+    // Ours is blue; paused is said in place of the lease, which its ring runs out on.
     QString caption = token.leaseShort.isEmpty() ? tr("no lease") : token.leaseShort;
     if (token.paused)
-        caption = tr("%1 paused").arg(caption);
-    else if (token.ours)
-        caption = tr("%1 ours").arg(caption);
-    painter.setPen(palette().color(QPalette::Text));
+        caption = tr("paused");
+    painter.setPen(token.paused ? lowColor : palette().color(QPalette::Text));
     // A short lease fits its slot; only the longer captions are measured.
     if (caption.size() > 8)
         caption = QFontMetricsF(m.plain).elidedText(caption, Qt::ElideMiddle, m.slot);
@@ -623,7 +645,9 @@ void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost
             tr("#%1 %2").arg(ghost.token.fencingToken).arg(departureText(*ghost.how));
         const QFontMetricsF fm(font);
         const double w = fm.horizontalAdvance(text) + m.margin;
-        const QRectF pill(at.x() - w / 2, at.y() - fm.height() / 2, w, fm.height());
+        // Across the top of the slot: the number of whoever stepped up stays readable.
+        const double top = centre.y() - m.token / 2;
+        const QRectF pill(at.x() - w / 2, top - fm.height() / 2, w, fm.height());
         painter.setPen(Qt::NoPen);
         painter.setBrush(color);
         painter.drawRoundedRect(pill, fm.height() / 2, fm.height() / 2);

@@ -59,6 +59,8 @@ public:
     std::optional<double> ringFraction(const QString& lock, const QString& key) const;
     bool ringLow(const QString& lock, const QString& key) const;
     bool animating(const QString& lock) const;
+    // The fencing tokens of the split brain `lock` flashes now, if any.
+    std::optional<std::pair<qint64, qint64>> splitBrainOf(const QString& lock) const;
     QStringList lanes() const;
 
     QSize sizeHint() const override;

@@ -52,7 +52,8 @@ StagePage::StagePage(LockActionsBar* lockActions, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("A lane per lock: the holder in front, the waiters behind in "
                                  "fencing-token order; the ring is the lease's TTL left (red "
-                                 "when low). Right-click a token for its actions.")),
+                                 "when low); blue: this window's own. Right-click a token for "
+                                 "its actions.")),
                    1);
     bar->addWidget(present);
     scroll_->setObjectName("stageScroll");

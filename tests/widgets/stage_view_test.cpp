@@ -203,6 +203,7 @@ private slots:
         prepare(view);
         view.setScene(sceneOf({token("/locks/a/a", 10, now_), token("/locks/a/b", 11, now_)}));
         view.showSplitBrain("/locks/a", 10, 11);
+        QCOMPARE(view.splitBrainOf("/locks/a"), std::optional(std::pair<qint64, qint64>(10, 11)));
         const QImage shot = view.grab().toImage();
         const QPoint a = view.centreOf("/locks/a", "/locks/a/a")->toPoint();
         const QPoint b = view.centreOf("/locks/a", "/locks/a/b")->toPoint();
@@ -214,6 +215,7 @@ private slots:
         now_ += std::chrono::milliseconds(StageView::SplitBrainShownMs + 100);
         QTRY_VERIFY(view.grab().toImage().pixelColor(a + QPoint(0, side)) !=
                     QColor(0xd3, 0x2f, 0x2f));
+        QVERIFY(!view.splitBrainOf("/locks/a"));
     }
 
     void presentationModeHasLargeType() {

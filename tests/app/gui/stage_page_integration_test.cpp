@@ -1,7 +1,9 @@
 // The Stage page against a real etcd: real `etcdctl lock` holders and waiters line up in order
 // and move on at a handoff, a force release from a token's menu takes the key away, and
 // screenshots of the stage with the lab's contention, in the window and in presentation mode.
+#include "app/core/lock_actions.h"
 #include "app/core/lock_watch.h"
+#include "app/core/workspace.h"
 #include "app/gui/lab_page.h"
 #include "app/gui/main_window.h"
 #include "app/gui/stage_page.h"
@@ -18,6 +20,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTest>
 #include <csignal>
@@ -46,9 +49,8 @@ private slots:
         MainWindow window;
         StageView* view = showStage(window, "/stage/");
         process::ChildProcess* holder = startEtcdctlLock("/stage/job");
-        std::optional<std::string> line;
-        QVERIFY(QTest::qWaitFor([&] { return (line = pollLine(*holder)).has_value(); }, 15000));
-        const QString holderKey = QString::fromStdString(*line);
+        const QString holderKey = keyPrinted(*holder);
+        QVERIFY(!holderKey.isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(view->keysOf("/stage/job"), QStringList{holderKey}, UiTimeoutMs);
         process::ChildProcess* waiter = startEtcdctlLock("/stage/job");
         QTRY_COMPARE_WITH_TIMEOUT(view->keysOf("/stage/job").size(), 2, UiTimeoutMs);
@@ -56,11 +58,14 @@ private slots:
         const QString waiterKey = view->keysOf("/stage/job").back();
         const QPointF front = *view->centreOf("/stage/job", holderKey);
         QTRY_VERIFY(view->centreOf("/stage/job", waiterKey)->x() > front.x());
+        // Each ring shows its lease's TTL once the watch has looked it up.
+        QTRY_VERIFY_WITH_TIMEOUT(view->ringFraction("/stage/job", holderKey) &&
+                                     view->ringFraction("/stage/job", waiterKey),
+                                 UiTimeoutMs);
         QVERIFY(saveScreenshot(window, "stage_holder_and_waiter.png"));
 
         holder->signal(SIGTERM); // etcdctl unlocks on its way out: the waiter takes over
-        QVERIFY(QTest::qWaitFor([&] { return (line = pollLine(*waiter)).has_value(); }, 15000));
-        QCOMPARE(QString::fromStdString(*line), waiterKey);
+        QCOMPARE(keyPrinted(*waiter), waiterKey);
         QTRY_COMPARE_WITH_TIMEOUT(view->keysOf("/stage/job"), QStringList{waiterKey}, UiTimeoutMs);
         QTRY_COMPARE(*view->centreOf("/stage/job", waiterKey), front); // moved to the front
         waiter->signal(SIGTERM);
@@ -70,10 +75,8 @@ private slots:
     void aTokensMenuForceReleasesItsKey() {
         MainWindow window;
         StageView* view = showStage(window, "/stage-force/");
-        process::ChildProcess* holder = startEtcdctlLock("/stage-force/job");
-        std::optional<std::string> line;
-        QVERIFY(QTest::qWaitFor([&] { return (line = pollLine(*holder)).has_value(); }, 15000));
-        const QString key = QString::fromStdString(*line);
+        const QString key = keyPrinted(*startEtcdctlLock("/stage-force/job"));
+        QVERIFY(!key.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(view->centreOf("/stage-force/job", key), UiTimeoutMs);
         const auto hit = view->tokenAt(view->centreOf("/stage-force/job", key)->toPoint());
         QVERIFY(hit);
@@ -107,6 +110,31 @@ private slots:
         QVERIFY(saveScreenshot(window, "stage_force_released.png"));
     }
 
+    // Our own lock's token pauses its keepalives from its menu: its ring runs down, and it goes.
+    void pausingOurKeepaliveFromATokenLetsItsLeaseRunOut() {
+        MainWindow window;
+        StageView* view = showStage(window, "/stage-pause/");
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        LockActions* actions = window.workspace()->lockActions();
+        actions->acquire("/stage-pause/job", 3, false);
+        QTRY_VERIFY_WITH_TIMEOUT(view->keysOf("/stage-pause/job").size() == 1, UiTimeoutMs);
+        const QString key = view->keysOf("/stage-pause/job").front();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            view->tokenAt(view->centreOf("/stage-pause/job", key)->toPoint())->token.ours,
+            UiTimeoutMs);
+        const auto hit = view->tokenAt(view->centreOf("/stage-pause/job", key)->toPoint());
+        QMenu menu;
+        window.findChild<StagePage*>("stagePage")->fillTokenMenu(menu, hit->lock, hit->token);
+        auto* pause = menu.findChild<QAction*>("stagePauseAction");
+        QVERIFY(pause && pause->isEnabled() && !pause->isChecked());
+        pause->trigger();
+        QVERIFY(actions->paused("/stage-pause/job"));
+        QTRY_VERIFY_WITH_TIMEOUT(view->ringLow("/stage-pause/job", key), UiTimeoutMs);
+        QVERIFY(saveScreenshot(window, "stage_paused_low_ttl.png"));
+        QTRY_VERIFY_WITH_TIMEOUT(view->keysOf("/stage-pause/job").isEmpty(), UiTimeoutMs);
+        QCOMPARE(actions->ownLock("/stage-pause/job")->state, OwnLock::State::Lost);
+    }
+
     // The lab's contention on the stage, in the window and full screen; F11 is listed among the
     // shortcuts and Esc leaves presentation mode.
     void theLabOnTheStageAndInPresentationMode() {
@@ -119,13 +147,27 @@ private slots:
                          "/stage-lab/backup", "/stage-lab/report"};
         options.hold = std::chrono::milliseconds(600);
         options.think = std::chrono::milliseconds(300);
-        options.ttlSeconds = 3;
-        options.stallProbability = 0.05; // some leases expire: named so on the stage
+        options.ttlSeconds = 2;
+        // Some holders stall past their TTL: their leases expire, named so on the stage, and
+        // the next holder overlaps one that still believes it holds: a split brain.
+        options.stallProbability = 0.15;
         lab->setOptions(options);
         lab->start();
         QTRY_COMPARE_WITH_TIMEOUT(view->lanes().size(), 5, UiTimeoutMs);
-        QTest::qWait(4000);
+        QTest::qWait(3000);
         QVERIFY(saveScreenshot(window, "stage_lab.png"));
+        QString splitLock;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                for (const QString& lock : view->lanes())
+                    if (view->splitBrainOf(lock))
+                        splitLock = lock;
+                return !splitLock.isEmpty();
+            },
+            30000));
+        QVERIFY2(lab->figures().contains(QRegularExpression("split brains found: [1-9]")),
+                 qPrintable(lab->figures()));
+        QVERIFY(saveScreenshot(window, "stage_split_brain.png"));
 
         auto* page = window.findChild<StagePage*>("stagePage");
         QAction* presentation = page->presentationAction();
@@ -167,6 +209,14 @@ private:
         const bool saved = saveScreenshot(menu, name);
         menu.hide();
         return saved;
+    }
+
+    // The key an `etcdctl lock` prints once it holds the lock; empty if it did not in time.
+    static QString keyPrinted(process::ChildProcess& etcdctl) {
+        std::optional<std::string> line;
+        if (!QTest::qWaitFor([&] { return (line = pollLine(etcdctl)).has_value(); }, UiTimeoutMs))
+            return {};
+        return QString::fromStdString(*line);
     }
 
     process::ChildProcess* startEtcdctlLock(const std::string& name) {
