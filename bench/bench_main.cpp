@@ -138,8 +138,10 @@ int main(int argc, char** argv) {
     if (replot)
         all.push_back(replot->samples);
     const auto stage = wanted("stage") ? std::optional(measureStage(options, scale)) : std::nullopt;
-    if (stage)
+    if (stage) {
         all.push_back(stage->frames);
+        all.push_back(stage->frameCpu);
+    }
 
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)

@@ -85,6 +85,7 @@ ReplotFigure measureReplot();
 
 struct StageFigure {
     Samples frames;        // each paint of the stage
+    Samples frameCpu;      // the GUI thread's CPU time in each (without waits to be scheduled)
     double longestStallMs; // of the GUI thread meanwhile
     double acquisitionsPerSecond;
     int lanes;

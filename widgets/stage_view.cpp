@@ -3,6 +3,7 @@
 #include <QContextMenuEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStaticText>
 #include <algorithm>
 #include <cmath>
 
@@ -111,6 +112,8 @@ const StageView::Metrics& StageView::metrics() const {
                        lineHeight,   QFontMetricsF(bold).horizontalAdvance(QLatin1Char('0'))};
     metricsWidth_ = width();
     faces_.clear();
+    rings_.clear();
+    texts_.clear();
     numberFonts_.clear();
     return *metrics_;
 }
@@ -464,9 +467,13 @@ void StageView::paintEvent(QPaintEvent* event) {
     const Clock::time_point now = clock_();
     paintedSinceScene_ = true;
     QPainter painter(this);
-    painter.fillRect(event->rect(), palette().base());
-    painter.setRenderHint(QPainter::Antialiasing);
     const Metrics& m = metrics();
+    // Each lane fills its own band: only what lies below them is filled here.
+    const double lanesBottom = static_cast<double>(lanes_.size()) * m.laneHeight;
+    painter.fillRect(
+        QRectF(event->rect()).adjusted(0, std::max(0.0, lanesBottom - event->rect().top()), 0, 0),
+        palette().base());
+    painter.setRenderHint(QPainter::Antialiasing);
     painter.setFont(m.plain);
     if (lanes_.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
@@ -577,8 +584,6 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
 void StageView::paintToken(QPainter& painter, const QPointF& centre, const StageToken& token,
                            bool holder, bool flashRed, Clock::time_point now) const {
     const Metrics& m = metrics();
-    const double ringWidth = m.token * 0.09;
-    const double radius = m.token / 2 - ringWidth / 2;
     const auto fraction = fractionOf(token, now);
     const QColor fill = flashRed     ? lowColor
                         : token.ours ? oursFill
@@ -589,20 +594,19 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
     painter.drawPixmap(
         QPointF(centre.x() - faceSize.width() / 2, centre.y() - faceSize.height() / 2), face);
     if (fraction && *fraction > 0) {
-        const bool low = *fraction < LowTtlFraction;
-        painter.setBrush(Qt::NoBrush);
-        painter.setPen(QPen(low ? lowColor : ringColor, ringWidth, Qt::SolidLine, Qt::FlatCap));
-        const QRectF ring(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
-        painter.drawArc(ring, 90 * 16, static_cast<int>(std::lround(*fraction * 360 * 16)));
+        const QPixmap& ring = ringOf(*fraction);
+        painter.drawPixmap(
+            QPointF(centre.x() - faceSize.width() / 2, centre.y() - faceSize.height() / 2), ring);
     }
 
     // The fencing token inside, shrunk to fit when long.
-    const double inner = radius - ringWidth * 0.9;
     const QString number = QStringLiteral("#%1").arg(token.fencingToken);
-    painter.setFont(numberFont(static_cast<int>(number.size())));
+    const QFont& numberFont = this->numberFont(static_cast<int>(number.size()));
+    painter.setFont(numberFont);
     painter.setPen(Qt::white);
-    painter.drawText(QRectF(centre.x() - inner, centre.y() - inner, 2 * inner, 2 * inner),
-                     Qt::AlignCenter, number);
+    const QStaticText& numberText = textOf(number, numberFont);
+    painter.drawStaticText(
+        centre - QPointF(numberText.size().width(), numberText.size().height()) / 2, numberText);
     painter.setFont(m.plain);
 
     // Ours is blue; paused is said in place of the lease, which its ring runs out on.
@@ -613,9 +617,44 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
     // A short lease fits its slot; only the longer captions are measured.
     if (caption.size() > 8)
         caption = QFontMetricsF(m.plain).elidedText(caption, Qt::ElideMiddle, m.slot);
-    painter.drawText(QRectF(centre.x() - m.slot / 2, centre.y() + m.token / 2 + m.margin / 2,
-                            m.slot, m.lineHeight),
-                     Qt::AlignHCenter | Qt::AlignTop, caption);
+    const QStaticText& captionText = textOf(caption, m.plain);
+    painter.drawStaticText(QPointF(centre.x() - captionText.size().width() / 2,
+                                   centre.y() + m.token / 2 + m.margin / 2),
+                           captionText);
+}
+
+const QPixmap& StageView::ringOf(double fraction) const {
+    const int steps = static_cast<int>(std::ceil(fraction * RingSteps));
+    const bool low = fraction < LowTtlFraction;
+    const int id = steps * 2 + (low ? 1 : 0);
+    if (const auto found = rings_.constFind(id); found != rings_.constEnd())
+        return *found;
+    const Metrics& m = metrics();
+    const qreal ratio = devicePixelRatioF();
+    const int side = static_cast<int>(std::ceil(m.token)) + 2;
+    QPixmap ring(QSize(side, side) * ratio);
+    ring.setDevicePixelRatio(ratio);
+    ring.fill(Qt::transparent);
+    QPainter painter(&ring);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const double ringWidth = m.token * 0.09;
+    const double radius = m.token / 2 - ringWidth / 2;
+    painter.setPen(QPen(low ? lowColor : ringColor, ringWidth, Qt::SolidLine, Qt::FlatCap));
+    painter.drawArc(QRectF(side / 2.0 - radius, side / 2.0 - radius, 2 * radius, 2 * radius),
+                    90 * 16, static_cast<int>(std::lround(360.0 * 16 * steps / RingSteps)));
+    return *rings_.insert(id, ring);
+}
+
+const QStaticText& StageView::textOf(const QString& text, const QFont& font) const {
+    const QString id = text + QChar(0) + font.key();
+    if (const auto found = texts_.constFind(id); found != texts_.constEnd())
+        return *found;
+    if (texts_.size() > MaxCachedTexts)
+        texts_.clear(); // fencing tokens only grow: the old ones are not drawn again
+    QStaticText staticText(text);
+    staticText.setTextFormat(Qt::PlainText);
+    staticText.prepare(QTransform(), font);
+    return *texts_.insert(id, staticText);
 }
 
 void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost& ghost,

@@ -5,6 +5,7 @@
 #include <QFont>
 #include <QHash>
 #include <QPixmap>
+#include <QStaticText>
 #include <QTimer>
 #include <QWidget>
 #include <functional>
@@ -28,6 +29,8 @@ public:
     static constexpr int DepartureShownMs = 2500;
     static constexpr int SplitBrainShownMs = 5000;
     static constexpr double LowTtlFraction = 0.25;
+    static constexpr int RingSteps = 180; // 2 degrees: finer than a ring's pixels move
+    static constexpr int MaxCachedTexts = 4096;
     using Clock = std::chrono::steady_clock;
 
     explicit StageView(QWidget* parent = nullptr);
@@ -113,6 +116,10 @@ private:
     // a busy stage draws hundreds, and a pixmap copy costs a fraction of the antialiased
     // strokes.
     const QPixmap& faceOf(const QColor& fill, bool ttlKnown, bool outlined) const;
+    // A TTL ring run down to `fraction`, in RingSteps steps, red when low.
+    const QPixmap& ringOf(double fraction) const;
+    // Laid out once: a frame draws the same numbers and leases as the last.
+    const QStaticText& textOf(const QString& text, const QFont& font) const;
     // The bold font a fencing token of `characters` characters fits its disk in.
     const QFont& numberFont(int characters) const;
     double progress(const Lane& lane, Clock::time_point now) const; // 0..1 of its animation
@@ -139,6 +146,8 @@ private:
     mutable std::optional<Metrics> metrics_;
     mutable int metricsWidth_ = -1;
     mutable QHash<quint64, QPixmap> faces_;
+    mutable QHash<int, QPixmap> rings_;
+    mutable QHash<QString, QStaticText> texts_;
     mutable QHash<int, QFont> numberFonts_;
     QTimer frameTimer_;
 };
