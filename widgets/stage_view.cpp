@@ -197,6 +197,9 @@ double StageView::slotOf(const Lane& lane, const ShownToken& token, Clock::time_
 
 void StageView::setScene(const StageScene& scene) {
     const Clock::time_point now = clock_();
+    // Here too, not only on the frame timer: a GUI thread kept busy by a stream of scenes may
+    // fire it late, and the ghosts carried into the next scene would pile up meanwhile.
+    dropFinished(now);
     // A scene before any frame showed the last one: changes outpace frames, so jump.
     const bool snap = !paintedSinceScene_;
     std::vector<Lane> lanes;
@@ -234,6 +237,7 @@ void StageView::setScene(const StageScene& scene) {
                                  [&](const StageToken& t) { return t.sameKey(gone.token); }))
                     lane.ghosts.push_back({gone.token, slotOf(*old, gone, now), gone.leaving, now});
         }
+        keepNewestGhosts(lane);
         const bool wasMoving = old && progress(*old, now) < 1;
         if (!changed && old) {
             // The same line: its animation, if any, goes on undisturbed.
@@ -303,6 +307,9 @@ void StageView::showDeparture(const QString& lock, const QString& key, qint64 fe
             g.since = clock_();
             break;
         }
+    // Named, it stays longer: now the newest of its lane.
+    std::stable_partition(lane.ghosts.begin(), lane.ghosts.end(),
+                          [&](const Ghost& g) { return !isWho(g.token); });
     update();
     scheduleFrames();
 }
@@ -318,6 +325,12 @@ void StageView::showSplitBrain(const QString& lock, qint64 firstToken, qint64 se
     lanes_[laneIndex_.value(lock)].splitBrain = SplitBrain{firstToken, secondToken, clock_()};
     update();
     scheduleFrames();
+}
+
+void StageView::keepNewestGhosts(Lane& lane) {
+    if (lane.ghosts.size() > MaxGhostsPerLane)
+        lane.ghosts.erase(lane.ghosts.begin(),
+                          lane.ghosts.end() - static_cast<std::ptrdiff_t>(MaxGhostsPerLane));
 }
 
 void StageView::dropFinished(Clock::time_point now) {
@@ -591,13 +604,12 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
                                      : waiterFill;
     const QPixmap& face = faceOf(fill, fraction.has_value(), flashRed);
     const QSizeF faceSize = face.deviceIndependentSize();
-    painter.drawPixmap(
-        QPointF(centre.x() - faceSize.width() / 2, centre.y() - faceSize.height() / 2), face);
-    if (fraction && *fraction > 0) {
-        const QPixmap& ring = ringOf(*fraction);
-        painter.drawPixmap(
-            QPointF(centre.x() - faceSize.width() / 2, centre.y() - faceSize.height() / 2), ring);
-    }
+    // On whole pixels: a pixmap between pixels is resampled, many times slower to draw.
+    const QPoint corner(qRound(centre.x() - faceSize.width() / 2),
+                        qRound(centre.y() - faceSize.height() / 2));
+    painter.drawPixmap(corner, face);
+    if (fraction && *fraction > 0)
+        painter.drawPixmap(corner, ringOf(*fraction));
 
     // The fencing token inside, shrunk to fit when long.
     const QString number = QStringLiteral("#%1").arg(token.fencingToken);
@@ -646,7 +658,8 @@ const QPixmap& StageView::ringOf(double fraction) const {
 }
 
 const QStaticText& StageView::textOf(const QString& text, const QFont& font) const {
-    const QString id = text + QChar(0) + font.key();
+    // Size and weight tell the fonts drawn here apart (QFont::key() costs more than the text).
+    const TextId id(text, {font.pointSizeF(), font.bold()});
     if (const auto found = texts_.constFind(id); found != texts_.constEnd())
         return *found;
     if (texts_.size() > MaxCachedTexts)
@@ -669,7 +682,7 @@ void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost
     // It steps up out of the line as it goes, so the next one can take its place.
     const QPointF at(centre.x(), centre.y() - m.token * 0.3 * eased(std::min(1.0, age * 4)));
     const double radius = m.token * 0.4;
-    painter.setPen(QPen(color, m.token * 0.06, Qt::DashLine));
+    painter.setPen(QPen(color, m.token * 0.06));
     painter.setBrush(QColor(color.red(), color.green(), color.blue(), 60));
     painter.drawEllipse(at, radius, radius);
     if (named(ghost.how)) {
@@ -677,21 +690,19 @@ void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost
         const double d = radius * 0.5;
         painter.drawLine(at + QPointF(-d, -d), at + QPointF(d, d));
         painter.drawLine(at + QPointF(-d, d), at + QPointF(d, -d));
-        QFont font = painter.font();
-        font.setBold(true);
-        painter.setFont(font);
-        const QString text =
-            tr("#%1 %2").arg(ghost.token.fencingToken).arg(departureText(*ghost.how));
-        const QFontMetricsF fm(font);
-        const double w = fm.horizontalAdvance(text) + m.margin;
+        painter.setFont(m.bold);
+        const QStaticText& text = textOf(
+            tr("#%1 %2").arg(ghost.token.fencingToken).arg(departureText(*ghost.how)), m.bold);
+        const QSizeF size = text.size();
+        const double w = size.width() + m.margin;
         // Across the top of the slot: the number of whoever stepped up stays readable.
         const double top = centre.y() - m.token / 2;
-        const QRectF pill(at.x() - w / 2, top - fm.height() / 2, w, fm.height());
+        const QRectF pill(at.x() - w / 2, top - size.height() / 2, w, size.height());
         painter.setPen(Qt::NoPen);
         painter.setBrush(color);
-        painter.drawRoundedRect(pill, fm.height() / 2, fm.height() / 2);
+        painter.drawRoundedRect(pill, size.height() / 2, size.height() / 2);
         painter.setPen(Qt::white);
-        painter.drawText(pill, Qt::AlignCenter, text);
+        painter.drawStaticText(QPointF(pill.left() + m.margin / 2, pill.top()), text);
     }
     painter.restore();
 }

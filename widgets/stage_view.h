@@ -31,6 +31,9 @@ public:
     static constexpr double LowTtlFraction = 0.25;
     static constexpr int RingSteps = 180; // 2 degrees: finer than a ring's pixels move
     static constexpr int MaxCachedTexts = 4096;
+    // Departures shown at once on a lane: when keys expire by the dozen (a client too loaded to
+    // send its keepalives), the older ones would only lie under the newer, and cost a frame.
+    static constexpr std::size_t MaxGhostsPerLane = 3;
     using Clock = std::chrono::steady_clock;
 
     explicit StageView(QWidget* parent = nullptr);
@@ -134,6 +137,7 @@ private:
                     bool flashRed, Clock::time_point now) const;
     void paintGhost(QPainter& painter, const QPointF& centre, const Ghost& ghost,
                     Clock::time_point now) const;
+    static void keepNewestGhosts(Lane& lane);
     void dropFinished(Clock::time_point now);
     void scheduleFrames();
 
@@ -147,7 +151,8 @@ private:
     mutable int metricsWidth_ = -1;
     mutable QHash<quint64, QPixmap> faces_;
     mutable QHash<int, QPixmap> rings_;
-    mutable QHash<QString, QStaticText> texts_;
+    using TextId = QPair<QString, QPair<qreal, bool>>;
+    mutable QHash<TextId, QStaticText> texts_;
     mutable QHash<int, QFont> numberFonts_;
     QTimer frameTimer_;
 };
