@@ -118,19 +118,25 @@ const StageView::Metrics& StageView::metrics() const {
     return *metrics_;
 }
 
+QPixmap StageView::blankToken() const {
+    const qreal ratio = devicePixelRatioF();
+    const int side = static_cast<int>(std::ceil(metrics().token)) + 2;
+    QPixmap blank(QSize(side, side) * ratio);
+    blank.setDevicePixelRatio(ratio);
+    blank.fill(Qt::transparent);
+    return blank;
+}
+
 const QPixmap& StageView::faceOf(const QColor& fill, bool ttlKnown, bool outlined) const {
     const quint64 id = (quint64(fill.rgb()) << 2) | (ttlKnown ? 2 : 0) | (outlined ? 1 : 0);
     if (const auto found = faces_.constFind(id); found != faces_.constEnd())
         return *found;
     const Metrics& m = metrics();
-    const qreal ratio = devicePixelRatioF();
-    const int side = static_cast<int>(std::ceil(m.token)) + 2;
-    QPixmap face(QSize(side, side) * ratio);
-    face.setDevicePixelRatio(ratio);
-    face.fill(Qt::transparent);
+    QPixmap face = blankToken();
     QPainter painter(&face);
     painter.setRenderHint(QPainter::Antialiasing);
-    const QPointF centre(side / 2.0, side / 2.0);
+    const double side = face.deviceIndependentSize().width();
+    const QPointF centre(side / 2, side / 2);
     const double ringWidth = m.token * 0.09;
     const double radius = m.token / 2 - ringWidth / 2;
     painter.setBrush(Qt::NoBrush);
@@ -642,18 +648,15 @@ const QPixmap& StageView::ringOf(double fraction) const {
     if (const auto found = rings_.constFind(id); found != rings_.constEnd())
         return *found;
     const Metrics& m = metrics();
-    const qreal ratio = devicePixelRatioF();
-    const int side = static_cast<int>(std::ceil(m.token)) + 2;
-    QPixmap ring(QSize(side, side) * ratio);
-    ring.setDevicePixelRatio(ratio);
-    ring.fill(Qt::transparent);
+    QPixmap ring = blankToken();
     QPainter painter(&ring);
     painter.setRenderHint(QPainter::Antialiasing);
+    const double side = ring.deviceIndependentSize().width();
     const double ringWidth = m.token * 0.09;
     const double radius = m.token / 2 - ringWidth / 2;
     painter.setPen(QPen(low ? lowColor : ringColor, ringWidth, Qt::SolidLine, Qt::FlatCap));
-    painter.drawArc(QRectF(side / 2.0 - radius, side / 2.0 - radius, 2 * radius, 2 * radius),
-                    90 * 16, static_cast<int>(std::lround(360.0 * 16 * steps / RingSteps)));
+    painter.drawArc(QRectF(side / 2 - radius, side / 2 - radius, 2 * radius, 2 * radius), 90 * 16,
+                    static_cast<int>(std::lround(360.0 * 16 * steps / RingSteps)));
     return *rings_.insert(id, ring);
 }
 

@@ -119,6 +119,8 @@ private:
     // a busy stage draws hundreds, and a pixmap copy costs a fraction of the antialiased
     // strokes.
     const QPixmap& faceOf(const QColor& fill, bool ttlKnown, bool outlined) const;
+    // A transparent square a token's face or ring is drawn on.
+    QPixmap blankToken() const;
     // A TTL ring run down to `fraction`, in RingSteps steps, red when low.
     const QPixmap& ringOf(double fraction) const;
     // Laid out once: a frame draws the same numbers and leases as the last.
