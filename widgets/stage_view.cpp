@@ -263,9 +263,9 @@ void StageView::setScene(const StageScene& scene) {
         index.insert(lane.lock, static_cast<int>(lanes.size()));
         lanes.push_back(std::move(lane));
     }
-    // A lock whose last key went stays while its key fades, and while a departure is named: an
-    // expiry with nobody waiting would otherwise vanish unseen, and how a key went may be told
-    // just after the scene without it.
+    // A lock whose last key went stays while its key fades, a departure is named or a split
+    // brain flashes: an expiry with nobody waiting would otherwise vanish unseen, and how a key
+    // went may be told just after the scene without it.
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
         Lane& old = lanes_[i];
         if (index.contains(old.lock))
@@ -273,7 +273,7 @@ void StageView::setScene(const StageScene& scene) {
         Lane gone{old.lock, {}, old.ghosts, old.splitBrain, {}, false};
         for (const ShownToken& t : old.tokens)
             gone.ghosts.push_back({t.token, slotOf(old, t, now), t.leaving, now});
-        if (gone.ghosts.empty())
+        if (gone.ghosts.empty() && !gone.splitBrain)
             continue;
         const std::size_t at = std::min(i, lanes.size());
         lanes.insert(lanes.begin() + static_cast<std::ptrdiff_t>(at), std::move(gone));
