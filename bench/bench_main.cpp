@@ -29,7 +29,7 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
 }
 
 const std::vector<std::string> figureGroups = {"floor", "locks",  "anchor", "monitor",
-                                               "gui",   "window", "replot"};
+                                               "gui",   "window", "replot", "stage"};
 
 int usage() {
     std::fputs("usage: lockscope-bench [--quick] [--only GROUP,...] [--endpoints host:port,...] "
@@ -39,7 +39,8 @@ int usage() {
                "  --only measures only the named groups of figures: floor, locks (acquire and "
                "handoff,\n"
                "  with their floors), anchor (Go's Mutex in-process, and etcdctl), monitor, gui\n"
-               "  (event to model), window (on 10k locks), replot.\n",
+               "  (event to model), window (on 10k locks), replot, stage (frames while the lab\n"
+               "  runs 200 workers on 10 locks).\n",
                stderr);
     return 2;
 }
@@ -137,6 +138,11 @@ int main(int argc, char** argv) {
     const auto replot = wanted("replot") ? std::optional(measureReplot()) : std::nullopt;
     if (replot)
         all.push_back(replot->samples);
+    const auto stage = wanted("stage") ? std::optional(measureStage(options, scale)) : std::nullopt;
+    if (stage) {
+        all.push_back(stage->frames);
+        all.push_back(stage->frameCpu);
+    }
 
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
@@ -214,6 +220,13 @@ int main(int argc, char** argv) {
         targets.push_back(
             {"replot p90, 8 series x a day at 10 Hz", replot->samples.p(90), 8, "ms"});
     }
+    if (stage) {
+        std::printf("stage: %d lanes, %.0f acquisitions/s, %zu frames, longest GUI stall %.1f ms\n",
+                    stage->lanes, stage->acquisitionsPerSecond, stage->frames.ms.size(),
+                    stage->longestStallMs);
+        targets.push_back(
+            {"stage frame p99, lab of 200 workers on 10 locks", stage->frames.p(99), 16, "ms"});
+    }
     std::printf("\n%-52s %9s %9s  %s\n", "target", "measured", "limit", "");
     for (const auto& t : targets)
         std::printf("%-52s %8.2f%s %8.2f%s  %s\n", t.what.c_str(), t.value, t.unit.c_str(), t.limit,
@@ -246,6 +259,15 @@ int main(int argc, char** argv) {
                 << ",\"resident_mb\":" << loadedWindow->residentMb
                 << ",\"committed_per_second\":" << loadedWindow->churn.achievedPerSecond
                 << ",\"longest_gui_stall_ms\":" << loadedWindow->churn.longestStallMs << "}";
+        else
+            out << "null";
+        out << ",\"stage\":";
+        if (stage)
+            out << "{\"lanes\":" << stage->lanes
+                << ",\"acquisitions_per_second\":" << stage->acquisitionsPerSecond
+                << ",\"frame_p50_ms\":" << stage->frames.p(50)
+                << ",\"frame_p99_ms\":" << stage->frames.p(99)
+                << ",\"longest_gui_stall_ms\":" << stage->longestStallMs << "}";
         else
             out << "null";
         out << ",\"targets\":[";

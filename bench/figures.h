@@ -84,4 +84,15 @@ struct ReplotFigure {
 // QCustomPlot replot (in the running QApplication), and the memory a day takes.
 ReplotFigure measureReplot();
 
+struct StageFigure {
+    Samples frames;        // each paint of the stage
+    Samples frameCpu;      // the GUI thread's CPU time in each (without waits to be scheduled)
+    double longestStallMs; // of the GUI thread meanwhile
+    double acquisitionsPerSecond;
+    int lanes;
+};
+// LockScope's main window (offscreen) on its Stage tab while the contention lab runs 200
+// workers on 10 locks through it: the stage's frame (paint) times and the longest GUI stall.
+StageFigure measureStage(const etcd::ClientOptions& options, const Scale& scale);
+
 } // namespace lockscope::bench

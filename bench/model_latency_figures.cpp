@@ -6,12 +6,11 @@
 #include "lock_event_writer.h"
 #include "lock_key_fill.h"
 #include "resident_memory.h"
+#include "run_events.h"
+#include "scratch_settings.h"
 #include "session_leases.h"
 #include "stall_probe.h"
 
-#include <QEventLoop>
-#include <QSettings>
-#include <QTemporaryDir>
 #include <atomic>
 #include <functional>
 #include <future>
@@ -33,20 +32,6 @@ constexpr int churnRate = 1000;
 constexpr int churnedLocks = 1000;
 // Past this, an event the window has not shown counts as never shown.
 constexpr std::chrono::seconds settleTimeout{10};
-
-// Runs this thread's event loop until `done` holds (checked every few milliseconds) or
-// `timeout` has passed.
-void runEventsUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-    QEventLoop loop;
-    QTimer check;
-    const auto deadline = Clock::now() + timeout;
-    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
-        if (done() || Clock::now() >= deadline)
-            loop.quit();
-    });
-    check.start(10);
-    loop.exec();
-}
 
 // When each revision under a prefix first reached a watch of its own, over a client of its own:
 // etcd's floor for the window, under the same load.
@@ -154,19 +139,6 @@ EventRateFigure measureRate(etcd::Client& writerClient, const etcd::ClientOption
     return measureChurn(window, writer, options, prefix, eventsPerSecond, run,
                         rateLabel(eventsPerSecond));
 }
-
-// The settings the windows keep (geometry, recent prefixes) go to a temporary directory, not
-// to the user's.
-class ScratchSettings {
-public:
-    ScratchSettings() {
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, directory_.path());
-    }
-
-private:
-    const QTemporaryDir directory_;
-};
 
 } // namespace
 

@@ -1,10 +1,9 @@
 #include "etcdclient/clock.h"
 #include "figures.h"
 #include "resident_memory.h"
+#include "run_events.h"
 #include "widgets/latency_plot.h"
 
-#include <QEventLoop>
-#include <QTimer>
 #include <qcustomplot.h>
 #include <random>
 
@@ -15,13 +14,6 @@ constexpr int seriesCount = 8;
 constexpr double pointsPerSecond = LatencyPlot::MaxPointsPerSecond;
 constexpr double historySeconds = LatencyPlot::DaySeconds;
 constexpr int replots = 50;
-
-// Lets queued work (the plot's coalesced redraw, the first paint) run for `ms`.
-void runEventsFor(int ms) {
-    QEventLoop loop;
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    loop.exec();
-}
 } // namespace
 
 ReplotFigure measureReplot() {
@@ -46,7 +38,8 @@ ReplotFigure measureReplot() {
     for (int i = 0; i < points; ++i)
         addPoints(i);
     plot.show();
-    runEventsFor(3 * LatencyPlot::ReplotIntervalMs); // the axes follow the data, then paint
+    runEventsFor(std::chrono::milliseconds(
+        3 * LatencyPlot::ReplotIntervalMs)); // the axes follow the data, then paint
 
     auto* customPlot = plot.findChild<QCustomPlot*>();
     const double residentAfter = residentMb();

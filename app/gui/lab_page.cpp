@@ -233,7 +233,8 @@ void LabPage::refresh() {
         overlapsShown_.insert(id);
         emit overlapFound(QString::fromStdString(displayKey(o.lock)),
                           etcd::unixSeconds(o.second.from),
-                          etcd::unixSeconds(std::min(o.first.to, o.second.to)));
+                          etcd::unixSeconds(std::min(o.first.to, o.second.to)),
+                          o.first.fencingToken, o.second.fencingToken);
     }
     if (!running())
         updateButtons();

@@ -47,8 +47,10 @@ public:
     QString figures() const; // the text the page shows, for tests
 
 signals:
-    // A split brain the checker found: for the timeline.
-    void overlapFound(const QString& lock, double fromUnixSeconds, double toUnixSeconds);
+    // A split brain the checker found, and the fencing tokens of its two holds: for the
+    // timeline and the stage.
+    void overlapFound(const QString& lock, double fromUnixSeconds, double toUnixSeconds,
+                      qint64 firstToken, qint64 secondToken);
 
 private:
     void launch(bool once);

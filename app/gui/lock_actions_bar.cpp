@@ -203,6 +203,19 @@ void LockActionsBar::updateLockActions() {
     describeTarget(target);
 }
 
+bool LockActionsBar::aimAt(const QString& keyText) {
+    const LockQueueModel* queue = workspace_ ? workspace_->lockWatch()->queue() : nullptr;
+    if (!queue || queueView_->model() != queue)
+        return false;
+    for (int row = 0; row < queue->rowCount(); ++row)
+        if (queue->entryAt(row).keyText == keyText) {
+            queueView_->setCurrentIndex(queue->index(row, 0));
+            updateLockActions();
+            return true;
+        }
+    return false;
+}
+
 void LockActionsBar::setReadOnly(bool readOnly) {
     readOnly_ = readOnly;
     updateLockActions();

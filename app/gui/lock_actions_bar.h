@@ -26,6 +26,12 @@ public:
     QList<QAction*> lockActions() const;
     // Enables what applies to the selection and the locks we hold now.
     void updateLockActions();
+    // Aims Force release and Copy key at the selected lock's key `keyText` (as displayKey
+    // writes it) by selecting its queue row; false when the queue has no such key.
+    bool aimAt(const QString& keyText);
+    QAction* forceReleaseAction() const { return forceReleaseAction_; }
+    QAction* pauseAction() const { return pauseAction_; }
+    QAction* copyKeyAction() const { return copyKeyAction_; }
 
 signals:
     void message(const QString& text, int timeoutMs);

@@ -19,6 +19,7 @@
 #include "app/gui/recent_prefixes.h"
 #include "app/gui/sandbox_menu.h"
 #include "app/gui/screen_fit.h"
+#include "app/gui/stage_page.h"
 #include "app/gui/status_messages.h"
 #include "app/gui/timeline_page.h"
 #include "app/gui/view_menu.h"
@@ -49,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
     , clusterPage_(new ClusterPage)
     , metricsPage_(new MetricsPage)
     , labPage_(new LabPage)
+    , stagePage_(new StagePage(locksPage_->lockActionsBar()))
     , prefixCheck_(new PrefixCheck(this)) {
     setWindowTitle("LockScope");
     resize(1280, 800);
@@ -72,12 +74,15 @@ MainWindow::MainWindow(QWidget* parent)
     tabs->addTab(clusterPage_, tr("Cluster"));
     tabs->addTab(metricsPage_, tr("Metrics"));
     tabs->addTab(labPage_, tr("Lab"));
+    tabs->addTab(stagePage_, tr("Stage"));
     locksPage_->setObjectName("locksPage");
     timelinePage_->setObjectName("lockCharts");
     clusterPage_->setObjectName("clusterPage");
     metricsPage_->setObjectName("metricsPage");
     labPage_->setObjectName("labPanel");
+    stagePage_->setObjectName("stagePage");
     connect(labPage_, &LabPage::overlapFound, timelinePage_, &TimelinePage::markOverlap);
+    connect(labPage_, &LabPage::overlapFound, stagePage_, &StagePage::showSplitBrain);
     connect(locksPage_, &LocksPage::ownWaitMeasured, timelinePage_, &TimelinePage::addOwnWait);
     connect(locksPage_, &LocksPage::message, statusMessages_, &StatusMessages::show);
     connect(locksPage_, &LocksPage::problem, this,
@@ -131,6 +136,7 @@ void MainWindow::createMenus(QTabWidget* pages) {
 
     auto* viewMenu = new ViewMenu(pages, prefixBar_, locksPage_, menuBar());
     menuBar()->addMenu(viewMenu);
+    viewMenu->insertAction(viewMenu->readOnlyAction(), stagePage_->presentationAction());
     readOnlyAction_ = viewMenu->readOnlyAction();
     connect(readOnlyAction_, &QAction::toggled, this, &MainWindow::setReadOnly);
 
@@ -208,6 +214,7 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     clusterPage_->setWorkspace(workspace_);
     metricsPage_->setWorkspace(workspace_);
     labPage_->setWorkspace(workspace_);
+    stagePage_->setWorkspace(workspace_);
     if (labDemo_ && workspace_->client()) {
         labDemo_ = false;
         setPrefix("/lockscope-lab/");
@@ -330,6 +337,7 @@ void MainWindow::endWorkspace() {
     clusterPage_->setWorkspace(nullptr);
     metricsPage_->setWorkspace(nullptr);
     labPage_->setWorkspace(nullptr);
+    stagePage_->setWorkspace(nullptr);
     ending->session()->disconnect(this);
     ending->lockWatch()->disconnect(this);
     ++endingWorkspaces_;

@@ -21,6 +21,7 @@ namespace lockscope {
 class ClusterPage;
 class MetricsPage;
 class SandboxMenu;
+class StagePage;
 class ConnectionStatus;
 class HelpMenu;
 class LabPage;
@@ -37,8 +38,8 @@ class StatusMessages;
 class TimelinePage;
 struct ConnectionOptions;
 
-// LockScope's main window: a shell over the pages (Locks, Timeline, Cluster, Lab), which show
-// the models of the Workspace in use. The window keeps the menus, the prefix field, the status
+// LockScope's main window: a shell over the pages (Locks, Timeline, Cluster, Lab, Stage), which
+// show the models of the Workspace in use. The window keeps the menus, the prefix field, the status
 // bar, the settings and the connection: switching connection ends one Workspace and makes
 // another. Nothing here waits on the network: a Workspace ends asynchronously, and a close
 // waits (with the window still open) until every ending Workspace has finished.
@@ -121,6 +122,7 @@ private:
     ClusterPage* clusterPage_;
     MetricsPage* metricsPage_;
     LabPage* labPage_;
+    StagePage* stagePage_;
 
     SandboxMenu* sandboxMenu_ = nullptr;
     HelpMenu* helpMenu_ = nullptr;

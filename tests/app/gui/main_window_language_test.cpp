@@ -60,7 +60,7 @@ private slots:
         MainWindow window;
         QCOMPARE(menuTitles(window), QStringList({"&File", "&Lock", "&View", "&Sandbox", "&Help"}));
         QCOMPARE(tabTitles(window),
-                 QStringList({"Locks", "Timeline", "Cluster", "Metrics", "Lab"}));
+                 QStringList({"Locks", "Timeline", "Cluster", "Metrics", "Lab", "Stage"}));
         const QStringList texts = pageTexts(window);
         for (const char* text : {"Holder and queue", "Lock events", "Members", "Start"})
             QVERIFY2(texts.contains(text), text);
@@ -71,7 +71,8 @@ private slots:
         MainWindow window;
         QCOMPARE(menuTitles(window),
                  QStringList({"文件(&F)", "锁(&L)", "视图(&V)", "沙箱(&S)", "帮助(&H)"}));
-        QCOMPARE(tabTitles(window), QStringList({"锁", "时间线", "集群", "指标", "实验室"}));
+        QCOMPARE(tabTitles(window),
+                 QStringList({"锁", "时间线", "集群", "指标", "实验室", "Stage"}));
         const QStringList texts = pageTexts(window);
         for (const char* text : {"持有者与等待队列", "锁事件", "成员", "开始"})
             QVERIFY2(texts.contains(QString::fromUtf8(text)), text);

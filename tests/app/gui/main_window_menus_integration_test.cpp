@@ -114,7 +114,8 @@ private slots:
         for (const char* page : {"Locks", "Timeline", "Cluster", "Lab"})
             QVERIFY2(pages.contains(page), page);
         QCOMPARE(actionTexts(menuTitled(window, "View")),
-                 pages + QStringList({"Lock prefix…", "Filter locks…", "Read-only", "Language"}));
+                 pages + QStringList({"Lock prefix…", "Filter locks…", "Presentation mode",
+                                      "Read-only", "Language"}));
         QCOMPARE(actionTexts(menuTitled(window, "Help")),
                  QStringList({"Keyboard shortcuts", "How etcd locks work", "About LockScope"}));
         // Not a copy: the Lock menu holds the bar's own actions, shortcuts and all.
