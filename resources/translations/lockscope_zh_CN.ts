@@ -199,6 +199,34 @@
         <source> (keepalive paused)</source>
         <translation>（续约已暂停）</translation>
     </message>
+    <message>
+        <source>campaigning</source>
+        <translation>参选中</translation>
+    </message>
+    <message>
+        <source>leading</source>
+        <translation>领导中</translation>
+    </message>
+    <message>
+        <source>resigned</source>
+        <translation>已辞任</translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation>已退出参选</translation>
+    </message>
+    <message>
+        <source>not elected</source>
+        <translation>未当选</translation>
+    </message>
+    <message>
+        <source>, proposing &quot;%1&quot;</source>
+        <translation>，提议“%1”</translation>
+    </message>
+    <message>
+        <source> (through etcd&apos;s Lock service)</source>
+        <translation>（通过 etcd 的 Lock 服务）</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -390,10 +418,6 @@ Run it in a desktop session, or over ssh -X; lockscopectl answers the same quest
         <translation>获取锁</translation>
     </message>
     <message>
-        <source>Any bytes: \xNN is a byte, \\ a backslash</source>
-        <translation>任意字节：\xNN 表示一个字节，\\ 表示反斜杠</translation>
-    </message>
-    <message>
         <source>The session lease&apos;s time to live in seconds. LockScope keeps it alive every TTL/3 until you release the lock.</source>
         <translation>会话租约的存活时间（秒）。在你释放锁之前，LockScope 每隔 TTL/3 续约一次。</translation>
     </message>
@@ -420,6 +444,53 @@ Acquire with this TTL anyway?</source>
         <translation>%1。
 
 仍然以此 TTL 获取吗？</translation>
+    </message>
+    <message>
+        <source>LockScope&apos;s Mutex (as etcdctl lock)</source>
+        <translation>LockScope 的 Mutex（与 etcdctl lock 相同）</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s Lock service</source>
+        <translation>etcd 的 Lock 服务</translation>
+    </message>
+    <message>
+        <source>Both queue on the same keys, in one order. With etcd&apos;s Lock service the server does the waiting; it cannot take a lock only if free.</source>
+        <translation>两者在相同的键上按同一顺序排队。使用 etcd 的 Lock 服务时由服务器负责等待；它无法仅在空闲时获取锁。</translation>
+    </message>
+    <message>
+        <source>Taken by</source>
+        <translation>获取方式</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::CampaignDialog</name>
+    <message>
+        <source>Campaign</source>
+        <translation>参选</translation>
+    </message>
+    <message>
+        <source>Campaign in an election</source>
+        <translation>参加选举</translation>
+    </message>
+    <message>
+        <source>Our value while we lead, as etcdctl elect&apos;s PROPOSAL; Proclaim changes it</source>
+        <translation>我们领导期间的值，即 etcdctl elect 的 PROPOSAL；“宣告”可更改它</translation>
+    </message>
+    <message>
+        <source>The session lease&apos;s time to live in seconds. LockScope keeps it alive until you resign.</source>
+        <translation>会话租约的存活时间（秒）。在你辞任之前，LockScope 会一直为它续约。</translation>
+    </message>
+    <message>
+        <source>Election name</source>
+        <translation>选举名</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <source>Session TTL (s)</source>
+        <translation>会话 TTL（秒）</translation>
     </message>
 </context>
 <context>
@@ -1022,6 +1093,18 @@ split brains found: %9%10</source>
         <source>not deleted: the key changed since you looked</source>
         <translation>未删除：自你查看之后该键已发生变化</translation>
     </message>
+    <message>
+        <source>etcd&apos;s Lock service has no try-lock: choose our Mutex to take a lock only if it is free</source>
+        <translation>etcd 的 Lock 服务没有 try-lock：要仅在空闲时获取锁，请选择我们的 Mutex</translation>
+    </message>
+    <message>
+        <source>this window does not lead that election</source>
+        <translation>本窗口并未领导该选举</translation>
+    </message>
+    <message>
+        <source>we no longer lead it</source>
+        <translation>我们已不再领导它</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockActionsBar</name>
@@ -1137,6 +1220,54 @@ split brains found: %9%10</source>
         <source>Delete key</source>
         <translation>删除键</translation>
     </message>
+    <message>
+        <source>Campaigning in %1… (Resign withdraws)</source>
+        <translation>正在 %1 中参选…（“辞任”可退出）</translation>
+    </message>
+    <message>
+        <source>Proclaimed &quot;%1&quot; in %2</source>
+        <translation>已在 %2 中宣告“%1”</translation>
+    </message>
+    <message>
+        <source>Did not proclaim in %1: %2</source>
+        <translation>未在 %1 中宣告：%2</translation>
+    </message>
+    <message>
+        <source>Campaign…</source>
+        <translation>参选…</translation>
+    </message>
+    <message>
+        <source>Become a candidate in an election with a proposal, as etcdctl elect does: we lead once every older candidate is gone</source>
+        <translation>像 etcdctl elect 一样带着提议成为选举的候选人：所有更早的候选人离开后我们即成为领导者</translation>
+    </message>
+    <message>
+        <source>Proclaim…</source>
+        <translation>宣告…</translation>
+    </message>
+    <message>
+        <source>Put a new proposal as our value in the selected election while we lead it</source>
+        <translation>在我们领导所选选举期间，把新的提议写为我们的值</translation>
+    </message>
+    <message>
+        <source>Resign</source>
+        <translation>辞任</translation>
+    </message>
+    <message>
+        <source>Give up our leadership (or candidacy) in the selected election: the next candidate leads</source>
+        <translation>放弃我们在所选选举中的领导地位（或候选资格）：由下一个候选人领导</translation>
+    </message>
+    <message>
+        <source>Withdraw candidacy</source>
+        <translation>退出参选</translation>
+    </message>
+    <message>
+        <source>Proclaim</source>
+        <translation>宣告</translation>
+    </message>
+    <message>
+        <source>New proposal for %1:</source>
+        <translation>%1 的新提议：</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockListModel</name>
@@ -1207,6 +1338,14 @@ split brains found: %9%10</source>
     <message>
         <source>Kind</source>
         <translation>类别</translation>
+    </message>
+    <message>
+        <source>rwmutex</source>
+        <translation>读写锁</translation>
+    </message>
+    <message>
+        <source>%1 readers share the lock; the first is %2</source>
+        <translation>%1 个读者共享该锁；第一个是 %2</translation>
     </message>
 </context>
 <context>
@@ -1350,6 +1489,26 @@ split brains found: %9%10</source>
         <source>Kind</source>
         <translation>类别</translation>
     </message>
+    <message>
+        <source>read</source>
+        <translation>读</translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation>写</translation>
+    </message>
+    <message>
+        <source>holder, %1</source>
+        <translation>持有者，%1</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>rwmutex</source>
+        <translation>读写锁</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockWatch</name>
@@ -1435,6 +1594,10 @@ split brains found: %9%10</source>
     <message>
         <source>Leader and candidates</source>
         <translation>领导者与候选人</translation>
+    </message>
+    <message>
+        <source>Readers, writers and queue</source>
+        <translation>读者、写者与等待队列</translation>
     </message>
 </context>
 <context>
@@ -1566,6 +1729,10 @@ split brains found: %9%10</source>
     <message>
         <source>%1 not loaded: %2 keys</source>
         <translation>未加载 %1：%2 个键</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>舞台</translation>
     </message>
 </context>
 <context>
@@ -1791,6 +1958,13 @@ split brains found: %9%10</source>
     </message>
 </context>
 <context>
+    <name>lockscope::NamedFormDialog</name>
+    <message>
+        <source>Any bytes: \xNN is a byte, \\ a backslash</source>
+        <translation>任意字节：\xNN 表示一个字节，\\ 表示反斜杠</translation>
+    </message>
+</context>
+<context>
     <name>lockscope::PasswordDialog</name>
     <message>
         <source>Remember in the keyring</source>
@@ -1942,6 +2116,108 @@ split brains found: %9%10</source>
     <message>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::StagePage</name>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>The stage full screen in large type (F11; Esc leaves)</source>
+        <translation>以大字号全屏显示舞台（F11；Esc 退出）</translation>
+    </message>
+    <message>
+        <source>A lane per lock: the holder in front, the waiters behind in fencing-token order; the ring is the lease&apos;s TTL left (red when low); blue: this window&apos;s own. Right-click a token for its actions.</source>
+        <translation>每个锁一条泳道：持有者在前，等待者按防护令牌顺序排在后面；圆环是租约剩余的 TTL（偏低时为红色）；蓝色：本窗口自己的。右键点击令牌可执行操作。</translation>
+    </message>
+    <message>
+        <source>#%1 on %2</source>
+        <translation>%2 上的 #%1</translation>
+    </message>
+    <message>
+        <source>Force release…</source>
+        <translation>强制释放…</translation>
+    </message>
+    <message>
+        <source>Pause keepalive</source>
+        <translation>暂停续约</translation>
+    </message>
+    <message>
+        <source>Only a lock this window holds has keepalives to pause</source>
+        <translation>只有本窗口持有的锁才有可暂停的续约</translation>
+    </message>
+    <message>
+        <source>Copy key</source>
+        <translation>复制键</translation>
+    </message>
+    <message>
+        <source>LockScope stage</source>
+        <translation>LockScope 舞台</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::StageView</name>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>force released</source>
+        <translation>已强制释放</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>No locks under the prefix</source>
+        <translation>该前缀下没有锁</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more lock(s) not shown</source>
+        <translation>
+            <numerusform>另有 %n 个锁未显示</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>split brain: #%1 and #%2</source>
+        <translation>脑裂：#%1 与 #%2</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n waiting</source>
+        <translation>
+            <numerusform>%n 个等待</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>另有 +%1</translation>
+    </message>
+    <message>
+        <source>no lease</source>
+        <translation>无租约</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
     </message>
 </context>
 <context>
@@ -2219,20 +2495,12 @@ Usage: %2</source>
         <translation>--ttl 接受大于 0 的整数秒，而不是“%1”</translation>
     </message>
     <message>
-        <source>lock: unknown flag %1 (use --ttl N, --try, --force, --no-retry, -- COMMAND)</source>
-        <translation>lock：未知参数 %1（可用 --ttl N、--try、--force、--no-retry、-- COMMAND）</translation>
-    </message>
-    <message>
         <source>lock NAME: %1</source>
         <translation>lock NAME：%1</translation>
     </message>
     <message>
         <source>it is empty</source>
         <translation>它为空</translation>
-    </message>
-    <message>
-        <source>lock needs a lock name: lockscopectl lock NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]</source>
-        <translation>lock 需要一个锁名：lockscopectl lock NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND]</translation>
     </message>
     <message>
         <source>--ttl: %1</source>
@@ -2251,10 +2519,6 @@ Run &apos;lockscopectl --help&apos; for usage.</source>
     <message>
         <source>Show each endpoint&apos;s status (add --json for JSON).</source>
         <translation>显示各端点的状态（加 --json 输出 JSON）。</translation>
-    </message>
-    <message>
-        <source>Take a lock like etcdctl lock: NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND ARGS...].</source>
-        <translation>像 etcdctl lock 一样获取锁：NAME [--ttl N] [--try] [--force] [--no-retry] [-- COMMAND ARGS...]。</translation>
     </message>
     <message>
         <source>Show every lock under PREFIX: holder, queue, TTLs (--json).</source>
@@ -2383,6 +2647,86 @@ Commands:
             <numerusform>修订号 %1，%2 下有 %n 个锁
 </numerusform>
         </translation>
+    </message>
+    <message>
+        <source>observing election %1 stopped: %2</source>
+        <translation>观察选举 %1 已停止：%2</translation>
+    </message>
+    <message>
+        <source>leadership of %1 lost: %2</source>
+        <translation>失去了 %1 的领导地位：%2</translation>
+    </message>
+    <message>
+        <source>proclaiming &quot;%1&quot; failed: %2; still leading with the previous proposal</source>
+        <translation>宣告“%1”失败：%2；仍以先前的提议领导</translation>
+    </message>
+    <message>
+        <source>proclaiming &quot;%1&quot; failed: we no longer lead</source>
+        <translation>宣告“%1”失败：我们已不再领导</translation>
+    </message>
+    <message>
+        <source>interrupted while campaigning in %1; our candidacy was withdrawn</source>
+        <translation>在 %1 中参选时被中断；我们的候选资格已撤回</translation>
+    </message>
+    <message>
+        <source>campaigning in %1 failed: %2</source>
+        <translation>在 %1 中参选失败：%2</translation>
+    </message>
+    <message>
+        <source>Campaign in election NAME with PROPOSAL as etcdctl elect does: once leading, print our key and the proposal on two lines and lead until Ctrl-C, then resign. While leading, each line typed on standard input is proclaimed as the new proposal. With --listen, print each leader&apos;s key and proposal instead, as they change.</source>
+        <translation>像 etcdctl elect 一样以 PROPOSAL 参加选举 NAME：成为领导者后，分两行打印我们的键和提议，并一直领导到 Ctrl-C，然后辞任。领导期间，在标准输入中键入的每一行都会作为新提议宣告。使用 --listen 时，改为在领导者变化时打印其键和提议。</translation>
+    </message>
+    <message>
+        <source>Observe the election: print each new leader&apos;s key and proposal; do not campaign.</source>
+        <translation>观察选举：打印每个新领导者的键和提议；不参选。</translation>
+    </message>
+    <message>
+        <source>The election&apos;s name (a key prefix without the trailing /). Any bytes; \xNN is a byte and \\ a backslash.</source>
+        <translation>选举名（不带结尾 / 的键前缀）。可为任意字节；\xNN 表示一个字节，\\ 表示反斜杠。</translation>
+    </message>
+    <message>
+        <source>Our proposal, stored as our key&apos;s value.</source>
+        <translation>我们的提议，保存为我们的键的值。</translation>
+    </message>
+    <message>
+        <source>--listen takes one NAME and no proposal</source>
+        <translation>--listen 接受一个 NAME，不接受提议</translation>
+    </message>
+    <message>
+        <source>a NAME and a PROPOSAL are needed, like: elect /elections/db host-a</source>
+        <translation>需要 NAME 和 PROPOSAL，如：elect /elections/db host-a</translation>
+    </message>
+    <message>
+        <source>NAME: %1</source>
+        <translation>NAME：%1</translation>
+    </message>
+    <message>
+        <source>lock: --read and --write exclude each other: take one</source>
+        <translation>lock：--read 与 --write 互斥：请只取其一</translation>
+    </message>
+    <message>
+        <source>lock: unknown flag %1 (use --read, --write, --ttl N, --try, --server-lock, --force, --no-retry, -- COMMAND)</source>
+        <translation>lock：未知参数 %1（可用 --read、--write、--ttl N、--try、--server-lock、--force、--no-retry、-- COMMAND）</translation>
+    </message>
+    <message>
+        <source>lock needs a lock name: lockscopectl lock NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</source>
+        <translation>lock 需要一个锁名：lockscopectl lock NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</translation>
+    </message>
+    <message>
+        <source>--try and --server-lock do not go together: etcd&apos;s Lock service has no try-lock; leave out one of them</source>
+        <translation>--try 与 --server-lock 不能同时使用：etcd 的 Lock 服务没有 try-lock；请去掉其中一个</translation>
+    </message>
+    <message>
+        <source>--server-lock takes exclusive locks only: etcd&apos;s Lock service has no readers or writers; leave out --read/--write or --server-lock</source>
+        <translation>--server-lock 只能获取独占锁：etcd 的 Lock 服务没有读者和写者；请去掉 --read/--write 或 --server-lock</translation>
+    </message>
+    <message>
+        <source>Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader or writer of etcd&apos;s RWMutex recipe.</source>
+        <translation>像 etcdctl lock 一样获取锁：NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]；--read 或 --write：作为 etcd RWMutex 配方的读者或写者。</translation>
+    </message>
+    <message>
+        <source>Campaign like etcdctl elect: NAME PROPOSAL (stdin lines proclaim), or -l NAME to print each leader.</source>
+        <translation>像 etcdctl elect 一样参选：NAME PROPOSAL（标准输入的每一行即宣告），或用 -l NAME 打印每个领导者。</translation>
     </message>
 </context>
 </TS>

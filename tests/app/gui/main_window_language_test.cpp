@@ -72,7 +72,7 @@ private slots:
         QCOMPARE(menuTitles(window),
                  QStringList({"文件(&F)", "锁(&L)", "视图(&V)", "沙箱(&S)", "帮助(&H)"}));
         QCOMPARE(tabTitles(window),
-                 QStringList({"锁", "时间线", "集群", "指标", "实验室", "Stage"}));
+                 QStringList({"锁", "时间线", "集群", "指标", "实验室", "舞台"}));
         const QStringList texts = pageTexts(window);
         for (const char* text : {"持有者与等待队列", "锁事件", "成员", "开始"})
             QVERIFY2(texts.contains(QString::fromUtf8(text)), text);
