@@ -28,8 +28,8 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
     return none;
 }
 
-const std::vector<std::string> figureGroups = {"floor", "locks",  "anchor", "monitor",
-                                               "gui",   "window", "replot", "stage"};
+const std::vector<std::string> figureGroups = {"floor",  "locks",  "anchor", "monitor", "gui",
+                                               "window", "replot", "stage",  "filter"};
 
 int usage() {
     std::fputs("usage: lockscope-bench [--quick] [--only GROUP,...] [--endpoints host:port,...] "
@@ -40,7 +40,7 @@ int usage() {
                "handoff,\n"
                "  with their floors), anchor (Go's Mutex in-process, and etcdctl), monitor, gui\n"
                "  (event to model), window (on 10k locks), replot, stage (frames while the lab\n"
-               "  runs 200 workers on 10 locks).\n",
+               "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks).\n",
                stderr);
     return 2;
 }
@@ -77,14 +77,15 @@ int main(int argc, char** argv) {
         return std::find(only.begin(), only.end(), group) != only.end();
     };
     const Scale scale =
-        quick
-            ? Scale{100, 30, {1, 10}, {{10, 100}, {100, 100}}, std::chrono::seconds(2), {1000, 10}}
-            : Scale{500,
-                    200,
-                    {1, 10, 100},
-                    {{10, 100}, {100, 100}, {1000, 100}, {100000, 10}, {1000000, 1}},
-                    std::chrono::seconds(10),
-                    {10000, 10}};
+        quick ? Scale{100,        30,    {1, 10}, {{10, 100}, {100, 100}}, std::chrono::seconds(2),
+                      {1000, 10}, 100000}
+              : Scale{500,
+                      200,
+                      {1, 10, 100},
+                      {{10, 100}, {100, 100}, {1000, 100}, {100000, 10}, {1000000, 1}},
+                      std::chrono::seconds(10),
+                      {10000, 10},
+                      1000000};
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen"); // the GUI figures need no display
     const QApplication application(argc, argv);
@@ -139,6 +140,10 @@ int main(int argc, char** argv) {
     if (replot)
         all.push_back(replot->samples);
     const auto stage = wanted("stage") ? std::optional(measureStage(options, scale)) : std::nullopt;
+    const auto filter =
+        wanted("filter") ? std::optional(measureLockFilter(scale.filterLocks)) : std::nullopt;
+    if (filter)
+        all.push_back(filter->filter);
     if (stage) {
         all.push_back(stage->frames);
         all.push_back(stage->frameCpu);
@@ -220,6 +225,12 @@ int main(int argc, char** argv) {
         targets.push_back(
             {"replot p90, 8 series x a day at 10 Hz", replot->samples.p(90), 8, "ms"});
     }
+    if (filter) {
+        std::printf("filter: the lock list took %d locks in %.3f s, %.1f MB resident\n",
+                    filter->locks, filter->listSeconds, filter->residentMb);
+        targets.push_back({"filter " + std::to_string(filter->locks) + " locks, slowest step",
+                           filter->filter.p(100), 100, "ms"});
+    }
     if (stage) {
         std::printf("stage: %d lanes, %.0f acquisitions/s, %zu frames, longest GUI stall %.1f ms\n",
                     stage->lanes, stage->acquisitionsPerSecond, stage->frames.ms.size(),
@@ -268,6 +279,13 @@ int main(int argc, char** argv) {
                 << ",\"frame_p50_ms\":" << stage->frames.p(50)
                 << ",\"frame_p99_ms\":" << stage->frames.p(99)
                 << ",\"longest_gui_stall_ms\":" << stage->longestStallMs << "}";
+        else
+            out << "null";
+        out << ",\"filter\":";
+        if (filter)
+            out << "{\"locks\":" << filter->locks << ",\"list_seconds\":" << filter->listSeconds
+                << ",\"slowest_step_ms\":" << filter->filter.p(100)
+                << ",\"resident_mb\":" << filter->residentMb << "}";
         else
             out << "null";
         out << ",\"targets\":[";

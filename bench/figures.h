@@ -29,6 +29,7 @@ struct Scale {
     // How long the writer writes at each rate of the event-to-model figures.
     std::chrono::seconds eventRun;
     MonitorShape windowShape; // the prefix of the loaded-window figure
+    int filterLocks;          // rows of the lock-list filter figure
 };
 
 // etcd's own floor: what any client pays. (The floors the targets divide by are measured
@@ -83,6 +84,16 @@ struct ReplotFigure {
 // A LatencyPlot of 8 series, each a day at 10 Hz, offscreen at 1200 x 400: the time of each
 // QCustomPlot replot (in the running QApplication), and the memory a day takes.
 ReplotFigure measureReplot();
+
+struct LockFilterFigure {
+    int locks;
+    double listSeconds; // the lock list (model and sorting proxy) taking every lock
+    Samples filter;     // each step of typing a name into the filter box, then clearing it
+    double residentMb;  // growth of the resident set: the state and the list
+};
+// The Locks page's lock list (LockListModel under LockListProxy, sorted by name) on `locks`
+// locks of one key each, built in memory: the GUI thread's own cost of listing and filtering.
+LockFilterFigure measureLockFilter(int locks);
 
 struct StageFigure {
     Samples frames;        // each paint of the stage
