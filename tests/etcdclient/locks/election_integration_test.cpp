@@ -1,10 +1,12 @@
-// Election and LeaderObserver against a real etcd, and against Debian's real `etcdctl elect`.
+// Election and LeaderObserver against a real etcd, against Debian's real `etcdctl elect`, and
+// against Go's own concurrency.Election in the Go anchor (bench/go/main.go).
 #include "etcdclient/blocking.h"
 #include "etcdclient/hex_id.h"
 #include "etcdclient/locks/election.h"
 #include "etcdclient/locks/leader_observer.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
+#include "support/go_anchor_fixture.h"
 #include "support/waiting.h"
 
 #include <csignal>
@@ -221,6 +223,72 @@ TEST_F(ElectionIntegrationTest, OursWaitsForEtcdctlElectAndEtcdctlFollowsOurs) {
     observer->stop();
     next->signal(SIGINT);
     EXPECT_EQ(next->wait(5s), 0);
+    EXPECT_TRUE(eventually([&] { return candidates().empty(); }));
+}
+
+using ElectionGoInteropTest = WithGoAnchor<ElectionIntegrationTest>;
+
+// Go's Election leads: ours waits behind it, our observer follows its proclaims, and ours leads
+// once Go resigns.
+TEST_F(ElectionGoInteropTest, OursWaitsForGosLeaderAndFollowsItsProclaims) {
+    auto go = goAnchor({"campaign", electionName(), "from-go"});
+    const auto goLeads = go->awaitLine("leader", 10s);
+    ASSERT_TRUE(goLeads && goLeads->size() == 2) << go->error();
+    SeenLeaders seen;
+    auto observer = observe(seen);
+    ASSERT_TRUE(eventually([&] { return seen.proposals().size() == 1; }));
+    EXPECT_EQ(seen.proposals().front(), "from-go");
+
+    auto ours = Election::create(*client, createSession(*client, 10), electionName());
+    auto waiting = campaignAsync(*ours, "from-us");
+    ASSERT_TRUE(eventually([&] { return candidates().size() == 2; }));
+    EXPECT_EQ(waiting.wait_for(300ms), std::future_status::timeout) << "led beside Go's leader";
+    EXPECT_FALSE(proclaimNow(*ours, "not-yet").value()) << "proclaimed while Go leads";
+
+    ASSERT_TRUE(go->process().writeLine("proclaim go-again"));
+    EXPECT_EQ(go->awaitLine("proclaimed", 10s), std::vector<std::string>{"go-again"});
+    EXPECT_TRUE(eventually([&] { return seen.proposals().size() == 2; }));
+
+    ASSERT_TRUE(go->process().writeLine("resign"));
+    EXPECT_TRUE(go->saw("resigned", 10s)) << go->error();
+    ASSERT_EQ(waiting.wait_for(10s), std::future_status::ready);
+    EXPECT_TRUE(waiting.get().ok());
+    EXPECT_TRUE(ours->leader());
+    ASSERT_TRUE(eventually([&] { return seen.proposals().size() == 3; }));
+    EXPECT_EQ(seen.proposals(), (std::vector<std::string>{"from-go", "go-again", "from-us"}));
+    EXPECT_EQ(go->process().wait(10s), 0);
+    observer->stop();
+    ASSERT_TRUE(resignNow(*ours).value());
+    EXPECT_TRUE(eventually([&] { return candidates().empty(); }));
+}
+
+// Ours leads: Go's observer sees our proposal and our proclaim, Go's candidate waits behind
+// ours and leads once ours resigns.
+TEST_F(ElectionGoInteropTest, GosCandidateWaitsForOursAndGosObserverFollowsOurs) {
+    auto ours = Election::create(*client, createSession(*client, 10), electionName());
+    ASSERT_TRUE(campaignNow(*ours, "from-us").ok());
+    auto goObserver = goAnchor({"observe", electionName()});
+    EXPECT_EQ(goObserver->awaitLine("observed", 10s),
+              (std::vector<std::string>{ours->key(), "from-us"}))
+        << goObserver->error();
+
+    auto goCandidate = goAnchor({"campaign", electionName(), "from-go"});
+    ASSERT_TRUE(eventually([&] { return candidates().size() == 2; }));
+    EXPECT_FALSE(goCandidate->saw("leader", 300ms)) << "Go led beside ours";
+    ASSERT_TRUE(proclaimNow(*ours, "ours-again").value());
+    EXPECT_EQ(goObserver->awaitLine("observed", 10s),
+              (std::vector<std::string>{ours->key(), "ours-again"}));
+
+    ASSERT_TRUE(resignNow(*ours).value());
+    const auto goLeads = goCandidate->awaitLine("leader", 10s);
+    ASSERT_TRUE(goLeads && !goLeads->empty()) << goCandidate->error();
+    EXPECT_EQ(goObserver->awaitLine("observed", 10s),
+              (std::vector<std::string>{goLeads->front(), "from-go"}));
+
+    goCandidate->process().signal(SIGINT); // resigns and revokes its session
+    EXPECT_EQ(goCandidate->process().wait(10s), 0);
+    goObserver->process().signal(SIGINT);
+    EXPECT_EQ(goObserver->process().wait(10s), 0);
     EXPECT_TRUE(eventually([&] { return candidates().empty(); }));
 }
 
