@@ -580,6 +580,10 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
     painter.drawLine(QPointF(divider, band.top() + m.margin),
                      QPointF(divider, band.bottom() - m.margin));
 
+    // Under the line: a departed key fades where it stood, and whoever took its place is read
+    // over it.
+    for (const Ghost& g : lane.ghosts)
+        paintGhost(painter, slotCentre(index, g.slot), g, now, GhostPart::Token);
     const int shownSlots = visibleSlots();
     const auto count = static_cast<int>(lane.tokens.size());
     const int drawn = count > shownSlots ? shownSlots - 1 : count;
@@ -595,9 +599,9 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
         painter.drawText(QRectF(centre.x() - m.slot / 2, centre.y() - m.token / 2, m.slot, m.token),
                          Qt::AlignCenter, tr("+%1 more").arg(count - drawn));
     }
-    // On top: how a key went is read over whoever took its place.
+    // On top, across the top of the slot: how a key went.
     for (const Ghost& g : lane.ghosts)
-        paintGhost(painter, slotCentre(index, g.slot), g, now);
+        paintGhost(painter, slotCentre(index, g.slot), g, now, GhostPart::Label);
 }
 
 void StageView::paintToken(QPainter& painter, const QPointF& centre, const StageToken& token,
@@ -674,7 +678,7 @@ const QStaticText& StageView::textOf(const QString& text, const QFont& font) con
 }
 
 void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost& ghost,
-                           Clock::time_point now) const {
+                           Clock::time_point now, GhostPart part) const {
     const Metrics& m = metrics();
     const double age = msBetween(ghost.since, now) / ghostMs(ghost.how);
     if (age >= 1)
@@ -685,14 +689,16 @@ void StageView::paintGhost(QPainter& painter, const QPointF& centre, const Ghost
     // It steps up out of the line as it goes, so the next one can take its place.
     const QPointF at(centre.x(), centre.y() - m.token * 0.3 * eased(std::min(1.0, age * 4)));
     const double radius = m.token * 0.4;
-    painter.setPen(QPen(color, m.token * 0.06));
-    painter.setBrush(QColor(color.red(), color.green(), color.blue(), 60));
-    painter.drawEllipse(at, radius, radius);
-    if (named(ghost.how)) {
+    if (part == GhostPart::Token) {
         painter.setPen(QPen(color, m.token * 0.06));
-        const double d = radius * 0.5;
-        painter.drawLine(at + QPointF(-d, -d), at + QPointF(d, d));
-        painter.drawLine(at + QPointF(-d, d), at + QPointF(d, -d));
+        painter.setBrush(QColor(color.red(), color.green(), color.blue(), 60));
+        painter.drawEllipse(at, radius, radius);
+        if (named(ghost.how)) {
+            const double d = radius * 0.5;
+            painter.drawLine(at + QPointF(-d, -d), at + QPointF(d, d));
+            painter.drawLine(at + QPointF(-d, d), at + QPointF(d, -d));
+        }
+    } else if (named(ghost.how)) {
         painter.setFont(m.bold);
         const QStaticText& text = textOf(
             tr("#%1 %2").arg(ghost.token.fencingToken).arg(departureText(*ghost.how)), m.bold);

@@ -137,8 +137,11 @@ private:
     void paintLane(QPainter& painter, int index, Clock::time_point now) const;
     void paintToken(QPainter& painter, const QPointF& centre, const StageToken& token, bool holder,
                     bool flashRed, Clock::time_point now) const;
+    // A departed key in two parts: its fading token, drawn under the line, and how it went,
+    // drawn over it.
+    enum class GhostPart { Token, Label };
     void paintGhost(QPainter& painter, const QPointF& centre, const Ghost& ghost,
-                    Clock::time_point now) const;
+                    Clock::time_point now, GhostPart part) const;
     static void keepNewestGhosts(Lane& lane);
     void dropFinished(Clock::time_point now);
     void scheduleFrames();
