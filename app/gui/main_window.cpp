@@ -1,3 +1,7 @@
+// The window's wiring (see main_window.h). Over 400 lines because it holds two flows that each
+// read best in one place: a connection's life (connect, switch, end, close) and the choice of
+// the lock prefix that follows it (the question, the broad-prefix check and its warning). The
+// pages, menus and dialogs it wires live in files of their own.
 #include "app/gui/main_window.h"
 
 #include "app/core/cluster_session.h"
