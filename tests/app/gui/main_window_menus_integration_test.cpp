@@ -103,9 +103,9 @@ private slots:
         QCOMPARE(titles, QStringList({"File", "Lock", "View", "Sandbox", "Help"}));
         QCOMPARE(actionTexts(menuTitled(window, "File")),
                  QStringList({"Connect…", "Export event log…", "Quit"}));
-        QCOMPARE(
-            actionTexts(menuTitled(window, "Lock")),
-            QStringList({"Acquire…", "Release", "Pause keepalive", "Force release…", "Copy key"}));
+        QCOMPARE(actionTexts(menuTitled(window, "Lock")),
+                 QStringList({"Acquire…", "Release", "Pause keepalive", "Force release…",
+                              "Copy key", "Campaign…", "Proclaim…", "Resign"}));
         // A page each (whatever pages the window has), then the rest.
         auto* tabs = window.findChild<QTabWidget*>("mainTabs");
         QStringList pages;
