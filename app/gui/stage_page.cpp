@@ -12,6 +12,7 @@
 #include <QEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QToolButton>
@@ -186,6 +187,9 @@ void StagePage::setPresenting(bool presenting) {
                 [this] { presentation_->setChecked(false); });
         presentationWindow_->installEventFilter(this);
         view_->setPresentation(true);
+        // On the window's screen, and covering it also where no window manager honours the
+        // full-screen request (a bare X server showed it at its default size).
+        presentationWindow_->setGeometry(window()->screen()->geometry());
         presentationWindow_->showFullScreen();
     } else {
         view_->setPresentation(false);
