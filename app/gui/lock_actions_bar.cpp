@@ -222,8 +222,7 @@ void LockActionsBar::setReadOnly(bool readOnly) {
 }
 
 void LockActionsBar::acquireLock() {
-    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
-    if (!actions || readOnly_)
+    if (!workspace_ || !workspace_->lockActions() || readOnly_)
         return;
     AcquireDialog dialog(workspace_->lockWatch()->selectedLockText(), this);
     const auto text = [](const std::string& problem) { return QString::fromStdString(problem); };
@@ -234,7 +233,11 @@ void LockActionsBar::acquireLock() {
                       },
                       [text](qint64 ttl) { return text(etcd::leaseTtlProblem(ttl)); },
                       [text](qint64 ttl) { return text(etcd::longLeaseTtlWarning(ttl)); }});
-    if (dialog.exec() != QDialog::Accepted || !workspace_ || !workspace_->lockActions())
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    // The connection may have changed while the dialog was open: the actions of the one now.
+    LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
+    if (!actions)
         return;
     const QString name = dialog.lockName();
     const auto startedAt = std::chrono::steady_clock::now();

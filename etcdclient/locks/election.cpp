@@ -37,10 +37,11 @@ int64_t Election::revision() const {
 void Election::campaign(std::string proposal, std::function<void(const Error&)> done) {
     std::shared_ptr<Mutex> candidacy;
     {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
         if (candidacy_) {
             const Mutex::State state = candidacy_->state();
             if (state != Mutex::State::Idle && state != Mutex::State::Lost) {
+                lock.unlock(); // done() may ask this Election again
                 done(Error(ErrorCode::FailedPrecondition,
                            "already a candidate in election " + name_ + ": resign first"));
                 return;

@@ -4,6 +4,17 @@
 
 namespace etcd {
 
+namespace {
+
+// Hands a lock the service granted back to it (a plain delete of `key` on the server).
+void giveBack(Client& client, const std::string& key) {
+    v3lockpb::UnlockRequest request;
+    request.set_key(key);
+    client.unlock(request, [](auto) {});
+}
+
+} // namespace
+
 std::shared_ptr<ServerLock> ServerLock::create(Client& client, std::shared_ptr<Session> session,
                                                std::string name) {
     std::shared_ptr<ServerLock> lock(new ServerLock(client, std::move(session), std::move(name)));
@@ -19,7 +30,7 @@ ServerLock::ServerLock(Client& client, std::shared_ptr<Session> session, std::st
 ServerLock::~ServerLock() {
     call_.cancel();
     if (state_ == State::Held)
-        giveBack(key_);
+        giveBack(client_, key_);
 }
 
 std::string ServerLock::key() const {
@@ -55,8 +66,16 @@ void ServerLock::lock(std::chrono::milliseconds waitLimit, Done done) {
     request.set_name(name_);
     request.set_lease(session_->leaseId());
     // Started outside mutex_: a client shutting down answers at once, on this thread.
+    // A grant that comes after this ServerLock is gone (destroyed while it was on its way) is
+    // given back, or it would stay held on the server until the lease ends.
     CallCanceller call = client_.lockWithin(waitLimit, request,
-                                            weakCallback(this, &ServerLock::onLocked, generation));
+                                            [weak = weak_from_this(), &client = client_,
+                                             generation](Result<v3lockpb::LockResponse> locked) {
+                                                if (auto self = weak.lock())
+                                                    self->onLocked(generation, std::move(locked));
+                                                else if (locked)
+                                                    giveBack(client, locked->key());
+                                            });
     lock.lock();
     if (generation == generation_) {
         call_ = call;
@@ -71,7 +90,7 @@ void ServerLock::onLocked(uint64_t generation, Result<v3lockpb::LockResponse> lo
     if (generation != generation_) {
         lock.unlock();
         if (locked)
-            giveBack(locked->key()); // granted as the cancel went out
+            giveBack(client_, locked->key()); // granted as the cancel went out
         return;
     }
     if (!locked) {
@@ -83,7 +102,13 @@ void ServerLock::onLocked(uint64_t generation, Result<v3lockpb::LockResponse> lo
     lock.unlock();
     pb::RangeRequest get;
     get.set_key(locked->key());
-    client_.range(get, weakCallback(this, &ServerLock::onKeyRead, generation, locked->key()));
+    client_.range(get, [weak = weak_from_this(), &client = client_, generation,
+                        key = locked->key()](Result<pb::RangeResponse> read) {
+        if (auto self = weak.lock())
+            self->onKeyRead(generation, key, std::move(read));
+        else
+            giveBack(client, key); // ours on the server, and nobody left to hold it
+    });
 }
 
 void ServerLock::onKeyRead(uint64_t generation, const std::string& key,
@@ -91,10 +116,13 @@ void ServerLock::onKeyRead(uint64_t generation, const std::string& key,
     std::unique_lock lock(mutex_);
     if (generation != generation_) {
         lock.unlock();
-        giveBack(key); // cancelled or unlocked while the key was read
+        giveBack(client_, key); // cancelled or unlocked while the key was read
         return;
     }
     if (!read) {
+        // Granted, but its fencing token is unknown: it goes back rather than stay held on the
+        // server behind a wait reported failed.
+        giveBack(client_, key);
         finishWait(lock, read.error());
         return;
     }
@@ -125,12 +153,6 @@ void ServerLock::onKeyEvents(uint64_t generation, const pb::WatchResponse& respo
     lose(lock, Error(ErrorCode::LockLost, "lock key " + key_ +
                                               " was deleted while holding the lock: the session "
                                               "expired or someone force-released it"));
-}
-
-void ServerLock::giveBack(const std::string& key) {
-    v3lockpb::UnlockRequest request;
-    request.set_key(key);
-    client_.unlock(request, [](auto) {});
 }
 
 void ServerLock::onSessionLost(const Error& error) {

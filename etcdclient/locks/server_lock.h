@@ -53,7 +53,6 @@ private:
     void onLocked(uint64_t generation, Result<v3lockpb::LockResponse> locked);
     void onKeyRead(uint64_t generation, const std::string& key, Result<pb::RangeResponse> read);
     // Unlocks a key the server granted us after we stopped wanting it.
-    void giveBack(const std::string& key);
     void onSessionLost(const Error& error);
     void onKeyEvents(uint64_t generation, const pb::WatchResponse& response);
     // Each takes the held mutex_ and returns with it released, after calling out.

@@ -29,6 +29,28 @@ protected:
     std::vector<std::string> queue() { return keysUnder(lockName() + "/"); }
 };
 
+// A ServerLock destroyed while it waits: its call ends, the server deletes the waiting key,
+// and the session lives on; destroyed while holding, it gives the lock back.
+TEST_F(ServerLockIntegrationTest, DestroyedWhileWaitingOrHoldingLeavesNoKeyOfOurs) {
+    auto holder = Mutex::create(*client, createSession(*client, 10), lockName());
+    ASSERT_TRUE(lockAsync(*holder).get().ok());
+    auto session = createSession(*client, 30);
+    auto server = ServerLock::create(*client, session, lockName());
+    server->lock(ServerLock::noWaitLimit, [](const Error&) {});
+    ASSERT_TRUE(eventually([&] { return queue().size() == 2; }));
+    server.reset();
+    ASSERT_TRUE(eventually([&] { return queue().size() == 1; }));
+    EXPECT_EQ(queue().front(), holder->key());
+
+    ASSERT_TRUE(unlockNow(*holder).value());
+    server = ServerLock::create(*client, session, lockName());
+    ASSERT_TRUE(serverLockAsync(*server).get().ok());
+    EXPECT_EQ(queue().size(), 1u);
+    server.reset();
+    EXPECT_TRUE(eventually([&] { return queue().empty(); }));
+    EXPECT_FALSE(session->lost());
+}
+
 TEST_F(ServerLockIntegrationTest, CancellingAWaitClosesTheCallAndTheServerDeletesOurKey) {
     auto holder = Mutex::create(*client, createSession(*client, 10), lockName());
     ASSERT_TRUE(lockAsync(*holder).get().ok());
