@@ -127,8 +127,8 @@ private slots:
         }
         std::uniform_real_distribution<double> at(-10, time + 10);
         for (int round = 0; round < 20; ++round) {
-            auto [from, to] = std::minmax(at(random), at(random));
-            checkColumns(history, all, from, to + 1, 50 + round * 37);
+            const double a = at(random), b = at(random); // minmax of temporaries would dangle
+            checkColumns(history, all, std::min(a, b), std::max(a, b) + 1, 50 + round * 37);
         }
     }
 
