@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QElapsedTimer>
+#include "widgets/frame_pacer.h"
+
 #include <QObject>
-#include <QTimer>
 #include <chrono>
 
 class QWidget;
@@ -28,9 +28,8 @@ private:
     void paintHeldBack();
 
     QWidget* window_;
-    const std::chrono::milliseconds interval_;
-    QElapsedTimer sincePaint_; // invalid: the next repaint goes through
-    QTimer heldBack_;
+    FramePacer pacer_;
+    bool releasing_ = false; // the held-back repaint is on its way through
 };
 
 } // namespace lockscope

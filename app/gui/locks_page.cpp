@@ -116,7 +116,8 @@ LocksPage::LocksPage(QWidget* parent)
     , eventProxy_(filterProxy(eventFilter_, this))
     , eventTable_(tableView("eventTable", EventLogModel::Key))
     , locksSplitter_(new QSplitter(Qt::Horizontal))
-    , detailSplitter_(new QSplitter(Qt::Vertical)) {
+    , detailSplitter_(new QSplitter(Qt::Vertical))
+    , refreshPacer_(FollowInterval, [this] { refreshNow(); }) {
     lockTable_->setItemDelegateForColumn(
         LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     queueTable_->setItemDelegateForColumn(
@@ -163,8 +164,6 @@ LocksPage::LocksPage(QWidget* parent)
     connect(eventTable_->verticalScrollBar(), &QAbstractSlider::actionTriggered, &followEvents_,
             &QTimer::stop);
     connect(eventProxy_, &QAbstractItemModel::rowsInserted, this, &LocksPage::followNewEvents);
-    refreshHeldBack_.setSingleShot(true);
-    connect(&refreshHeldBack_, &QTimer::timeout, this, &LocksPage::refreshNow);
     setWorkspace(nullptr);
 }
 
@@ -253,18 +252,12 @@ void LocksPage::setWorkspace(Workspace* workspace) {
 // buttons show what they say once a frame (setting the card's texts each batch took a quarter
 // of the GUI thread's time at 5k events/s).
 void LocksPage::refreshSoon() {
-    if (refreshHeldBack_.isActive())
-        return;
-    const std::chrono::milliseconds since{sinceRefresh_.isValid() ? sinceRefresh_.elapsed()
-                                                                  : FollowInterval.count()};
-    if (since >= FollowInterval)
+    if (refreshPacer_.ask())
         refreshNow();
-    else
-        refreshHeldBack_.start(FollowInterval - since);
 }
 
 void LocksPage::refreshNow() {
-    sinceRefresh_.start();
+    refreshPacer_.noteDone();
     showHolder();
     lockActionsBar_->updateLockActions();
 }

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QElapsedTimer>
+#include "widgets/frame_pacer.h"
+
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
@@ -63,6 +64,10 @@ private:
     void showHolder();
     void showOwnLock(); // of the selected lock, if this window took it
     void followNewEvents();
+    // The holder card and the actions after the models changed: at once after a quiet frame,
+    // else at the frame's end.
+    void refreshSoon();
+    void refreshNow();
 
     QPointer<Workspace> workspace_;
     QLineEdit* lockFilter_;
@@ -77,13 +82,8 @@ private:
     QTableView* eventTable_;
     QSplitter* locksSplitter_;
     QSplitter* detailSplitter_;
-    QTimer followEvents_; // scrolls the event log to its newest row, once a frame
-    // The holder card and the actions after the models changed: at once after a quiet frame,
-    // else at the frame's end.
-    void refreshSoon();
-    void refreshNow();
-    QTimer refreshHeldBack_;
-    QElapsedTimer sinceRefresh_;
+    QTimer followEvents_;     // scrolls the event log to its newest row, once a frame
+    FramePacer refreshPacer_; // the holder card and the actions, at most once a frame
 };
 
 } // namespace lockscope
