@@ -46,55 +46,74 @@ namespace {
 
 struct PagedRange {
     pb::RangeRequest next;
-    pb::RangeResponse collected;
-    Callback<pb::RangeResponse> done;
+    Client::PageCallback onPage;
+    pb::ResponseHeader header; // the first page's
+    int64_t count = 0;
     int64_t firstLimit = 0;
 };
 
 void fetchPage(Client& client, std::shared_ptr<PagedRange> paging) {
     client.range(paging->next, [&client, paging](Result<pb::RangeResponse> page) {
         if (!page) {
-            paging->done(page.error());
+            paging->onPage(page.error());
             return;
         }
-        auto& all = paging->collected;
-        if (!all.has_header()) {
+        if (paging->firstLimit == 0) {
             // Every later page reads at the first page's revision: one consistent snapshot.
-            *all.mutable_header() = page->header();
-            all.set_count(page->count());
+            paging->header = page->header();
+            paging->count = page->count();
             paging->next.set_revision(page->header().revision());
             paging->firstLimit = paging->next.limit();
         }
+        *page->mutable_header() = paging->header;
+        page->set_count(paging->count);
         const bool more = page->more() && page->kvs_size() > 0;
+        page->set_more(more);
         if (more) {
             paging->next.set_key(keyAfter(page->kvs(page->kvs_size() - 1).key()));
-            paging->next.set_limit(nextPageLimit(paging->firstLimit, all.count()));
+            paging->next.set_limit(nextPageLimit(paging->firstLimit, paging->count));
         }
-        for (auto& kv : *page->mutable_kvs())
-            all.add_kvs()->Swap(&kv);
-        if (more) {
+        if (paging->onPage(std::move(page)) && more)
             fetchPage(client, std::move(paging));
-            return;
-        }
-        paging->done(std::move(all));
     });
 }
 
 } // namespace
 
-void Client::rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done) {
+void Client::rangePages(pb::RangeRequest request, PageCallback onPage) {
     if (request.sort_target() != pb::RangeRequest::KEY ||
         request.sort_order() == pb::RangeRequest::DESCEND || request.count_only()) {
-        done(Error(ErrorCode::InvalidArgument,
-                   "a paged range reads in ascending key order; drop the sort and count options"));
+        onPage(
+            Error(ErrorCode::InvalidArgument,
+                  "a paged range reads in ascending key order; drop the sort and count options"));
         return;
     }
     if (request.limit() <= 0)
         request.set_limit(5000);
     auto paging = std::make_shared<PagedRange>();
     paging->next = std::move(request);
-    paging->done = std::move(done);
+    paging->onPage = std::move(onPage);
     fetchPage(*this, std::move(paging));
+}
+
+void Client::rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done) {
+    auto all = std::make_shared<pb::RangeResponse>();
+    rangePages(std::move(request),
+               [all, done = std::move(done)](Result<pb::RangeResponse> page) mutable {
+                   if (!page) {
+                       done(page.error());
+                       return false;
+                   }
+                   if (!all->has_header()) {
+                       *all->mutable_header() = page->header();
+                       all->set_count(page->count());
+                   }
+                   for (auto& kv : *page->mutable_kvs())
+                       all->add_kvs()->Swap(&kv);
+                   if (!page->more())
+                       done(std::move(*all));
+                   return true;
+               });
 }
 
 void Client::put(pb::PutRequest request, Callback<pb::PutResponse> done) {

@@ -121,6 +121,11 @@ public:
     // larger for a large range (nextPageLimit), all at the first page's revision, returned as
     // one response. For prefixes with far more keys than one message holds.
     void rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done);
+    // The same pages one at a time, as each arrives: each with the first page's header and the
+    // range's count; more() is false on the last. Returning false reads no further (nor calls
+    // again); an error ends the reading too.
+    using PageCallback = std::function<bool(Result<pb::RangeResponse>)>;
+    void rangePages(pb::RangeRequest request, PageCallback onPage);
     void put(pb::PutRequest request, Callback<pb::PutResponse> done);
     void deleteRange(pb::DeleteRangeRequest request, Callback<pb::DeleteRangeResponse> done);
     void txn(pb::TxnRequest request, Callback<pb::TxnResponse> done);

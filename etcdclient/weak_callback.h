@@ -7,7 +7,7 @@ namespace etcd {
 // A callback for the client (a reply, a watch event, a timer) that calls `method` on `owner`
 // with `bound` then the callback's own arguments, only while `owner` still exists: the client
 // may answer after the owner's last shared_ptr is gone, and such answers are dropped.
-//     client.range(request, weakCallback(this, &LockMonitor::onListed, generation));
+//     client.rangeAll(request, weakCallback(this, &LeaderObserver::onRead, generation));
 // Whether the answer still matters to the owner (its generation) is for `method` to check,
 // under the owner's own lock.
 template <class Owner, class Method, class... Bound>

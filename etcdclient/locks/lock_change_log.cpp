@@ -8,7 +8,11 @@ LockChangeLog::LockChangeLog(std::size_t capacity)
     : capacity_(std::max<std::size_t>(1, capacity)) {}
 
 void LockChangeLog::changed(const std::string& lock) {
-    changes_.push_back({++stamp_, lock});
+    changed(LockNameRanges::Range{lock, lock, false});
+}
+
+void LockChangeLog::changed(LockNameRanges::Range range) {
+    changes_.push_back({++stamp_, std::move(range)});
     if (changes_.size() > capacity_) {
         // A copy at a stamp below the forgotten change's has missed it.
         knownSince_ = changes_.front().stamp;
@@ -21,15 +25,15 @@ void LockChangeLog::changedAll() {
     knownSince_ = ++stamp_;
 }
 
-std::optional<std::set<std::string>> LockChangeLog::changedAfter(uint64_t since) const {
+std::optional<LockNameRanges> LockChangeLog::changedAfter(uint64_t since) const {
     if (since < knownSince_ || since > stamp_) // too old, or not a stamp of this log
         return std::nullopt;
     const auto first =
         std::upper_bound(changes_.begin(), changes_.end(), since,
                          [](uint64_t stamp, const Change& change) { return stamp < change.stamp; });
-    std::set<std::string> locks;
+    LockNameRanges locks;
     for (auto change = first; change != changes_.end(); ++change)
-        locks.insert(change->lock);
+        locks.add(change->locks);
     return locks;
 }
 

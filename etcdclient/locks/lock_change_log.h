@@ -1,10 +1,11 @@
 #pragma once
 
+#include "etcdclient/locks/lock_name_ranges.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <set>
 #include <string>
 
 namespace etcd {
@@ -20,20 +21,21 @@ public:
 
     // One lock's keys (or what is known about them) changed.
     void changed(const std::string& lock);
+    // Any lock in `range` may have changed (a page of a listing came in): one entry.
+    void changed(LockNameRanges::Range range);
     // Every lock may have changed (the locks were read anew).
     void changedAll();
 
     // The stamp of the latest change; 0 before any.
     uint64_t stamp() const { return stamp_; }
-    // The locks changed after stamp `since`, each named once; nullopt when the log cannot tell
-    // (too far back, a change to everything since, or a stamp it never gave), and everything
-    // must be copied.
-    std::optional<std::set<std::string>> changedAfter(uint64_t since) const;
+    // The locks changed after stamp `since`; nullopt when the log cannot tell (too far back, a
+    // change to everything since, or a stamp it never gave), and everything must be copied.
+    std::optional<LockNameRanges> changedAfter(uint64_t since) const;
 
 private:
     struct Change {
         uint64_t stamp;
-        std::string lock;
+        LockNameRanges::Range locks;
     };
 
     std::size_t capacity_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace etcd {
@@ -61,7 +62,7 @@ void LockMonitor::stop() {
         status_ = "stopped";
         ++generation_;
         watch = std::move(watch_);
-        prepared_.reset();
+        abandonListing();
     }
     watch.cancel(); // outside mutex_: it waits for a running callback, which may want mutex_
 }
@@ -74,26 +75,31 @@ LockMonitorState LockMonitor::state() const {
 
 LockChanges LockMonitor::update(LockMonitorState& state) const {
     std::lock_guard lock(mutex_);
-    return copyChanges(state);
+    return copyChanges(state, std::numeric_limits<std::size_t>::max());
 }
 
-std::optional<LockChanges> LockMonitor::tryUpdate(LockMonitorState& state) const {
+std::optional<LockChanges> LockMonitor::tryUpdate(LockMonitorState& state,
+                                                  std::size_t maxLocks) const {
     std::unique_lock lock(mutex_, std::try_to_lock);
     if (!lock)
         return std::nullopt;
-    return copyChanges(state);
+    return copyChanges(state, std::max<std::size_t>(1, maxLocks));
 }
 
-LockChanges LockMonitor::copyChanges(LockMonitorState& state) const {
+LockChanges LockMonitor::copyChanges(LockMonitorState& state, std::size_t maxLocks) const {
     LockChanges copied;
     if (state.monitorId != id_) { // empty, or another monitor's: copy everything
         state.monitorId = id_;
         state.locksStamp = 0;
         state.leasesStamp = 0;
+        state.pendingLocks = {};
     }
     state.revision = table_.revision();
     state.live = live_;
     state.status = status_;
+    state.listedKeys = listedKeys_;
+    state.listingKeys = listingKeys_;
+    state.lockCount = table_.locks().size();
     if (state.leasesStamp != leasesStamp_) {
         state.leases = leases_;
         state.leasesStamp = leasesStamp_;
@@ -101,41 +107,56 @@ LockChanges LockMonitor::copyChanges(LockMonitorState& state) const {
     }
     auto changed = changes_.changedAfter(state.locksStamp);
     state.locksStamp = changes_.stamp();
-    if (!changed) {
+    if (!changed && maxLocks == std::numeric_limits<std::size_t>::max()) {
         copied.all = true;
-        changed = takePreparedCopy(state);
-        if (!changed) {
-            state.locks = table_.locks();
-            state.anomalies = table_.anomalies();
+        state.locks = table_.locks();
+        state.anomalies = table_.anomalies();
+        state.pendingLocks = {};
+        return copied;
+    }
+    state.pendingLocks.add(changed ? *changed : LockNameRanges::everything());
+    for (const LockNameRanges::Range& range : state.pendingLocks.ranges()) {
+        const auto stoppedAt =
+            copyRange(state, range, maxLocks - copied.locks.size(), copied.locks);
+        if (stoppedAt) {
+            state.pendingLocks.removeThrough(*stoppedAt);
             return copied;
         }
     }
-    for (const std::string& name : *changed) {
-        state.anomalies.erase(name);
-        const auto found = table_.locks().find(name);
-        if (found == table_.locks().end()) {
-            state.locks.erase(name);
-            continue;
-        }
-        state.locks[name] = found->second;
-        if (auto anomalies = table_.anomaliesOf(found->second); !anomalies.empty())
-            state.anomalies[name] = std::move(anomalies);
-    }
-    if (!copied.all)
-        copied.locks.assign(changed->begin(), changed->end());
+    state.pendingLocks = {};
     return copied;
 }
 
-std::optional<std::set<std::string>> LockMonitor::takePreparedCopy(LockMonitorState& state) const {
-    if (!prepared_)
-        return std::nullopt;
-    auto since = changes_.changedAfter(prepared_->stamp);
-    if (since) {
-        state.locks = std::move(prepared_->locks);
-        state.anomalies = std::move(prepared_->anomalies);
+std::optional<std::string> LockMonitor::copyRange(LockMonitorState& state,
+                                                  const LockNameRanges::Range& range,
+                                                  std::size_t budget,
+                                                  std::vector<std::string>& copied) const {
+    // Both maps in name order side by side: a lock the table has is copied, one only the state
+    // has is gone.
+    const auto& locks = table_.locks();
+    auto from = locks.lower_bound(range.first);
+    auto to = state.locks.lower_bound(range.first);
+    for (; budget > 0; --budget) {
+        const bool fromIn = from != locks.end() && range.contains(from->first);
+        const bool toIn = to != state.locks.end() && range.contains(to->first);
+        if (!fromIn && !toIn)
+            return std::nullopt;
+        std::string name = !toIn || (fromIn && from->first <= to->first) ? from->first : to->first;
+        state.anomalies.erase(name);
+        if (fromIn && from->first == name) {
+            if (toIn && to->first == name)
+                (to++)->second = from->second;
+            else
+                to = std::next(state.locks.emplace_hint(to, name, from->second));
+            if (auto anomalies = table_.anomaliesOf(from->second); !anomalies.empty())
+                state.anomalies[name] = std::move(anomalies);
+            ++from;
+        } else {
+            to = state.locks.erase(to);
+        }
+        copied.push_back(std::move(name));
     }
-    prepared_.reset();
-    return since;
+    return copied.back();
 }
 
 std::pair<bool, std::string> LockMonitor::liveness() const {
@@ -162,40 +183,75 @@ void LockMonitor::list(uint64_t generation) {
         std::lock_guard lock(mutex_);
         if (!current(generation))
             return;
+        abandonListing(); // one that failed, if any
     }
     pb::RangeRequest request;
     request.set_key(options_.prefix);
     request.set_range_end(prefixRangeEnd(options_.prefix));
     request.set_limit(options_.pageSize);
-    client_.rangeAll(request, weakCallback(this, &LockMonitor::onListed, generation));
+    client_.rangePages(request, [weak = weak_from_this(), generation](auto page) {
+        const auto self = weak.lock();
+        return self && self->onPage(generation, std::move(page));
+    });
 }
 
-void LockMonitor::onListed(uint64_t generation, Result<pb::RangeResponse> listed) {
-    if (!listed) {
-        retryLater(generation, Error(listed.error().code, "cannot read " + options_.prefix + ": " +
-                                                              listed.error().message));
-        return;
+bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
+    if (!page) {
+        retryLater(generation, Error(page.error().code, "cannot read " + options_.prefix + ": " +
+                                                            page.error().message));
+        return false;
     }
+    const bool last = !page->more();
+    const int64_t revision = page->header().revision();
     std::vector<LockEvent> events;
     {
         std::lock_guard lock(mutex_);
         // Checked in the same hold of mutex_ that loads the table: a stop() cannot slip in
         // between the check and the change.
         if (!current(generation))
-            return;
-        const std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*listed->mutable_kvs());
-        const int64_t revision = listed->header().revision();
-        events = table_.load(kvs, revision, std::chrono::system_clock::now());
-        changes_.changedAll();
-        if (options_.prepareFullCopy)
-            prepared_ = PreparedCopy{changes_.stamp(), table_.locks(), table_.anomalies()};
-        live_ = true;
-        status_.clear();
-        backoff_ = std::chrono::milliseconds(0);
-        failures_ = 0;
+            return false;
+        std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*page->mutable_kvs());
+        listedKeys_ += static_cast<int64_t>(kvs.size());
+        listingKeys_ = page->count();
+        const auto now = std::chrono::system_clock::now();
+        if (!table_.loaded()) {
+            auto [first, lastName] = table_.loadPage(kvs, revision, now, last);
+            if (!kvs.empty())
+                changes_.changed({std::move(first), std::move(lastName), false});
+        } else {
+            relisted_.insert(relisted_.end(), std::make_move_iterator(kvs.begin()),
+                             std::make_move_iterator(kvs.end()));
+            if (last) {
+                events = table_.load(relisted_, revision, now);
+                changes_.changedAll();
+            }
+        }
+        if (last) {
+            relisted_ = {};
+            listedKeys_ = listingKeys_ = 0;
+            live_ = true;
+            status_.clear();
+            backoff_ = std::chrono::milliseconds(0);
+            failures_ = 0;
+        }
     }
-    watchFrom(generation, listed->header().revision() + 1);
+    if (!last) {
+        if (listener_)
+            listener_({}); // the progress, and the first load's new locks
+        return true;
+    }
+    watchFrom(generation, revision + 1);
     record(generation, std::move(events));
+    return false;
+}
+
+void LockMonitor::abandonListing() {
+    if (!table_.loaded() && !table_.locks().empty()) {
+        table_ = LockTable();
+        changes_.changedAll();
+    }
+    relisted_ = {};
+    listedKeys_ = listingKeys_ = 0;
 }
 
 void LockMonitor::watchFrom(uint64_t generation, int64_t revision) {

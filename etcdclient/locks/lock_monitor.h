@@ -17,10 +17,12 @@
 namespace etcd {
 
 // Watches every lock under a prefix: a paged snapshot pinned at one revision, then a watch from
-// the next revision. After compaction, a broken stream or a failover it re-lists and reconciles
-// (the LockTable reports what the gap implied as recovered events), so no holder change is
-// missed or doubled. Lease TTLs are looked up for holders first, then waiters nearest the
-// front, at a bounded rate. Callbacks run on the client's thread; state() is thread-safe.
+// the next revision. The first listing's pages join the state as they arrive, so a display shows
+// the first locks of a million at once. After compaction, a broken stream or a failover it
+// re-lists and reconciles (the LockTable reports what the gap implied as recovered events), so
+// no holder change is missed or doubled. Lease TTLs are looked up for holders first, then
+// waiters nearest the front, at a bounded rate. Callbacks run on the client's thread; state() is
+// thread-safe.
 class LockMonitor : public std::enable_shared_from_this<LockMonitor> {
 public:
     struct Options {
@@ -29,12 +31,9 @@ public:
         std::size_t historySize = 10000; // lock events kept, newest last
         int leaseLookupsPerSecond = 40;  // so 10k waiters do not flood etcd
         std::chrono::milliseconds leaseRefresh{2000};
-        // After each listing, the client's thread also copies the locks for the next update()
-        // that must copy them all, which then only moves them in: a GUI thread taking 10k
-        // locks was busy 75 ms copying them. Costs that copy's memory until it is taken.
-        bool prepareFullCopy = false;
     };
-    // Each batch of lock events, and an empty batch when only TTLs or liveness changed.
+    // Each batch of lock events, and an empty batch when only TTLs, liveness or the progress of
+    // a listing changed.
     using Listener = std::function<void(const std::vector<LockEvent>&)>;
     // A list or watch that failed, and when the monitor tries again: so a user can say it is
     // reconnecting, or give up on an error retrying cannot fix (permission denied).
@@ -61,9 +60,12 @@ public:
     // of them. Everything is copied into a state this monitor has not filled, after a re-list,
     // and when the state is older than the 65536 lock changes the monitor remembers.
     LockChanges update(LockMonitorState& state) const;
-    // update(), unless the monitor is busy right now (loading a listing of many keys, looking
-    // over its leases): then nothing, at once. For a GUI thread, which must not wait for that.
-    std::optional<LockChanges> tryUpdate(LockMonitorState& state) const;
+    // update(), copying at most `maxLocks` locks (in name order; the state keeps the names it
+    // still lacks, LockMonitorState::pendingLocks, and the next call goes on from there), and
+    // nothing at once when the monitor is busy right now (a page of a listing, its lease
+    // round). For a GUI thread, which must neither wait for that nor copy a million locks in
+    // one go.
+    std::optional<LockChanges> tryUpdate(LockMonitorState& state, std::size_t maxLocks) const;
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
     std::vector<LockEvent> history() const;
@@ -75,16 +77,21 @@ public:
 private:
     LockMonitor(Client& client, Options options, Listener listener, RetryListener retryListener);
 
-    LockChanges copyChanges(LockMonitorState& state) const; // with mutex_ held
-    // Moves the prepared copy into `state` when the changes since it are known: what changed
-    // after it, or nullopt when it cannot serve (none, or too old).
-    std::optional<std::set<std::string>> takePreparedCopy(LockMonitorState& state) const;
+    LockChanges copyChanges(LockMonitorState& state, std::size_t maxLocks) const; // mutex_ held
+    // Copies (or erases) in `state` the locks of `range` that table_ has or `state` had, at most
+    // `budget` of them, each named in `copied`; returns the last one when the budget ran out.
+    std::optional<std::string> copyRange(LockMonitorState& state,
+                                         const LockNameRanges::Range& range, std::size_t budget,
+                                         std::vector<std::string>& copied) const;
 
     // Every step carries the generation it belongs to (start() begins one, stop() ends it)
     // and checks it in the same hold of mutex_ as the change it makes.
     bool current(uint64_t generation) const; // with mutex_ held
     void list(uint64_t generation);
-    void onListed(uint64_t generation, Result<pb::RangeResponse> listed);
+    // Each page of a listing; false to read no further.
+    bool onPage(uint64_t generation, Result<pb::RangeResponse> page);
+    // A listing that failed part way: a first load starts again from nothing. mutex_ held.
+    void abandonListing();
     void watchFrom(uint64_t generation, int64_t revision);
     void onWatchResponse(uint64_t generation, const pb::WatchResponse& response);
     void onWatchEnd(uint64_t generation, const Error& error);
@@ -106,12 +113,11 @@ private:
     uint64_t generation_ = 0;
     LockTable table_;
     LockChangeLog changes_; // of table_'s locks
-    struct PreparedCopy {
-        uint64_t stamp; // of changes_ when made
-        std::map<std::string, LockQueue> locks;
-        AnomaliesByLock anomalies;
-    };
-    mutable std::optional<PreparedCopy> prepared_; // Options::prepareFullCopy; taken once
+    // A listing in progress: keys read, of how many. A re-list reconciles once the last page is
+    // in; until then its pages wait here.
+    int64_t listedKeys_ = 0;
+    int64_t listingKeys_ = 0;
+    std::vector<mvccpb::KeyValue> relisted_;
     std::map<int64_t, LeaseTtl> leases_;
     uint64_t leasesStamp_ = 1; // bumped whenever leases_ changes
     std::deque<LockEvent> history_;

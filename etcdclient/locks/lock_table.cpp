@@ -108,9 +108,12 @@ takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs) {
 
 std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs, int64_t revision,
                                        Clock::time_point now) {
+    if (!loaded_) {
+        loadPage(kvs, revision, now, true);
+        return {};
+    }
+    // A re-list: what the gap implies is reported, marked recovered.
     std::vector<LockEvent> out;
-    const bool recovered = loaded_;
-    // Only what we knew before needs looking up; a first load (a million keys, maybe) skips it.
     std::unordered_map<std::string_view, const mvccpb::KeyValue*> fresh;
     if (!locks_.empty()) {
         fresh.reserve(kvs.size());
@@ -128,7 +131,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
         }
     std::sort(gone.begin(), gone.end());
     for (const auto& [rev, key] : gone)
-        erase(key, revision, now, recovered, out);
+        erase(key, revision, now, true, out);
 
     // Keys new since: in create order, so queues and holders form as they did on the server.
     std::vector<const mvccpb::KeyValue*> arrived;
@@ -142,17 +145,42 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     }
     std::sort(arrived.begin(), arrived.end(),
               [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
-    for (auto* kv : arrived) {
-        insert(lockKeyOf(*kv, now), revision, recovered, out);
-        if (!recovered)
-            out.clear(); // not news (below), and a million of them would be a burst of memory
-    }
-
+    for (auto* kv : arrived)
+        insert(lockKeyOf(*kv, now), revision, true, out);
     revision_ = revision;
-    if (!recovered)
-        out.clear(); // what was there before we looked is state, not news
-    loaded_ = true;
     return out;
+}
+
+std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb::KeyValue>& kvs,
+                                                        int64_t revision, Clock::time_point now,
+                                                        bool last) {
+    // In create order, so queues and holders form as they did on the server (a lock's keys in
+    // two pages are put in order by insert()).
+    std::vector<const mvccpb::KeyValue*> arrived;
+    arrived.reserve(kvs.size());
+    for (const auto& kv : kvs)
+        arrived.push_back(&kv);
+    std::sort(arrived.begin(), arrived.end(),
+              [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
+    std::pair<std::string, std::string> touched;
+    std::vector<LockEvent> out;
+    for (auto* kv : arrived) {
+        insert(lockKeyOf(*kv, now), revision, false, out);
+        out.clear(); // what was there before we looked is state, not news
+    }
+    // A page is in key order, but lock names are not ("/a-b/1" before "/a/1").
+    for (const auto& kv : kvs) {
+        std::string name = lockNameOf(kv.key());
+        if (touched.first.empty() || name < touched.first)
+            touched.first = name;
+        if (name > touched.second)
+            touched.second = std::move(name);
+    }
+    if (last) {
+        revision_ = revision;
+        loaded_ = true;
+    }
+    return touched;
 }
 
 std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revision,

@@ -28,6 +28,14 @@ public:
     // one (after compaction or a reconnect) reports what the gap implies, marked recovered.
     std::vector<LockEvent> load(const std::vector<mvccpb::KeyValue>& kvs, int64_t revision,
                                 std::chrono::system_clock::time_point now);
+    // The first load a page at a time (a listing's pages, in key order, at `revision`): each
+    // page's keys join the state as it comes, so a display can show them while the rest is
+    // read. Reports nothing, as the first load(); `last` ends the load (loaded() is true).
+    // Returns the first and last lock name the page touched.
+    std::pair<std::string, std::string> loadPage(const std::vector<mvccpb::KeyValue>& kvs,
+                                                 int64_t revision,
+                                                 std::chrono::system_clock::time_point now,
+                                                 bool last);
     // Applies one watch event at `revision`.
     std::vector<LockEvent> apply(const mvccpb::Event& event, int64_t revision,
                                  std::chrono::system_clock::time_point now);

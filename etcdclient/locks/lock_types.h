@@ -3,6 +3,8 @@
 // The plain values of locks: keys, queues, anomalies, events and a monitor's state. No protobuf
 // here, so Qt models and widgets that show locks do not pull in the generated gRPC headers.
 
+#include "etcdclient/locks/lock_name_ranges.h"
+
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -114,6 +116,13 @@ struct LockMonitorState {
     std::map<int64_t, LeaseTtl> leases;
     bool live = false;  // the snapshot is loaded and the watch is running
     std::string status; // why it is not live, when it is not
+    // A listing in progress: keys read so far, of how many (0 of 0 when none).
+    int64_t listedKeys = 0;
+    int64_t listingKeys = 0;
+    // The locks a bounded update (LockMonitor::tryUpdate) has not copied yet, and how many the
+    // monitor has in all.
+    LockNameRanges pendingLocks;
+    std::size_t lockCount = 0;
     // Which monitor filled it (LockMonitor::update), and as of which of its changes; 0 for none.
     uint64_t monitorId = 0;
     uint64_t locksStamp = 0;

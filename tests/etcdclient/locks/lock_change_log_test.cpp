@@ -3,7 +3,24 @@
 #include <gtest/gtest.h>
 
 using etcd::LockChangeLog;
+using etcd::LockNameRanges;
 using Locks = std::set<std::string>;
+
+namespace {
+// The single locks named, when every range is one lock; nullopt when the log cannot tell.
+std::optional<Locks> changedAfter(const LockChangeLog& log, uint64_t since) {
+    const auto ranges = log.changedAfter(since);
+    if (!ranges)
+        return std::nullopt;
+    Locks names;
+    for (const auto& range : ranges->ranges()) {
+        EXPECT_EQ(range.first, range.last);
+        EXPECT_FALSE(range.toEnd);
+        names.insert(range.first);
+    }
+    return names;
+}
+} // namespace
 
 TEST(LockChangeLog, ACopyNotYetTakenCopiesEverything) {
     LockChangeLog log;
@@ -17,15 +34,15 @@ TEST(LockChangeLog, NamesEachLockChangedSinceACopyOnce) {
     LockChangeLog log;
     log.changedAll(); // the first read of the locks
     const uint64_t copied = log.stamp();
-    EXPECT_EQ(log.changedAfter(copied), Locks{});
+    EXPECT_EQ(changedAfter(log, copied), Locks{});
     log.changed("/b");
     log.changed("/a");
     log.changed("/b");
-    EXPECT_EQ(log.changedAfter(copied), (Locks{"/a", "/b"}));
+    EXPECT_EQ(changedAfter(log, copied), (Locks{"/a", "/b"}));
     const uint64_t later = log.stamp();
     log.changed("/c");
-    EXPECT_EQ(log.changedAfter(later), Locks{"/c"});
-    EXPECT_EQ(log.changedAfter(log.stamp()), Locks{});
+    EXPECT_EQ(changedAfter(log, later), Locks{"/c"});
+    EXPECT_EQ(changedAfter(log, log.stamp()), Locks{});
 }
 
 TEST(LockChangeLog, ACopyFromBeforeAReadOfEverythingCopiesEverything) {
@@ -35,9 +52,9 @@ TEST(LockChangeLog, ACopyFromBeforeAReadOfEverythingCopiesEverything) {
     log.changed("/a");
     log.changedAll(); // a re-list after compaction
     EXPECT_FALSE(log.changedAfter(copied));
-    EXPECT_EQ(log.changedAfter(log.stamp()), Locks{});
+    EXPECT_EQ(changedAfter(log, log.stamp()), Locks{});
     log.changed("/b");
-    EXPECT_EQ(log.changedAfter(log.stamp() - 1), Locks{"/b"});
+    EXPECT_EQ(changedAfter(log, log.stamp() - 1), Locks{"/b"});
 }
 
 TEST(LockChangeLog, ACopyOlderThanWhatTheLogHoldsCopiesEverything) {
@@ -47,10 +64,10 @@ TEST(LockChangeLog, ACopyOlderThanWhatTheLogHoldsCopiesEverything) {
     log.changed("/a");
     log.changed("/b");
     log.changed("/c");
-    EXPECT_EQ(log.changedAfter(copied), (Locks{"/a", "/b", "/c"})); // exactly what it holds
-    log.changed("/d");                                              // forgets "/a"
+    EXPECT_EQ(changedAfter(log, copied), (Locks{"/a", "/b", "/c"})); // exactly what it holds
+    log.changed("/d");                                               // forgets "/a"
     EXPECT_FALSE(log.changedAfter(copied));
-    EXPECT_EQ(log.changedAfter(copied + 1), (Locks{"/b", "/c", "/d"}));
+    EXPECT_EQ(changedAfter(log, copied + 1), (Locks{"/b", "/c", "/d"}));
 }
 
 TEST(LockChangeLog, AStampItNeverGaveCopiesEverything) {
@@ -58,4 +75,15 @@ TEST(LockChangeLog, AStampItNeverGaveCopiesEverything) {
     log.changedAll();
     log.changed("/a");
     EXPECT_FALSE(log.changedAfter(log.stamp() + 5)); // another log's, further along
+}
+
+TEST(LockChangeLog, APageOfAListingIsOneRange) {
+    LockChangeLog log(2);
+    log.changedAll();
+    const uint64_t copied = log.stamp();
+    log.changed(LockNameRanges::Range{"/a", "/m", false});
+    log.changed("/c"); // inside the page's range: nothing more to copy
+    const auto changed = log.changedAfter(copied);
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(changed->ranges(), (std::vector<LockNameRanges::Range>{{"/a", "/m", false}}));
 }

@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <mutex>
+#include <set>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -149,38 +151,71 @@ TEST_F(LockMonitorIntegrationTest, AStateAnotherMonitorFilledIsCopiedWhole) {
     EXPECT_EQ(shown(copy), shown(second->state()));
 }
 
-// A copy prepared after the listing, on the client's thread, is moved into the first state
-// that needs everything, with the changes made since it applied on top.
-TEST_F(LockMonitorIntegrationTest, APreparedFullCopyIsBroughtUpToDateWhenTaken) {
-    for (const char* key : {"a/1", "b/1", "b/2"})
+// A listing of many pages joins the state page by page (a display shows the first locks at
+// once), and a bounded update copies it a slice at a time, removals included.
+TEST_F(LockMonitorIntegrationTest, PagesJoinTheStateAsTheyArriveAndBoundedUpdatesCopySlices) {
+    // "a-b/1" sorts before "a/1" as a key, after "a" as a lock: pages are not in name order.
+    std::vector<std::string> keys = {"a-b/1", "a/1", "a/2"};
+    for (int lock = 0; lock < 30; ++lock)
+        for (int key = 1; key <= 2; ++key)
+            keys.push_back("lock" + std::to_string(100 + lock) + "/" + std::to_string(key));
+    for (const std::string& key : keys)
         put(prefix() + key);
     LockMonitor::Options options;
     options.prefix = prefix();
-    options.prepareFullCopy = true;
-    auto monitor = LockMonitor::create(*client, options);
+    options.pageSize = 7;
+    struct Seen {
+        int64_t listed, listing;
+        std::size_t locks;
+        bool live;
+    };
+    std::mutex mutex;
+    std::vector<Seen> seen;
+    std::shared_ptr<LockMonitor> monitor;
+    monitor = LockMonitor::create(*client, options, [&](const std::vector<LockEvent>&) {
+        std::lock_guard lock(mutex);
+        const LockMonitorState state = monitor->state();
+        seen.push_back({state.listedKeys, state.listingKeys, state.locks.size(), state.live});
+    });
     monitor->start();
     ASSERT_TRUE(eventually([&] { return monitor->liveness().first; }));
-    // Changes after the listing, seen by the monitor (its history) before anyone copies.
-    put(prefix() + "c/1");
-    pb::DeleteRangeRequest release;
-    release.set_key(prefix() + "b/1");
-    ASSERT_TRUE(call(*client, &Client::deleteRange, release));
-    ASSERT_TRUE(eventually([&] {
-        const auto history = monitor->history();
-        return std::any_of(history.begin(), history.end(), [&](const LockEvent& event) {
-            return event.key == prefix() + "b/1" && event.kind == LockEventKind::Released;
-        });
-    }));
-    LockMonitorState taken;
-    EXPECT_TRUE(monitor->update(taken).all);
-    EXPECT_EQ(shown(taken), shown(monitor->state())); // state() copies the table itself
-    EXPECT_EQ(taken.locks.size(), 3u);
-    EXPECT_EQ(taken.locks.at(prefix() + "b").keys.size(), 1u);
-    EXPECT_TRUE(taken.locks.contains(prefix() + "c"));
-    // Taken once: the next state that needs everything copies the table.
-    LockMonitorState another;
-    EXPECT_TRUE(monitor->update(another).all);
-    EXPECT_EQ(shown(another), shown(taken));
+    {
+        std::lock_guard lock(mutex);
+        ASSERT_GE(seen.size(), keys.size() / 7); // a page each, then the last
+        EXPECT_EQ(seen.front().listed, 7);
+        EXPECT_EQ(seen.front().listing, static_cast<int64_t>(keys.size()));
+        EXPECT_GT(seen.front().locks, 0u);
+        EXPECT_FALSE(seen.front().live);
+        for (std::size_t i = 1; i + 1 < seen.size(); ++i)
+            EXPECT_GE(seen[i].locks, seen[i - 1].locks);
+        EXPECT_EQ(seen.back().listing, 0); // none in progress once live
+    }
+    const auto copyInSlices = [&](LockMonitorState& copy) {
+        do {
+            const auto changes = monitor->tryUpdate(copy, 4);
+            ASSERT_TRUE(changes); // nothing else holds the monitor now
+            EXPECT_FALSE(changes->all);
+            EXPECT_LE(changes->locks.size(), 4u);
+        } while (!copy.pendingLocks.empty());
+        EXPECT_EQ(shown(copy), shown(monitor->state()));
+    };
+    LockMonitorState copy;
+    copyInSlices(copy);
+    EXPECT_EQ(copy.locks.size(), 32u);
+    EXPECT_EQ(copy.locks.at(prefix() + "a").keys.size(), 2u);
+
+    // A re-list changes everything: the slices remove what went while the monitor was stopped.
+    monitor->stop();
+    pb::DeleteRangeRequest gone;
+    gone.set_key(prefix() + "lock1");
+    gone.set_range_end(prefix() + "lock12"); // lock100 to lock119
+    ASSERT_TRUE(call(*client, &Client::deleteRange, gone));
+    put(prefix() + "z/1");
+    monitor->start();
+    ASSERT_TRUE(eventually([&] { return monitor->liveness().first; }));
+    copyInSlices(copy);
+    EXPECT_EQ(copy.locks.size(), 13u); // a, a-b, lock120..lock129, z
+    EXPECT_TRUE(copy.locks.contains(prefix() + "z"));
 }
 
 TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {

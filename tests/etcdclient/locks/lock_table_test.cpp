@@ -65,6 +65,23 @@ TEST(LockTableTest, FirstLoadIsStateNotEvents) {
     EXPECT_TRUE(t.loaded());
 }
 
+// A lock whose keys two pages share: the queue is in create order once both are in.
+TEST(LockTableTest, AFirstLoadInPagesFormsTheQueuesAsOneLoadWould) {
+    LockTable t;
+    const auto first = t.loadPage({kv("/l-b/1", 5, 15), kv("/l/1", 2, 12)}, 20, t0, false);
+    EXPECT_EQ(first, (std::pair<std::string, std::string>{"/l", "/l-b"}));
+    EXPECT_FALSE(t.loaded());
+    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
+    t.loadPage({kv("/l/0", 1, 11), kv("/m/1", 3, 13)}, 20, t0, true);
+    EXPECT_TRUE(t.loaded());
+    EXPECT_EQ(t.revision(), 20);
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/0", "/l/1"}));
+    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/0");
+    EXPECT_TRUE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
+    EXPECT_FALSE(t.locks().at("/l").keys[1].acquiredAt); // it held only until /l/0 came in
+    EXPECT_EQ(t.locks().size(), 3u);
+}
+
 TEST(LockTableTest, KeysOfTheFirstLoadAndOfAGapAreMarkedAsSeenInProgress) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
