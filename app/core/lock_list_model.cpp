@@ -132,33 +132,68 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
     // dataChanged: a sorting proxy re-checks the order of every row in a range, and one range
     // from the first change to the last spanned most of 10k locks under churn.
     std::vector<int> changed;
+    // New rows that go in at one place, and neighbouring rows that go, wait here and go in or
+    // out at once: a page of a listing brings thousands of neighbours, a re-list may take as
+    // many, and views and proxies pay per insertion or removal.
+    std::vector<Row> arriving;
+    int runAt = 0;
+    int leaving = 0;
+    const auto settleRun = [&] {
+        if (!arriving.empty()) {
+            beginInsertRows({}, runAt, runAt + static_cast<int>(arriving.size()) - 1);
+            rows_.insert(rows_.begin() + runAt, std::make_move_iterator(arriving.begin()),
+                         std::make_move_iterator(arriving.end()));
+            endInsertRows();
+            arriving.clear();
+            return true;
+        }
+        if (leaving > 0) {
+            beginRemoveRows({}, runAt, runAt + leaving - 1);
+            rows_.erase(rows_.begin() + runAt, rows_.begin() + runAt + leaving);
+            endRemoveRows();
+            leaving = 0;
+            return true;
+        }
+        return false;
+    };
     for (const std::string& name : changes.locks) {
-        const int at = lowerBound(name);
-        const bool listed = at < rowCount() && rows_[at].id == name;
+        int at = lowerBound(name);
+        bool listed = at < rowCount() && rows_[at].id == name;
         const auto queue = state.locks.find(name);
+        const bool arrives = queue != state.locks.end() && !listed;
+        const bool leaves =
+            queue == state.locks.end() && listed && !own_.contains(QByteArray::fromStdString(name));
+        // Joins the run when it goes where the run does (insertions at one place, removals of
+        // the next row); anything else settles the run first.
+        if (!(arrives && !arriving.empty() && at == runAt) &&
+            !(leaves && leaving > 0 && at == runAt + leaving) && settleRun()) {
+            at = lowerBound(name);
+            listed = at < rowCount() && rows_[at].id == name;
+        }
+        if (arrives || leaves) {
+            if (arriving.empty() && leaving == 0)
+                runAt = at;
+            if (arrives)
+                arriving.push_back(rowOf(queue->second, state));
+            else
+                ++leaving;
+            continue;
+        }
         if (queue == state.locks.end()) {
-            if (listed && own_.contains(QByteArray::fromStdString(name))) {
+            if (listed) { // ours: it keeps a row without keys
                 if (Row row = keylessRow(name); !(rows_[at] == row)) {
                     rows_[at] = std::move(row);
                     changed.push_back(at);
                 }
-            } else if (listed) {
-                beginRemoveRows({}, at, at);
-                rows_.erase(rows_.begin() + at);
-                endRemoveRows();
             }
             continue;
         }
-        Row row = rowOf(queue->second, state);
-        if (!listed) {
-            beginInsertRows({}, at, at);
-            rows_.insert(rows_.begin() + at, std::move(row));
-            endInsertRows();
-        } else if (!(rows_[at] == row)) {
+        if (Row row = rowOf(queue->second, state); !(rows_[at] == row)) {
             rows_[at] = std::move(row);
             changed.push_back(at);
         }
     }
+    settleRun();
     for (std::size_t first = 0, last = 0; first < changed.size(); first = ++last) {
         while (last + 1 < changed.size() && changed[last + 1] == changed[last] + 1)
             ++last;

@@ -86,7 +86,6 @@ void LockWatch::restart() {
     inbox_ = std::make_shared<Inbox>();
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
-    options.prepareFullCopy = true; // the GUI thread moves the first listing in, not copies it
     // Runs on the client's thread: the inbox under its mutex, and a queued drain when the first
     // events since the last drain arrive.
     auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](
@@ -115,15 +114,16 @@ bool LockWatch::drain() {
     std::vector<etcd::LockEvent> events;
     {
         std::lock_guard lock(inbox_->mutex);
-        if (!inbox_->dirty)
+        if (!inbox_->dirty && state_.pendingLocks.empty())
             return false;
         inbox_->dirty = false;
         events.swap(inbox_->events);
     }
     // Taken before the state, so no event is shown ahead of the state it changed. When the
-    // monitor is busy (a large listing, its lease round) the events go back and the drain comes
-    // again shortly: the GUI thread does not wait for the client's.
-    const auto changes = monitor_->tryUpdate(state_);
+    // monitor is busy (a page of a listing, its lease round) the events go back and the drain
+    // comes again shortly: the GUI thread does not wait for the client's. At most SliceLocks
+    // locks at a time, the rest in the next turns: a million locks come in a slice a frame.
+    const auto changes = monitor_->tryUpdate(state_, SliceLocks);
     if (!changes) {
         {
             std::lock_guard lock(inbox_->mutex);
@@ -132,15 +132,13 @@ bool LockWatch::drain() {
             inbox_->events.swap(events);
             inbox_->dirty = true;
         }
-        if (!std::exchange(drainRetryPending_, true))
-            QTimer::singleShot(BusyRetryMs, this, [this] {
-                drainRetryPending_ = false;
-                drain();
-            });
+        drainAgainIn(BusyRetryMs);
         return false;
     }
+    if (!state_.pendingLocks.empty())
+        drainAgainIn(0); // after what waits in the event loop: a paint, the user's input
     locks_->update(state_, *changes);
-    if (changes->all || changes->leases ||
+    if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();
     nameOwnDepartures(events);
@@ -150,6 +148,14 @@ bool LockWatch::drain() {
         emit eventsArrived(events);
     emit refreshed();
     return true;
+}
+
+void LockWatch::drainAgainIn(int ms) {
+    if (!std::exchange(drainRetryPending_, true))
+        QTimer::singleShot(ms, this, [this] {
+            drainRetryPending_ = false;
+            drain();
+        });
 }
 
 void LockWatch::tick() {

@@ -26,6 +26,8 @@ public:
     static constexpr int TickIntervalMs = 250;
     // How soon a drain comes again when the monitor was busy.
     static constexpr int BusyRetryMs = 2;
+    // The most locks one drain copies and shows: a few milliseconds' work.
+    static constexpr std::size_t SliceLocks = 1000;
 
     explicit LockWatch(QObject* parent = nullptr);
     ~LockWatch() override;
@@ -74,6 +76,7 @@ private:
     void restart();
     // True when there was something to drain (and refreshed() was emitted).
     bool drain();
+    void drainAgainIn(int ms); // one retry at a time
     void tick();
     void showSelectedQueue();
     void setLiveness(bool live, const QString& why);
@@ -99,7 +102,7 @@ private:
     bool live_ = false;
     QString notLiveReason_;
     QTimer tickTimer_;
-    bool drainRetryPending_ = false; // one retry at a time while the monitor is busy
+    bool drainRetryPending_ = false;
 };
 
 } // namespace lockscope

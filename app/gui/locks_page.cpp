@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
@@ -106,6 +107,7 @@ QLabel* heading(const QString& text) {
 LocksPage::LocksPage(QWidget* parent)
     : QWidget(parent)
     , lockFilter_(filterBox("lockFilter", tr("Filter locks by name (Ctrl+F)")))
+    , loadProgress_(new QProgressBar)
     , lockProxy_(new LockListProxy(this))
     , lockTable_(tableView("lockTable", LockListModel::Name))
     , detailHeading_(heading(tr("Holder and queue")))
@@ -173,6 +175,9 @@ QWidget* LocksPage::createLockPanel() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(heading(tr("Locks")));
     layout->addWidget(lockFilter_);
+    loadProgress_->setObjectName("lockLoadProgress");
+    loadProgress_->hide();
+    layout->addWidget(loadProgress_);
     layout->addWidget(lockTable_, 1);
     return panel;
 }
@@ -259,7 +264,29 @@ void LocksPage::refreshSoon() {
 void LocksPage::refreshNow() {
     refreshPacer_.noteDone();
     showHolder();
+    showLoadProgress();
     lockActionsBar_->updateLockActions();
+}
+
+void LocksPage::showLoadProgress() {
+    const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
+    const etcd::LockMonitorState* state = watch ? &watch->state() : nullptr;
+    const int shown = watch ? watch->locks()->rowCount() : 0;
+    // Percent, as a bar of a million would overflow nothing but reads no better.
+    const auto percent = [](double part, double whole) {
+        return whole > 0 ? static_cast<int>(100.0 * part / whole) : 0;
+    };
+    if (state && state->listingKeys > 0) {
+        loadProgress_->setValue(percent(state->listedKeys, state->listingKeys));
+        loadProgress_->setFormat(tr("Reading the locks from etcd: %L1 of %L2 keys")
+                                     .arg(state->listedKeys)
+                                     .arg(state->listingKeys));
+    } else if (state && !state->pendingLocks.empty()) {
+        loadProgress_->setValue(percent(shown, static_cast<double>(state->lockCount)));
+        loadProgress_->setFormat(
+            tr("Listing the locks: %L1 of %L2").arg(shown).arg(state->lockCount));
+    }
+    loadProgress_->setVisible(state && (state->listingKeys > 0 || !state->pendingLocks.empty()));
 }
 
 void LocksPage::focusLockFilter() {

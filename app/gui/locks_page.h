@@ -9,6 +9,7 @@
 
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QSettings;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -68,9 +69,12 @@ private:
     // else at the frame's end.
     void refreshSoon();
     void refreshNow();
+    // While the locks load: the keys read from etcd, then the locks shown of those read.
+    void showLoadProgress();
 
     QPointer<Workspace> workspace_;
     QLineEdit* lockFilter_;
+    QProgressBar* loadProgress_;
     LockListProxy* lockProxy_;
     QTableView* lockTable_;
     QLabel* detailHeading_; // "Holder and queue", or "Leader and candidates"

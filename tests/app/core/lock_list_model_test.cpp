@@ -7,6 +7,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <array>
 #include <random>
 
 using namespace lockscope;
@@ -158,6 +159,45 @@ private slots:
         QCOMPARE(inserted.count(), 1);
         QCOMPARE(inserted[0][1].toInt(), 2);
         QCOMPARE(model.lockNameAt(2), std::string("/l/bb"));
+    }
+
+    // A page of a listing, or a re-list's removals, go in and out as runs of rows.
+    void neighbouringNewAndGoneRowsAreOneInsertionOrRemoval() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        for (const char* name : {"/l/a", "/l/m", "/l/z"})
+            state.locks[name] = lockQueue(name, 1);
+        model.setState(state, Epoch);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        etcd::LockChanges changes;
+        for (const char* name : {"/l/b", "/l/c", "/l/d", "/l/n", "/l/o"}) {
+            state.locks[name] = lockQueue(name, 1);
+            changes.locks.push_back(name);
+        }
+        model.update(state, changes, Epoch);
+        QCOMPARE(inserted.count(), 2); // b..d after a, n..o after m
+        QCOMPARE(inserted[0][1].toInt(), 1);
+        QCOMPARE(inserted[0][2].toInt(), 3);
+        QCOMPARE(inserted[1][1].toInt(), 5);
+        QCOMPARE(inserted[1][2].toInt(), 6);
+        QCOMPARE(model.rowCount(), 8);
+
+        changes.locks = {"/l/c", "/l/d", "/l/m", "/l/n", "/l/z"};
+        state.locks.erase("/l/c");
+        state.locks.erase("/l/d");
+        state.locks.erase("/l/n");
+        state.locks["/l/m"].keys.push_back(lockKey("/l/m", 999, 999)); // m changes, stays
+        model.update(state, changes, Epoch);
+        QCOMPARE(removed.count(), 2); // c..d, then n
+        QCOMPARE(removed[0][1].toInt(), 2);
+        QCOMPARE(removed[0][2].toInt(), 3);
+        QCOMPARE(removed[1][1].toInt(), 3);
+        QCOMPARE(model.rowCount(), 5);
+        for (int row = 0; row < model.rowCount(); ++row)
+            QCOMPARE(model.lockNameAt(row),
+                     std::string(std::array{"/l/a", "/l/b", "/l/m", "/l/o", "/l/z"}[row]));
+        QCOMPARE(model.index(2, LockListModel::Waiters).data().toInt(), 2);
     }
 
     void aTickChangesTheTtlColumnOnly() {
