@@ -100,6 +100,7 @@ LockChanges LockMonitor::copyChanges(LockMonitorState& state, std::size_t maxLoc
     state.listedKeys = listedKeys_;
     state.listingKeys = listingKeys_;
     state.lockCount = table_.locks().size();
+    state.waiting = table_.waiting();
     if (state.leasesStamp != leasesStamp_) {
         state.leases = leases_;
         state.leasesStamp = leasesStamp_;

@@ -55,11 +55,4 @@ LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::s
     return stats;
 }
 
-std::size_t queueDepth(const std::map<std::string, LockQueue>& locks) {
-    std::size_t depth = 0;
-    for (const auto& [name, queue] : locks)
-        depth += queue.keys.size() - queue.holderCount(); // an RWMutex's sharing readers hold
-    return depth;
-}
-
 } // namespace etcd

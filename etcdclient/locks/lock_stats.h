@@ -27,7 +27,4 @@ struct LockStats {
 LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::seconds window,
                            std::chrono::system_clock::time_point now);
 
-// Waiters in every queue (keys behind the holders).
-std::size_t queueDepth(const std::map<std::string, LockQueue>& locks);
-
 } // namespace etcd

@@ -211,6 +211,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
     const std::size_t heldBefore = queue.holderCount();
+    waiting_ -= queue.keys.size() - heldBefore;
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     const auto now = key.enqueuedAt;
     key.enqueuedBeforeSeen = unseen(recovered);
@@ -219,6 +220,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     queue.keys.insert(at, std::move(key));
     if (amongHolders) // behind the holders it changes none of them
         noteHolders(queue, revision, now, recovered, out, heldBefore + 1);
+    waiting_ += queue.keys.size() - queue.holderCount();
 }
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
@@ -232,6 +234,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     if (it == queue.keys.end())
         return;
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
+    waiting_ -= queue.keys.size() - queue.holderCount();
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
                     it->key,
@@ -250,9 +253,11 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     const auto index = static_cast<std::size_t>(queue.keys.erase(it) - queue.keys.begin());
     if (queue.keys.empty())
         locks_.erase(found);
-    else if (index <=
-             queue.holderCount()) // a holder, or an RWMutex writer the next readers waited on
-        noteHolders(queue, revision, now, recovered, out);
+    else {
+        if (index <= queue.holderCount()) // a holder, or an RWMutex writer readers waited on
+            noteHolders(queue, revision, now, recovered, out);
+        waiting_ += queue.keys.size() - queue.holderCount();
+    }
 }
 
 LockEventKind LockTable::departure(const LockKey& gone, bool wasHolder) {

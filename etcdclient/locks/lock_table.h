@@ -50,6 +50,9 @@ public:
     AnomaliesByLock anomalies() const;
     std::vector<Anomaly> anomaliesOf(const LockQueue& queue) const;
     int64_t revision() const { return revision_; }
+    // Keys waiting behind their lock's holders, over every lock: kept as keys come and go, so a
+    // million locks are not walked to chart the queues' depth.
+    std::size_t waiting() const { return waiting_; }
     bool loaded() const { return loaded_; }
 
     static std::string lockNameOf(const std::string& key);
@@ -82,6 +85,7 @@ private:
     std::deque<std::pair<std::string, int64_t>> forceReleases_; // expected, oldest first
     int64_t revision_ = 0;
     bool loaded_ = false;
+    std::size_t waiting_ = 0;
 };
 
 } // namespace etcd

@@ -123,6 +123,7 @@ struct LockMonitorState {
     // monitor has in all.
     LockNameRanges pendingLocks;
     std::size_t lockCount = 0;
+    std::size_t waiting = 0; // keys behind their lock's holders, over every lock
     // Which monitor filled it (LockMonitor::update), and as of which of its changes; 0 for none.
     uint64_t monitorId = 0;
     uint64_t locksStamp = 0;

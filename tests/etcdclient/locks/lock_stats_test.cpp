@@ -77,11 +77,4 @@ TEST(LockStatsTest, LowerBoundDurationsAreLeftOut) {
     EXPECT_DOUBLE_EQ(s.hold.maxMs, 1000);
 }
 
-TEST(LockStatsTest, QueueDepthCountsWaitersOnly) {
-    std::map<std::string, LockQueue> locks;
-    locks["/a"].keys.resize(3);
-    locks["/b"].keys.resize(1);
-    EXPECT_EQ(queueDepth(locks), 2u);
-}
-
 } // namespace

@@ -82,6 +82,24 @@ TEST(LockTableTest, AFirstLoadInPagesFormsTheQueuesAsOneLoadWould) {
     EXPECT_EQ(t.locks().size(), 3u);
 }
 
+TEST(LockTableTest, CountsTheKeysWaitingBehindTheirHolders) {
+    LockTable t;
+    t.load({kv("/a/1", 1, 11), kv("/a/2", 2, 12), kv("/a/3", 3, 13), kv("/b/1", 4, 14)}, 14, t0);
+    EXPECT_EQ(t.waiting(), 2u);
+    t.apply(del("/a/1"), 15, t0); // the next holds: one waits fewer
+    EXPECT_EQ(t.waiting(), 1u);
+    t.apply(del("/b/1"), 16, t0); // a lock without waiters goes
+    t.apply(put(kv("/c/1", 5, 17)), 17, t0);
+    t.apply(put(kv("/c/2", 6, 18)), 18, t0);
+    EXPECT_EQ(t.waiting(), 2u);
+    // RWMutex readers share the lock: none of them waits.
+    t.apply(put(kv("/rw/read/1700000000000000001", 7, 19)), 19, t0);
+    t.apply(put(kv("/rw/read/1700000000000000002", 8, 20)), 20, t0);
+    EXPECT_EQ(t.waiting(), 2u);
+    t.apply(put(kv("/rw/write/1700000000000000003", 9, 21)), 21, t0);
+    EXPECT_EQ(t.waiting(), 3u);
+}
+
 TEST(LockTableTest, KeysOfTheFirstLoadAndOfAGapAreMarkedAsSeenInProgress) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
