@@ -28,8 +28,8 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
     return none;
 }
 
-const std::vector<std::string> figureGroups = {"floor",  "locks",  "anchor", "monitor", "gui",
-                                               "window", "replot", "stage",  "filter"};
+const std::vector<std::string> figureGroups = {"floor",  "locks", "anchor", "monitor", "gui",
+                                               "window", "large", "replot", "stage",   "filter"};
 
 int usage() {
     std::fputs("usage: lockscope-bench [--quick] [--only GROUP,...] [--endpoints host:port,...] "
@@ -39,7 +39,8 @@ int usage() {
                "  --only measures only the named groups of figures: floor, locks (acquire and "
                "handoff,\n"
                "  with their floors), anchor (Go's Mutex in-process, and etcdctl), monitor, gui\n"
-               "  (event to model), window (on 10k locks), replot, stage (frames while the lab\n"
+               "  (event to model), window (on 10k locks), large (the window on a million keys),\n"
+               "  replot, stage (frames while the lab\n"
                "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks).\n",
                stderr);
     return 2;
@@ -77,14 +78,21 @@ int main(int argc, char** argv) {
         return std::find(only.begin(), only.end(), group) != only.end();
     };
     const Scale scale =
-        quick ? Scale{100,        30,    {1, 10}, {{10, 100}, {100, 100}}, std::chrono::seconds(2),
-                      {1000, 10}, 100000}
+        quick ? Scale{100,
+                      30,
+                      {1, 10},
+                      {{10, 100}, {100, 100}},
+                      std::chrono::seconds(2),
+                      {1000, 10},
+                      {{20000, 1}},
+                      100000}
               : Scale{500,
                       200,
                       {1, 10, 100},
                       {{10, 100}, {100, 100}, {1000, 100}, {100000, 10}, {1000000, 1}},
                       std::chrono::seconds(10),
                       {10000, 10},
+                      {{100000, 10}, {1000000, 1}},
                       1000000};
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen"); // the GUI figures need no display
@@ -136,6 +144,10 @@ int main(int argc, char** argv) {
         all.push_back(loadedWindow->churn.eventToWatch);
         all.push_back(loadedWindow->churn.eventToModel);
     }
+    const auto largeWindows = wanted("large") ? measureLargeWindows(**client, options, scale)
+                                              : std::vector<LargeWindowFigure>{};
+    for (const auto& w : largeWindows)
+        all.push_back(w.filter);
     const auto replot = wanted("replot") ? std::optional(measureReplot()) : std::nullopt;
     if (replot)
         all.push_back(replot->samples);
@@ -168,6 +180,12 @@ int main(int argc, char** argv) {
                     loadedWindow->firstFullListSeconds, loadedWindow->loadStallMs,
                     loadedWindow->residentMb, loadedWindow->churn.achievedPerSecond,
                     loadedWindow->churn.longestStallMs);
+
+    for (const auto& w : largeWindows)
+        std::printf("large window: %7d locks x %2d keys: first rows %.3f s, all listed %.3f s, "
+                    "longest GUI stall %.1f ms, %.1f MB resident (%.0f B a key)\n",
+                    w.shape.locks, w.shape.keysPerLock, w.firstRowsSeconds, w.fullListSeconds,
+                    w.loadStallMs, w.residentMb, w.residentMb * 1024 * 1024 / w.shape.keys());
 
     std::vector<Target> targets;
     if (wanted("locks")) {
@@ -217,6 +235,13 @@ int main(int argc, char** argv) {
              "x"});
         targets.push_back({what + "longest GUI stall while events arrive",
                            loadedWindow->churn.longestStallMs, 8, "ms"});
+    }
+    for (const auto& w : largeWindows) {
+        const std::string what = "window on " + std::to_string(w.shape.locks) + " locks x " +
+                                 std::to_string(w.shape.keysPerLock) + ": ";
+        targets.push_back({what + "first rows after connecting", w.firstRowsSeconds, 1, "s"});
+        targets.push_back({what + "longest GUI stall while loading", w.loadStallMs, 16, "ms"});
+        targets.push_back({what + "filter, slowest step", w.filter.p(100), 100, "ms"});
     }
     if (replot) {
         std::printf("replot: a day of 8 series at 10 Hz holds %.1f MB of points (%.1f MB resident "
@@ -272,6 +297,15 @@ int main(int argc, char** argv) {
                 << ",\"longest_gui_stall_ms\":" << loadedWindow->churn.longestStallMs << "}";
         else
             out << "null";
+        out << ",\"large_windows\":[";
+        for (std::size_t i = 0; i < largeWindows.size(); ++i)
+            out << (i ? "," : "") << "{\"locks\":" << largeWindows[i].shape.locks
+                << ",\"keys_per_lock\":" << largeWindows[i].shape.keysPerLock
+                << ",\"first_rows_seconds\":" << largeWindows[i].firstRowsSeconds
+                << ",\"full_list_seconds\":" << largeWindows[i].fullListSeconds
+                << ",\"longest_gui_stall_ms\":" << largeWindows[i].loadStallMs
+                << ",\"resident_mb\":" << largeWindows[i].residentMb << "}";
+        out << "]";
         out << ",\"stage\":";
         if (stage)
             out << "{\"lanes\":" << stage->lanes

@@ -28,8 +28,9 @@ struct Scale {
     std::vector<MonitorShape> monitorShapes; // prefixes for the snapshot-load figure
     // How long the writer writes at each rate of the event-to-model figures.
     std::chrono::seconds eventRun;
-    MonitorShape windowShape; // the prefix of the loaded-window figure
-    int filterLocks;          // rows of the lock-list filter figure
+    MonitorShape windowShape;                    // the prefix of the loaded-window figure
+    std::vector<MonitorShape> largeWindowShapes; // the window on a million keys
+    int filterLocks;                             // rows of the lock-list filter figure
 };
 
 // etcd's own floor: what any client pays. (The floors the targets divide by are measured
@@ -75,6 +76,19 @@ struct WindowLoadFigure {
 // floor, as measureEventToModel.
 WindowLoadFigure measureLoadedWindow(etcd::Client& client, const etcd::ClientOptions& options,
                                      const Scale& scale);
+
+struct LargeWindowFigure {
+    MonitorShape shape;
+    double firstRowsSeconds; // from connecting to the first locks in the list
+    double fullListSeconds;  // to every lock in the list
+    double loadStallMs;      // the GUI thread's longest stall meanwhile
+    double residentMb;       // growth of the resident set while loading
+    Samples filter;          // each step of typing a name into the filter box, then clearing it
+};
+// LockScope's main window on each of `scale.largeWindowShapes` (lock keys held by real leases),
+// each on a fresh prefix: its first rows, its full list, its stalls, and its filter box.
+std::vector<LargeWindowFigure>
+measureLargeWindows(etcd::Client& client, const etcd::ClientOptions& options, const Scale& scale);
 
 struct ReplotFigure {
     Samples samples;   // each QCustomPlot replot, decimating included

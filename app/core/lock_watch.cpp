@@ -143,7 +143,12 @@ bool LockWatch::drain() {
         showSelectedQueue();
     nameOwnDepartures(events);
     events_->append(events);
-    setLiveness(state_.live, QString::fromStdString(state_.status));
+    // Live once the models show the whole listing too, not only the monitor's copy.
+    setLiveness(
+        state_.live && state_.pendingLocks.empty(),
+        state_.live
+            ? tr("listing the locks under %1").arg(QString::fromStdString(displayKey(prefix_)))
+            : QString::fromStdString(state_.status));
     if (!events.empty())
         emit eventsArrived(events);
     emit refreshed();

@@ -6,7 +6,6 @@
 #include "app/core/workspace.h"
 #include "etcdclient/clock.h"
 #include "etcdclient/hex_id.h"
-#include "etcdclient/locks/lock_stats.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/latency_plot.h"
 #include "widgets/shared_time_axis.h"
@@ -126,12 +125,16 @@ void TimelinePage::setWorkspace(Workspace* workspace) {
 }
 
 void TimelinePage::addHoldsInProgress(const etcd::LockMonitorState& state) {
-    for (const auto& [name, queue] : state.locks) {
-        const etcd::LockKey* holder = queue.holder();
-        if (holder && holder->acquiredBeforeSeen && holder->acquiredAt)
-            timeline_->beginHold(displayKeyText(name),
-                                 holdOf(holder->key, holder->lease, holder->createRevision, true),
-                                 etcd::unixSeconds(*holder->acquiredAt));
+    int added = 0;
+    for (auto lock = state.locks.begin(); lock != state.locks.end() && added < MaxHoldsInProgress;
+         ++lock) {
+        const etcd::LockKey* holder = lock->second.holder();
+        if (!holder || !holder->acquiredBeforeSeen || !holder->acquiredAt)
+            continue;
+        timeline_->beginHold(displayKeyText(lock->first),
+                             holdOf(holder->key, holder->lease, holder->createRevision, true),
+                             etcd::unixSeconds(*holder->acquiredAt));
+        ++added;
     }
 }
 
@@ -168,8 +171,7 @@ void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
 
 void TimelinePage::sampleQueueDepth(const etcd::LockMonitorState& state) {
     const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-    depth_->addPoint(tr("waiters, all locks"), now,
-                     static_cast<double>(etcd::queueDepth(state.locks)));
+    depth_->addPoint(tr("waiters, all locks"), now, static_cast<double>(state.waiting));
 }
 
 void TimelinePage::addOwnWait(double unixSeconds, double waitedMs) {

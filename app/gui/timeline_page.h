@@ -25,6 +25,9 @@ class TimelinePage : public QWidget {
 public:
     static constexpr int DepthSampleMs = 1000;
     static constexpr double WindowSeconds = 300;
+    // The holds found when the watch begins, in lanes: the first locks by name, so a prefix of
+    // a million locks is not a million lanes (the rest get theirs when they change hands).
+    static constexpr int MaxHoldsInProgress = 1000;
 
     explicit TimelinePage(QWidget* parent = nullptr);
 
@@ -32,7 +35,8 @@ public:
     void setWorkspace(Workspace* workspace);
 
     void addEvents(const std::vector<etcd::LockEvent>& events);
-    // The holds of `state` that began before the watch looked, each from when it was first seen.
+    // The holds of `state` that began before the watch looked, each from when it was first seen
+    // (at most MaxHoldsInProgress).
     void addHoldsInProgress(const etcd::LockMonitorState& state);
     void sampleQueueDepth(const etcd::LockMonitorState& state);
     // A lock this window acquired: its wait, as our own series.
