@@ -11,8 +11,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// `waiters` contenders queue behind a holder; each, once it holds, lets go at once. A sample
-// is one handoff: from the holder's unlock() call to the next contender's lock completing.
+// `waiters` contenders queue behind a holder; each, once it holds, lets go after a pause. A
+// sample is one handoff: from the holder's unlock() call to the next contender's lock
+// completing.
 // With a probe, each handoff follows one put-to-watch sample into `floor`.
 Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* probe = nullptr,
                 Samples* floor = nullptr) {
@@ -38,10 +39,16 @@ Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* 
         // floor's put-to-watch samples get the same pause.
         std::this_thread::sleep_for(pause);
         for (int i = 0; i < waiters; ++i) {
-            if (probe) { // the same pause before each, so both start equally warm
+            if (probe) {
                 floor->add(probe->sample());
                 std::this_thread::sleep_for(pause);
             }
+            // The same pause before each handoff as before each put-to-watch sample, whatever
+            // the queue's length: back to back, a handoff also met the previous one's trailing
+            // traffic (its delete's answer, the new holder's callbacks), which the floor never
+            // does.
+            if (i > 0)
+                std::this_thread::sleep_for(pause);
             const auto start = Clock::now();
             mutexes[i]->unlock();
             samples.add(acquired[i + 1].get_future().get() - start);

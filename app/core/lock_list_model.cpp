@@ -32,7 +32,6 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
                 ? tr("%1 readers share the lock; the first is %2").arg(holders).arg(row.holder)
                 : row.holder;
         row.holderLease = holder->lease;
-        row.holderTtl = LeaseCountdown::of(state.leases, holder->lease);
     }
     row.waiters = static_cast<int>(queue.keys.size()) - holders;
     if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end()) {
@@ -69,8 +68,8 @@ bool LockListModel::rowLessThan(int a, int b, int column) const {
     const Row& right = rows_[b];
     // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
     const auto remaining = [this](const Row& row) {
-        return row.holderTtl ? row.holderTtl->ttl.remainingAt(now_)
-                             : std::numeric_limits<double>::max();
+        const auto ttl = holderTtl(row);
+        return ttl ? ttl->ttl.remainingAt(now_) : std::numeric_limits<double>::max();
     };
     switch (column) {
     case Name: return left.name < right.name;
@@ -82,6 +81,10 @@ bool LockListModel::rowLessThan(int a, int b, int column) const {
     case Ours: return ownLabel(left) < ownLabel(right);
     }
     return false;
+}
+
+std::optional<LeaseCountdown> LockListModel::holderTtl(const Row& row) const {
+    return row.holderLease ? LeaseCountdown::of(leases_, *row.holderLease) : std::nullopt;
 }
 
 QString LockListModel::ownLabel(const Row& row) const {
@@ -117,6 +120,7 @@ void LockListModel::setState(const etcd::LockMonitorState& state,
         next.insert(at, keylessRow(name));
     }
     now_ = now;
+    leases_ = state.leases;
     syncRows(rows_, std::move(next), false);
 }
 
@@ -199,11 +203,10 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
             ++last;
         emit dataChanged(index(changed[first], 0), index(changed[last], ColumnCount - 1));
     }
-    if (changes.leases && !rows_.empty()) {
-        for (Row& row : rows_)
-            if (row.holderLease)
-                row.holderTtl = LeaseCountdown::of(state.leases, *row.holderLease);
-        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
+    if (changes.leases) {
+        leases_ = state.leases; // the rows look their holder's up: nothing to walk
+        if (!rows_.empty())
+            emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
     }
 }
 
@@ -287,7 +290,10 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
             return row.waiters;
         return role == Qt::TextAlignmentRole ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                              : QVariant();
-    case Ttl: return row.holderTtl ? row.holderTtl->data(now_, role) : QVariant();
+    case Ttl: {
+        const auto ttl = holderTtl(row);
+        return ttl ? ttl->data(now_, role) : QVariant();
+    }
     case Anomalies:
         if (role == Qt::DisplayRole)
             return row.anomalyBadge;

@@ -59,9 +59,8 @@ private:
         QString kind; // "mutex", "election"; empty for a keyless row
         QString holder;
         QString holderToolTip;
-        std::optional<int64_t> holderLease; // none without a holder
+        std::optional<int64_t> holderLease; // none without a holder; its TTL is in leases_
         int waiters = 0;
-        std::optional<LeaseCountdown> holderTtl;
         QString anomalyBadge;   // "⚠ no lease +1": the first kind in a word, how many more
         QString anomalyDetails; // one line per anomaly
         int anomalyCount = 0;
@@ -74,6 +73,7 @@ private:
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
     QString ownLabel(const Row& row) const;
+    std::optional<LeaseCountdown> holderTtl(const Row& row) const;
     // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
     void showOwnMark(const std::string& name);
     // The row of `name`, or where it would go.
@@ -86,6 +86,8 @@ private:
 
     std::vector<Row> rows_;
     QHash<QByteArray, OwnMark> own_; // by lock name
+    // The state's, copied when they change: a lease's lookup changes no row, only TTL cells.
+    std::map<int64_t, etcd::LeaseTtl> leases_;
     std::chrono::steady_clock::time_point now_;
 };
 
