@@ -5,12 +5,13 @@
 
 #include <QStringList>
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 namespace lockscope {
 
 LockListModel::LockListModel(QObject* parent)
-    : KeyedTableModel(parent)
+    : QAbstractTableModel(parent)
     , now_(std::chrono::steady_clock::now()) {}
 
 LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
@@ -64,8 +65,8 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
 }
 
 bool LockListModel::rowLessThan(int a, int b, int column) const {
-    const Row& left = rows_[a];
-    const Row& right = rows_[b];
+    const Row& left = *rows_[a];
+    const Row& right = *rows_[b];
     // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
     const auto remaining = [this](const Row& row) {
         const auto ttl = holderTtl(row);
@@ -93,7 +94,7 @@ QString LockListModel::ownLabel(const Row& row) const {
 }
 
 const QString& LockListModel::nameAt(int row) const {
-    return rows_[static_cast<std::size_t>(row)].name;
+    return rows_[static_cast<std::size_t>(row)]->name;
 }
 
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
@@ -106,22 +107,36 @@ LockListModel::Row LockListModel::keylessRow(const std::string& name) {
 
 void LockListModel::setState(const etcd::LockMonitorState& state,
                              std::chrono::steady_clock::time_point now) {
-    std::vector<Row> next;
-    next.reserve(state.locks.size());
-    for (const auto& [name, queue] : state.locks)
-        next.push_back(rowOf(queue, state));
-    for (auto own = own_.cbegin(); own != own_.cend(); ++own) {
-        const std::string name = own.key().toStdString();
-        if (state.locks.contains(name))
-            continue;
-        const auto at =
-            std::lower_bound(next.begin(), next.end(), name,
-                             [](const Row& row, const std::string& n) { return row.id < n; });
-        next.insert(at, keylessRow(name));
+    // Every name listed now or before, in order: update() brings each row in line.
+    etcd::LockChanges changes;
+    changes.leases = !std::equal(leases_.begin(), leases_.end(), state.leases.begin(),
+                                 state.leases.end(), [](const auto& a, const auto& b) {
+                                     return a.first == b.first &&
+                                            LeaseCountdown{a.second} == LeaseCountdown{b.second};
+                                 });
+    std::vector<std::string> owned;
+    for (auto own = own_.cbegin(); own != own_.cend(); ++own)
+        owned.push_back(own.key().toStdString());
+    std::sort(owned.begin(), owned.end());
+    std::vector<std::string> listed;
+    listed.reserve(rows_.size());
+    for (const auto& row : rows_)
+        listed.push_back(row->id);
+    std::vector<std::string> both;
+    std::set_union(listed.begin(), listed.end(), owned.begin(), owned.end(),
+                   std::back_inserter(both));
+    changes.locks.reserve(both.size() + state.locks.size());
+    auto lock = state.locks.begin();
+    for (const std::string& name : both) {
+        for (; lock != state.locks.end() && lock->first < name; ++lock)
+            changes.locks.push_back(lock->first);
+        if (lock != state.locks.end() && lock->first == name)
+            ++lock;
+        changes.locks.push_back(name);
     }
-    now_ = now;
-    leases_ = state.leases;
-    syncRows(rows_, std::move(next), false);
+    for (; lock != state.locks.end(); ++lock)
+        changes.locks.push_back(lock->first);
+    update(state, changes, now);
 }
 
 void LockListModel::update(const etcd::LockMonitorState& state, const etcd::LockChanges& changes,
@@ -139,7 +154,7 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
     // New rows that go in at one place, and neighbouring rows that go, wait here and go in or
     // out at once: a page of a listing brings thousands of neighbours, a re-list may take as
     // many, and views and proxies pay per insertion or removal.
-    std::vector<Row> arriving;
+    std::vector<std::unique_ptr<const Row>> arriving;
     int runAt = 0;
     int leaving = 0;
     const auto settleRun = [&] {
@@ -162,38 +177,31 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
     };
     for (const std::string& name : changes.locks) {
         int at = lowerBound(name);
-        bool listed = at < rowCount() && rows_[at].id == name;
-        const auto queue = state.locks.find(name);
-        const bool arrives = queue != state.locks.end() && !listed;
-        const bool leaves =
-            queue == state.locks.end() && listed && !own_.contains(QByteArray::fromStdString(name));
+        bool listed = at < rowCount() && rows_[at]->id == name;
+        // What the row should be: the lock's, or a lock of ours without keys; none otherwise.
+        std::unique_ptr<const Row> wanted;
+        if (const auto queue = state.locks.find(name); queue != state.locks.end())
+            wanted = std::make_unique<const Row>(rowOf(queue->second, state));
+        else if (own_.contains(QByteArray::fromStdString(name)))
+            wanted = std::make_unique<const Row>(keylessRow(name));
+        const bool arrives = wanted && !listed;
+        const bool leaves = !wanted && listed;
         // Joins the run when it goes where the run does (insertions at one place, removals of
         // the next row); anything else settles the run first.
         if (!(arrives && !arriving.empty() && at == runAt) &&
             !(leaves && leaving > 0 && at == runAt + leaving) && settleRun()) {
             at = lowerBound(name);
-            listed = at < rowCount() && rows_[at].id == name;
+            listed = at < rowCount() && rows_[at]->id == name;
         }
         if (arrives || leaves) {
             if (arriving.empty() && leaving == 0)
                 runAt = at;
             if (arrives)
-                arriving.push_back(rowOf(queue->second, state));
+                arriving.push_back(std::move(wanted));
             else
                 ++leaving;
-            continue;
-        }
-        if (queue == state.locks.end()) {
-            if (listed) { // ours: it keeps a row without keys
-                if (Row row = keylessRow(name); !(rows_[at] == row)) {
-                    rows_[at] = std::move(row);
-                    changed.push_back(at);
-                }
-            }
-            continue;
-        }
-        if (Row row = rowOf(queue->second, state); !(rows_[at] == row)) {
-            rows_[at] = std::move(row);
+        } else if (wanted && !(*rows_[at] == *wanted)) {
+            rows_[at] = std::move(wanted);
             changed.push_back(at);
         }
     }
@@ -234,13 +242,13 @@ void LockListModel::clearOwnLocks() {
 
 void LockListModel::showOwnMark(const std::string& name) {
     const int at = lowerBound(name);
-    const bool listed = at < rowCount() && rows_[at].id == name;
+    const bool listed = at < rowCount() && rows_[at]->id == name;
     const bool marked = own_.contains(QByteArray::fromStdString(name));
     if (!listed && marked) {
         beginInsertRows({}, at, at);
-        rows_.insert(rows_.begin() + at, keylessRow(name));
+        rows_.insert(rows_.begin() + at, std::make_unique<const Row>(keylessRow(name)));
         endInsertRows();
-    } else if (listed && !marked && !rows_[at].inEtcd) {
+    } else if (listed && !marked && !rows_[at]->inEtcd) {
         beginRemoveRows({}, at, at);
         rows_.erase(rows_.begin() + at);
         endRemoveRows();
@@ -250,18 +258,18 @@ void LockListModel::showOwnMark(const std::string& name) {
 }
 
 std::string LockListModel::lockNameAt(int row) const {
-    return row >= 0 && row < rowCount() ? rows_[row].id : std::string();
+    return row >= 0 && row < rowCount() ? rows_[row]->id : std::string();
 }
 
 int LockListModel::rowOfLock(const std::string& name) const {
     const int at = lowerBound(name);
-    return at < rowCount() && rows_[at].id == name ? at : -1;
+    return at < rowCount() && rows_[at]->id == name ? at : -1;
 }
 
 int LockListModel::lowerBound(const std::string& name) const {
     const auto found =
         std::lower_bound(rows_.begin(), rows_.end(), name,
-                         [](const Row& row, const std::string& n) { return row.id < n; });
+                         [](const auto& row, const std::string& n) { return row->id < n; });
     return static_cast<int>(found - rows_.begin());
 }
 
@@ -276,7 +284,7 @@ int LockListModel::columnCount(const QModelIndex& parent) const {
 QVariant LockListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row& row = rows_[index.row()];
+    const Row& row = *rows_[index.row()];
     switch (index.column()) {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();

@@ -1,11 +1,12 @@
 #pragma once
 
-#include "app/core/keyed_table_model.h"
 #include "app/core/lease_countdown.h"
 #include "etcdclient/locks/lock_types.h"
 
+#include <QAbstractTableModel>
 #include <QHash>
 #include <chrono>
+#include <memory>
 #include <optional>
 
 namespace lockscope {
@@ -16,7 +17,7 @@ struct OwnLock;
 // counting down, and the anomalies of its keys. Updated in place (rows inserted, removed,
 // changed), never reset, so a selection survives every update. A lock of ours that is lost (or
 // not queued yet) keeps a row without keys, so what happened to it stays in view.
-class LockListModel : public KeyedTableModel {
+class LockListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Name, Kind, Holder, Waiters, Ttl, Anomalies, Ours, ColumnCount };
@@ -84,7 +85,9 @@ private:
         QString summary; // OwnLock::summary()
     };
 
-    std::vector<Row> rows_;
+    // Each row on the heap: a million rows move as pointers when one goes in at the top or
+    // the vector grows (moved whole, they stalled the window for 100 ms).
+    std::vector<std::unique_ptr<const Row>> rows_;
     QHash<QByteArray, OwnMark> own_; // by lock name
     // The state's, copied when they change: a lease's lookup changes no row, only TTL cells.
     std::map<int64_t, etcd::LeaseTtl> leases_;
