@@ -198,9 +198,10 @@ int main(int argc, char** argv) {
                            "x"});
         for (int waiters : scale.waiters) {
             const std::string waiting = std::to_string(waiters) + " waiting";
-            targets.push_back({"handoff p99 (" + waiting + ") / put-to-watch p99",
-                               find(all, "ours: handoff, " + waiting).p(99) / putToWatch.p(99), 2,
-                               "x"});
+            targets.push_back({"handoff p99 (" + waiting + ") / put-to-watch p99 beside it",
+                               find(all, "ours: handoff, " + waiting).p(99) /
+                                   find(all, putToWatchBeside(waiters)).p(99),
+                               2, "x"});
         }
         const double goHandoff = find(all, "Go: handoff, 1 waiting (in-process)").p(50);
         if (goHandoff > 0)

@@ -36,6 +36,9 @@ struct Scale {
 // etcd's own floor: what any client pays. (The floors the targets divide by are measured
 // beside their figures in measureLocks.)
 std::vector<Samples> measureFloor(etcd::Client& client, const Scale& scale);
+// The name of the put-to-watch floor taken beside the handoffs with `waiters` waiting ("floor:
+// put to watch event" beside 1).
+std::string putToWatchBeside(int waiters);
 // Our Session and Mutex, with the bare Txn an acquire sends measured alongside.
 std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale);
 // The Go anchor: the handoff between Go's own Mutexes in one process (bench/go/main.go) on

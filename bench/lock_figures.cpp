@@ -14,9 +14,10 @@ using Clock = std::chrono::steady_clock;
 // `waiters` contenders queue behind a holder; each, once it holds, lets go after a pause. A
 // sample is one handoff: from the holder's unlock() call to the next contender's lock
 // completing.
-// With a probe, each handoff follows one put-to-watch sample into `floor`.
-Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* probe = nullptr,
-                Samples* floor = nullptr) {
+// Each handoff follows one put-to-watch sample into `floor`, taken beside it in the same state
+// (the same sessions open, the same keepalives): its p99 is what the handoff's is held to.
+Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe& probe,
+                Samples& floor) {
     Samples samples{"ours: handoff, " + std::to_string(waiters) + " waiting", {}};
     const std::string name = "/bench/handoff/" + std::to_string(waiters);
     std::vector<std::shared_ptr<etcd::Session>> sessions;
@@ -39,16 +40,11 @@ Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* 
         // floor's put-to-watch samples get the same pause.
         std::this_thread::sleep_for(pause);
         for (int i = 0; i < waiters; ++i) {
-            if (probe) {
-                floor->add(probe->sample());
-                std::this_thread::sleep_for(pause);
-            }
-            // The same pause before each handoff as before each put-to-watch sample, whatever
-            // the queue's length: back to back, a handoff also met the previous one's trailing
-            // traffic (its delete's answer, the new holder's callbacks), which the floor never
-            // does.
-            if (i > 0)
-                std::this_thread::sleep_for(pause);
+            // The same pause before each handoff as before each put-to-watch sample: back to
+            // back, a handoff also met the previous one's trailing traffic (its delete's answer,
+            // the new holder's callbacks), which the floor never does.
+            floor.add(probe.sample());
+            std::this_thread::sleep_for(pause);
             const auto start = Clock::now();
             mutexes[i]->unlock();
             samples.add(acquired[i + 1].get_future().get() - start);
@@ -59,6 +55,12 @@ Samples handoff(etcd::Client& client, int waiters, int rounds, PutToWatchProbe* 
 }
 
 } // namespace
+
+std::string putToWatchBeside(int waiters) {
+    return waiters == 1
+               ? "floor: put to watch event"
+               : "floor: put to watch event, beside " + std::to_string(waiters) + " waiting";
+}
 
 std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
     Samples bareTxn{"floor: bare Txn (an acquire's own Txn)", {}};
@@ -101,12 +103,13 @@ std::vector<Samples> measureLocks(etcd::Client& client, const Scale& scale) {
         closed.get_future().wait();
     }
     std::vector<Samples> out = {bareTxn, acquire, withSession, release};
-    Samples putToWatch{"floor: put to watch event", {}};
+    std::vector<Samples> floors;
     PutToWatchProbe probe(client, "/bench/floor/watched");
-    for (int waiters : scale.waiters)
-        out.push_back(waiters == 1 ? handoff(client, waiters, scale.rounds, &probe, &putToWatch)
-                                   : handoff(client, waiters, scale.rounds));
-    out.insert(out.begin(), putToWatch);
+    for (int waiters : scale.waiters) {
+        floors.push_back({putToWatchBeside(waiters), {}});
+        out.push_back(handoff(client, waiters, scale.rounds, probe, floors.back()));
+    }
+    out.insert(out.begin(), floors.begin(), floors.end());
     return out;
 }
 
