@@ -64,29 +64,25 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
     return QString::fromLatin1(etcd::anomalyKindName(kind));
 }
 
-bool LockListModel::rowLessThan(int a, int b, int column) const {
-    const Row& left = rows_[a];
-    const Row& right = rows_[b];
-    // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
-    const auto remaining = [this](const Row& row) {
-        return row.holderTtl ? row.holderTtl->ttl.remainingAt(now_)
-                             : std::numeric_limits<double>::max();
-    };
-    switch (column) {
-    case Name: return left.name < right.name;
-    case Kind: return left.kind < right.kind;
-    case Holder: return left.holder < right.holder;
-    case Waiters: return left.waiters < right.waiters;
-    case Ttl: return remaining(left) < remaining(right);
-    case Anomalies: return left.anomalyCount < right.anomalyCount;
-    case Ours: return ownLabel(left) < ownLabel(right);
-    }
-    return false;
+bool LockListModel::sortsByNumber(int column) {
+    return column == Waiters || column == Ttl || column == Anomalies;
 }
 
-QString LockListModel::ownLabel(const Row& row) const {
-    const auto own = own_.constFind(QByteArray::fromStdString(row.id));
-    return own == own_.constEnd() ? QString() : own->label;
+double LockListModel::sortNumberAt(int row, int column) const {
+    const Row& r = rows_[static_cast<std::size_t>(row)];
+    switch (column) {
+    case Waiters: return r.waiters;
+    case Ttl:
+        if (!r.holderTtl)
+            return std::numeric_limits<double>::max();
+        if (r.holderTtl->ttl.ttlSeconds < 0)
+            return std::numeric_limits<double>::lowest();
+        return std::chrono::duration<double>(r.holderTtl->ttl.fetchedAt.time_since_epoch())
+                   .count() +
+               static_cast<double>(r.holderTtl->ttl.ttlSeconds);
+    case Anomalies: return r.anomalyCount;
+    }
+    return 0;
 }
 
 const QString& LockListModel::nameAt(int row) const {

@@ -42,9 +42,12 @@ public:
     int rowOfLock(const std::string& name) const;
     // The Name column's text of a row (in range).
     const QString& nameAt(int row) const;
-    // Whether row `a` sorts before row `b` by `column`: numbers as numbers (waiters, seconds
-    // left, anomalies), a lock without a TTL after every TTL. For LockListProxy.
-    bool rowLessThan(int a, int b, int column) const;
+    // Whether `column` sorts by a number (Waiters, Ttl, Anomalies) rather than by its text, and
+    // that number for a row (in range), for LockListProxy. A TTL sorts by when the lease runs
+    // out, which the countdown does not change: the expired by when they expired, a lease gone
+    // before them and a lock without a TTL after every TTL.
+    static bool sortsByNumber(int column);
+    double sortNumberAt(int row, int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -73,7 +76,6 @@ private:
     static Row keylessRow(const std::string& name);
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
-    QString ownLabel(const Row& row) const;
     // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
     void showOwnMark(const std::string& name);
     // The row of `name`, or where it would go.
