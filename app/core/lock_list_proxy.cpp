@@ -3,6 +3,8 @@
 #include "app/core/lock_list_model.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <numeric>
 
 namespace lockscope {
@@ -23,6 +25,38 @@ std::vector<std::pair<int, int>> runsOf(const std::vector<int>& rows) {
             runs.emplace_back(row, row);
     }
     return runs;
+}
+
+// Rows 0..n-1 by their `keys`, ties in row order: a stable LSD radix sort over the keys' bits, 16
+// at a time, that skips a digit every key shares (counts of waiters differ in the top bits only):
+// a few passes over a million rows instead of twenty million comparisons.
+std::vector<int> rowsByNumber(const std::vector<double>& keys, bool ascending) {
+    const std::size_t rows = keys.size();
+    std::vector<std::pair<uint64_t, int>> from(rows), to(rows);
+    for (std::size_t row = 0; row < rows; ++row) {
+        // Bits that order as the doubles do: a negative's all flipped, the sign bit set on others.
+        uint64_t bits = std::bit_cast<uint64_t>(keys[row]);
+        bits = bits >> 63 ? ~bits : bits | (uint64_t(1) << 63);
+        from[row] = {ascending ? bits : ~bits, static_cast<int>(row)};
+    }
+    std::vector<std::size_t> starts(std::size_t(1) << 16);
+    for (int shift = 0; shift < 64; shift += 16) {
+        std::fill(starts.begin(), starts.end(), 0);
+        for (const auto& item : from)
+            ++starts[(item.first >> shift) & 0xffff];
+        if (std::find(starts.begin(), starts.end(), rows) != starts.end())
+            continue;
+        std::size_t start = 0;
+        for (std::size_t& count : starts)
+            start += std::exchange(count, start);
+        for (const auto& item : from)
+            to[starts[(item.first >> shift) & 0xffff]++] = item;
+        from.swap(to);
+    }
+    std::vector<int> sorted(rows);
+    for (std::size_t i = 0; i < rows; ++i)
+        sorted[i] = from[i].second;
+    return sorted;
 }
 
 } // namespace
@@ -162,6 +196,10 @@ bool LockListProxy::before(int a, int b) const {
 }
 
 void LockListProxy::sortRows() {
+    if (!numberKeys_.empty()) {
+        order_ = rowsByNumber(numberKeys_, sortOrder_ == Qt::AscendingOrder);
+        return;
+    }
     order_.resize(folded_.size());
     std::iota(order_.begin(), order_.end(), 0);
     const auto less = [this](int a, int b) { return before(a, b); };
