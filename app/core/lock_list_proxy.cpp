@@ -155,48 +155,55 @@ void LockListProxy::sort(int column, Qt::SortOrder order) {
     });
 }
 
+LockListProxy::SortKey LockListProxy::sortKey() const {
+    if (sortColumn_ <= LockListModel::Name || sortColumn_ >= LockListModel::ColumnCount)
+        return SortKey::Row;
+    return LockListModel::sortsByNumber(sortColumn_) ? SortKey::Number : SortKey::Text;
+}
+
 bool LockListProxy::takeKey(int row) {
-    if (!numberKeys_.empty()) {
+    switch (sortKey()) {
+    case SortKey::Row: return false;
+    case SortKey::Number: {
         const double key = locks_->sortNumberAt(row, sortColumn_);
         return std::exchange(numberKeys_[row], key) != key;
     }
-    if (!textKeys_.empty()) {
+    case SortKey::Text: {
         const QString old =
             std::exchange(textKeys_[row], locks_->index(row, sortColumn_).data().toString());
         return old != textKeys_[row];
+    }
     }
     return false;
 }
 
 void LockListProxy::takeKeys() {
-    numberKeys_.clear();
-    textKeys_.clear();
     const std::size_t rows = folded_.size();
-    if (sortColumn_ <= LockListModel::Name || sortColumn_ >= LockListModel::ColumnCount)
-        return;
-    if (LockListModel::sortsByNumber(sortColumn_))
-        numberKeys_.resize(rows);
-    else
-        textKeys_.resize(rows);
+    numberKeys_.assign(sortKey() == SortKey::Number ? rows : 0, 0);
+    textKeys_.assign(sortKey() == SortKey::Text ? rows : 0, {});
     for (std::size_t row = 0; row < rows; ++row)
         takeKey(static_cast<int>(row));
 }
 
 bool LockListProxy::before(int a, int b) const {
     const bool ascending = sortOrder_ == Qt::AscendingOrder;
-    if (!numberKeys_.empty() && numberKeys_[a] != numberKeys_[b])
-        return (numberKeys_[a] < numberKeys_[b]) == ascending;
-    if (!textKeys_.empty())
+    switch (sortKey()) {
+    case SortKey::Row: // the name order, reversed by Name descending
+        return ascending || sortColumn_ != LockListModel::Name ? a < b : a > b;
+    case SortKey::Number:
+        if (numberKeys_[a] != numberKeys_[b])
+            return (numberKeys_[a] < numberKeys_[b]) == ascending;
+        break;
+    case SortKey::Text:
         if (const int order = QString::compare(textKeys_[a], textKeys_[b]); order != 0)
             return (order < 0) == ascending;
-    // By Name, or a tie: the source order (the name order), reversed only by Name descending.
-    const bool reversed = numberKeys_.empty() && textKeys_.empty() && !ascending &&
-                          sortColumn_ == LockListModel::Name;
-    return reversed ? a > b : a < b;
+        break;
+    }
+    return a < b; // a tie: in name order
 }
 
 void LockListProxy::sortRows() {
-    if (!numberKeys_.empty()) {
+    if (sortKey() == SortKey::Number) {
         order_ = rowsByNumber(numberKeys_, sortOrder_ == Qt::AscendingOrder);
         return;
     }
@@ -268,9 +275,9 @@ void LockListProxy::sourceRowsInserted(const QModelIndex& parent, int first, int
     folded_.insert(folded_.begin() + first, static_cast<std::size_t>(count), {});
     matches_.insert(matches_.begin() + first, static_cast<std::size_t>(count), 0);
     proxyRows_.insert(proxyRows_.begin() + first, static_cast<std::size_t>(count), -1);
-    if (!numberKeys_.empty())
+    if (sortKey() == SortKey::Number)
         numberKeys_.insert(numberKeys_.begin() + first, static_cast<std::size_t>(count), 0);
-    if (!textKeys_.empty())
+    if (sortKey() == SortKey::Text)
         textKeys_.insert(textKeys_.begin() + first, static_cast<std::size_t>(count), {});
     std::vector<int> added(static_cast<std::size_t>(count));
     std::iota(added.begin(), added.end(), first);

@@ -36,6 +36,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    enum class SortKey { Row, Number, Text }; // what the sort column sorts by
+    SortKey sortKey() const;
     // The column's sort key of a source row, into numberKeys_ or textKeys_; whether it changed.
     bool takeKey(int row);
     void takeKeys();
