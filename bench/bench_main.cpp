@@ -235,8 +235,9 @@ int main(int argc, char** argv) {
                            filter->filter.p(100), 100, "ms"});
         targets.push_back({"sort " + std::to_string(filter->locks) + " locks, slowest step",
                            filter->sort.p(100), 100, "ms"});
-        targets.push_back({"1000 new locks among " + std::to_string(filter->locks),
-                           filter->insert.p(100), 100, "ms"});
+        targets.push_back(
+            {"1000-lock page among " + std::to_string(filter->locks) + " locks, slowest",
+             filter->insert.p(100), 100, "ms"});
     }
     if (stage) {
         std::printf("stage: %d lanes, %.0f acquisitions/s, %zu frames, longest GUI stall %.1f ms\n",

@@ -90,7 +90,7 @@ struct LockFilterFigure {
     double listSeconds; // the lock list (model and sorting proxy) taking every lock
     Samples filter;     // each step of typing a name into the filter box, then clearing it
     Samples sort;       // a click on the Waiters header, then on the Name header
-    Samples insert;     // a run of 1000 new locks after the others (a page of a paged listing)
+    Samples insert;     // runs of 1000 new locks after the others (pages of a paged listing)
     double residentMb;  // growth of the resident set: the state and the list
 };
 // The Locks page's lock list (LockListModel under LockListProxy under a QTableView shown
