@@ -85,6 +85,27 @@ double LockListModel::sortNumberAt(int row, int column) const {
     return 0;
 }
 
+QString LockListModel::sortTextAt(int row, int column) const {
+    const Row& r = rows_[static_cast<std::size_t>(row)];
+    switch (column) {
+    case Name: return r.name;
+    case Kind: return r.kind;
+    case Holder: return r.holder;
+    case Ours:
+        if (const OwnMark* own = ownMarkOf(r))
+            return own->label;
+        return {};
+    }
+    return {};
+}
+
+const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
+    if (own_.isEmpty()) // no name to copy for the lookup
+        return nullptr;
+    const auto own = own_.constFind(QByteArray::fromStdString(row.id));
+    return own == own_.constEnd() ? nullptr : &*own;
+}
+
 const QString& LockListModel::nameAt(int row) const {
     return rows_[static_cast<std::size_t>(row)].name;
 }
@@ -256,8 +277,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
                    ? QVariant(row.anomalyDetails)
                    : QVariant();
     case Ours: {
-        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
-        if (own == own_.constEnd())
+        const OwnMark* own = ownMarkOf(row);
+        if (!own)
             return {};
         return role == Qt::DisplayRole   ? QVariant(own->label)
                : role == Qt::ToolTipRole ? QVariant(own->summary)

@@ -48,6 +48,8 @@ public:
     // before them and a lock without a TTL after every TTL.
     static bool sortsByNumber(int column);
     double sortNumberAt(int row, int column) const;
+    // The text another column sorts by: what it shows.
+    QString sortTextAt(int row, int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -85,6 +87,7 @@ private:
         QString label;   // "held"
         QString summary; // OwnLock::summary()
     };
+    const OwnMark* ownMarkOf(const Row& row) const; // null when the lock is not ours
 
     std::vector<Row> rows_;
     QHash<QByteArray, OwnMark> own_; // by lock name

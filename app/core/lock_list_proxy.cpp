@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 
 namespace lockscope {
 
@@ -57,6 +58,33 @@ std::vector<int> rowsByNumber(const std::vector<double>& keys, bool ascending) {
     for (std::size_t i = 0; i < rows; ++i)
         sorted[i] = from[i].second;
     return sorted;
+}
+
+// Each row's rank among the distinct texts when they are few (kinds of lock, our marks), so that
+// they sort as numbers do; nothing when they are many.
+std::optional<std::vector<double>> ranksOfFewTexts(const std::vector<QString>& texts) {
+    constexpr std::size_t Few = 16;
+    std::vector<QString> distinct;
+    std::vector<double> ranks(texts.size());
+    for (std::size_t row = 0; row < texts.size(); ++row) {
+        auto found = std::find(distinct.begin(), distinct.end(), texts[row]);
+        if (found == distinct.end()) {
+            if (distinct.size() == Few)
+                return std::nullopt;
+            found = distinct.insert(distinct.end(), texts[row]);
+        }
+        ranks[row] = static_cast<double>(found - distinct.begin()); // the first seen is 0
+    }
+    std::vector<std::size_t> byText(distinct.size());
+    std::iota(byText.begin(), byText.end(), 0);
+    std::sort(byText.begin(), byText.end(),
+              [&](std::size_t a, std::size_t b) { return distinct[a] < distinct[b]; });
+    std::vector<double> rankOf(distinct.size());
+    for (std::size_t rank = 0; rank < byText.size(); ++rank)
+        rankOf[byText[rank]] = static_cast<double>(rank);
+    for (double& rank : ranks)
+        rank = rankOf[static_cast<std::size_t>(rank)];
+    return ranks;
 }
 
 } // namespace
@@ -169,8 +197,7 @@ bool LockListProxy::takeKey(int row) {
         return std::exchange(numberKeys_[row], key) != key;
     }
     case SortKey::Text: {
-        const QString old =
-            std::exchange(textKeys_[row], locks_->index(row, sortColumn_).data().toString());
+        const QString old = std::exchange(textKeys_[row], locks_->sortTextAt(row, sortColumn_));
         return old != textKeys_[row];
     }
     }
@@ -203,16 +230,24 @@ bool LockListProxy::before(int a, int b) const {
 }
 
 void LockListProxy::sortRows() {
+    const bool ascending = sortOrder_ == Qt::AscendingOrder;
     if (sortKey() == SortKey::Number) {
-        order_ = rowsByNumber(numberKeys_, sortOrder_ == Qt::AscendingOrder);
+        order_ = rowsByNumber(numberKeys_, ascending);
         return;
     }
+    if (sortKey() == SortKey::Text)
+        if (const auto ranks = ranksOfFewTexts(textKeys_)) {
+            order_ = rowsByNumber(*ranks, ascending);
+            return;
+        }
+    // By Name, or by text that mostly follows the names (a holder's key starts with its lock's
+    // name): the name order, or its reverse, is sorted already or nearly.
     order_.resize(folded_.size());
     std::iota(order_.begin(), order_.end(), 0);
-    const auto less = [this](int a, int b) { return before(a, b); };
-    if (sortColumn_ == LockListModel::Name && sortOrder_ == Qt::DescendingOrder)
+    if (!ascending && (sortKey() == SortKey::Text || sortColumn_ == LockListModel::Name))
         std::reverse(order_.begin(), order_.end());
-    else if (!std::is_sorted(order_.begin(), order_.end(), less))
+    const auto less = [this](int a, int b) { return before(a, b); };
+    if (!std::is_sorted(order_.begin(), order_.end(), less))
         std::sort(order_.begin(), order_.end(), less); // a strict order: ties go by row
 }
 
