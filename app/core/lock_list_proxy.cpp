@@ -126,6 +126,7 @@ void LockListProxy::setLocks(LockListModel* locks) {
                     }),
             connect(locks, &QAbstractItemModel::headerDataChanged, this,
                     &QAbstractItemModel::headerDataChanged),
+            connect(locks, &QObject::destroyed, this, [this] { setLocks(nullptr); }),
         };
     }
     rebuild();

@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <algorithm>
+#include <memory>
 #include <random>
 
 using namespace lockscope;
@@ -357,6 +358,23 @@ private slots:
                      Epoch + std::chrono::seconds(5));
         QCOMPARE(layout.count(), 1);
         QCOMPARE(shownLocks(proxy, model).back(), std::string("/l/10"));
+    }
+
+    void aDestroyedModelLeavesAnEmptyProxy() {
+        auto model = std::make_unique<LockListModel>();
+        etcd::LockMonitorState state;
+        state.locks["/l/a"] = lockQueue("/l/a", 1);
+        model->setState(state, Epoch);
+        LockListProxy proxy;
+        proxy.setLocks(model.get());
+        proxy.sort(LockListModel::Waiters, Qt::AscendingOrder);
+        QCOMPARE(proxy.rowCount(), 1);
+        model.reset();
+        QCOMPARE(proxy.rowCount(), 0);
+        QVERIFY(!proxy.index(0, 0).isValid());
+        proxy.setNameFilter("a");
+        proxy.sort(LockListModel::Holder, Qt::AscendingOrder);
+        QCOMPARE(proxy.rowCount(), 0);
     }
 
     void forwardsTheHeader() {
