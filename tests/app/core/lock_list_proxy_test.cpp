@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <set>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -358,6 +359,28 @@ private slots:
                      Epoch + std::chrono::seconds(5));
         QCOMPARE(layout.count(), 1);
         QCOMPARE(shownLocks(proxy, model).back(), std::string("/l/10"));
+    }
+
+    // A layout change of the source (LockListModel sends none today) keeps the proxy whole and
+    // the selection on its lock.
+    void aSourceLayoutChangeKeepsTheSelection() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        for (const char* name : {"/l/a", "/l/b", "/l/c"})
+            state.locks[name] = lockQueue(name, 1);
+        model.setState(state, Epoch);
+        LockListProxy proxy;
+        proxy.setLocks(&model);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
+        proxy.setNameFilter("/l/");
+        QItemSelectionModel selection(&proxy);
+        selection.setCurrentIndex(proxy.index(1, 0), QItemSelectionModel::ClearAndSelect);
+        emit model.layoutAboutToBeChanged();
+        emit model.layoutChanged();
+        QCOMPARE(proxy.rowCount(), 3);
+        QCOMPARE(model.lockNameAt(proxy.mapToSource(selection.currentIndex()).row()),
+                 std::string("/l/b"));
     }
 
     void aDestroyedModelLeavesAnEmptyProxy() {
