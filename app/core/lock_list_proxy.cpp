@@ -12,8 +12,9 @@ namespace lockscope {
 
 namespace {
 
-// Above this many runs of proxy rows, rows come and go in one layout change: a view takes each
-// insert or removal in a pass over all its rows (QHeaderView), a layout change in one.
+// Above this many runs of proxy rows, rows come and go in one layout change (a view takes each
+// insert or removal in a pass over all its rows, QHeaderView's, and a layout change in one), and
+// changed rows are reported in one range around them all.
 constexpr std::size_t MaxRunSignals = 16;
 
 // Runs of consecutive values in sorted `rows`, as [first, last] pairs.
@@ -482,6 +483,8 @@ void LockListProxy::forwardDataChanged(int first, int last, int firstColumn, int
                 proxyRows.push_back(proxyRows_[row]);
         std::sort(proxyRows.begin(), proxyRows.end());
         runs = runsOf(proxyRows);
+        if (runs.size() > MaxRunSignals) // scattered by the sort: one range around them all
+            runs = {{runs.front().first, runs.back().second}};
     }
     for (const auto& [top, bottom] : runs)
         emit dataChanged(index(top, firstColumn), index(bottom, lastColumn), roles);
