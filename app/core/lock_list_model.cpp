@@ -192,7 +192,12 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
 void LockListModel::tick(std::chrono::steady_clock::time_point now) {
     now_ = now;
     if (!rows_.empty())
-        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
+        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl), countdownRoles());
+}
+
+const QList<int>& LockListModel::countdownRoles() {
+    static const QList<int> roles = {Qt::DisplayRole, TtlRemainingRole};
+    return roles;
 }
 
 void LockListModel::setOwnLock(const OwnLock& own) {

@@ -33,8 +33,10 @@ public:
     // reason as its tooltip); a lock released or cancelled is ours no more and loses the mark.
     void setOwnLock(const OwnLock& own);
     void clearOwnLocks();
-    // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else.
+    // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else, with
+    // countdownRoles(): the time left and its text, not when the lease runs out (sortNumberAt).
     void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+    static const QList<int>& countdownRoles();
 
     // The lock's name as etcd has it (any bytes), for the row; empty when out of range.
     std::string lockNameAt(int row) const;

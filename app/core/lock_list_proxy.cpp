@@ -439,7 +439,7 @@ void LockListProxy::sourceDataChanged(const QModelIndex& topLeft, const QModelIn
         return column >= topLeft.column() && column <= bottomRight.column();
     };
     // Rows whose name now passes the filter or no longer does, and rows whose sort key changed
-    // (a TTL's key does not change as it counts down: a tick moves nothing).
+    // (a TTL's key does not change as it counts down: a tick reads no key and moves nothing).
     bool refiltered = false;
     if (covers(LockListModel::Name)) {
         for (int row = first; row <= last; ++row) {
@@ -449,7 +449,7 @@ void LockListProxy::sourceDataChanged(const QModelIndex& topLeft, const QModelIn
         }
     }
     std::vector<int> moved;
-    if (covers(sortColumn_))
+    if (covers(sortColumn_) && roles != LockListModel::countdownRoles())
         for (int row = first; row <= last; ++row)
             if (takeKey(row))
                 moved.push_back(row);

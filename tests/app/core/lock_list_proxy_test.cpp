@@ -352,6 +352,7 @@ private slots:
         QCOMPARE(changed[0][0].toModelIndex(), proxy.index(0, LockListModel::Ttl));
         QCOMPARE(changed[0][1].toModelIndex(),
                  proxy.index(proxy.rowCount() - 1, LockListModel::Ttl));
+        QCOMPARE(changed[0][2].value<QList<int>>(), LockListModel::countdownRoles());
         QVERIFY(shownLocks(proxy, model) == before);
         // A lease that refreshed moves its lock.
         state.leases[100] = leaseTtl(600);
