@@ -154,8 +154,11 @@ int main(int argc, char** argv) {
     const auto stage = wanted("stage") ? std::optional(measureStage(options, scale)) : std::nullopt;
     const auto filter =
         wanted("filter") ? std::optional(measureLockFilter(scale.filterLocks)) : std::nullopt;
-    if (filter)
+    if (filter) {
         all.push_back(filter->filter);
+        all.push_back(filter->sort);
+        all.push_back(filter->insert);
+    }
     if (stage) {
         all.push_back(stage->frames);
         all.push_back(stage->frameCpu);
@@ -256,6 +259,11 @@ int main(int argc, char** argv) {
                     filter->locks, filter->listSeconds, filter->residentMb);
         targets.push_back({"filter " + std::to_string(filter->locks) + " locks, slowest step",
                            filter->filter.p(100), 100, "ms"});
+        targets.push_back({"sort " + std::to_string(filter->locks) + " locks, slowest step",
+                           filter->sort.p(100), 100, "ms"});
+        targets.push_back(
+            {"1000-lock page among " + std::to_string(filter->locks) + " locks, slowest",
+             filter->insert.p(100), 100, "ms"});
     }
     if (stage) {
         std::printf("stage: %d lanes, %.0f acquisitions/s, %zu frames, longest GUI stall %.1f ms\n",
@@ -320,6 +328,8 @@ int main(int argc, char** argv) {
         if (filter)
             out << "{\"locks\":" << filter->locks << ",\"list_seconds\":" << filter->listSeconds
                 << ",\"slowest_step_ms\":" << filter->filter.p(100)
+                << ",\"slowest_sort_ms\":" << filter->sort.p(100)
+                << ",\"insert_1000_ms\":" << filter->insert.p(100)
                 << ",\"resident_mb\":" << filter->residentMb << "}";
         else
             out << "null";

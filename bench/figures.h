@@ -106,10 +106,13 @@ struct LockFilterFigure {
     int locks;
     double listSeconds; // the lock list (model and sorting proxy) taking every lock
     Samples filter;     // each step of typing a name into the filter box, then clearing it
+    Samples sort;       // a click on the Waiters header, then on the Name header
+    Samples insert;     // runs of 1000 new locks after the others (pages of a paged listing)
     double residentMb;  // growth of the resident set: the state and the list
 };
-// The Locks page's lock list (LockListModel under LockListProxy, sorted by name) on `locks`
-// locks of one key each, built in memory: the GUI thread's own cost of listing and filtering.
+// The Locks page's lock list (LockListModel under LockListProxy under a QTableView shown
+// offscreen, sorted by name) on `locks` locks, built in memory: the GUI thread's own cost of
+// listing, filtering, sorting and taking new locks, each step until the view has painted it.
 LockFilterFigure measureLockFilter(int locks);
 
 struct StageFigure {

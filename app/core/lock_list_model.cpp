@@ -64,33 +64,51 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
     return QString::fromLatin1(etcd::anomalyKindName(kind));
 }
 
-bool LockListModel::rowLessThan(int a, int b, int column) const {
-    const Row& left = *rows_[a];
-    const Row& right = *rows_[b];
-    // Without a TTL (no holder, or not looked up yet) after every TTL when ascending.
-    const auto remaining = [this](const Row& row) {
-        const auto ttl = holderTtl(row);
-        return ttl ? ttl->ttl.remainingAt(now_) : std::numeric_limits<double>::max();
-    };
+bool LockListModel::sortsByNumber(int column) {
+    return column == Waiters || column == Ttl || column == Anomalies;
+}
+
+double LockListModel::sortNumberAt(int row, int column) const {
+    const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
-    case Name: return left.name < right.name;
-    case Kind: return left.kind < right.kind;
-    case Holder: return left.holder < right.holder;
-    case Waiters: return left.waiters < right.waiters;
-    case Ttl: return remaining(left) < remaining(right);
-    case Anomalies: return left.anomalyCount < right.anomalyCount;
-    case Ours: return ownLabel(left) < ownLabel(right);
+    case Waiters: return r.waiters;
+    case Ttl: {
+        const auto ttl = holderTtl(r);
+        if (!ttl)
+            return std::numeric_limits<double>::max();
+        if (ttl->ttl.ttlSeconds < 0)
+            return std::numeric_limits<double>::lowest();
+        return std::chrono::duration<double>(ttl->ttl.fetchedAt.time_since_epoch()).count() +
+               static_cast<double>(ttl->ttl.ttlSeconds);
     }
-    return false;
+    case Anomalies: return r.anomalyCount;
+    }
+    return 0;
+}
+
+QString LockListModel::sortTextAt(int row, int column) const {
+    const Row& r = *rows_[static_cast<std::size_t>(row)];
+    switch (column) {
+    case Name: return r.name;
+    case Kind: return r.kind;
+    case Holder: return r.holder;
+    case Ours:
+        if (const OwnMark* own = ownMarkOf(r))
+            return own->label;
+        return {};
+    }
+    return {};
 }
 
 std::optional<LeaseCountdown> LockListModel::holderTtl(const Row& row) const {
     return row.holderLease ? LeaseCountdown::of(leases_, *row.holderLease) : std::nullopt;
 }
 
-QString LockListModel::ownLabel(const Row& row) const {
+const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
+    if (own_.isEmpty()) // no name to copy for the lookup
+        return nullptr;
     const auto own = own_.constFind(QByteArray::fromStdString(row.id));
-    return own == own_.constEnd() ? QString() : own->label;
+    return own == own_.constEnd() ? nullptr : &*own;
 }
 
 const QString& LockListModel::nameAt(int row) const {
@@ -221,7 +239,12 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
 void LockListModel::tick(std::chrono::steady_clock::time_point now) {
     now_ = now;
     if (!rows_.empty())
-        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl));
+        emit dataChanged(index(0, Ttl), index(rowCount() - 1, Ttl), countdownRoles());
+}
+
+const QList<int>& LockListModel::countdownRoles() {
+    static const QList<int> roles = {Qt::DisplayRole, TtlRemainingRole};
+    return roles;
 }
 
 void LockListModel::setOwnLock(const OwnLock& own) {
@@ -309,8 +332,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
                    ? QVariant(row.anomalyDetails)
                    : QVariant();
     case Ours: {
-        const auto own = own_.constFind(QByteArray::fromStdString(row.id));
-        if (own == own_.constEnd())
+        const OwnMark* own = ownMarkOf(row);
+        if (!own)
             return {};
         return role == Qt::DisplayRole   ? QVariant(own->label)
                : role == Qt::ToolTipRole ? QVariant(own->summary)

@@ -34,8 +34,10 @@ public:
     // reason as its tooltip); a lock released or cancelled is ours no more and loses the mark.
     void setOwnLock(const OwnLock& own);
     void clearOwnLocks();
-    // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else.
+    // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else, with
+    // countdownRoles(): the time left and its text, not when the lease runs out (sortNumberAt).
     void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+    static const QList<int>& countdownRoles();
 
     // The lock's name as etcd has it (any bytes), for the row; empty when out of range.
     std::string lockNameAt(int row) const;
@@ -43,9 +45,14 @@ public:
     int rowOfLock(const std::string& name) const;
     // The Name column's text of a row (in range).
     const QString& nameAt(int row) const;
-    // Whether row `a` sorts before row `b` by `column`: numbers as numbers (waiters, seconds
-    // left, anomalies), a lock without a TTL after every TTL. For LockListProxy.
-    bool rowLessThan(int a, int b, int column) const;
+    // Whether `column` sorts by a number (Waiters, Ttl, Anomalies) rather than by its text, and
+    // that number for a row (in range), for LockListProxy. A TTL sorts by when the lease runs
+    // out, which the countdown does not change: the expired by when they expired, a lease gone
+    // before them and a lock without a TTL after every TTL.
+    static bool sortsByNumber(int column);
+    double sortNumberAt(int row, int column) const;
+    // The text another column sorts by: what it shows.
+    QString sortTextAt(int row, int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -73,7 +80,6 @@ private:
     static Row keylessRow(const std::string& name);
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
-    QString ownLabel(const Row& row) const;
     std::optional<LeaseCountdown> holderTtl(const Row& row) const;
     // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
     void showOwnMark(const std::string& name);
@@ -84,6 +90,7 @@ private:
         QString label;   // "held"
         QString summary; // OwnLock::summary()
     };
+    const OwnMark* ownMarkOf(const Row& row) const; // null when the lock is not ours
 
     // Each row on the heap: a million rows move as pointers when one goes in at the top or
     // the vector grows (moved whole, they stalled the window for 100 ms).

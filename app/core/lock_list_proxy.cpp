@@ -2,30 +2,552 @@
 
 #include "app/core/lock_list_model.h"
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+
 namespace lockscope {
 
+namespace {
+
+// Above this many runs of proxy rows, rows come and go in one layout change (a view takes each
+// insert or removal in a pass over all its rows, QHeaderView's, and a layout change in one), and
+// changed rows are reported in one range around them all.
+constexpr std::size_t MaxRunSignals = 16;
+
+// Runs of consecutive values in sorted `rows`, as [first, last] pairs.
+std::vector<std::pair<int, int>> runsOf(const std::vector<int>& rows) {
+    std::vector<std::pair<int, int>> runs;
+    for (int row : rows) {
+        if (!runs.empty() && runs.back().second + 1 == row)
+            runs.back().second = row;
+        else
+            runs.emplace_back(row, row);
+    }
+    return runs;
+}
+
+// Rows 0..n-1 by their `keys`, ties in row order: a stable LSD radix sort over the keys' bits, 16
+// at a time, that skips a digit every key shares (counts of waiters differ in the top bits only):
+// a few passes over a million rows instead of twenty million comparisons.
+std::vector<int> rowsByNumber(const std::vector<double>& keys, bool ascending) {
+    const std::size_t rows = keys.size();
+    std::vector<std::pair<uint64_t, int>> from(rows), to(rows);
+    for (std::size_t row = 0; row < rows; ++row) {
+        // Bits that order as the doubles do: a negative's all flipped, the sign bit set on others.
+        uint64_t bits = std::bit_cast<uint64_t>(keys[row]);
+        bits = bits >> 63 ? ~bits : bits | (uint64_t(1) << 63);
+        from[row] = {ascending ? bits : ~bits, static_cast<int>(row)};
+    }
+    std::vector<std::size_t> starts(std::size_t(1) << 16);
+    for (int shift = 0; shift < 64; shift += 16) {
+        std::fill(starts.begin(), starts.end(), 0);
+        for (const auto& item : from)
+            ++starts[(item.first >> shift) & 0xffff];
+        if (std::find(starts.begin(), starts.end(), rows) != starts.end())
+            continue;
+        std::size_t start = 0;
+        for (std::size_t& count : starts)
+            start += std::exchange(count, start);
+        for (const auto& item : from)
+            to[starts[(item.first >> shift) & 0xffff]++] = item;
+        from.swap(to);
+    }
+    std::vector<int> sorted(rows);
+    for (std::size_t i = 0; i < rows; ++i)
+        sorted[i] = from[i].second;
+    return sorted;
+}
+
+// Each row's rank among the distinct texts when they are few (kinds of lock, our marks), so that
+// they sort as numbers do; nothing when they are many.
+std::optional<std::vector<double>> ranksOfFewTexts(const std::vector<QString>& texts) {
+    constexpr std::size_t Few = 16;
+    std::vector<QString> distinct;
+    std::vector<double> ranks(texts.size());
+    for (std::size_t row = 0; row < texts.size(); ++row) {
+        auto found = std::find(distinct.begin(), distinct.end(), texts[row]);
+        if (found == distinct.end()) {
+            if (distinct.size() == Few)
+                return std::nullopt;
+            found = distinct.insert(distinct.end(), texts[row]);
+        }
+        ranks[row] = static_cast<double>(found - distinct.begin()); // the first seen is 0
+    }
+    std::vector<std::size_t> byText(distinct.size());
+    std::iota(byText.begin(), byText.end(), 0);
+    std::sort(byText.begin(), byText.end(),
+              [&](std::size_t a, std::size_t b) { return distinct[a] < distinct[b]; });
+    std::vector<double> rankOf(distinct.size());
+    for (std::size_t rank = 0; rank < byText.size(); ++rank)
+        rankOf[byText[rank]] = static_cast<double>(rank);
+    for (double& rank : ranks)
+        rank = rankOf[static_cast<std::size_t>(rank)];
+    return ranks;
+}
+
+} // namespace
+
 LockListProxy::LockListProxy(QObject* parent)
-    : QSortFilterProxyModel(parent) {}
+    : QAbstractProxyModel(parent) {}
 
 void LockListProxy::setLocks(LockListModel* locks) {
+    for (const QMetaObject::Connection& connection : std::as_const(connections_))
+        disconnect(connection);
+    connections_.clear();
+    beginResetModel();
     locks_ = locks;
     setSourceModel(locks);
+    if (locks) {
+        connections_ = {
+            connect(locks, &QAbstractItemModel::rowsInserted, this,
+                    &LockListProxy::sourceRowsInserted),
+            connect(locks, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+                    &LockListProxy::sourceRowsAboutToBeRemoved),
+            connect(locks, &QAbstractItemModel::rowsRemoved, this,
+                    &LockListProxy::sourceRowsRemoved),
+            connect(locks, &QAbstractItemModel::dataChanged, this,
+                    &LockListProxy::sourceDataChanged),
+            connect(locks, &QAbstractItemModel::layoutAboutToBeChanged, this,
+                    &LockListProxy::sourceLayoutAboutToBeChanged),
+            connect(locks, &QAbstractItemModel::layoutChanged, this,
+                    &LockListProxy::sourceLayoutChanged),
+            connect(locks, &QAbstractItemModel::rowsAboutToBeMoved, this,
+                    &LockListProxy::sourceLayoutAboutToBeChanged),
+            connect(locks, &QAbstractItemModel::rowsMoved, this,
+                    &LockListProxy::sourceLayoutChanged),
+            connect(locks, &QAbstractItemModel::modelAboutToBeReset, this,
+                    &LockListProxy::beginResetModel),
+            connect(locks, &QAbstractItemModel::modelReset, this,
+                    [this] {
+                        rebuild();
+                        endResetModel();
+                    }),
+            connect(locks, &QAbstractItemModel::headerDataChanged, this,
+                    &QAbstractItemModel::headerDataChanged),
+            connect(locks, &QObject::destroyed, this, [this] { setLocks(nullptr); }),
+        };
+    }
+    rebuild();
+    endResetModel();
+}
+
+void LockListProxy::rebuild() {
+    const int rows = locks_ ? locks_->rowCount() : 0;
+    folded_.assign(static_cast<std::size_t>(rows), {});
+    matches_.assign(static_cast<std::size_t>(rows), 1);
+    for (int row = 0; row < rows; ++row) {
+        folded_[row] = locks_->nameAt(row).toCaseFolded();
+        matches_[row] = matches(row);
+    }
+    takeKeys();
+    sortRows();
+    proxyRows_.assign(static_cast<std::size_t>(rows), -1);
+    showMatches();
 }
 
 void LockListProxy::setNameFilter(const QString& text) {
-    if (text == nameFilter_)
+    const QString folded = text.toCaseFolded();
+    if (folded == filter_)
         return;
-    nameFilter_ = text;
-    invalidateRowsFilter();
+    const bool narrowed = !filter_.isEmpty() && folded.contains(filter_);
+    changeLayout([&] {
+        filter_ = folded;
+        matcher_.setPattern(filter_);
+        if (filter_.isEmpty()) {
+            std::fill(matches_.begin(), matches_.end(), 1);
+        } else if (narrowed) { // a row not shown did not hold the shorter text
+            for (int row : shown_)
+                matches_[row] = matches(row);
+        } else {
+            for (std::size_t row = 0; row < matches_.size(); ++row)
+                matches_[row] = matches(static_cast<int>(row));
+        }
+        showMatches(narrowed);
+    });
 }
 
-bool LockListProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
-    return nameFilter_.isEmpty() || sourceParent.isValid() || !locks_ ||
-           locks_->nameAt(sourceRow).contains(nameFilter_, Qt::CaseInsensitive);
+bool LockListProxy::matches(int row) const {
+    return filter_.isEmpty() || matcher_.indexIn(QStringView(folded_[row])) >= 0;
 }
 
-bool LockListProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
-    return locks_->rowLessThan(left.row(), right.row(), left.column());
+void LockListProxy::sort(int column, Qt::SortOrder order) {
+    if (column == sortColumn_ && order == sortOrder_)
+        return;
+    changeLayout([&] {
+        sortColumn_ = column;
+        sortOrder_ = order;
+        takeKeys();
+        sortRows();
+        showMatches();
+    });
+}
+
+LockListProxy::SortKey LockListProxy::sortKey() const {
+    if (sortColumn_ <= LockListModel::Name || sortColumn_ >= LockListModel::ColumnCount)
+        return SortKey::Row;
+    return LockListModel::sortsByNumber(sortColumn_) ? SortKey::Number : SortKey::Text;
+}
+
+bool LockListProxy::takeKey(int row) {
+    switch (sortKey()) {
+    case SortKey::Row: return false;
+    case SortKey::Number: {
+        const double key = locks_->sortNumberAt(row, sortColumn_);
+        return std::exchange(numberKeys_[row], key) != key;
+    }
+    case SortKey::Text: {
+        const QString old = std::exchange(textKeys_[row], locks_->sortTextAt(row, sortColumn_));
+        return old != textKeys_[row];
+    }
+    }
+    return false;
+}
+
+void LockListProxy::takeKeys() {
+    const std::size_t rows = folded_.size();
+    numberKeys_.assign(sortKey() == SortKey::Number ? rows : 0, 0);
+    textKeys_.assign(sortKey() == SortKey::Text ? rows : 0, {});
+    for (std::size_t row = 0; row < rows; ++row)
+        takeKey(static_cast<int>(row));
+}
+
+bool LockListProxy::before(int a, int b) const {
+    const bool ascending = sortOrder_ == Qt::AscendingOrder;
+    switch (sortKey()) {
+    case SortKey::Row: // the name order, reversed by Name descending
+        return ascending || sortColumn_ != LockListModel::Name ? a < b : a > b;
+    case SortKey::Number:
+        if (numberKeys_[a] != numberKeys_[b])
+            return (numberKeys_[a] < numberKeys_[b]) == ascending;
+        break;
+    case SortKey::Text:
+        if (const int order = QString::compare(textKeys_[a], textKeys_[b]); order != 0)
+            return (order < 0) == ascending;
+        break;
+    }
+    return a < b; // a tie: in name order
+}
+
+void LockListProxy::sortRows() {
+    const bool ascending = sortOrder_ == Qt::AscendingOrder;
+    if (sortKey() == SortKey::Number) {
+        order_ = rowsByNumber(numberKeys_, ascending);
+        return;
+    }
+    if (sortKey() == SortKey::Text)
+        if (const auto ranks = ranksOfFewTexts(textKeys_)) {
+            order_ = rowsByNumber(*ranks, ascending);
+            return;
+        }
+    // By Name, or by text that mostly follows the names (a holder's key starts with its lock's
+    // name): the name order, or its reverse, is sorted already or nearly.
+    order_.resize(folded_.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    if (!ascending && (sortKey() == SortKey::Text || sortColumn_ == LockListModel::Name))
+        std::reverse(order_.begin(), order_.end());
+    const auto less = [this](int a, int b) { return before(a, b); };
+    if (!std::is_sorted(order_.begin(), order_.end(), less))
+        std::sort(order_.begin(), order_.end(), less); // a strict order: ties go by row
+}
+
+void LockListProxy::showMatches(bool narrowed) {
+    if (narrowed) { // only rows shown may stay: a pass over them
+        std::size_t kept = 0;
+        for (int row : shown_) {
+            if (matches_[row])
+                shown_[kept++] = row;
+            else
+                proxyRows_[row] = -1;
+        }
+        shown_.resize(kept);
+        numberShown(0);
+        return;
+    }
+    shown_.clear();
+    for (int row : order_)
+        if (matches_[row])
+            shown_.push_back(row);
+    if (shown_.size() < proxyRows_.size())
+        std::fill(proxyRows_.begin(), proxyRows_.end(), -1);
+    numberShown(0);
+}
+
+void LockListProxy::numberShown(std::size_t from) {
+    for (std::size_t proxyRow = from; proxyRow < shown_.size(); ++proxyRow)
+        proxyRows_[shown_[proxyRow]] = static_cast<int>(proxyRow);
+}
+
+template <class Change> void LockListProxy::changeLayout(Change change) {
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> sources;
+    sources.reserve(static_cast<std::size_t>(before.size()));
+    for (const QModelIndex& index : before)
+        sources.push_back(shown_[index.row()]);
+    change();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const int row = proxyRows_[sources[i]];
+        after << (row < 0 ? QModelIndex() : index(row, before[i].column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void LockListProxy::sourceRowsInserted(const QModelIndex& parent, int first, int last) {
+    if (parent.isValid())
+        return;
+    const int count = last - first + 1;
+    // Rows at and after `first` moved down `count` rows.
+    if (static_cast<std::size_t>(first) < folded_.size()) {
+        for (int& row : order_)
+            row += row >= first ? count : 0;
+        for (int& row : shown_)
+            row += row >= first ? count : 0;
+    }
+    folded_.insert(folded_.begin() + first, static_cast<std::size_t>(count), {});
+    matches_.insert(matches_.begin() + first, static_cast<std::size_t>(count), 0);
+    proxyRows_.insert(proxyRows_.begin() + first, static_cast<std::size_t>(count), -1);
+    if (sortKey() == SortKey::Number)
+        numberKeys_.insert(numberKeys_.begin() + first, static_cast<std::size_t>(count), 0);
+    if (sortKey() == SortKey::Text)
+        textKeys_.insert(textKeys_.begin() + first, static_cast<std::size_t>(count), {});
+    std::vector<int> added(static_cast<std::size_t>(count));
+    std::iota(added.begin(), added.end(), first);
+    for (int row : added) {
+        folded_[row] = locks_->nameAt(row).toCaseFolded();
+        matches_[row] = matches(row);
+        takeKey(row);
+    }
+    insertIntoOrder(added);
+
+    // Into the rows shown: a run of new rows at each proxy row they go before.
+    std::vector<std::pair<int, std::vector<int>>> runs; // proxy row, source rows
+    for (int row : added) {
+        if (!matches_[row])
+            continue;
+        const int proxyRow =
+            static_cast<int>(std::partition_point(shown_.begin(), shown_.end(),
+                                                  [&](int other) { return before(other, row); }) -
+                             shown_.begin());
+        if (runs.empty() || runs.back().first != proxyRow)
+            runs.emplace_back(proxyRow, std::vector<int>());
+        runs.back().second.push_back(row);
+    }
+    if (runs.size() > MaxRunSignals) {
+        changeLayout([this] { showMatches(); });
+        return;
+    }
+    int inserted = 0;
+    for (const auto& [proxyRow, rows] : runs) {
+        const int at = proxyRow + inserted;
+        beginInsertRows({}, at, at + static_cast<int>(rows.size()) - 1);
+        shown_.insert(shown_.begin() + at, rows.begin(), rows.end());
+        numberShown(static_cast<std::size_t>(at));
+        endInsertRows();
+        inserted += static_cast<int>(rows.size());
+    }
+}
+
+void LockListProxy::insertIntoOrder(std::vector<int>& rows) {
+    std::sort(rows.begin(), rows.end(), [this](int a, int b) { return before(a, b); });
+    // Each row's place by binary search (after the previous one's), then one merge.
+    std::vector<std::ptrdiff_t> at;
+    at.reserve(rows.size());
+    for (int row : rows)
+        at.push_back(std::partition_point(order_.begin() + (at.empty() ? 0 : at.back()),
+                                          order_.end(),
+                                          [&](int other) { return before(other, row); }) -
+                     order_.begin());
+    if (at.front() == at.back()) {
+        order_.insert(order_.begin() + at.front(), rows.begin(), rows.end());
+        return;
+    }
+    std::vector<int> merged;
+    merged.reserve(order_.size() + rows.size());
+    std::ptrdiff_t from = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        merged.insert(merged.end(), order_.begin() + from, order_.begin() + at[i]);
+        merged.push_back(rows[i]);
+        from = at[i];
+    }
+    merged.insert(merged.end(), order_.begin() + from, order_.end());
+    order_.swap(merged);
+}
+
+void LockListProxy::sourceRowsAboutToBeRemoved(const QModelIndex& parent, int first, int last) {
+    if (parent.isValid())
+        return;
+    std::vector<int> proxyRows;
+    for (int row = first; row <= last; ++row)
+        if (proxyRows_[row] >= 0)
+            proxyRows.push_back(proxyRows_[row]);
+    std::sort(proxyRows.begin(), proxyRows.end());
+    const auto runs = runsOf(proxyRows);
+    const auto hide = [&] {
+        for (int row = first; row <= last; ++row)
+            matches_[row] = 0;
+    };
+    if (runs.size() > MaxRunSignals) {
+        changeLayout([&] {
+            hide();
+            showMatches();
+        });
+        return;
+    }
+    hide();
+    for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+        beginRemoveRows({}, run->first, run->second);
+        for (int proxyRow = run->first; proxyRow <= run->second; ++proxyRow)
+            proxyRows_[shown_[proxyRow]] = -1;
+        shown_.erase(shown_.begin() + run->first, shown_.begin() + run->second + 1);
+        numberShown(static_cast<std::size_t>(run->first));
+        endRemoveRows();
+    }
+}
+
+void LockListProxy::sourceRowsRemoved(const QModelIndex& parent, int first, int last) {
+    if (parent.isValid())
+        return;
+    const int count = last - first + 1;
+    std::erase_if(order_, [&](int row) { return row >= first && row <= last; });
+    for (int& row : order_)
+        row -= row > last ? count : 0;
+    for (int& row : shown_)
+        row -= row > last ? count : 0;
+    const auto erase = [&](auto& byRow) {
+        if (!byRow.empty())
+            byRow.erase(byRow.begin() + first, byRow.begin() + last + 1);
+    };
+    erase(folded_);
+    erase(matches_);
+    erase(numberKeys_);
+    erase(textKeys_);
+    erase(proxyRows_);
+}
+
+void LockListProxy::sourceDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight,
+                                      const QList<int>& roles) {
+    if (topLeft.parent().isValid() || !topLeft.isValid())
+        return;
+    const int first = topLeft.row(), last = bottomRight.row();
+    const auto covers = [&](int column) {
+        return column >= topLeft.column() && column <= bottomRight.column();
+    };
+    // Rows whose name now passes the filter or no longer does, and rows whose sort key changed
+    // (a TTL's key does not change as it counts down: a tick reads no key and moves nothing).
+    bool refiltered = false;
+    if (covers(LockListModel::Name)) {
+        for (int row = first; row <= last; ++row) {
+            folded_[row] = locks_->nameAt(row).toCaseFolded();
+            const char match = matches(row) ? 1 : 0;
+            refiltered |= std::exchange(matches_[row], match) != match;
+        }
+    }
+    std::vector<int> moved;
+    if (covers(sortColumn_) && roles != LockListModel::countdownRoles())
+        for (int row = first; row <= last; ++row)
+            if (takeKey(row))
+                moved.push_back(row);
+    if (refiltered || !moved.empty()) {
+        changeLayout([&] {
+            if (moved.size() * 8 > order_.size()) {
+                sortRows();
+            } else { // out of the order, then back at their places
+                std::erase_if(order_, [&](int row) {
+                    return std::binary_search(moved.begin(), moved.end(), row);
+                });
+                insertIntoOrder(moved);
+            }
+            showMatches();
+        });
+    }
+    forwardDataChanged(first, last, topLeft.column(), bottomRight.column(), roles);
+}
+
+void LockListProxy::forwardDataChanged(int first, int last, int firstColumn, int lastColumn,
+                                       const QList<int>& roles) {
+    if (shown_.empty())
+        return;
+    std::vector<std::pair<int, int>> runs;
+    if (first == 0 && static_cast<std::size_t>(last) + 1 == proxyRows_.size()) {
+        runs.emplace_back(0, static_cast<int>(shown_.size()) - 1); // every row: one range
+    } else {
+        std::vector<int> proxyRows;
+        for (int row = first; row <= last; ++row)
+            if (proxyRows_[row] >= 0)
+                proxyRows.push_back(proxyRows_[row]);
+        std::sort(proxyRows.begin(), proxyRows.end());
+        runs = runsOf(proxyRows);
+        if (runs.size() > MaxRunSignals) // scattered by the sort: one range around them all
+            runs = {{runs.front().first, runs.back().second}};
+    }
+    for (const auto& [top, bottom] : runs)
+        emit dataChanged(index(top, firstColumn), index(bottom, lastColumn), roles);
+}
+
+void LockListProxy::sourceLayoutAboutToBeChanged() {
+    emit layoutAboutToBeChanged();
+    layoutProxy_ = persistentIndexList();
+    layoutSource_.clear();
+    for (const QModelIndex& index : std::as_const(layoutProxy_))
+        layoutSource_ << QPersistentModelIndex(mapToSource(index));
+}
+
+void LockListProxy::sourceLayoutChanged() {
+    rebuild();
+    QModelIndexList after;
+    for (const QPersistentModelIndex& source : std::as_const(layoutSource_))
+        after << mapFromSource(source);
+    changePersistentIndexList(layoutProxy_, after);
+    layoutProxy_.clear();
+    layoutSource_.clear();
+    emit layoutChanged();
+}
+
+QModelIndex LockListProxy::mapToSource(const QModelIndex& proxyIndex) const {
+    if (!locks_ || !proxyIndex.isValid() || proxyIndex.model() != this ||
+        static_cast<std::size_t>(proxyIndex.row()) >= shown_.size())
+        return {};
+    return locks_->index(shown_[proxyIndex.row()], proxyIndex.column());
+}
+
+QModelIndex LockListProxy::mapFromSource(const QModelIndex& sourceIndex) const {
+    if (!locks_ || !sourceIndex.isValid() || sourceIndex.model() != locks_ ||
+        static_cast<std::size_t>(sourceIndex.row()) >= proxyRows_.size())
+        return {};
+    const int row = proxyRows_[sourceIndex.row()];
+    return row < 0 ? QModelIndex() : index(row, sourceIndex.column());
+}
+
+QModelIndex LockListProxy::index(int row, int column, const QModelIndex& parent) const {
+    return hasIndex(row, column, parent) ? createIndex(row, column) : QModelIndex();
+}
+
+QModelIndex LockListProxy::parent(const QModelIndex&) const {
+    return {};
+}
+
+int LockListProxy::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(shown_.size());
+}
+
+int LockListProxy::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() || !locks_ ? 0 : locks_->columnCount();
+}
+
+bool LockListProxy::hasChildren(const QModelIndex& parent) const {
+    return rowCount(parent) > 0 && columnCount(parent) > 0;
+}
+
+QVariant LockListProxy::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && locks_)
+        return locks_->headerData(section, orientation, role);
+    return QAbstractItemModel::headerData(section, orientation, role);
 }
 
 } // namespace lockscope

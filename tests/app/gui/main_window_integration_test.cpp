@@ -17,13 +17,13 @@
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
 
+#include <QAbstractProxyModel>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSet>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -135,7 +135,7 @@ private slots:
             window.findChild<QLabel*>("lockWatchStatus")->text().contains("live"), 10000);
 
         auto* lockTable = window.findChild<QTableView*>("lockTable");
-        auto* proxy = qobject_cast<QSortFilterProxyModel*>(lockTable->model());
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(lockTable->model());
         const LockListModel* locks = window.lockWatch()->locks();
         lockTable->setCurrentIndex(
             proxy->mapFromSource(locks->index(locks->rowOfLock("/locks/demo"), 0)));
@@ -283,7 +283,7 @@ private slots:
                  (QSet<QString>{"/raw\\xff/n/\\xfd", "/raw\\xff/n/\\xfe", "/raw\\xff/n/\\xff"}));
 
         auto* lockTable = window.findChild<QTableView*>("lockTable");
-        auto* proxy = qobject_cast<QSortFilterProxyModel*>(lockTable->model());
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(lockTable->model());
         lockTable->setCurrentIndex(
             proxy->mapFromSource(locks->index(locks->rowOfLock(base + "\xfe"), 0)));
         QCOMPARE(window.lockWatch()->selectedLock(), base + "\xfe");

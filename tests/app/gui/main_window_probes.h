@@ -12,10 +12,10 @@
 #include "widgets/latency_plot.h"
 #include "widgets/problem_list.h"
 
+#include <QAbstractProxyModel>
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
 #include <QWidget>
@@ -78,7 +78,7 @@ inline bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std:
 // Selects `lock` in the window's lock list, as a click on its row would.
 inline bool selectLock(MainWindow& window, const std::string& lock) {
     auto* table = window.findChild<QTableView*>("lockTable");
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+    auto* proxy = qobject_cast<QAbstractProxyModel*>(table->model());
     const LockListModel* locks = window.lockWatch()->locks();
     const int row = locks->rowOfLock(lock);
     if (row < 0)
