@@ -146,9 +146,9 @@ bool LockWatch::drain() {
     // Live once the models show the whole listing too, not only the monitor's copy.
     setLiveness(
         state_.live && state_.pendingLocks.empty(),
-        state_.live
-            ? tr("listing the locks under %1").arg(QString::fromStdString(displayKey(prefix_)))
-            : QString::fromStdString(state_.status));
+        state_.failures > 0
+            ? tr("reconnecting: %1").arg(QString::fromStdString(state_.status))
+            : tr("loading the locks under %1").arg(QString::fromStdString(displayKey(prefix_))));
     if (!events.empty())
         emit eventsArrived(events);
     emit refreshed();

@@ -59,6 +59,7 @@ public:
     LockQueueModel* queue() const { return queue_; }
     EventLogModel* events() const { return events_; }
     bool live() const { return live_; }
+    const QString& whyNotLive() const { return notLiveReason_; }
     const etcd::LockMonitorState& state() const { return state_; }
 
 signals:

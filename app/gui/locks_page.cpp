@@ -152,11 +152,19 @@ LocksPage::LocksPage(QWidget* parent)
     connect(lockActionsBar_, &LockActionsBar::ownWaitMeasured, this, &LocksPage::ownWaitMeasured);
     connect(lockTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &LocksPage::selectLockAt);
-    // The first lock to appear is shown at once, so a queue is in view without a click.
-    connect(lockProxy_, &QAbstractItemModel::rowsInserted, this, [this] {
-        if (!lockTable_->selectionModel()->currentIndex().isValid() && lockProxy_->rowCount() > 0)
+    // The first lock to appear is shown at once, so a queue is in view without a click; when
+    // the filter hides the lock shown, the first it shows takes its place (a layout change
+    // drops the current row without saying so).
+    const auto showFirstLock = [this] {
+        if (lockTable_->selectionModel()->currentIndex().isValid())
+            return;
+        if (lockProxy_->rowCount() > 0)
             lockTable_->setCurrentIndex(lockProxy_->index(0, 0));
-    });
+        else
+            selectLockAt({});
+    };
+    connect(lockProxy_, &QAbstractItemModel::rowsInserted, this, showFirstLock);
+    connect(lockProxy_, &QAbstractItemModel::layoutChanged, this, showFirstLock);
     // Follow the newest event unless the user scrolled up to read older ones. Once a frame, not
     // once a batch: each scroll moves the table's pixels in the window's backing store.
     followEvents_.setSingleShot(true);

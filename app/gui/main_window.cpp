@@ -252,7 +252,7 @@ void MainWindow::watchPrefix(const std::string& prefix) {
     prefixCheck_->drop(); // the answer for a prefix chosen before is not wanted any more
     LockWatch* watch = workspace_->lockWatch();
     if (watch->hasPrefix() && watch->prefix() == prefix) {
-        showLiveness(watch->live(), QString()); // already watched: said again over a warning
+        showLiveness(watch->live(), watch->whyNotLive()); // said again over a warning
         return;
     }
     etcd::Client* client = workspace_->client();

@@ -75,7 +75,7 @@ void PrefixBar::showLiveness(bool live, const QString& why, bool connected) {
                           .arg(live        ? "#2e7d32"
                                : connected ? "#b07d00"
                                            : "gray"));
-    liveLabel_->setText(live ? tr("live") : connected ? tr("reconnecting: %1").arg(why) : why);
+    liveLabel_->setText(live ? tr("live") : why);
 }
 
 } // namespace lockscope

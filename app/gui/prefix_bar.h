@@ -24,7 +24,7 @@ public:
     // The prefix shown, as bytes ("/" when it does not parse).
     std::string currentPrefix() const;
     void focusPrefix();
-    // `connected`: a connection is in use, so a watch that is not live is reconnecting.
+    // `connected`: a connection is in use (the dot is amber when not live, else grey).
     void showLiveness(bool live, const QString& why, bool connected);
 
 signals:

@@ -97,6 +97,7 @@ LockChanges LockMonitor::copyChanges(LockMonitorState& state, std::size_t maxLoc
     state.revision = table_.revision();
     state.live = live_;
     state.status = status_;
+    state.failures = failures_;
     state.listedKeys = listedKeys_;
     state.listingKeys = listingKeys_;
     state.lockCount = table_.locks().size();

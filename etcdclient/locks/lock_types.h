@@ -116,6 +116,7 @@ struct LockMonitorState {
     std::map<int64_t, LeaseTtl> leases;
     bool live = false;  // the snapshot is loaded and the watch is running
     std::string status; // why it is not live, when it is not
+    int failures = 0;   // lists or watches failed since the view was last live
     // A listing in progress: keys read so far, of how many (0 of 0 when none).
     int64_t listedKeys = 0;
     int64_t listingKeys = 0;

@@ -17,6 +17,7 @@
 #include <QAbstractProxyModel>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QTableView>
 #include <QTest>
@@ -202,6 +203,17 @@ private slots:
                 .isValid(),
             UiTimeoutMs);
         QVERIFY(saveScreenshot(window, "locks_page_long_key.png"));
+
+        // The filter hides the lock shown: the first it shows takes its place, or none.
+        auto* filter = window.findChild<QLineEdit*>("lockFilter");
+        filter->setText("BUSY");
+        QCOMPARE(proxy->rowCount(), 1);
+        QCOMPARE(window.lockWatch()->selectedLock(), std::string("/readable/busy"));
+        filter->setText("no such lock");
+        QCOMPARE(proxy->rowCount(), 0);
+        QCOMPARE(window.lockWatch()->selectedLock(), std::string());
+        filter->clear();
+        QCOMPARE(proxy->rowCount(), 2);
     }
 
     // Issue 14: `etcdctl elect` keys appeared with "Holder" and "Fencing token", the
