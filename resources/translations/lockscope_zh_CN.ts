@@ -1524,6 +1524,10 @@ split brains found: %9%10</source>
         <source>no lock prefix chosen yet</source>
         <translation>尚未选择锁前缀</translation>
     </message>
+    <message>
+        <source>reconnecting: %1</source>
+        <translation>正在重连：%1</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LocksPage</name>
@@ -1598,6 +1602,14 @@ split brains found: %9%10</source>
     <message>
         <source>Readers, writers and queue</source>
         <translation>读者、写者与等待队列</translation>
+    </message>
+    <message>
+        <source>Reading the locks from etcd: %L1 of %L2 keys</source>
+        <translation>正在从 etcd 读取锁：%L1 / %L2 个键</translation>
+    </message>
+    <message>
+        <source>Listing the locks: %L1 of %L2</source>
+        <translation>正在列出锁：%L1 / %L2</translation>
     </message>
 </context>
 <context>
@@ -2019,10 +2031,6 @@ split brains found: %9%10</source>
     <message>
         <source>live</source>
         <translation>实时</translation>
-    </message>
-    <message>
-        <source>reconnecting: %1</source>
-        <translation>正在重连：%1</translation>
     </message>
 </context>
 <context>
