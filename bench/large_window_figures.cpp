@@ -1,16 +1,13 @@
 // LockScope's main window (offscreen) on a prefix of a million lock keys, held by real leases:
 // how soon the first locks show, how long until every lock is listed, the GUI thread's longest
 // stall meanwhile, and the lock filter box on the full list.
-#include "app/core/lock_list_model.h"
-#include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "figures.h"
 #include "lock_key_fill.h"
 #include "resident_memory.h"
-#include "run_events.h"
 #include "scratch_settings.h"
 #include "session_leases.h"
-#include "stall_probe.h"
+#include "window_load.h"
 
 #include <QApplication>
 #include <QLineEdit>
@@ -20,10 +17,6 @@ namespace lockscope::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOptions& options,
                                      const MonitorShape& shape) {
@@ -38,23 +31,10 @@ LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOpt
         const double residentBefore = residentMb();
         MainWindow window;
         window.setPrefix(QString::fromStdString(prefix));
-        {
-            const StallProbe probe;
-            const auto start = Clock::now();
-            window.connectTo(options);
-            window.show();
-            const LockWatch* watch = window.lockWatch();
-            runEventsUntil([watch] { return watch->locks()->rowCount() > 0; },
-                           std::chrono::seconds(60));
-            figure.firstRowsSeconds = secondsSince(start);
-            runEventsUntil(
-                [watch, &shape] {
-                    return watch->live() && watch->locks()->rowCount() >= shape.locks;
-                },
-                std::chrono::seconds(300));
-            figure.fullListSeconds = secondsSince(start);
-            figure.loadStallMs = std::chrono::duration<double, std::milli>(probe.longest()).count();
-        }
+        const WindowLoad load = loadWindow(window, options, shape.locks, std::chrono::seconds(300));
+        figure.firstRowsSeconds = load.firstRowsSeconds;
+        figure.fullListSeconds = load.fullListSeconds;
+        figure.loadStallMs = load.longestStallMs;
         figure.residentMb = residentMb() - residentBefore;
         // A name typed into the filter box letter by letter, then cleared, each step with the
         // repaint it causes.

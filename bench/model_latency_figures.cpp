@@ -10,6 +10,7 @@
 #include "scratch_settings.h"
 #include "session_leases.h"
 #include "stall_probe.h"
+#include "window_load.h"
 
 #include <atomic>
 #include <functional>
@@ -166,18 +167,9 @@ WindowLoadFigure measureLoadedWindow(etcd::Client& client, const etcd::ClientOpt
     const double residentBefore = residentMb();
     MainWindow window;
     window.setPrefix(QString::fromStdString(prefix));
-    {
-        const StallProbe probe;
-        const auto start = Clock::now();
-        window.connectTo(options);
-        window.show();
-        const LockWatch* watch = window.lockWatch();
-        runEventsUntil(
-            [watch, &shape] { return watch->live() && watch->locks()->rowCount() >= shape.locks; },
-            std::chrono::seconds(120));
-        figure.firstFullListSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-        figure.loadStallMs = std::chrono::duration<double, std::milli>(probe.longest()).count();
-    }
+    const WindowLoad load = loadWindow(window, options, shape.locks, std::chrono::seconds(120));
+    figure.firstFullListSeconds = load.fullListSeconds;
+    figure.loadStallMs = load.longestStallMs;
     figure.churn =
         measureChurn(window, writer, options, prefix, churnRate, scale.eventRun,
                      rateLabel(churnRate) + " on " + std::to_string(shape.locks) + " locks");

@@ -27,7 +27,7 @@ public:
     // How soon a drain comes again when the monitor was busy.
     static constexpr int BusyRetryMs = 2;
     // The most locks one drain copies and shows: a few milliseconds' work.
-    static constexpr std::size_t SliceLocks = 1000;
+    static constexpr std::size_t SliceLocks = 500;
 
     explicit LockWatch(QObject* parent = nullptr);
     ~LockWatch() override;

@@ -1,0 +1,32 @@
+#include "window_load.h"
+
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_watch.h"
+#include "app/gui/main_window.h"
+#include "run_events.h"
+#include "stall_probe.h"
+
+namespace lockscope::bench {
+
+WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options, int locks,
+                      std::chrono::seconds timeout) {
+    using Clock = std::chrono::steady_clock;
+    const auto secondsSince = [](Clock::time_point start) {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    WindowLoad load{};
+    const StallProbe probe;
+    const auto start = Clock::now();
+    window.connectTo(options);
+    window.show();
+    const LockWatch* watch = window.lockWatch();
+    runEventsUntil([watch] { return watch->locks()->rowCount() > 0; }, timeout);
+    load.firstRowsSeconds = secondsSince(start);
+    runEventsUntil([watch, locks] { return watch->live() && watch->locks()->rowCount() >= locks; },
+                   timeout);
+    load.fullListSeconds = secondsSince(start);
+    load.longestStallMs = std::chrono::duration<double, std::milli>(probe.longest()).count();
+    return load;
+}
+
+} // namespace lockscope::bench

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "etcdclient/client_options.h"
+
+#include <chrono>
+
+namespace lockscope {
+class MainWindow;
+}
+
+namespace lockscope::bench {
+
+struct WindowLoad {
+    double firstRowsSeconds; // from connecting to the first locks in the list
+    double fullListSeconds;  // to every lock in the list, live
+    double longestStallMs;   // the GUI thread's meanwhile
+};
+// Connects `window` (its prefix already set) and shows it, then runs events until its list
+// holds `locks` locks and it is live, or `timeout` has passed.
+WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options, int locks,
+                      std::chrono::seconds timeout);
+
+} // namespace lockscope::bench
