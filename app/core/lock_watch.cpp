@@ -119,7 +119,8 @@ bool LockWatch::drain() {
         inbox_->dirty = false;
         events.swap(inbox_->events);
     }
-    // Taken before the state, so no event is shown ahead of the state it changed. When the
+    // Taken before the state, so no event is shown ahead of the state it changed (but for a
+    // lock a long walk of the list has not reached yet: it shows in the next turns). When the
     // monitor is busy (a page of a listing, its lease round) the events go back and the drain
     // comes again shortly: the GUI thread does not wait for the client's. At most SliceLocks
     // locks at a time, the rest in the next turns: a million locks come in a slice a frame.

@@ -22,8 +22,9 @@ StageScene stageSceneOf(const etcd::LockMonitorState& state, const QHash<QByteAr
     StageScene scene;
     for (const auto& [name, queue] : state.locks) {
         if (static_cast<int>(scene.lanes.size()) >= maxLanes) {
-            ++scene.lanesLeftOut;
-            continue;
+            // Counted, not walked: a million locks are rebuilt from once a frame.
+            scene.lanesLeftOut = static_cast<int>(state.locks.size()) - maxLanes;
+            break;
         }
         StageLane lane{displayKeyText(name), {}};
         lane.tokens.reserve(queue.keys.size());

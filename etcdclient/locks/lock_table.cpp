@@ -168,12 +168,12 @@ std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb
         insert(lockKeyOf(*kv, now), revision, false, out);
         out.clear(); // what was there before we looked is state, not news
     }
-    // A page is in key order, but lock names are not ("/a-b/1" before "/a/1").
-    for (const auto& kv : kvs) {
-        std::string name = lockNameOf(kv.key());
-        if (touched.first.empty() || name < touched.first)
+    // A page is in key order, but lock names are not ("/a-b/1" before "/a/1"); "" is a name.
+    for (std::size_t i = 0; i < kvs.size(); ++i) {
+        std::string name = lockNameOf(kvs[i].key());
+        if (i == 0 || name < touched.first)
             touched.first = name;
-        if (name > touched.second)
+        if (i == 0 || name > touched.second)
             touched.second = std::move(name);
     }
     if (last) {

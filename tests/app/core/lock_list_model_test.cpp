@@ -188,7 +188,11 @@ private slots:
         state.locks.erase("/l/d");
         state.locks.erase("/l/n");
         state.locks["/l/m"].keys.push_back(lockKey("/l/m", 999, 999)); // m changes, stays
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.update(state, changes, Epoch);
+        QCOMPARE(changed.count(), 1); // m's row, where it is after c..d went
+        QCOMPARE(changed[0][0].toModelIndex().row(), 2);
+        QCOMPARE(changed[0][1].toModelIndex().row(), 2);
         QCOMPARE(removed.count(), 2); // c..d, then n
         QCOMPARE(removed[0][1].toInt(), 2);
         QCOMPARE(removed[0][2].toInt(), 3);

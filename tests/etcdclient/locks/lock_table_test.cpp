@@ -70,6 +70,9 @@ TEST(LockTableTest, AFirstLoadInPagesFormsTheQueuesAsOneLoadWould) {
     LockTable t;
     const auto first = t.loadPage({kv("/l-b/1", 5, 15), kv("/l/1", 2, 12)}, 20, t0, false);
     EXPECT_EQ(first, (std::pair<std::string, std::string>{"/l", "/l-b"}));
+    // A key without a slash is lock "": a name like any other, first here.
+    EXPECT_EQ(LockTable().loadPage({kv("1", 9, 9), kv("/a/1", 8, 8)}, 20, t0, false),
+              (std::pair<std::string, std::string>{"", "/a"}));
     EXPECT_FALSE(t.loaded());
     EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
     t.loadPage({kv("/l/0", 1, 11), kv("/m/1", 3, 13)}, 20, t0, true);
