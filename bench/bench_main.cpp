@@ -180,15 +180,16 @@ int main(int argc, char** argv) {
         std::printf("window: %d locks x %d keys listed in %.3f s (longest GUI stall %.1f ms), "
                     "%.1f MB resident; then %5.0f committed/s, longest GUI stall %.1f ms\n",
                     loadedWindow->shape.locks, loadedWindow->shape.keysPerLock,
-                    loadedWindow->firstFullListSeconds, loadedWindow->loadStallMs,
+                    loadedWindow->load.fullListSeconds, loadedWindow->load.longestStallMs,
                     loadedWindow->residentMb, loadedWindow->churn.achievedPerSecond,
                     loadedWindow->churn.longestStallMs);
 
     for (const auto& w : largeWindows)
         std::printf("large window: %7d locks x %2d keys: first rows %.3f s, all listed %.3f s, "
                     "longest GUI stall %.1f ms, %.1f MB resident (%.0f B a key)\n",
-                    w.shape.locks, w.shape.keysPerLock, w.firstRowsSeconds, w.fullListSeconds,
-                    w.loadStallMs, w.residentMb, w.residentMb * 1024 * 1024 / w.shape.keys());
+                    w.shape.locks, w.shape.keysPerLock, w.load.firstRowsSeconds,
+                    w.load.fullListSeconds, w.load.longestStallMs, w.residentMb,
+                    w.residentMb * 1024 * 1024 / w.shape.keys());
 
     std::vector<Target> targets;
     if (wanted("locks")) {
@@ -231,8 +232,8 @@ int main(int argc, char** argv) {
     if (loadedWindow) {
         const std::string what =
             "window on " + std::to_string(loadedWindow->shape.locks) + " locks: ";
-        targets.push_back(
-            {what + "longest GUI stall while listing", loadedWindow->loadStallMs, 16, "ms"});
+        targets.push_back({what + "longest GUI stall while listing",
+                           loadedWindow->load.longestStallMs, 16, "ms"});
         targets.push_back(
             {what + "event to model p99 / bare watch p99",
              loadedWindow->churn.eventToModel.p(99) / loadedWindow->churn.eventToWatch.p(99), 1.5,
@@ -243,8 +244,9 @@ int main(int argc, char** argv) {
     for (const auto& w : largeWindows) {
         const std::string what = "window on " + std::to_string(w.shape.locks) + " locks x " +
                                  std::to_string(w.shape.keysPerLock) + ": ";
-        targets.push_back({what + "first rows after connecting", w.firstRowsSeconds, 1, "s"});
-        targets.push_back({what + "longest GUI stall while loading", w.loadStallMs, 16, "ms"});
+        targets.push_back({what + "first rows after connecting", w.load.firstRowsSeconds, 1, "s"});
+        targets.push_back(
+            {what + "longest GUI stall while loading", w.load.longestStallMs, 16, "ms"});
         targets.push_back({what + "filter, slowest step", w.filter.p(100), 100, "ms"});
     }
     if (replot) {
@@ -299,8 +301,8 @@ int main(int argc, char** argv) {
         if (loadedWindow)
             out << "{\"locks\":" << loadedWindow->shape.locks
                 << ",\"keys_per_lock\":" << loadedWindow->shape.keysPerLock
-                << ",\"first_full_list_seconds\":" << loadedWindow->firstFullListSeconds
-                << ",\"longest_gui_stall_listing_ms\":" << loadedWindow->loadStallMs
+                << ",\"first_full_list_seconds\":" << loadedWindow->load.fullListSeconds
+                << ",\"longest_gui_stall_listing_ms\":" << loadedWindow->load.longestStallMs
                 << ",\"resident_mb\":" << loadedWindow->residentMb
                 << ",\"committed_per_second\":" << loadedWindow->churn.achievedPerSecond
                 << ",\"longest_gui_stall_ms\":" << loadedWindow->churn.longestStallMs << "}";
@@ -310,9 +312,9 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < largeWindows.size(); ++i)
             out << (i ? "," : "") << "{\"locks\":" << largeWindows[i].shape.locks
                 << ",\"keys_per_lock\":" << largeWindows[i].shape.keysPerLock
-                << ",\"first_rows_seconds\":" << largeWindows[i].firstRowsSeconds
-                << ",\"full_list_seconds\":" << largeWindows[i].fullListSeconds
-                << ",\"longest_gui_stall_ms\":" << largeWindows[i].loadStallMs
+                << ",\"first_rows_seconds\":" << largeWindows[i].load.firstRowsSeconds
+                << ",\"full_list_seconds\":" << largeWindows[i].load.fullListSeconds
+                << ",\"longest_gui_stall_ms\":" << largeWindows[i].load.longestStallMs
                 << ",\"resident_mb\":" << largeWindows[i].residentMb << "}";
         out << "]";
         out << ",\"stage\":";

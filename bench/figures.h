@@ -2,6 +2,7 @@
 
 #include "etcdclient/client.h"
 #include "samples.h"
+#include "window_load.h"
 
 #include <map>
 #include <string>
@@ -69,10 +70,9 @@ measureEventToModel(etcd::Client& writer, const etcd::ClientOptions& window, con
 
 struct WindowLoadFigure {
     MonitorShape shape;
-    double firstFullListSeconds; // from connecting to the lock list holding every lock
-    double loadStallMs;          // the GUI thread's longest stall meanwhile
-    double residentMb;           // growth of the resident set, from before the window to the end
-    EventRateFigure churn;       // then, at 1k events/s on some of those locks
+    WindowLoad load;
+    double residentMb;     // growth of the resident set, from before the window to the end
+    EventRateFigure churn; // then, at 1k events/s on some of those locks
 };
 // LockScope's main window on a prefix of `scale.windowShape` lock keys held and queued for by
 // real leases: how long until it lists every lock, then event to model under churn beside its
@@ -82,11 +82,9 @@ WindowLoadFigure measureLoadedWindow(etcd::Client& client, const etcd::ClientOpt
 
 struct LargeWindowFigure {
     MonitorShape shape;
-    double firstRowsSeconds; // from connecting to the first locks in the list
-    double fullListSeconds;  // to every lock in the list
-    double loadStallMs;      // the GUI thread's longest stall meanwhile
-    double residentMb;       // growth of the resident set while loading
-    Samples filter;          // each step of typing a name into the filter box, then clearing it
+    WindowLoad load;
+    double residentMb; // growth of the resident set while loading
+    Samples filter;    // each step of typing a name into the filter box, then clearing it
 };
 // LockScope's main window on each of `scale.largeWindowShapes` (lock keys held by real leases),
 // each on a fresh prefix: its first rows, its full list, its stalls, and its filter box.

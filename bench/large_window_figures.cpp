@@ -24,17 +24,13 @@ LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOpt
                                std::to_string(shape.keysPerLock) + "/";
     const std::string label =
         std::to_string(shape.locks) + " locks x " + std::to_string(shape.keysPerLock);
-    LargeWindowFigure figure{shape, 0, 0, 0, 0, {"window: filter " + label, {}}};
+    LargeWindowFigure figure{shape, {}, 0, {"window: filter " + label, {}}};
     {
         const SessionLeases sessions(client, shape.keysPerLock, 600);
         fillLockKeys(client, prefix, shape, sessions.ids());
         const double residentBefore = residentMb();
         MainWindow window;
-        window.setPrefix(QString::fromStdString(prefix));
-        const WindowLoad load = loadWindow(window, options, shape.locks, std::chrono::seconds(300));
-        figure.firstRowsSeconds = load.firstRowsSeconds;
-        figure.fullListSeconds = load.fullListSeconds;
-        figure.loadStallMs = load.longestStallMs;
+        figure.load = loadWindow(window, options, prefix, shape.locks, std::chrono::seconds(300));
         figure.residentMb = residentMb() - residentBefore;
         // A name typed into the filter box letter by letter, then cleared, each step with the
         // repaint it causes.

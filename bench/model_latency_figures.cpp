@@ -163,13 +163,10 @@ WindowLoadFigure measureLoadedWindow(etcd::Client& client, const etcd::ClientOpt
     // The churn: other sessions queueing for and releasing the first `churnedLocks` locks.
     LockEventWriter writer(client, prefix, std::min(shape.locks, churnedLocks), 2, 4);
 
-    WindowLoadFigure figure{shape, 0, 0, 0, {}};
+    WindowLoadFigure figure{shape, {}, 0, {}};
     const double residentBefore = residentMb();
     MainWindow window;
-    window.setPrefix(QString::fromStdString(prefix));
-    const WindowLoad load = loadWindow(window, options, shape.locks, std::chrono::seconds(120));
-    figure.firstFullListSeconds = load.fullListSeconds;
-    figure.loadStallMs = load.longestStallMs;
+    figure.load = loadWindow(window, options, prefix, shape.locks, std::chrono::seconds(120));
     figure.churn =
         measureChurn(window, writer, options, prefix, churnRate, scale.eventRun,
                      rateLabel(churnRate) + " on " + std::to_string(shape.locks) + " locks");

@@ -8,13 +8,14 @@
 
 namespace lockscope::bench {
 
-WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options, int locks,
-                      std::chrono::seconds timeout) {
+WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options,
+                      const std::string& prefix, int locks, std::chrono::seconds timeout) {
     using Clock = std::chrono::steady_clock;
     const auto secondsSince = [](Clock::time_point start) {
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
     WindowLoad load{};
+    window.setPrefix(QString::fromStdString(prefix));
     const StallProbe probe;
     const auto start = Clock::now();
     window.connectTo(options);

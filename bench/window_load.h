@@ -3,6 +3,7 @@
 #include "etcdclient/client_options.h"
 
 #include <chrono>
+#include <string>
 
 namespace lockscope {
 class MainWindow;
@@ -15,9 +16,9 @@ struct WindowLoad {
     double fullListSeconds;  // to every lock in the list, live
     double longestStallMs;   // the GUI thread's meanwhile
 };
-// Connects `window` (its prefix already set) and shows it, then runs events until its list
-// holds `locks` locks and it is live, or `timeout` has passed.
-WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options, int locks,
-                      std::chrono::seconds timeout);
+// Opens `window` on `prefix` (connects, shows it), then runs events until its list holds `locks`
+// locks and it is live, or `timeout` has passed.
+WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options,
+                      const std::string& prefix, int locks, std::chrono::seconds timeout);
 
 } // namespace lockscope::bench
