@@ -279,22 +279,23 @@ void LocksPage::refreshNow() {
 void LocksPage::showLoadProgress() {
     const LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
     const etcd::LockMonitorState* state = watch ? &watch->state() : nullptr;
-    const int shown = watch ? watch->locks()->rowCount() : 0;
-    // Percent, as a bar of a million would overflow nothing but reads no better.
+    const bool reading = state && state->listingKeys > 0;
+    const bool listing = state && !state->pendingLocks.empty();
+    loadProgress_->setVisible(reading || listing);
     const auto percent = [](double part, double whole) {
         return whole > 0 ? static_cast<int>(100.0 * part / whole) : 0;
     };
-    if (state && state->listingKeys > 0) {
+    if (reading) {
         loadProgress_->setValue(percent(state->listedKeys, state->listingKeys));
         loadProgress_->setFormat(tr("Reading the locks from etcd: %L1 of %L2 keys")
                                      .arg(state->listedKeys)
                                      .arg(state->listingKeys));
-    } else if (state && !state->pendingLocks.empty()) {
+    } else if (listing) {
+        const int shown = watch->locks()->rowCount();
         loadProgress_->setValue(percent(shown, static_cast<double>(state->lockCount)));
         loadProgress_->setFormat(
             tr("Listing the locks: %L1 of %L2").arg(shown).arg(state->lockCount));
     }
-    loadProgress_->setVisible(state && (state->listingKeys > 0 || !state->pendingLocks.empty()));
 }
 
 void LocksPage::focusLockFilter() {

@@ -36,6 +36,12 @@ std::string_view segmentBefore(std::string_view key, std::size_t end, std::size_
     return key.substr(start, end - start);
 }
 
+// Oldest first, so queues and holders form as they did on the server.
+void sortByCreateRevision(std::vector<const mvccpb::KeyValue*>& kvs) {
+    std::sort(kvs.begin(), kvs.end(),
+              [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
+}
+
 void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
     k.modRevision = kv.mod_revision();
     k.value = kv.value();
@@ -133,7 +139,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     for (const auto& [rev, key] : gone)
         erase(key, revision, now, true, out);
 
-    // Keys new since: in create order, so queues and holders form as they did on the server.
+    // Keys new since.
     std::vector<const mvccpb::KeyValue*> arrived;
     for (const auto& kv : kvs) {
         LockKey* known = locks_.empty() ? nullptr : find(kv.key());
@@ -143,8 +149,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
         }
         refresh(*known, kv);
     }
-    std::sort(arrived.begin(), arrived.end(),
-              [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
+    sortByCreateRevision(arrived);
     for (auto* kv : arrived)
         insert(lockKeyOf(*kv, now), revision, true, out);
     revision_ = revision;
@@ -154,14 +159,12 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
 std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb::KeyValue>& kvs,
                                                         int64_t revision, Clock::time_point now,
                                                         bool last) {
-    // In create order, so queues and holders form as they did on the server (a lock's keys in
-    // two pages are put in order by insert()).
+    // A lock's keys in two pages are put in order by insert().
     std::vector<const mvccpb::KeyValue*> arrived;
     arrived.reserve(kvs.size());
     for (const auto& kv : kvs)
         arrived.push_back(&kv);
-    std::sort(arrived.begin(), arrived.end(),
-              [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
+    sortByCreateRevision(arrived);
     std::pair<std::string, std::string> touched;
     std::vector<LockEvent> out;
     for (auto* kv : arrived) {
