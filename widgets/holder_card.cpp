@@ -29,6 +29,8 @@ QLineEdit* valueField() {
 }
 
 void showValue(QLineEdit* field, const QString& text) {
+    if (field->text() == text) // the card is refreshed with every batch; the same text repaints
+        return;
     field->setText(text);
     field->setCursorPosition(0); // the start of a long key, not its end
     field->setToolTip(text);     // all of it, however long

@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QClipboard>
 #include <QDateTime>
+#include <QEvent>
 #include <QGuiApplication>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -25,7 +26,19 @@ LockActionsBar::LockActionsBar(QAbstractItemView* queueView, QWidget* parent)
     setObjectName("lockActionsBar");
     setIconSize(QSize(16, 16));
     createLockActions();
+    for (QAction* described : {forceReleaseAction_, copyKeyAction_})
+        describeTargetIn(widgetForAction(described));
     updateLockActions();
+}
+
+void LockActionsBar::describeTargetIn(QWidget* shower) {
+    shower->installEventFilter(this);
+}
+
+bool LockActionsBar::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ToolTip)
+        describeTarget();
+    return QToolBar::eventFilter(watched, event);
 }
 
 void LockActionsBar::setWorkspace(Workspace* workspace) {
@@ -157,7 +170,8 @@ int LockActionsBar::targetQueueRow() const {
     return current.isValid() && current.row() < queue->rowCount() ? current.row() : 0;
 }
 
-void LockActionsBar::describeTarget(int row) {
+void LockActionsBar::describeTarget() {
+    const int row = targetQueueRow();
     if (row < 0) {
         const QString none = tr("(select a lock that has a holder, or a row of its queue)");
         forceReleaseAction_->setToolTip(tr("Take a key away from whoever holds it %1").arg(none));
@@ -200,7 +214,6 @@ void LockActionsBar::updateLockActions() {
     const int target = targetQueueRow();
     forceReleaseAction_->setEnabled(actions && target >= 0);
     copyKeyAction_->setEnabled(target >= 0);
-    describeTarget(target);
 }
 
 bool LockActionsBar::aimAt(const QString& keyText) {

@@ -16,6 +16,11 @@ class Workspace;
 // Workspace's LockActions on the lock its LockWatch has selected; Force release and Copy key on
 // the row selected in `queueView`, else on the lock's holder, and their tooltips say whose key.
 // Read-only hides the ones that write.
+//
+// Those two tooltips are written when one is about to show, not with every refresh: a changed
+// action re-sets its tool button, whose new size hint lays out every parent up to the window's
+// tab widget, which then repaints all of itself. With the selected lock's holder changing at
+// each batch of events, that was a whole-window repaint a frame.
 class LockActionsBar : public QToolBar {
     Q_OBJECT
 public:
@@ -32,6 +37,9 @@ public:
     QAction* forceReleaseAction() const { return forceReleaseAction_; }
     QAction* pauseAction() const { return pauseAction_; }
     QAction* copyKeyAction() const { return copyKeyAction_; }
+    // `shower` (a menu holding the actions) brings the target's tooltips up to date before it
+    // shows one, as the bar's own buttons do.
+    void describeTargetIn(QWidget* shower);
 
 signals:
     void message(const QString& text, int timeoutMs);
@@ -51,7 +59,8 @@ private:
     // The queue row Force release and Copy key act on: the one selected in the queue view,
     // else the holder's (row 0); -1 when the selected lock has no keys.
     int targetQueueRow() const;
-    void describeTarget(int row);
+    void describeTarget();
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     QAbstractItemView* queueView_;
     QPointer<Workspace> workspace_;

@@ -137,6 +137,7 @@ void MainWindow::createMenus(QTabWidget* pages) {
     lockMenu->setObjectName("lockMenu");
     lockMenu->setToolTipsVisible(true); // they say whose key Force release and Copy key take
     lockMenu->addActions(locksPage_->lockActionsBar()->lockActions());
+    locksPage_->lockActionsBar()->describeTargetIn(lockMenu);
 
     auto* viewMenu = new ViewMenu(pages, prefixBar_, locksPage_, menuBar());
     menuBar()->addMenu(viewMenu);

@@ -37,6 +37,7 @@
 using namespace lockscope;
 using lockscope::test::saveScreenshot;
 using lockscope::test::selectLock;
+using lockscope::test::toolTipAt;
 using lockscope::test::waitersShown;
 using lockscope::test::whenModal;
 
@@ -176,10 +177,13 @@ private slots:
         QAction* copyKey = actionNamed(lock, "copyKeyAction");
         QAction* forceRelease = actionNamed(lock, "forceReleaseAction");
         QTRY_VERIFY_WITH_TIMEOUT(copyKey->isEnabled() && forceRelease->isEnabled(), UiTimeoutMs);
-        QVERIFY2(copyKey->toolTip().contains("the holder's key " + holderKey),
-                 qPrintable(copyKey->toolTip()));
-        QVERIFY2(forceRelease->toolTip().contains("the holder's key " + holderKey),
-                 qPrintable(forceRelease->toolTip()));
+        lock->popup(window.mapToGlobal(QPoint(20, 20)));
+        QVERIFY(QTest::qWaitForWindowExposed(lock));
+        for (QAction* described : {copyKey, forceRelease}) {
+            const QString tip = toolTipAt(lock, lock->actionGeometry(described).center());
+            QVERIFY2(tip.contains("the holder's key " + holderKey), qPrintable(tip));
+        }
+        lock->hide();
         QVERIFY(saveMenuScreenshot(window, lock, "menus_lock_on_holder.png"));
         QGuiApplication::clipboard()->clear();
         copyKey->trigger();

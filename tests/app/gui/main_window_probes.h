@@ -13,11 +13,14 @@
 #include "widgets/problem_list.h"
 
 #include <QAbstractProxyModel>
+#include <QApplication>
 #include <QDir>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
 #include <QTest>
+#include <QToolTip>
 #include <QWidget>
 #include <string>
 
@@ -91,6 +94,15 @@ inline bool selectLock(MainWindow& window, const std::string& lock) {
 inline QString ownState(MainWindow& window) {
     auto* label = window.findChild<ElidedLabel*>("ownLockState");
     return label && label->isVisible() ? label->text() : QString();
+}
+
+// The tooltip `widget` shows with the pointer resting at `at` (its own coordinates), as a user
+// sees it; empty when none shows.
+inline QString toolTipAt(QWidget* widget, QPoint at) {
+    QToolTip::hideText();
+    QHelpEvent rest(QEvent::ToolTip, at, widget->mapToGlobal(at));
+    QApplication::sendEvent(widget, &rest);
+    return QToolTip::isVisible() ? QToolTip::text() : QString();
 }
 
 // A dialog's button by its text as shown (without the '&' of its mnemonic).
