@@ -9,6 +9,7 @@
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
 #include "app/gui/lock_actions_bar.h"
+#include "widgets/cached_scroll_bar.h"
 #include "widgets/holder_card.h"
 #include "widgets/plain_text_delegate.h"
 #include "widgets/ttl_countdown_delegate.h"
@@ -45,6 +46,11 @@ QTableView* tableView(const QString& name, int stretch) {
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setAlternatingRowColors(true);
+    // Qt's raster engine hands fills and lines taller than 96 pixels to its thread pool and
+    // waits: a grid's column lines span the view, and with rows changing every frame that wait
+    // held the GUI thread longer than the drawing. Alternating rows separate them instead.
+    view->setShowGrid(false);
+    view->setVerticalScrollBar(new CachedScrollBar(Qt::Vertical));
     view->setWordWrap(false);
     view->setTextElideMode(Qt::ElideMiddle);
     view->verticalHeader()->hide();
