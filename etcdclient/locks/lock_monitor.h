@@ -20,8 +20,8 @@ namespace etcd {
 // the next revision. The first listing's pages join the state as they arrive, so a display shows
 // the first locks of a million at once. After compaction, a broken stream or a failover it
 // re-lists and reconciles (the LockTable reports what the gap implied as recovered events), so
-// no holder change is missed or doubled. Lease TTLs are looked up for holders first, then
-// waiters nearest the front, at a bounded rate. Callbacks run on the client's thread; state() is
+// no holder change is missed or doubled. Lease TTLs are looked up for holders' leases first,
+// then the waiters', at a bounded rate. Callbacks run on the client's thread; state() is
 // thread-safe.
 class LockMonitor : public std::enable_shared_from_this<LockMonitor> {
 public:

@@ -215,6 +215,8 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
     const std::size_t heldBefore = queue.holderCount();
     waiting_ -= queue.keys.size() - heldBefore;
+    countHolding(queue, -1);
+    countKey(key.lease, +1);
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     const auto now = key.enqueuedAt;
     key.enqueuedBeforeSeen = unseen(recovered);
@@ -224,6 +226,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     if (amongHolders) // behind the holders it changes none of them
         noteHolders(queue, revision, now, recovered, out, heldBefore + 1);
     waiting_ += queue.keys.size() - queue.holderCount();
+    countHolding(queue, +1);
 }
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
@@ -238,6 +241,8 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         return;
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
     waiting_ -= queue.keys.size() - queue.holderCount();
+    countHolding(queue, -1);
+    countKey(it->lease, -1);
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
                     it->key,
@@ -260,7 +265,24 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         if (index <= queue.holderCount()) // a holder, or an RWMutex writer readers waited on
             noteHolders(queue, revision, now, recovered, out);
         waiting_ += queue.keys.size() - queue.holderCount();
+        countHolding(queue, +1);
     }
+}
+
+void LockTable::countHolding(const LockQueue& queue, int delta) {
+    const std::size_t holders = queue.holderCount();
+    for (std::size_t i = 0; i < holders; ++i)
+        if (queue.keys[i].lease != 0)
+            leaseUses_[queue.keys[i].lease].holding += static_cast<std::size_t>(delta);
+}
+
+void LockTable::countKey(int64_t lease, int delta) {
+    if (lease == 0)
+        return;
+    auto& use = leaseUses_[lease];
+    use.keys += static_cast<std::size_t>(delta);
+    if (use.keys == 0)
+        leaseUses_.erase(lease);
 }
 
 LockEventKind LockTable::departure(const LockKey& gone, bool wasHolder) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace etcd {
@@ -53,6 +54,14 @@ public:
     // Keys waiting behind their lock's holders, over every lock: kept as keys come and go, so a
     // million locks are not walked to chart the queues' depth.
     std::size_t waiting() const { return waiting_; }
+    // Each lease in use (never 0): how many keys it carries and how many of those hold. Kept as
+    // keys come and go, so the lease lookups go through the leases, not through every key.
+    struct LeaseUse {
+        std::size_t keys = 0;
+        std::size_t holding = 0;
+        bool operator==(const LeaseUse&) const = default;
+    };
+    const std::unordered_map<int64_t, LeaseUse>& leaseUses() const { return leaseUses_; }
     bool loaded() const { return loaded_; }
 
     static std::string lockNameOf(const std::string& key);
@@ -77,6 +86,9 @@ private:
     // After the queue changed: the keys that hold now and did not are Acquired; any among the
     // first `heldBefore` that no longer holds (an older key arrived out of order) did not hold
     // after all.
+    // `queue`'s holders' leases count `delta` holders more: -1 before a change, +1 after.
+    void countHolding(const LockQueue& queue, int delta);
+    void countKey(int64_t lease, int delta);
     void noteHolders(LockQueue& queue, int64_t revision, std::chrono::system_clock::time_point now,
                      bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore = 0);
 
@@ -86,6 +98,7 @@ private:
     int64_t revision_ = 0;
     bool loaded_ = false;
     std::size_t waiting_ = 0;
+    std::unordered_map<int64_t, LeaseUse> leaseUses_;
 };
 
 } // namespace etcd

@@ -24,7 +24,13 @@ struct Store {
 
 void verify(const LockTable& table, const Store& store) {
     std::size_t total = 0;
+    std::map<int64_t, LockTable::LeaseUse> uses; // the table's lease counts, from scratch
     for (const auto& [name, queue] : table.locks()) {
+        for (std::size_t i = 0; i < queue.keys.size(); ++i)
+            if (queue.keys[i].lease != 0) {
+                ++uses[queue.keys[i].lease].keys;
+                uses[queue.keys[i].lease].holding += i < queue.holderCount() ? 1 : 0;
+            }
         check(!queue.keys.empty());
         check(queue.name == name);
         for (std::size_t i = 0; i < queue.keys.size(); ++i) {
@@ -43,6 +49,11 @@ void verify(const LockTable& table, const Store& store) {
         total += queue.keys.size();
     }
     check(total == store.keys.size());
+    check(uses.size() == table.leaseUses().size());
+    for (const auto& [lease, use] : uses) {
+        const auto kept = table.leaseUses().find(lease);
+        check(kept != table.leaseUses().end() && kept->second == use);
+    }
 }
 
 } // namespace

@@ -352,6 +352,35 @@ TEST(LockTableTest, AKeyRecreatedDuringTheGapIsAReleaseAndANewEnqueue) {
 }
 
 // RWMutex keys (etcd's contrib/recipes): <name>/read|write/<UnixNano>.
+TEST(LockTableTest, CountsEachLeasesKeysAndHoldersAsKeysComeAndGo) {
+    using Use = LockTable::LeaseUse;
+    LockTable t;
+    // Lease 1 holds /a and waits for /b; lease 2 holds /b; lease 3 waits for /a; /c has none.
+    t.load({kv("/a/1", 1, 11), kv("/b/2", 2, 12), kv("/b/1", 1, 13), kv("/a/3", 3, 14),
+            kv("/c/x", 0, 15)},
+           15, t0);
+    const auto& uses = t.leaseUses();
+    EXPECT_EQ(uses.size(), 3u); // lease 0 is no lease
+    EXPECT_EQ(uses.at(1), (Use{2, 1}));
+    EXPECT_EQ(uses.at(2), (Use{1, 1}));
+    EXPECT_EQ(uses.at(3), (Use{1, 0}));
+    t.apply(del("/a/1"), 16, t0); // lease 3 holds /a now
+    EXPECT_EQ(uses.at(1), (Use{1, 0}));
+    EXPECT_EQ(uses.at(3), (Use{1, 1}));
+    t.apply(put(kv("/a/0", 1, 9)), 17, t0); // an older key of lease 1 arrives late: it holds
+    EXPECT_EQ(uses.at(1), (Use{2, 1}));
+    EXPECT_EQ(uses.at(3), (Use{1, 0}));
+    for (const char* key : {"/a/0", "/a/3", "/b/2", "/b/1", "/c/x"})
+        t.apply(del(key), 18, t0);
+    EXPECT_TRUE(uses.empty());
+    // RWMutex readers share: each leading reader's lease holds.
+    t.apply(put(kv("/rw/read/1700000000000000001", 7, 19)), 19, t0);
+    t.apply(put(kv("/rw/read/1700000000000000002", 8, 20)), 20, t0);
+    t.apply(put(kv("/rw/write/1700000000000000003", 7, 21)), 21, t0);
+    EXPECT_EQ(uses.at(7), (Use{2, 1}));
+    EXPECT_EQ(uses.at(8), (Use{1, 1}));
+}
+
 std::string rw(const char* mode, int n) {
     return std::string("/rw/") + mode + "/17955300665676" + std::to_string(10000 + n);
 }
