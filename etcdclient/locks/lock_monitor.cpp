@@ -1,6 +1,7 @@
 #include "etcdclient/locks/lock_monitor.h"
 
 #include "etcdclient/key_range.h"
+#include "etcdclient/locks/due_leases.h"
 #include "etcdclient/weak_callback.h"
 
 #include <algorithm>
@@ -369,29 +370,11 @@ void LockMonitor::tickLeases(uint64_t generation) {
         if (leases_.size() != known)
             ++leasesStamp_;
 
-        const auto now = std::chrono::steady_clock::now();
-        int budget = std::max(1, options_.leaseLookupsPerSecond *
-                                     static_cast<int>(leaseTick.count()) / 1000) -
-                     leaseLookupsInFlight_;
-        // Holders' leases first, then the waiters'.
-        for (const bool holding : {true, false})
-            for (const auto& [lease, use] : uses) {
-                if (budget <= 0)
-                    break;
-                if ((use.holding > 0) != holding)
-                    continue;
-                auto known = leases_.find(lease);
-                // Looked up again before its countdown runs low, so a live lease never appears
-                // to have run out.
-                const bool fresh = known != leases_.end() &&
-                                   (known->second.ttlSeconds < 0 ||
-                                    (now - known->second.fetchedAt < options_.leaseRefresh &&
-                                     known->second.remainingAt(now) > 1.5));
-                if (fresh)
-                    continue;
-                due.push_back(lease);
-                --budget;
-            }
+        const int budget = std::max(1, options_.leaseLookupsPerSecond *
+                                           static_cast<int>(leaseTick.count()) / 1000) -
+                           leaseLookupsInFlight_;
+        due = dueLeases(uses, leases_, std::chrono::steady_clock::now(), options_.leaseRefresh,
+                        static_cast<std::size_t>(std::max(0, budget)));
         leaseLookupsInFlight_ += static_cast<int>(due.size());
     }
     for (int64_t lease : due)

@@ -42,12 +42,6 @@ void sortByCreateRevision(std::vector<const mvccpb::KeyValue*>& kvs) {
               [](auto* a, auto* b) { return a->create_revision() < b->create_revision(); });
 }
 
-void refresh(LockKey& k, const mvccpb::KeyValue& kv) {
-    k.modRevision = kv.mod_revision();
-    k.value = kv.value();
-    k.lease = kv.lease();
-}
-
 } // namespace
 
 KeyMode LockTable::modeOf(const std::string& key) {
@@ -269,20 +263,41 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     }
 }
 
+void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv) {
+    k.modRevision = kv.mod_revision();
+    k.value = kv.value();
+    if (k.lease == kv.lease())
+        return;
+    // Put again under another lease, or none (etcd keeps its create revision): the lease counts
+    // move with it.
+    const LockQueue& queue = locks_.at(lockNameOf(k.key));
+    countHolding(queue, -1);
+    countKey(k.lease, -1);
+    k.lease = kv.lease();
+    countKey(k.lease, +1);
+    countHolding(queue, +1);
+}
+
 void LockTable::countHolding(const LockQueue& queue, int delta) {
     const std::size_t holders = queue.holderCount();
-    for (std::size_t i = 0; i < holders; ++i)
-        if (queue.keys[i].lease != 0)
-            leaseUses_[queue.keys[i].lease].holding += static_cast<std::size_t>(delta);
+    for (std::size_t i = 0; i < holders; ++i) {
+        if (queue.keys[i].lease == 0)
+            continue;
+        LeaseUse& use = leaseUses_.at(queue.keys[i].lease); // its keys are counted
+        delta > 0 ? ++use.holding : --use.holding;
+    }
 }
 
 void LockTable::countKey(int64_t lease, int delta) {
     if (lease == 0)
         return;
-    auto& use = leaseUses_[lease];
-    use.keys += static_cast<std::size_t>(delta);
-    if (use.keys == 0)
-        leaseUses_.erase(lease);
+    if (delta > 0) {
+        ++leaseUses_[lease].keys;
+        return;
+    }
+    const auto use = leaseUses_.find(lease);
+    if (--use->second.keys == 0)
+        leaseUses_.erase(use);
 }
 
 LockEventKind LockTable::departure(const LockKey& gone, bool wasHolder) {

@@ -75,6 +75,8 @@ public:
 
 private:
     LockKey* find(const std::string& key);
+    // A key put again with its create revision: its value, its mod revision, its lease.
+    void refresh(LockKey& k, const mvccpb::KeyValue& kv);
     void insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out);
     void erase(const std::string& key, int64_t revision, std::chrono::system_clock::time_point now,
                bool recovered, std::vector<LockEvent>& out);

@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             mvccpb::KeyValue kv;
             auto existing = store.keys.find(key);
             kv.set_key(key);
-            kv.set_lease(data[i + 2] % 3);
+            kv.set_lease((data[i] >> 2) % 3); // a put again may change a key's lease
             kv.set_create_revision(existing != store.keys.end() ? existing->second.create_revision()
                                                                 : store.revision);
             kv.set_mod_revision(store.revision);

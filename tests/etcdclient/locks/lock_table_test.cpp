@@ -351,7 +351,6 @@ TEST(LockTableTest, AKeyRecreatedDuringTheGapIsAReleaseAndANewEnqueue) {
     EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/2", "/l/1"}));
 }
 
-// RWMutex keys (etcd's contrib/recipes): <name>/read|write/<UnixNano>.
 TEST(LockTableTest, CountsEachLeasesKeysAndHoldersAsKeysComeAndGo) {
     using Use = LockTable::LeaseUse;
     LockTable t;
@@ -370,6 +369,10 @@ TEST(LockTableTest, CountsEachLeasesKeysAndHoldersAsKeysComeAndGo) {
     t.apply(put(kv("/a/0", 1, 9)), 17, t0); // an older key of lease 1 arrives late: it holds
     EXPECT_EQ(uses.at(1), (Use{2, 1}));
     EXPECT_EQ(uses.at(3), (Use{1, 0}));
+    // A key put again under another lease keeps its place; the counts move to the new lease.
+    t.apply(put(kv("/a/0", 4, 9)), 18, t0);
+    EXPECT_EQ(uses.at(1), (Use{1, 0}));
+    EXPECT_EQ(uses.at(4), (Use{1, 1}));
     for (const char* key : {"/a/0", "/a/3", "/b/2", "/b/1", "/c/x"})
         t.apply(del(key), 18, t0);
     EXPECT_TRUE(uses.empty());
@@ -381,6 +384,7 @@ TEST(LockTableTest, CountsEachLeasesKeysAndHoldersAsKeysComeAndGo) {
     EXPECT_EQ(uses.at(8), (Use{1, 1}));
 }
 
+// RWMutex keys (etcd's contrib/recipes): <name>/read|write/<UnixNano>.
 std::string rw(const char* mode, int n) {
     return std::string("/rw/") + mode + "/17955300665676" + std::to_string(10000 + n);
 }
