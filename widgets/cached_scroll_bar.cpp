@@ -1,15 +1,16 @@
 #include "widgets/cached_scroll_bar.h"
 
-#include <QGuiApplication>
+#include <QEvent>
 #include <QPainter>
 #include <QStyleOptionSlider>
 
 namespace lockscope {
 
 namespace {
-const QStyle::SubControls Groove = QStyle::SC_ScrollBarGroove | QStyle::SC_ScrollBarAddPage |
-                                   QStyle::SC_ScrollBarSubPage | QStyle::SC_ScrollBarFirst |
-                                   QStyle::SC_ScrollBarLast;
+// What stays put while the value changes: the picture. The pages either side of the handle
+// move with it, like the handle and the arrows (which show whether they can move it).
+const QStyle::SubControls Still =
+    QStyle::SC_ScrollBarGroove | QStyle::SC_ScrollBarFirst | QStyle::SC_ScrollBarLast;
 } // namespace
 
 CachedScrollBar::CachedScrollBar(Qt::Orientation orientation, QWidget* parent)
@@ -17,39 +18,55 @@ CachedScrollBar::CachedScrollBar(Qt::Orientation orientation, QWidget* parent)
     setAttribute(Qt::WA_OpaquePaintEvent); // every pixel is painted, the background too
 }
 
-CachedScrollBar::Look CachedScrollBar::lookOf(const QStyleOptionSlider& option) const {
-    return {size(), devicePixelRatio(), option.state, palette().cacheKey(), style()};
-}
-
 void CachedScrollBar::paintEvent(QPaintEvent* event) {
     QPainter painter(this);
     // What a plain scroll bar shows through: the window's background.
     const QColor background = palette().color(QPalette::Window);
-    if (underMouse() || isSliderDown() || QGuiApplication::mouseButtons() != Qt::NoButton) {
+    if (underMouse() || pressed_) {
         // Hovered and pressed parts are QScrollBar's own state, which only it can draw.
         painter.fillRect(rect(), background);
         painter.end();
         QScrollBar::paintEvent(event);
         return;
     }
-    // As QScrollBar draws itself with no part hovered: the groove from the picture, then the
-    // handle, which moves with every row a log gains, and the arrows, which the handle may
-    // touch and which show whether they can move it; both are short.
+    // As QScrollBar draws itself with no part hovered.
     QStyleOptionSlider option;
     initStyleOption(&option);
-    const Look look = lookOf(option);
+    const Look look{size(), devicePixelRatio(), option.state};
     if (look != pictured_) {
         picture_ = QPixmap(size() * look.pixelRatio);
         picture_.setDevicePixelRatio(look.pixelRatio);
         picture_.fill(background);
         QPainter onPicture(&picture_);
-        option.subControls = Groove;
+        option.subControls = Still;
         style()->drawComplexControl(QStyle::CC_ScrollBar, &option, &onPicture, this);
         pictured_ = look;
     }
     painter.drawPixmap(0, 0, picture_);
-    option.subControls = QStyle::SubControls(QStyle::SC_All) & ~Groove;
+    option.subControls = QStyle::SubControls(QStyle::SC_All) & ~Still;
     style()->drawComplexControl(QStyle::CC_ScrollBar, &option, &painter, this);
+}
+
+void CachedScrollBar::changeEvent(QEvent* event) {
+    switch (event->type()) {
+    case QEvent::StyleChange: // a style sheet too, under the same QStyle object
+    case QEvent::PaletteChange:
+    case QEvent::LayoutDirectionChange:
+    case QEvent::EnabledChange: pictured_.reset(); break;
+    default: break;
+    }
+    QScrollBar::changeEvent(event);
+}
+
+void CachedScrollBar::mousePressEvent(QMouseEvent* event) {
+    pressed_ = true;
+    QScrollBar::mousePressEvent(event);
+}
+
+void CachedScrollBar::mouseReleaseEvent(QMouseEvent* event) {
+    pressed_ = false;
+    QScrollBar::mouseReleaseEvent(event);
+    update(); // the plain look of the press is replaced
 }
 
 } // namespace lockscope

@@ -29,10 +29,11 @@ LockActionsBar::LockActionsBar(QAbstractItemView* queueView, QWidget* parent)
     for (QAction* described : {forceReleaseAction_, copyKeyAction_})
         describeTargetIn(widgetForAction(described));
     updateLockActions();
+    describeTarget();
 }
 
-void LockActionsBar::describeTargetIn(QWidget* shower) {
-    shower->installEventFilter(this);
+void LockActionsBar::describeTargetIn(QWidget* widget) {
+    widget->installEventFilter(this);
 }
 
 bool LockActionsBar::eventFilter(QObject* watched, QEvent* event) {

@@ -37,9 +37,11 @@ public:
     QAction* forceReleaseAction() const { return forceReleaseAction_; }
     QAction* pauseAction() const { return pauseAction_; }
     QAction* copyKeyAction() const { return copyKeyAction_; }
-    // `shower` (a menu holding the actions) brings the target's tooltips up to date before it
-    // shows one, as the bar's own buttons do.
-    void describeTargetIn(QWidget* shower);
+    // Writes Force release's and Copy key's tooltips for their target now. The bar's buttons
+    // call it when they are about to show one; a menu holding the actions calls it as it opens,
+    // and `describeTargetIn(menu)` before it shows one.
+    void describeTarget();
+    void describeTargetIn(QWidget* widget);
 
 signals:
     void message(const QString& text, int timeoutMs);
@@ -59,7 +61,6 @@ private:
     // The queue row Force release and Copy key act on: the one selected in the queue view,
     // else the holder's (row 0); -1 when the selected lock has no keys.
     int targetQueueRow() const;
-    void describeTarget();
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     QAbstractItemView* queueView_;

@@ -50,7 +50,13 @@ QTableView* tableView(const QString& name, int stretch) {
     // waits: a grid's column lines span the view, and with rows changing every frame that wait
     // held the GUI thread longer than the drawing. Alternating rows separate them instead.
     view->setShowGrid(false);
-    view->setVerticalScrollBar(new CachedScrollBar(Qt::Vertical));
+    auto* bar = new CachedScrollBar(Qt::Vertical);
+    view->setVerticalScrollBar(bar);
+    // The view connected its first bar to these (fetching more rows, the hovered row after a
+    // scroll); the scroll area connects a later one only to its own.
+    QObject::connect(bar, SIGNAL(actionTriggered(int)), view, SLOT(verticalScrollbarAction(int)));
+    QObject::connect(bar, SIGNAL(valueChanged(int)), view,
+                     SLOT(verticalScrollbarValueChanged(int)));
     view->setWordWrap(false);
     view->setTextElideMode(Qt::ElideMiddle);
     view->verticalHeader()->hide();

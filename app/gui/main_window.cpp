@@ -138,6 +138,8 @@ void MainWindow::createMenus(QTabWidget* pages) {
     lockMenu->setToolTipsVisible(true); // they say whose key Force release and Copy key take
     lockMenu->addActions(locksPage_->lockActionsBar()->lockActions());
     locksPage_->lockActionsBar()->describeTargetIn(lockMenu);
+    connect(lockMenu, &QMenu::aboutToShow, locksPage_->lockActionsBar(),
+            &LockActionsBar::describeTarget);
 
     auto* viewMenu = new ViewMenu(pages, prefixBar_, locksPage_, menuBar());
     menuBar()->addMenu(viewMenu);

@@ -1,5 +1,5 @@
-// CachedScrollBar beside a plain QScrollBar, offscreen: the same pixels, drawn by the style
-// only when the bar's look changes.
+// CachedScrollBar beside a plain QScrollBar, offscreen: the same pixels, the groove drawn by the
+// style only when the bar's look changes.
 #include "widgets/cached_scroll_bar.h"
 
 #include <QImage>
@@ -7,16 +7,17 @@
 #include <QStyleFactory>
 #include <QStyleOption>
 #include <QTest>
+#include <memory>
 
 using namespace lockscope;
 
 namespace {
 
-// Fusion, counting the scroll bars it draws: grooves, and the rest.
+// A style, counting the scroll bars it draws: grooves, and the rest.
 class CountingStyle : public QProxyStyle {
 public:
-    CountingStyle()
-        : QProxyStyle(QStyleFactory::create("Fusion")) {}
+    explicit CountingStyle(const char* base)
+        : QProxyStyle(QStyleFactory::create(base)) {}
     mutable int grooves = 0;
     mutable int handles = 0;
     void drawComplexControl(ComplexControl control, const QStyleOptionComplex* option,
@@ -44,27 +45,38 @@ QImage picture(QScrollBar& bar) {
 class CachedScrollBarTest : public QObject {
     Q_OBJECT
 private slots:
-    void looksLikeAPlainScrollBar() {
-        for (const auto& [maximum, value] : {std::pair{100, 0}, {100, 50}, {100, 100}, {0, 0}}) {
+    // Fusion draws no pages either side of the handle; Windows does, and they move with it.
+    void looksLikeAPlainScrollBarAsItMoves_data() {
+        QTest::addColumn<QString>("style");
+        QTest::newRow("Fusion") << "Fusion";
+        QTest::newRow("Windows") << "Windows";
+    }
+    void looksLikeAPlainScrollBarAsItMoves() {
+        QFETCH(QString, style);
+        const std::unique_ptr<QStyle> drawing(QStyleFactory::create(style));
+        CachedScrollBar cached(Qt::Vertical);
+        cached.setStyle(drawing.get());
+        place(cached, 100, 0);
+        picture(cached); // the groove pictured at the top
+        for (const auto& [maximum, value] : {std::pair{100, 50}, {100, 100}, {0, 0}}) {
             QScrollBar plain(Qt::Vertical);
-            CachedScrollBar cached(Qt::Vertical);
+            plain.setStyle(drawing.get());
             place(plain, maximum, value);
             place(cached, maximum, value);
             QCOMPARE(picture(cached), picture(plain));
             plain.setEnabled(false);
             cached.setEnabled(false);
             QCOMPARE(picture(cached), picture(plain));
+            cached.setEnabled(true);
         }
     }
 
-    void drawsOnlyWhenItsLookChanges() {
-        CountingStyle style;
+    void drawsTheGrooveOnlyWhenItsLookChanges() {
+        CountingStyle style("Fusion");
         CachedScrollBar bar(Qt::Vertical);
         bar.setStyle(&style);
         place(bar, 100000, 100000); // a long log, followed at its end
         const QImage first = picture(bar);
-
-        // Only the handle and arrows are drawn on each paint, over the picture of the groove.
         QCOMPARE(style.grooves, 1);
         QCOMPARE(style.handles, 1);
         QCOMPARE(picture(bar), first);
@@ -76,14 +88,18 @@ private slots:
         QVERIFY(picture(bar) != first);
         QCOMPARE(style.grooves, 1);
 
-        // Another size, or a disabled bar, draws the groove again.
+        // Another size, a disabled bar or a palette change draws the groove again.
         bar.resize(14, 300);
         picture(bar);
         QCOMPARE(style.grooves, 2);
         bar.setEnabled(false);
         picture(bar);
         QCOMPARE(style.grooves, 3);
-        bar.setStyle(nullptr); // `style` goes first
+        QPalette dark = bar.palette();
+        dark.setColor(QPalette::Button, Qt::darkGray);
+        bar.setPalette(dark);
+        picture(bar);
+        QCOMPARE(style.grooves, 4);
     }
 };
 

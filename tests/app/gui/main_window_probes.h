@@ -20,7 +20,6 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QTest>
-#include <QToolTip>
 #include <QWidget>
 #include <string>
 
@@ -96,13 +95,11 @@ inline QString ownState(MainWindow& window) {
     return label && label->isVisible() ? label->text() : QString();
 }
 
-// The tooltip `widget` shows with the pointer resting at `at` (its own coordinates), as a user
-// sees it; empty when none shows.
-inline QString toolTipAt(QWidget* widget, QPoint at) {
-    QToolTip::hideText();
+// The pointer comes to rest over `widget` at `at` (its own coordinates): what asks it for a
+// tooltip.
+inline void restPointer(QWidget* widget, QPoint at) {
     QHelpEvent rest(QEvent::ToolTip, at, widget->mapToGlobal(at));
     QApplication::sendEvent(widget, &rest);
-    return QToolTip::isVisible() ? QToolTip::text() : QString();
 }
 
 // A dialog's button by its text as shown (without the '&' of its mnemonic).
