@@ -208,8 +208,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
     const std::size_t heldBefore = queue.holderCount();
-    waiting_ -= queue.keys.size() - heldBefore;
-    countHolding(queue, -1);
+    countQueue(queue, -1);
     countKey(key.lease, +1);
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     const auto now = key.enqueuedAt;
@@ -219,8 +218,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     queue.keys.insert(at, std::move(key));
     if (amongHolders) // behind the holders it changes none of them
         noteHolders(queue, revision, now, recovered, out, heldBefore + 1);
-    waiting_ += queue.keys.size() - queue.holderCount();
-    countHolding(queue, +1);
+    countQueue(queue, +1);
 }
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
@@ -234,8 +232,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     if (it == queue.keys.end())
         return;
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
-    waiting_ -= queue.keys.size() - queue.holderCount();
-    countHolding(queue, -1);
+    countQueue(queue, -1);
     countKey(it->lease, -1);
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
@@ -258,8 +255,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     else {
         if (index <= queue.holderCount()) // a holder, or an RWMutex writer readers waited on
             noteHolders(queue, revision, now, recovered, out);
-        waiting_ += queue.keys.size() - queue.holderCount();
-        countHolding(queue, +1);
+        countQueue(queue, +1);
     }
 }
 
@@ -271,15 +267,17 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv) {
     // Put again under another lease, or none (etcd keeps its create revision): the lease counts
     // move with it.
     const LockQueue& queue = locks_.at(lockNameOf(k.key));
-    countHolding(queue, -1);
+    countQueue(queue, -1);
     countKey(k.lease, -1);
     k.lease = kv.lease();
     countKey(k.lease, +1);
-    countHolding(queue, +1);
+    countQueue(queue, +1);
 }
 
-void LockTable::countHolding(const LockQueue& queue, int delta) {
+void LockTable::countQueue(const LockQueue& queue, int delta) {
     const std::size_t holders = queue.holderCount();
+    const std::size_t waiting = queue.keys.size() - holders;
+    delta > 0 ? waiting_ += waiting : waiting_ -= waiting;
     for (std::size_t i = 0; i < holders; ++i) {
         if (queue.keys[i].lease == 0)
             continue;

@@ -85,12 +85,13 @@ private:
     // Whether a key inserted, or a holder found, now came before we could see it: during the
     // first load (it was already there) or in a gap a re-list reconciles.
     bool unseen(bool recovered) const;
+    // What the table counts of `queue` (its waiting keys, its holders' leases) counts it `delta`
+    // times more: -1 before the queue changes, +1 after. countKey counts a key of `lease`.
+    void countQueue(const LockQueue& queue, int delta);
+    void countKey(int64_t lease, int delta);
     // After the queue changed: the keys that hold now and did not are Acquired; any among the
     // first `heldBefore` that no longer holds (an older key arrived out of order) did not hold
     // after all.
-    // `queue`'s holders' leases count `delta` holders more: -1 before a change, +1 after.
-    void countHolding(const LockQueue& queue, int delta);
-    void countKey(int64_t lease, int delta);
     void noteHolders(LockQueue& queue, int64_t revision, std::chrono::system_clock::time_point now,
                      bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore = 0);
 
