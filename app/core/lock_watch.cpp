@@ -8,19 +8,9 @@
 #include "app/core/own_lock.h"
 
 #include <algorithm>
-#include <mutex>
 #include <utility>
 
 namespace lockscope {
-
-struct LockWatch::Inbox {
-    std::mutex mutex;
-    // Since the last drain. The first to arrive posts a drain, which takes the rest with it.
-    std::vector<etcd::LockEvent> events;
-    // Anything changed since the last drain: events, or only TTLs or liveness, which wait for
-    // the next tick (they come in bursts of lookups, and the countdowns move on their own).
-    bool dirty = false;
-};
 
 LockWatch::LockWatch(QObject* parent)
     : QObject(parent)
@@ -83,22 +73,14 @@ void LockWatch::restart() {
         setLiveness(false, tr("no lock prefix chosen yet"));
         return;
     }
-    inbox_ = std::make_shared<Inbox>();
+    inbox_ = std::make_shared<LockEventInbox>();
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
-    // Runs on the client's thread: the inbox under its mutex, and a queued drain when the first
-    // events since the last drain arrive.
+    // Runs on the client's thread: a queued drain when the inbox asks for one.
     auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](
                         const std::vector<etcd::LockEvent>& events) {
-        {
-            std::lock_guard lock(inbox->mutex);
-            const bool first = inbox->events.empty() && !events.empty();
-            inbox->events.insert(inbox->events.end(), events.begin(), events.end());
-            inbox->dirty = true;
-            if (!first)
-                return;
-        }
-        postGuarded(watch, [](LockWatch* self) { self->drain(); });
+        if (inbox->add(events))
+            postGuarded(watch, [](LockWatch* self) { self->drain(); });
     };
     monitor_ = etcd::LockMonitor::create(*client_, options, listener);
     monitor_->start();
@@ -112,28 +94,18 @@ bool LockWatch::drain() {
     if (!monitor_)
         return false;
     std::vector<etcd::LockEvent> events;
-    {
-        std::lock_guard lock(inbox_->mutex);
-        if (!inbox_->dirty && state_.pendingLocks.empty())
-            return false;
-        inbox_->dirty = false;
-        events.swap(inbox_->events);
-    }
+    if (!inbox_->take(events) && state_.pendingLocks.empty())
+        return false;
     // Taken before the state, so no event is shown ahead of the state it changed (but for a
     // lock a long walk of the list has not reached yet: it shows in the next turns). When the
-    // monitor is busy (a page of a listing, its lease round) the events go back and the drain
-    // comes again shortly: the GUI thread does not wait for the client's. At most SliceLocks
+    // monitor is busy (a page of a listing, its lease round, a batch of events) the events go
+    // back and the monitor's listener asks for the drain again when it is done, or a timer does
+    // shortly: the GUI thread does not wait for the client's. At most SliceLocks
     // locks at a time, the rest in the next turns: a million locks come in a slice a frame.
     const auto changes = monitor_->tryUpdate(state_, SliceLocks);
     if (!changes) {
-        {
-            std::lock_guard lock(inbox_->mutex);
-            events.insert(events.end(), std::make_move_iterator(inbox_->events.begin()),
-                          std::make_move_iterator(inbox_->events.end()));
-            inbox_->events.swap(events);
-            inbox_->dirty = true;
-        }
-        drainAgainIn(BusyRetryMs);
+        inbox_->giveBack(std::move(events));
+        drainAgainIn(BusyRetryMs); // for work after which the monitor tells no listener
         return false;
     }
     if (!state_.pendingLocks.empty())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/lock_event_inbox.h"
 #include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_monitor.h"
 
@@ -16,9 +17,10 @@ class LockListModel;
 class LockQueueModel;
 
 // Runs a LockMonitor over one prefix and keeps the lock models up to date on the GUI thread.
-// The monitor's listener (the client's thread) only queues events and, when they are the first
-// since the last drain, posts one drain to the GUI thread: what arrives before that drain runs
-// joins it, so a burst of etcd events costs one model update, and no event waits for a timer.
+// The monitor's listener (the client's thread) only queues events in a LockEventInbox and, when
+// they are the first since the last drain, posts one drain to the GUI thread: what arrives
+// before that drain runs joins it, so a burst of etcd events costs one model update, and no
+// event waits for a timer.
 // A GUI-thread timer moves the countdowns at ~4 Hz. Nothing here waits.
 class LockWatch : public QObject {
     Q_OBJECT
@@ -72,8 +74,6 @@ signals:
     void eventsArrived(const std::vector<etcd::LockEvent>& events);
 
 private:
-    struct Inbox;
-
     void restart();
     // True when there was something to drain (and refreshed() was emitted).
     bool drain();
@@ -97,7 +97,7 @@ private:
     // The event logs of the prefixes watched before, most recently left last.
     std::deque<std::pair<std::string, std::deque<etcd::LockEvent>>> otherHistories_;
     // Shared with the monitor's listener, which may still run after the monitor is replaced.
-    std::shared_ptr<Inbox> inbox_;
+    std::shared_ptr<LockEventInbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;
     etcd::LockMonitorState state_;
     bool live_ = false;
