@@ -43,22 +43,36 @@ void TtlCountdownDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     paintPanel(painter, cell);
 
     const double filled = fraction(remaining.toDouble(), granted.toDouble());
-    const bool low = filled < LowFraction;
-    const QRect bar = cell.rect.adjusted(3, 3, -3, -3);
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(trackColor(low));
-    painter->drawRoundedRect(bar, 3, 3);
-    QRect done = bar;
-    done.setWidth(static_cast<int>(bar.width() * filled));
-    painter->setBrush(fillColor(low));
-    painter->drawRoundedRect(done, 3, 3);
-    painter->setPen(edgeColor(low));
-    painter->setBrush(Qt::NoBrush);
-    painter->drawRoundedRect(QRectF(bar).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
-    painter->restore();
-    paintText(painter, cell, bar, cell.text, Qt::AlignCenter, textColor());
+    const QRect area = cell.rect.adjusted(3, 3, -3, -3);
+    if (!area.isEmpty())
+        painter->drawPixmap(area.topLeft(),
+                            bar(area.size(), static_cast<int>(area.width() * filled),
+                                filled < LowFraction, painter->device()->devicePixelRatio()));
+    paintText(painter, cell, area, cell.text, Qt::AlignCenter, textColor());
+}
+
+const QPixmap& TtlCountdownDelegate::bar(QSize size, int filled, bool low, qreal pixelRatio) const {
+    const BarKey key{size, filled, low, pixelRatio};
+    if (const auto found = bars_.constFind(key); found != bars_.constEnd())
+        return *found;
+    if (bars_.size() >= MaxBars)
+        bars_.clear();
+    QPixmap pixmap(size * pixelRatio);
+    pixmap.setDevicePixelRatio(pixelRatio);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(trackColor(low));
+    const QRect whole(QPoint(0, 0), size);
+    painter.drawRoundedRect(whole, 3, 3);
+    painter.setBrush(fillColor(low));
+    painter.drawRoundedRect(QRect(0, 0, filled, size.height()), 3, 3);
+    painter.setPen(edgeColor(low));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRoundedRect(QRectF(whole).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+    painter.end();
+    return *bars_.insert(key, pixmap);
 }
 
 } // namespace lockscope

@@ -3,6 +3,8 @@
 #include "widgets/plain_text_delegate.h"
 
 #include <QColor>
+#include <QHash>
+#include <QPixmap>
 
 namespace lockscope {
 
@@ -29,6 +31,25 @@ public:
     static QColor textColor();
 
 private:
+    // The bar without its text, `filled` pixels of `size` filled, at the painter's pixel ratio.
+    const QPixmap& bar(QSize size, int filled, bool low, qreal pixelRatio) const;
+
+    struct BarKey {
+        QSize size;
+        int filled;
+        bool low;
+        qreal pixelRatio;
+        bool operator==(const BarKey&) const = default;
+        friend size_t qHash(const BarKey& key, size_t seed) {
+            return qHashMulti(seed, key.size.width(), key.size.height(), key.filled, key.low,
+                              key.pixelRatio);
+        }
+    };
+    // A bar is three antialiased rounded rectangles: drawn for every cell, they were a fifth of
+    // a lock table's frame. Its width in pixels, fills and tone are few, so each is drawn once
+    // and copied from then on; forgotten whole when full, as PlainTextDelegate's texts.
+    static constexpr qsizetype MaxBars = 1024;
+    mutable QHash<BarKey, QPixmap> bars_;
     int remainingRole_;
     int grantedRole_;
 };

@@ -5,6 +5,7 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QProgressBar>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -139,6 +140,51 @@ private slots:
         QCOMPARE(QColor(image.pixel(cell.left() + 12, y)), TtlCountdownDelegate::fillColor(false));
         QCOMPARE(QColor(image.pixel(cell.right() - 12, y)),
                  TtlCountdownDelegate::trackColor(false));
+    }
+
+    // The bar is drawn once per fill and copied from then on: what the cell shows still follows
+    // the TTL as it counts down, turns red, and is drawn at the screen's pixel ratio.
+    void ttlBarFollowsItsValueAtEachPixelRatio() {
+        QStandardItemModel model(1, 1);
+        model.setData(model.index(0, 0), 60, Qt::UserRole + 2);
+        const TtlCountdownDelegate delegate(Qt::UserRole + 1, Qt::UserRole + 2);
+        const QRect cell(0, 0, 160, 24);
+        const QRect area = cell.adjusted(3, 3, -3, -3);
+        for (const qreal ratio : {1.0, 2.0}) {
+            for (const double remaining : {54.0, 30.0, 54.0, 6.0}) {
+                model.setData(model.index(0, 0), remaining, Qt::UserRole + 1);
+                QImage image(cell.size() * ratio, QImage::Format_ARGB32_Premultiplied);
+                image.setDevicePixelRatio(ratio);
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                QStyleOptionViewItem option;
+                option.rect = cell;
+                delegate.paint(&painter, option, model.index(0, 0));
+                painter.end();
+
+                const bool low = remaining / 60 < TtlCountdownDelegate::LowFraction;
+                const int filled = static_cast<int>(area.width() * remaining / 60);
+                const int y = static_cast<int>((area.top() + 3) * ratio); // above the text
+                const auto at = [&](int x) { return QColor(image.pixel(x * ratio, y)); };
+                const QString where = QString("ratio %1, %2 s left").arg(ratio).arg(remaining);
+                QVERIFY2(at(area.left() + 4) == TtlCountdownDelegate::fillColor(low),
+                         qPrintable(where));
+                QVERIFY2(at(area.left() + filled - 2) == TtlCountdownDelegate::fillColor(low),
+                         qPrintable(where));
+                QVERIFY2(at(area.left() + filled + 2) == TtlCountdownDelegate::trackColor(low),
+                         qPrintable(where));
+                QVERIFY2(at(area.right() - 4) == TtlCountdownDelegate::trackColor(low),
+                         qPrintable(where));
+                // The outline, one logical pixel wide at each ratio, beside the text.
+                const int middle = static_cast<int>(area.center().y() * ratio);
+                const auto edge = QColor(image.pixel(area.left() * ratio, middle));
+                QVERIFY2(edge == TtlCountdownDelegate::edgeColor(low),
+                         qPrintable(where + " edge " + edge.name()));
+                QVERIFY2(QColor(image.pixel((area.left() + 1) * ratio + 1, middle)) ==
+                             TtlCountdownDelegate::fillColor(low),
+                         qPrintable(where));
+            }
+        }
     }
 
 private:
