@@ -157,6 +157,13 @@ void LockListModel::setState(const etcd::LockMonitorState& state,
     update(state, changes, now);
 }
 
+void LockListModel::expectRows(std::size_t rows) {
+    if (rows <= rows_.capacity())
+        return;
+    rows_.reserve(rows);
+    emit rowsExpected(rows);
+}
+
 void LockListModel::update(const etcd::LockMonitorState& state, const etcd::LockChanges& changes,
                            std::chrono::steady_clock::time_point now) {
     if (changes.all) {

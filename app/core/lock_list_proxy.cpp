@@ -125,6 +125,7 @@ void LockListProxy::setLocks(LockListModel* locks) {
                         rebuild();
                         endResetModel();
                     }),
+            connect(locks, &LockListModel::rowsExpected, this, &LockListProxy::reserve),
             connect(locks, &QAbstractItemModel::headerDataChanged, this,
                     &QAbstractItemModel::headerDataChanged),
             connect(locks, &QObject::destroyed, this, [this] { setLocks(nullptr); }),
@@ -132,6 +133,16 @@ void LockListProxy::setLocks(LockListModel* locks) {
     }
     rebuild();
     endResetModel();
+}
+
+void LockListProxy::reserve(std::size_t rows) {
+    folded_.reserve(rows);
+    matches_.reserve(rows);
+    numberKeys_.reserve(sortKey() == SortKey::Number ? rows : 0);
+    textKeys_.reserve(sortKey() == SortKey::Text ? rows : 0);
+    proxyRows_.reserve(rows);
+    order_.reserve(rows);
+    shown_.reserve(rows);
 }
 
 void LockListProxy::rebuild() {

@@ -23,6 +23,9 @@ public:
 
     void setLocks(LockListModel* locks); // the source model; null for none
     void setNameFilter(const QString& text);
+    // Room for `rows` source rows in every array by source row or place (as the source's).
+    void reserve(std::size_t rows);
+    std::size_t rowsRoom() const { return proxyRows_.capacity(); }
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     QModelIndex mapToSource(const QModelIndex& proxyIndex) const override;

@@ -109,7 +109,9 @@ bool LockWatch::drain() {
         return false;
     }
     if (!state_.pendingLocks.empty())
-        drainAgainIn(0); // after what waits in the event loop: a paint, the user's input
+        drainAgainIn(0);        // after what waits in the event loop: a paint, the user's input
+    if (state_.listingKeys > 0) // at most as many locks as keys
+        locks_->expectRows(static_cast<std::size_t>(state_.listingKeys));
     locks_->update(state_, *changes);
     if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))

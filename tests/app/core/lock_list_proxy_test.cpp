@@ -329,6 +329,33 @@ private slots:
         QCOMPARE(proxy.rowCount(), 100);
     }
 
+    // A listing's size known ahead: room for its rows in the model and the proxy at once, and
+    // the rows that come into it are shown as any others.
+    void roomForAListingComesBeforeItsRows() {
+        LockListModel model;
+        LockListProxy proxy;
+        proxy.setLocks(&model);
+        proxy.sort(LockListModel::Waiters);
+        QSignalSpy expected(&model, &LockListModel::rowsExpected);
+        model.expectRows(5000);
+        QCOMPARE(expected.count(), 1);
+        QVERIFY(model.rowsRoom() >= 5000);
+        QVERIFY(proxy.rowsRoom() >= 5000);
+        model.expectRows(100); // there is room already
+        QCOMPARE(expected.count(), 1);
+
+        etcd::LockMonitorState state;
+        for (int i = 0; i < 300; ++i) {
+            const std::string name = "/l/r" + std::to_string(1000 - i);
+            state.locks[name] = lockQueue(name, i % 7);
+        }
+        model.setState(state, Epoch);
+        QCOMPARE(shownLocks(proxy, model),
+                 expectedLocks(model, "", LockListModel::Waiters, Qt::AscendingOrder));
+        checkMapping(proxy, model);
+        QVERIFY(proxy.rowsRoom() >= 5000);
+    }
+
     // Sorted by TTL, a tick of the countdown moves no row: one dataChanged over the column.
     void aTickMovesNoRowWhenSortedByTtl() {
         LockListModel model;
