@@ -2,9 +2,13 @@
 
 #include "widgets/frame_pacer.h"
 
+#include <QList>
 #include <QObject>
+#include <QPointer>
+#include <QSet>
 #include <chrono>
 
+class QPaintEvent;
 class QWidget;
 
 namespace lockscope {
@@ -21,15 +25,39 @@ class FrameRateCap : public QObject {
 public:
     FrameRateCap(QWidget* window, std::chrono::milliseconds interval);
 
+    // Paints `widget`, a child that changes with most frames (a busy table's viewport), apart
+    // from them: a frame that finds it changed leaves its pixels as they were, and it is
+    // painted whole in an event-loop turn of its own right after, each such widget in its own.
+    // A frame of a busy window was one 2.5 ms turn (and two or three times that when etcd took
+    // the core meanwhile), which every event arriving during it waited for; apart, an event
+    // waits for one table at most. Its first paint after being shown or resized is never left.
+    // The widget becomes opaque (WA_OpaquePaintEvent): the cap fills its background.
+    void paintApart(QWidget* widget);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void paintHeldBack();
+    // Paints what changed in the window: a frame, or (with turn_ set) a widget's own turn.
+    void paintPass();
+    // A paint of a widget painted apart: false lets it through, true leaves it for its turn.
+    bool leavesPaint(QWidget* widget, QPaintEvent* event);
+    void postTurn(); // one at a time
+    void paintNextApart();
 
     QWidget* window_;
     FramePacer pacer_;
-    bool releasing_ = false; // the held-back repaint is on its way through
+    bool releasing_ = false; // a pass's UpdateRequest is on its way through
+    bool inPass_ = false;
+    QWidget* turn_ = nullptr;
+    QSet<QWidget*> apart_;
+    QSet<QWidget*> painted_; // painted apart since shown or resized: their pixels may wait
+    // This round (a frame and the turns after it): left and due their turn, had their turn, and
+    // left after it (they wait for the next frame).
+    QList<QPointer<QWidget>> due_;
+    QSet<QWidget*> turned_;
+    QList<QPointer<QWidget>> later_;
+    bool turnPosted_ = false;
 };
 
 } // namespace lockscope

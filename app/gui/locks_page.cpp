@@ -310,6 +310,10 @@ void LocksPage::showLoadProgress() {
     }
 }
 
+QList<QWidget*> LocksPage::busyViews() const {
+    return {lockTable_->viewport(), queueTable_->viewport(), eventTable_->viewport()};
+}
+
 void LocksPage::focusLockFilter() {
     lockFilter_->setFocus(Qt::ShortcutFocusReason);
     lockFilter_->selectAll();

@@ -58,7 +58,9 @@ MainWindow::MainWindow(QWidget* parent)
     , prefixCheck_(new PrefixCheck(this)) {
     setWindowTitle("LockScope");
     resize(1280, 800);
-    new FrameRateCap(this, FrameInterval);
+    auto* frames = new FrameRateCap(this, FrameInterval);
+    for (QWidget* view : locksPage_->busyViews())
+        frames->paintApart(view);
 
     problemList_->setModel(problems_);
 

@@ -10,18 +10,34 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Shows `value`; remembers what it last painted and how often it painted.
+// Counts the UpdateRequests a window receives, each sent or posted: the paints of one pass
+// over a window's changes see the same count.
+struct PassCounter : QObject {
+    int passes = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+        passes += event->type() == QEvent::UpdateRequest;
+        return false;
+    }
+};
+PassCounter* passCounter = nullptr;
+
+// Shows `value`; remembers what it last painted, how often, and in which pass.
 class PaintCounter : public QWidget {
 public:
-    PaintCounter() { resize(200, 100); }
+    explicit PaintCounter(QWidget* parent = nullptr)
+        : QWidget(parent) {
+        resize(200, 100);
+    }
     int value = 0;
     int painted = -1;
     int paints = 0;
+    int pass = -1;
 
 protected:
     void paintEvent(QPaintEvent*) override {
         painted = value;
         ++paints;
+        pass = passCounter ? passCounter->passes : -1;
     }
 };
 
@@ -50,6 +66,79 @@ void changeContinuously(PaintCounter& window, std::chrono::milliseconds duration
 class FrameRateCapTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        passCounter = new PassCounter;
+        qApp->installEventFilter(passCounter);
+    }
+
+    // Two busy children painted apart: a frame that finds them changed leaves them, and each
+    // paints in a pass of its own after it; one resized since its last paint paints in the frame.
+    void aBusyChildPaintsInAPassOfItsOwn() {
+        PaintCounter window;
+        window.resize(400, 200);
+        PaintCounter first(&window);
+        PaintCounter second(&window);
+        first.setGeometry(0, 0, 200, 100);
+        second.setGeometry(200, 0, 200, 100);
+        auto* cap = new FrameRateCap(&window, capInterval);
+        cap->paintApart(&first);
+        cap->paintApart(&second);
+        showAndSettle(window);
+        QCOMPARE(first.painted, 0); // the first paints are never left
+        QCOMPARE(second.painted, 0);
+
+        first.value = second.value = window.value = 1;
+        first.update();
+        second.update();
+        window.update(QRect(0, 150, 400, 50)); // the window's own, not its children's
+        QTRY_COMPARE(first.painted, 1);
+        QTRY_COMPARE(second.painted, 1);
+        QCOMPARE(window.painted, 1);
+        // The frame painted the window; the children came after it, each in its own pass.
+        QVERIFY2(first.pass != second.pass && first.pass > window.pass && second.pass > window.pass,
+                 qPrintable(QString("window %1, first %2, second %3")
+                                .arg(window.pass)
+                                .arg(first.pass)
+                                .arg(second.pass)));
+
+        first.value = second.value = window.value = 2;
+        first.resize(190, 100); // its pixels are no longer what it shows
+        second.update();
+        window.update(QRect(0, 150, 400, 50));
+        QTRY_COMPARE(first.painted, 2);
+        QTRY_COMPARE(second.painted, 2);
+        QCOMPARE(window.painted, 2);
+        QVERIFY2(first.pass == window.pass && second.pass > window.pass,
+                 qPrintable(QString("window %1, first %2, second %3")
+                                .arg(window.pass)
+                                .arg(first.pass)
+                                .arg(second.pass)));
+    }
+
+    // Painted apart, a busy child still paints at most about once per interval.
+    void aBusyChildStaysCapped() {
+        constexpr auto run = 500ms;
+        PaintCounter window;
+        window.resize(400, 200);
+        PaintCounter busy(&window);
+        auto* cap = new FrameRateCap(&window, capInterval);
+        cap->paintApart(&busy);
+        showAndSettle(window);
+        const int before = busy.paints;
+        QElapsedTimer elapsed;
+        elapsed.start();
+        while (elapsed.elapsed() < run.count()) {
+            ++busy.value;
+            busy.update();
+            QCoreApplication::processEvents();
+            QTest::qSleep(1);
+        }
+        QTRY_COMPARE(busy.painted, busy.value);
+        const int paints = busy.paints - before;
+        QVERIFY2(paints >= 2 && paints <= int(run / capInterval) + 3,
+                 qPrintable(QString::number(paints)));
+    }
+
     void aChangeAfterAQuietSpellPaintsAtOnce() {
         PaintCounter window;
         new FrameRateCap(&window, capInterval);
