@@ -1,9 +1,11 @@
 #include "widgets/frame_rate_cap.h"
 
+#include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QWidget>
 #include <utility>
 
@@ -16,15 +18,27 @@ FrameRateCap::FrameRateCap(QWidget* window, std::chrono::milliseconds interval)
     window->installEventFilter(this);
 }
 
-void FrameRateCap::paintApart(QWidget* widget) {
-    widget->setAttribute(Qt::WA_OpaquePaintEvent);
-    apart_.insert(widget);
-    widget->installEventFilter(this);
-    connect(widget, &QObject::destroyed, this, [this, widget] {
-        apart_.remove(widget);
-        painted_.remove(widget);
-        turned_.remove(widget);
+void FrameRateCap::paintApart(QAbstractScrollArea* view) {
+    QWidget* viewport = view->viewport();
+    viewport->setAttribute(Qt::WA_OpaquePaintEvent);
+    apart_.insert(viewport);
+    viewport->installEventFilter(this);
+    connect(viewport, &QObject::destroyed, this, [this, viewport] {
+        apart_.remove(viewport);
+        painted_.remove(viewport);
+        turned_.remove(viewport);
     });
+    // A scroll has moved its pixels already: whole, in the next pass, and soon.
+    const auto scrolled = [this, viewport] {
+        painted_.remove(viewport);
+        viewport->update();
+        if (!due_.contains(viewport)) {
+            due_.append(viewport);
+            postTurn();
+        }
+    };
+    connect(view->verticalScrollBar(), &QAbstractSlider::valueChanged, viewport, scrolled);
+    connect(view->horizontalScrollBar(), &QAbstractSlider::valueChanged, viewport, scrolled);
 }
 
 // Qt's widgets repaint a window when it receives an UpdateRequest; until one is handled, Qt
@@ -49,13 +63,19 @@ bool FrameRateCap::eventFilter(QObject* watched, QEvent* event) {
     }
 }
 
-void FrameRateCap::paintPass() {
+void FrameRateCap::paintPass(QWidget* turn) {
+    turn_ = turn;
     inPass_ = true;
     releasing_ = true;
-    QEvent request(QEvent::UpdateRequest);
-    QCoreApplication::sendEvent(window_, &request);
+    if (turn) {
+        turn->repaint(); // sends the window its UpdateRequest, and posts none for later
+    } else {
+        QEvent request(QEvent::UpdateRequest);
+        QCoreApplication::sendEvent(window_, &request);
+    }
     releasing_ = false;
     inPass_ = false;
+    turn_ = nullptr;
 }
 
 bool FrameRateCap::leavesPaint(QWidget* widget, QPaintEvent* event) {
@@ -87,10 +107,7 @@ void FrameRateCap::paintNextApart() {
         if (!widget || !widget->isVisible())
             continue;
         turned_.insert(widget);
-        widget->update();
-        turn_ = widget;
-        paintPass();
-        turn_ = nullptr;
+        paintPass(widget);
         break;
     }
     if (!due_.isEmpty()) {

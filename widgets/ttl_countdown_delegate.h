@@ -48,7 +48,7 @@ private:
     // A bar is three antialiased rounded rectangles: drawn for every cell, they were a fifth of
     // a lock table's frame. Its width in pixels, fills and tone are few, so each is drawn once
     // and copied from then on; forgotten whole when full, as PlainTextDelegate's texts.
-    static constexpr qsizetype MaxBars = 1024;
+    static constexpr qsizetype MaxBars = 256;
     mutable QHash<BarKey, QPixmap> bars_;
     int remainingRole_;
     int grantedRole_;

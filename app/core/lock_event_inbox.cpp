@@ -17,6 +17,7 @@ bool LockEventInbox::take(std::vector<etcd::LockEvent>& events) {
     std::lock_guard lock(mutex_);
     events.clear();
     events.swap(events_);
+    drainWanted_ = false; // this drain is the one wanted
     return std::exchange(changed_, false);
 }
 

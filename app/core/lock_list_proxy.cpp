@@ -136,6 +136,7 @@ void LockListProxy::setLocks(LockListModel* locks) {
 }
 
 void LockListProxy::reserve(std::size_t rows) {
+    reservedRows_ = std::max(reservedRows_, rows);
     folded_.reserve(rows);
     matches_.reserve(rows);
     numberKeys_.reserve(sortKey() == SortKey::Number ? rows : 0);
@@ -143,6 +144,11 @@ void LockListProxy::reserve(std::size_t rows) {
     proxyRows_.reserve(rows);
     order_.reserve(rows);
     shown_.reserve(rows);
+}
+
+std::size_t LockListProxy::rowsRoom() const {
+    return std::min({folded_.capacity(), matches_.capacity(), proxyRows_.capacity(),
+                     order_.capacity(), shown_.capacity()});
 }
 
 void LockListProxy::rebuild() {
@@ -246,11 +252,13 @@ void LockListProxy::sortRows() {
     const bool ascending = sortOrder_ == Qt::AscendingOrder;
     if (sortKey() == SortKey::Number) {
         order_ = rowsByNumber(numberKeys_, ascending);
+        order_.reserve(reservedRows_);
         return;
     }
     if (sortKey() == SortKey::Text)
         if (const auto ranks = ranksOfFewTexts(textKeys_)) {
             order_ = rowsByNumber(*ranks, ascending);
+            order_.reserve(reservedRows_);
             return;
         }
     // By Name, or by text that mostly follows the names (a holder's key starts with its lock's
@@ -379,7 +387,7 @@ void LockListProxy::insertIntoOrder(std::vector<int>& rows) {
         return;
     }
     std::vector<int> merged;
-    merged.reserve(order_.size() + rows.size());
+    merged.reserve(std::max(order_.capacity(), order_.size() + rows.size()));
     std::ptrdiff_t from = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         merged.insert(merged.end(), order_.begin() + from, order_.begin() + at[i]);

@@ -23,9 +23,10 @@ public:
 
     void setLocks(LockListModel* locks); // the source model; null for none
     void setNameFilter(const QString& text);
-    // Room for `rows` source rows in every array by source row or place (as the source's).
+    // Room for `rows` source rows in every array by source row or place (as the source's), kept
+    // across sorts.
     void reserve(std::size_t rows);
-    std::size_t rowsRoom() const { return proxyRows_.capacity(); }
+    std::size_t rowsRoom() const; // the least room of those arrays
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     QModelIndex mapToSource(const QModelIndex& proxyIndex) const override;
@@ -90,6 +91,7 @@ private:
     QModelIndexList layoutProxy_;
     QList<QPersistentModelIndex> layoutSource_;
     QList<QMetaObject::Connection> connections_;
+    std::size_t reservedRows_ = 0;
 };
 
 } // namespace lockscope

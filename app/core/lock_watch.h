@@ -19,8 +19,9 @@ class LockQueueModel;
 // Runs a LockMonitor over one prefix and keeps the lock models up to date on the GUI thread.
 // The monitor's listener (the client's thread) only queues events in a LockEventInbox and, when
 // they are the first since the last drain, posts one drain to the GUI thread: what arrives
-// before that drain runs joins it, so a burst of etcd events costs one model update, and no
-// event waits for a timer.
+// before that drain runs joins it, so a burst of etcd events costs one model update. A drain
+// that finds the monitor busy comes again when the listener next runs (or after BusyRetryMs,
+// when the monitor's work ends without calling it).
 // A GUI-thread timer moves the countdowns at ~4 Hz. Nothing here waits.
 class LockWatch : public QObject {
     Q_OBJECT

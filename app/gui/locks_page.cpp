@@ -310,8 +310,8 @@ void LocksPage::showLoadProgress() {
     }
 }
 
-QList<QWidget*> LocksPage::busyViews() const {
-    return {lockTable_->viewport(), queueTable_->viewport(), eventTable_->viewport()};
+QList<QAbstractScrollArea*> LocksPage::busyViews() const {
+    return {lockTable_, queueTable_, eventTable_};
 }
 
 void LocksPage::focusLockFilter() {

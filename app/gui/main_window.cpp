@@ -59,7 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle("LockScope");
     resize(1280, 800);
     auto* frames = new FrameRateCap(this, FrameInterval);
-    for (QWidget* view : locksPage_->busyViews())
+    for (QAbstractScrollArea* view : locksPage_->busyViews())
         frames->paintApart(view);
 
     problemList_->setModel(problems_);

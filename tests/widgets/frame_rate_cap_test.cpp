@@ -1,7 +1,10 @@
 // FrameRateCap on a window that counts its paints, offscreen.
 #include "widgets/frame_rate_cap.h"
 
+#include <QAbstractScrollArea>
 #include <QElapsedTimer>
+#include <QPaintEvent>
+#include <QScrollBar>
 #include <QTest>
 #include <QWidget>
 
@@ -41,6 +44,31 @@ protected:
     }
 };
 
+// A scroll area whose viewport does what PaintCounter does, and remembers what its last paint
+// covered.
+class PaintedArea : public QAbstractScrollArea {
+public:
+    explicit PaintedArea(QWidget* parent)
+        : QAbstractScrollArea(parent) {
+        setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+        verticalScrollBar()->setRange(0, 100);
+    }
+    int value = 0;
+    int painted = -1;
+    int paints = 0;
+    int pass = -1;
+    QRect covered;
+
+protected:
+    void paintEvent(QPaintEvent* event) override {
+        painted = value;
+        ++paints;
+        pass = passCounter ? passCounter->passes : -1;
+        covered = event->rect();
+    }
+    void scrollContentsBy(int dx, int dy) override { viewport()->scroll(dx, dy); }
+};
+
 constexpr auto capInterval = 50ms;
 
 void showAndSettle(PaintCounter& window) {
@@ -71,13 +99,14 @@ private slots:
         qApp->installEventFilter(passCounter);
     }
 
-    // Two busy children painted apart: a frame that finds them changed leaves them, and each
-    // paints in a pass of its own after it; one resized since its last paint paints in the frame.
-    void aBusyChildPaintsInAPassOfItsOwn() {
+    // Two busy views painted apart: a frame that finds them changed leaves them, and each
+    // paints in a pass of its own after it; one resized or scrolled since its last paint paints
+    // whole in the next pass.
+    void aBusyViewPaintsInAPassOfItsOwn() {
         PaintCounter window;
         window.resize(400, 200);
-        PaintCounter first(&window);
-        PaintCounter second(&window);
+        PaintedArea first(&window);
+        PaintedArea second(&window);
         first.setGeometry(0, 0, 200, 100);
         second.setGeometry(200, 0, 200, 100);
         auto* cap = new FrameRateCap(&window, capInterval);
@@ -88,13 +117,13 @@ private slots:
         QCOMPARE(second.painted, 0);
 
         first.value = second.value = window.value = 1;
-        first.update();
-        second.update();
+        first.viewport()->update();
+        second.viewport()->update();
         window.update(QRect(0, 150, 400, 50)); // the window's own, not its children's
         QTRY_COMPARE(first.painted, 1);
         QTRY_COMPARE(second.painted, 1);
         QCOMPARE(window.painted, 1);
-        // The frame painted the window; the children came after it, each in its own pass.
+        // The frame painted the window; the views came after it, each in its own pass.
         QVERIFY2(first.pass != second.pass && first.pass > window.pass && second.pass > window.pass,
                  qPrintable(QString("window %1, first %2, second %3")
                                 .arg(window.pass)
@@ -103,7 +132,7 @@ private slots:
 
         first.value = second.value = window.value = 2;
         first.resize(190, 100); // its pixels are no longer what it shows
-        second.update();
+        second.viewport()->update();
         window.update(QRect(0, 150, 400, 50));
         QTRY_COMPARE(first.painted, 2);
         QTRY_COMPARE(second.painted, 2);
@@ -113,26 +142,58 @@ private slots:
                                 .arg(window.pass)
                                 .arg(first.pass)
                                 .arg(second.pass)));
+
+        // A scroll moves the pixels it has (Qt paints only the strip it uncovered), and they may
+        // be ones a frame left: the first pass after it paints the view whole. A frame counts
+        // two requests (the one it holds, the one it sends), a turn one.
+        QTest::qWait(3 * capInterval.count());
+        const int before = first.paints;
+        const int passesAtScroll = passCounter->passes;
+        first.value = 3;
+        first.verticalScrollBar()->setValue(10);
+        QTRY_VERIFY(first.paints > before);
+        QCOMPARE(first.painted, 3);
+        QCOMPARE(first.covered, first.viewport()->rect());
+        QVERIFY2(
+            first.pass - passesAtScroll <= 2,
+            qPrintable(QString("%1 requests after the scroll").arg(first.pass - passesAtScroll)));
     }
 
-    // Painted apart, a busy child still paints at most about once per interval.
-    void aBusyChildStaysCapped() {
-        constexpr auto run = 500ms;
+    // A round of turns posts no frame of its own: a change after a quiet spell still paints at
+    // once.
+    void aRoundLeavesNoFrameBehind() {
         PaintCounter window;
         window.resize(400, 200);
-        PaintCounter busy(&window);
+        PaintedArea busy(&window);
+        auto* cap = new FrameRateCap(&window, capInterval);
+        cap->paintApart(&busy);
+        showAndSettle(window);
+        busy.value = 1;
+        busy.viewport()->update();
+        QTRY_COMPARE(busy.painted, 1);
+        const int passes = passCounter->passes;
+        QTest::qWait(3 * capInterval.count());
+        QCOMPARE(passCounter->passes, passes);
+    }
+
+    // Painted apart, a busy view still paints at most about once per interval.
+    void aBusyViewStaysCapped() {
+        PaintCounter window;
+        window.resize(400, 200);
+        PaintedArea busy(&window);
         auto* cap = new FrameRateCap(&window, capInterval);
         cap->paintApart(&busy);
         showAndSettle(window);
         const int before = busy.paints;
         QElapsedTimer elapsed;
         elapsed.start();
-        while (elapsed.elapsed() < run.count()) {
+        while (elapsed.elapsed() < 500) {
             ++busy.value;
-            busy.update();
+            busy.viewport()->update();
             QCoreApplication::processEvents();
             QTest::qSleep(1);
         }
+        const auto run = std::chrono::milliseconds(elapsed.elapsed());
         QTRY_COMPARE(busy.painted, busy.value);
         const int paints = busy.paints - before;
         QVERIFY2(paints >= 2 && paints <= int(run / capInterval) + 3,

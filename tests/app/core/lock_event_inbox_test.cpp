@@ -68,5 +68,13 @@ TEST(LockEventInboxTest, ALeaseAnswerAfterABusyMonitorAsksForADrainToo) {
     EXPECT_EQ(revisionsOf(taken), (std::vector<int64_t>{5}));
 }
 
+TEST(LockEventInboxTest, ADrainThatTookTheGivenBackEventsIsTheOneWanted) {
+    LockEventInbox inbox;
+    inbox.giveBack(eventsAt({5}));
+    std::vector<etcd::LockEvent> taken;
+    ASSERT_TRUE(inbox.take(taken)); // the timer's retry, say
+    EXPECT_FALSE(inbox.add({}));    // a lease answer after it waits for the tick
+}
+
 } // namespace
 } // namespace lockscope
