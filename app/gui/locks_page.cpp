@@ -310,10 +310,6 @@ void LocksPage::showLoadProgress() {
     }
 }
 
-QList<QAbstractScrollArea*> LocksPage::busyViews() const {
-    return {lockTable_, queueTable_, eventTable_};
-}
-
 void LocksPage::focusLockFilter() {
     lockFilter_->setFocus(Qt::ShortcutFocusReason);
     lockFilter_->selectAll();

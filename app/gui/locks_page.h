@@ -7,7 +7,6 @@
 #include <QWidget>
 #include <chrono>
 
-class QAbstractScrollArea;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -41,8 +40,6 @@ public:
     void setReadOnly(bool readOnly);
     // The actions on the selected lock (acquire, release, ...).
     LockActionsBar* lockActionsBar() const { return lockActionsBar_; }
-    // What changes with nearly every batch of lock events: the three tables.
-    QList<QAbstractScrollArea*> busyViews() const;
     void focusLockFilter();
 
     // Writes the event log to `path`: JSON when it ends in .json, else CSV.

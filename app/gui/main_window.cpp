@@ -58,9 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
     , prefixCheck_(new PrefixCheck(this)) {
     setWindowTitle("LockScope");
     resize(1280, 800);
-    auto* frames = new FrameRateCap(this, FrameInterval);
-    for (QAbstractScrollArea* view : locksPage_->busyViews())
-        frames->paintApart(view);
+    new FrameRateCap(this, FrameInterval);
 
     problemList_->setModel(problems_);
 
