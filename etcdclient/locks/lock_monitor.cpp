@@ -185,7 +185,6 @@ void LockMonitor::list(uint64_t generation) {
         std::lock_guard lock(mutex_);
         if (!current(generation))
             return;
-        abandonListing(); // one that failed, if any
     }
     pb::RangeRequest request;
     request.set_key(options_.prefix);
@@ -323,6 +322,9 @@ void LockMonitor::retryLater(uint64_t generation, const Error& error) {
             return;
         live_ = false;
         status_ = error.message;
+        // Now, not at the retry: until then a half first load would pass for every lock there
+        // is, under a progress bar that no longer moves.
+        abandonListing();
         backoff_ = std::clamp(backoff_ * 2, minBackoff, maxBackoff);
         retry.delay = backoff_;
         retry.attempt = ++failures_;

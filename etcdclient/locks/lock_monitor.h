@@ -90,7 +90,8 @@ private:
     void list(uint64_t generation);
     // Each page of a listing; false to read no further.
     bool onPage(uint64_t generation, Result<pb::RangeResponse> page);
-    // A listing that failed part way: a first load starts again from nothing. mutex_ held.
+    // A listing that failed or stopped part way: a first load starts again from nothing.
+    // mutex_ held.
     void abandonListing();
     void watchFrom(uint64_t generation, int64_t revision);
     void onWatchResponse(uint64_t generation, const pb::WatchResponse& response);

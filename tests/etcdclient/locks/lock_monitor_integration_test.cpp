@@ -233,6 +233,58 @@ TEST_F(LockMonitorIntegrationTest, PagesJoinTheStateAsTheyArriveAndBoundedUpdate
     EXPECT_TRUE(copy.locks.contains(prefix() + "z"));
 }
 
+// A compaction between two pages of a long first load fails the next page (it reads at the
+// first page's revision). Until the retry, the state must not pass the pages already read off
+// as every lock there is, nor show a listing that no longer moves.
+TEST_F(LockMonitorIntegrationTest, AListingCutShortShowsNoHalfLoadWhileItWaitsToRetry) {
+    for (int lock = 0; lock < 30; ++lock)
+        put(prefix() + "lock" + std::to_string(100 + lock) + "/1");
+    auto writer = makeClient(); // the monitor's client thread is the one waiting in the listener
+    LockMonitor::Options options;
+    options.prefix = prefix();
+    options.pageSize = 7;
+    std::shared_ptr<LockMonitor> monitor;
+    std::atomic<bool> compacted{false};
+    std::mutex mutex;
+    std::vector<LockMonitor::Retry> retries;
+    std::vector<LockMonitorState> atRetry;
+    monitor = LockMonitor::create(
+        *client, options,
+        [&](const std::vector<LockEvent>&) {
+            if (compacted.exchange(true))
+                return;
+            pb::PutRequest later;
+            later.set_key(prefix() + "later/1");
+            const auto put = call(*writer, &Client::put, later);
+            ASSERT_TRUE(put);
+            ASSERT_EQ(
+                lockscope::test::etcdctl(cluster().endpointList(),
+                                         {"compact", std::to_string(put->header().revision())})
+                    .exitCode,
+                0);
+        },
+        [&](const LockMonitor::Retry& retry) {
+            std::lock_guard lock(mutex);
+            retries.push_back(retry);
+            atRetry.push_back(monitor->state());
+        });
+    monitor->start();
+    ASSERT_TRUE(eventually([&] { return monitor->liveness().first; }, 15s));
+    {
+        std::lock_guard lock(mutex);
+        ASSERT_GE(retries.size(), 1u);
+        EXPECT_NE(retries.front().error.message.find("compacted"), std::string::npos)
+            << retries.front().error.message;
+        EXPECT_TRUE(atRetry.front().locks.empty());
+        EXPECT_EQ(atRetry.front().listedKeys, 0);
+        EXPECT_EQ(atRetry.front().listingKeys, 0);
+        EXPECT_FALSE(atRetry.front().live);
+    }
+    const LockMonitorState state = monitor->state();
+    EXPECT_EQ(state.locks.size(), 31u); // lock100..lock129 and later
+    EXPECT_TRUE(state.locks.contains(prefix() + "later"));
+}
+
 TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
     auto monitor = startMonitor();
     auto holder = etcdctl({"lock", "--ttl", "7", lockName()});
