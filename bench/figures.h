@@ -60,6 +60,7 @@ struct EventRateFigure {
     int eventsPerSecond;      // asked of the writer
     double achievedPerSecond; // what etcd committed
     Samples eventToWatch;     // a committed write to a bare watch on the prefix: the floor
+    Samples eventToGuiThread; // and from there handed to the GUI thread, with nothing done
     Samples eventToModel;     // a committed write to the GUI thread's models showing it
     double longestStallMs;    // of the GUI thread while the events arrived
 };
