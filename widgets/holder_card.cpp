@@ -1,12 +1,12 @@
 #include "widgets/holder_card.h"
 
 #include "widgets/elided_label.h"
+#include "widgets/ttl_bar.h"
 #include "widgets/ttl_countdown_delegate.h"
 
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -57,7 +57,7 @@ HolderCard::HolderCard(QWidget* parent)
     , lease_(valueField())
     , fencingToken_(valueField())
     , heldFor_(new QLabel)
-    , ttl_(new QProgressBar)
+    , ttl_(new TtlBar)
     , value_(valueField())
     , details_(new QWidget) {
     setFrameShape(QFrame::StyledPanel);
@@ -71,9 +71,6 @@ HolderCard::HolderCard(QWidget* parent)
     heldFor_->setObjectName("holderHeldFor");
     heldFor_->setFixedSize(heldFor_->fontMetrics().horizontalAdvance("≥ 999 h 59 min"),
                            heldFor_->sizeHint().height());
-    ttl_->setTextVisible(true);
-    ttl_->setAlignment(Qt::AlignCenter);
-    ttl_->setMaximumHeight(18);
 
     auto* form = new QFormLayout(details_);
     form->setContentsMargins(0, 0, 0, 0);
@@ -86,6 +83,11 @@ HolderCard::HolderCard(QWidget* parent)
 
     ownLock_->setObjectName("ownLockState");
     ownLock_->hide();
+    // The same height with a holder as without: a lock nobody holds between two that are held
+    // does not move the queue below up and down.
+    QSizePolicy keepSpace = details_->sizePolicy();
+    keepSpace.setRetainSizeWhenHidden(true);
+    details_->setSizePolicy(keepSpace);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(ownLock_);
@@ -122,22 +124,9 @@ void HolderCard::setHolder(const Holder& holder) {
         ttl_->setFormat(tr("lease gone"));
     else
         ttl_->setFormat(tr("%1 s of %2 s").arg(std::ceil(remaining)).arg(holder.ttlGrantedSeconds));
-    const bool low = holder.ttlRemainingSeconds &&
-                     TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
-                         TtlCountdownDelegate::LowFraction;
-    // The list's colours: its dark text stays readable over both parts of the bar.
-    const QString style =
-        QStringLiteral("QProgressBar { color: %1; background: %2; border: 1px solid %3; "
-                       "border-radius: 3px; text-align: center; } "
-                       "QProgressBar::chunk { background: %4; border-radius: 2px; }")
-            .arg(TtlCountdownDelegate::textColor().name(),
-                 TtlCountdownDelegate::trackColor(low).name(),
-                 TtlCountdownDelegate::edgeColor(low).name(),
-                 TtlCountdownDelegate::fillColor(low).name());
-    // Setting a style sheet re-polishes the bar even when it is the same: only on a change, as
-    // the card is refreshed with every batch of lock events.
-    if (ttl_->styleSheet() != style)
-        ttl_->setStyleSheet(style);
+    ttl_->setLow(holder.ttlRemainingSeconds &&
+                 TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
+                     TtlCountdownDelegate::LowFraction);
     details_->show();
 }
 

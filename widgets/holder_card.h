@@ -5,11 +5,11 @@
 
 class QLabel;
 class QLineEdit;
-class QProgressBar;
 
 namespace lockscope {
 
 class ElidedLabel;
+class TtlBar;
 
 // Who holds a lock, at a glance: key, lease, fencing token, how long it has held, its TTL as a
 // bar against the TTL it was granted, and the key's value; above them, when this window took the
@@ -54,7 +54,7 @@ private:
     QLineEdit* lease_;
     QLineEdit* fencingToken_;
     QLabel* heldFor_;
-    QProgressBar* ttl_;
+    TtlBar* ttl_;
     QLineEdit* value_;
     QWidget* details_;
 };

@@ -51,6 +51,20 @@ void TtlCountdownDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     paintText(painter, cell, area, cell.text, Qt::AlignCenter, textColor());
 }
 
+void TtlCountdownDelegate::paintBar(QPainter& painter, const QRect& area, int filled, bool low) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(trackColor(low));
+    painter.drawRoundedRect(area, 3, 3);
+    painter.setBrush(fillColor(low));
+    painter.drawRoundedRect(QRect(area.topLeft(), QSize(filled, area.height())), 3, 3);
+    painter.setPen(edgeColor(low));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRoundedRect(QRectF(area).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+    painter.restore();
+}
+
 const QPixmap& TtlCountdownDelegate::bar(QSize size, int filled, bool low, qreal pixelRatio) const {
     const BarKey key{size, filled, low, pixelRatio};
     if (const auto found = bars_.constFind(key); found != bars_.constEnd())
@@ -61,16 +75,7 @@ const QPixmap& TtlCountdownDelegate::bar(QSize size, int filled, bool low, qreal
     pixmap.setDevicePixelRatio(pixelRatio);
     pixmap.fill(Qt::transparent);
     QPainter painter(&pixmap);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(trackColor(low));
-    const QRect whole(QPoint(0, 0), size);
-    painter.drawRoundedRect(whole, 3, 3);
-    painter.setBrush(fillColor(low));
-    painter.drawRoundedRect(QRect(0, 0, filled, size.height()), 3, 3);
-    painter.setPen(edgeColor(low));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRoundedRect(QRectF(whole).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+    paintBar(painter, QRect(QPoint(0, 0), size), filled, low);
     painter.end();
     return *bars_.insert(key, pixmap);
 }

@@ -29,6 +29,8 @@ public:
     static QColor trackColor(bool low);
     static QColor edgeColor(bool low);
     static QColor textColor();
+    // The bar without its text: `filled` pixels of `area` filled.
+    static void paintBar(QPainter& painter, const QRect& area, int filled, bool low);
 
 private:
     // The bar without its text, `filled` pixels of `size` filled, at the painter's pixel ratio.

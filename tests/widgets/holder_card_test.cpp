@@ -1,12 +1,12 @@
 // HolderCard, its ElidedLabel and TtlCountdownDelegate, offscreen, fed with plain values.
 #include "widgets/elided_label.h"
 #include "widgets/holder_card.h"
+#include "widgets/ttl_bar.h"
 #include "widgets/ttl_countdown_delegate.h"
 
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
-#include <QProgressBar>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTest>
@@ -35,11 +35,14 @@ private slots:
         QCOMPARE(card.key(), QString());
         card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 5.2, 60, "deploy", {}, false});
         QCOMPARE(card.key(), QString("/locks/demo/694d"));
-        auto* bar = card.findChild<QProgressBar*>();
+        auto* bar = card.findChild<TtlBar*>();
         QCOMPARE(bar->text(), QString("6 s of 60 s"));
-        // Under a quarter left: the low tones.
-        QVERIFY(bar->styleSheet().contains(TtlCountdownDelegate::fillColor(true).name()));
-        QVERIFY(bar->styleSheet().contains(TtlCountdownDelegate::textColor().name()));
+        QVERIFY(bar->isLow()); // under a quarter left
+        card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 30, 60, "deploy", {}, false});
+        QVERIFY(!bar->isLow());
+        card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", std::nullopt, 60, {}, {}, false});
+        QCOMPARE(bar->text(), QString("not looked up yet"));
+        QVERIFY(!bar->isLow()); // unknown is not low
         QVERIFY(card.findChild<QLineEdit*>("holderKey")->isVisibleTo(&card));
         card.clear("Nobody holds /locks/demo");
         QCOMPARE(card.key(), QString());
@@ -69,6 +72,7 @@ private slots:
         QVERIFY(!own->isVisible());
     }
 
+    // Nor does a TTL running low: the bar's tone is painted, not styled.
     void aNewHolderDoesNotLayOutTheWindowAgain() {
         QWidget window;
         auto* card = new HolderCard;
@@ -80,21 +84,52 @@ private slots:
 
         LayoutRequestCounter requests;
         window.installEventFilter(&requests);
+        auto* bar = card->findChild<TtlBar*>();
+        int lows = 0;
         for (int holder = 0; holder < 20; ++holder) {
             const QString lease = QString::number(0x694d0000 + holder * 7919, 16);
             card->setHolder({"/locks/a-much-longer-lock-name/" + lease,
                              lease,
                              42 + holder,
                              QString("%1 ms").arg(holder),
-                             59.0 - holder,
+                             holder % 2 ? 5.0 : 50.0,
                              60,
                              QString("value of holder %1").arg(holder),
                              {},
                              false});
             QCoreApplication::processEvents();
+            lows += bar->isLow();
         }
         QCOMPARE(requests.count, 0);
+        QCOMPARE(lows, 10); // the tone did change
         QCOMPARE(card->key(), QString("/locks/a-much-longer-lock-name/694f4bbd"));
+    }
+
+    // HolderCard's bar is the lock list's: the same tones, filled remaining over granted, with
+    // its text on it.
+    void ttlBarPaintsTheListsBarAndItsText() {
+        TtlBar bar;
+        bar.resize(200, 18);
+        bar.setRange(0, 600);
+        bar.setValue(300);
+        bar.setFormat("30 s of 60 s");
+        const auto toneAt = [&bar](int x) { return QColor(bar.grab().toImage().pixel(x, 4)); };
+        QCOMPARE(toneAt(10), TtlCountdownDelegate::fillColor(false));
+        QCOMPARE(toneAt(190), TtlCountdownDelegate::trackColor(false));
+        bar.setLow(true);
+        QCOMPARE(toneAt(10), TtlCountdownDelegate::fillColor(true));
+        QCOMPARE(toneAt(190), TtlCountdownDelegate::trackColor(true));
+        bar.setValue(0);
+        QCOMPARE(toneAt(10), TtlCountdownDelegate::trackColor(true));
+
+        const QImage withText = bar.grab().toImage();
+        bar.setFormat(QString());
+        const QImage without = bar.grab().toImage();
+        int textPixels = 0;
+        for (int x = 60; x < 140; ++x)
+            for (int y = 3; y < 15; ++y)
+                textPixels += withText.pixel(x, y) != without.pixel(x, y);
+        QVERIFY2(textPixels > 20, qPrintable(QString::number(textPixels)));
     }
 
     void delegateFillsRemainingOverGranted() {

@@ -1,0 +1,34 @@
+#include "widgets/ttl_bar.h"
+
+#include "widgets/ttl_countdown_delegate.h"
+
+#include <QPainter>
+#include <algorithm>
+
+namespace lockscope {
+
+TtlBar::TtlBar(QWidget* parent)
+    : QProgressBar(parent) {
+    setTextVisible(true);
+    setAlignment(Qt::AlignCenter);
+    setMaximumHeight(18);
+}
+
+void TtlBar::setLow(bool low) {
+    if (low == low_)
+        return;
+    low_ = low;
+    update();
+}
+
+void TtlBar::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    const QRect area = rect();
+    const double span = static_cast<double>(maximum()) - minimum();
+    const double filled = span > 0 ? std::clamp((value() - minimum()) / span, 0.0, 1.0) : 0.0;
+    TtlCountdownDelegate::paintBar(painter, area, static_cast<int>(area.width() * filled), low_);
+    painter.setPen(TtlCountdownDelegate::textColor());
+    painter.drawText(area, Qt::AlignCenter, text());
+}
+
+} // namespace lockscope
