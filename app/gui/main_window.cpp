@@ -31,6 +31,7 @@
 #include "widgets/frame_rate_cap.h"
 #include "widgets/lock_prefix_dialog.h"
 #include "widgets/problem_list.h"
+#include "widgets/steady_tab_widget.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -71,7 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(prefixBar_, &PrefixBar::rejected, this,
             [this](const QString& message) { statusMessages_->show(message, 10000); });
 
-    auto* tabs = new QTabWidget;
+    auto* tabs = new SteadyTabWidget;
     tabs->setObjectName("mainTabs");
     tabs->addTab(locksPage_, tr("Locks"));
     tabs->addTab(timelinePage_, tr("Timeline"));
