@@ -175,8 +175,10 @@ int main(int argc, char** argv) {
                     l.shape.locks, l.shape.keysPerLock, l.seconds, l.residentMb,
                     l.residentMb * 1024 * 1024 / l.shape.keys());
     for (const auto& r : eventRuns)
-        std::printf("gui: %dk events/s asked, %5.0f committed/s, longest GUI stall %7.1f ms\n",
-                    r.eventsPerSecond / 1000, r.achievedPerSecond, r.longestStallMs);
+        std::printf("gui: %dk events/s asked, %5.0f committed/s, longest GUI stall %7.1f ms, "
+                    "window repainted whole %d times\n",
+                    r.eventsPerSecond / 1000, r.achievedPerSecond, r.longestStallMs,
+                    r.wholeWindowRepaints);
 
     if (loadedWindow)
         std::printf("window: %d locks x %d keys listed in %.3f s (longest GUI stall %.1f ms), "
@@ -304,7 +306,8 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < eventRuns.size(); ++i)
             out << (i ? "," : "") << "{\"events_per_second\":" << eventRuns[i].eventsPerSecond
                 << ",\"committed_per_second\":" << eventRuns[i].achievedPerSecond
-                << ",\"longest_gui_stall_ms\":" << eventRuns[i].longestStallMs << "}";
+                << ",\"longest_gui_stall_ms\":" << eventRuns[i].longestStallMs
+                << ",\"whole_window_repaints\":" << eventRuns[i].wholeWindowRepaints << "}";
         out << "],\"window\":";
         if (loadedWindow)
             out << "{\"locks\":" << loadedWindow->shape.locks

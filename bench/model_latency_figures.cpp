@@ -12,6 +12,7 @@
 #include "stall_probe.h"
 #include "window_load.h"
 
+#include <QPaintEvent>
 #include <atomic>
 #include <functional>
 #include <future>
@@ -92,6 +93,28 @@ private:
     etcd::WatchHandle watch_; // destroyed first: no callback runs after it
 };
 
+// Counts the paint events that cover all of `widget`.
+class WholeRepaintCounter : public QObject {
+public:
+    WholeRepaintCounter(QWidget* widget, int& count)
+        : widget_(widget)
+        , count_(count) {
+        widget_->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::Paint &&
+            static_cast<QPaintEvent*>(event)->rect().contains(widget_->rect()))
+            ++count_;
+        return false;
+    }
+
+private:
+    QWidget* widget_;
+    int& count_;
+};
+
 // From each committed write's answer to when `seen` first had its revision. A revision seen
 // before its write was answered was on time: 0.
 Samples sinceCommitted(std::string name, const std::map<int64_t, Clock::time_point>& committed,
@@ -124,6 +147,11 @@ EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
                              shown.emplace(event.revision, now);
                      });
 
+    // The main tabs painted whole: what a size hint change climbing to them used to cost.
+    int wholeRepaints = 0;
+    QWidget* tabs = window.findChild<QWidget*>("mainTabs");
+    const WholeRepaintCounter counter(tabs, wholeRepaints);
+
     StallProbe probe;
     std::atomic<bool> written = false;
     std::thread writing([&] {
@@ -145,7 +173,8 @@ EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
             sinceCommitted("floor: event to bare watch, then the GUI thread, " + label, committed,
                            bareWatch.handedOn()),
             sinceCommitted("gui: event to model, " + label, committed, shown),
-            std::chrono::duration<double, std::milli>(probe.longest()).count()};
+            std::chrono::duration<double, std::milli>(probe.longest()).count(),
+            wholeRepaints};
 }
 
 std::string rateLabel(int eventsPerSecond) {
