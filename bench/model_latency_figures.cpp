@@ -99,7 +99,8 @@ public:
     WholeRepaintCounter(QWidget* widget, int& count)
         : widget_(widget)
         , count_(count) {
-        widget_->installEventFilter(this);
+        if (widget_) // a window without it has nothing to count
+            widget_->installEventFilter(this);
     }
 
 protected:
@@ -134,7 +135,7 @@ Samples sinceCommitted(std::string name, const std::map<int64_t, Clock::time_poi
 EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
                              const etcd::ClientOptions& options, const std::string& prefix,
                              int eventsPerSecond, Clock::duration run, const std::string& label) {
-    const BareWatch bareWatch(options, prefix);
+    BareWatch bareWatch(options, prefix); // written to by its own thread and the GUI thread's
 
     // When the models first showed each revision; on the GUI thread, after every other
     // receiver of the same signal (the charts) has had it too.

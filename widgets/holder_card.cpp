@@ -116,17 +116,17 @@ void HolderCard::setHolder(const Holder& holder) {
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.
     const double remaining = holder.ttlRemainingSeconds.value_or(0);
-    ttl_->setRange(0, static_cast<int>(std::max<qint64>(1, holder.ttlGrantedSeconds) * 10));
-    ttl_->setValue(static_cast<int>(std::max(0.0, remaining) * 10));
-    if (!holder.ttlRemainingSeconds)
-        ttl_->setFormat(tr("not looked up yet"));
-    else if (remaining < 0)
-        ttl_->setFormat(tr("lease gone"));
-    else
-        ttl_->setFormat(tr("%1 s of %2 s").arg(std::ceil(remaining)).arg(holder.ttlGrantedSeconds));
-    ttl_->setLow(holder.ttlRemainingSeconds &&
-                 TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
-                     TtlCountdownDelegate::LowFraction);
+    const QString text =
+        !holder.ttlRemainingSeconds
+            ? tr("not looked up yet")
+            : (remaining < 0
+                   ? tr("lease gone")
+                   : tr("%1 s of %2 s").arg(std::ceil(remaining)).arg(holder.ttlGrantedSeconds));
+    ttl_->setTtl(static_cast<int>(std::max(0.0, remaining) * 10),
+                 static_cast<int>(std::max<qint64>(1, holder.ttlGrantedSeconds) * 10), text,
+                 holder.ttlRemainingSeconds &&
+                     TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
+                         TtlCountdownDelegate::LowFraction);
     details_->show();
 }
 

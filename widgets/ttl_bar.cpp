@@ -14,11 +14,16 @@ TtlBar::TtlBar(QWidget* parent)
     setMaximumHeight(18);
 }
 
-void TtlBar::setLow(bool low) {
-    if (low == low_)
-        return;
+void TtlBar::setTtl(int value, int maximum, const QString& text, bool low) {
+    // QProgressBar repaints at once when a new value is far enough from the last one its own
+    // paintEvent drew, which it never does here: every value would. Enabling updates again
+    // asks for one paint.
+    setUpdatesEnabled(false);
+    setRange(0, maximum);
+    setValue(std::min(value, maximum));
+    setFormat(text);
     low_ = low;
-    update();
+    setUpdatesEnabled(true);
 }
 
 void TtlBar::paintEvent(QPaintEvent*) {

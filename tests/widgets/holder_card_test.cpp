@@ -17,6 +17,14 @@ using namespace lockscope;
 
 namespace {
 
+struct PaintCounter : QObject {
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+        count += event->type() == QEvent::Paint;
+        return false;
+    }
+};
+
 struct LayoutRequestCounter : QObject {
     int count = 0;
     bool eventFilter(QObject*, QEvent* event) override {
@@ -110,26 +118,42 @@ private slots:
     void ttlBarPaintsTheListsBarAndItsText() {
         TtlBar bar;
         bar.resize(200, 18);
-        bar.setRange(0, 600);
-        bar.setValue(300);
-        bar.setFormat("30 s of 60 s");
+        bar.setTtl(300, 600, "30 s of 60 s", false);
         const auto toneAt = [&bar](int x) { return QColor(bar.grab().toImage().pixel(x, 4)); };
         QCOMPARE(toneAt(10), TtlCountdownDelegate::fillColor(false));
         QCOMPARE(toneAt(190), TtlCountdownDelegate::trackColor(false));
-        bar.setLow(true);
+        bar.setTtl(300, 600, "30 s of 60 s", true);
         QCOMPARE(toneAt(10), TtlCountdownDelegate::fillColor(true));
         QCOMPARE(toneAt(190), TtlCountdownDelegate::trackColor(true));
-        bar.setValue(0);
+        bar.setTtl(0, 600, "0 s of 60 s", true);
         QCOMPARE(toneAt(10), TtlCountdownDelegate::trackColor(true));
+        bar.setTtl(900, 600, "90 s of 60 s", false); // more than granted: full
+        QCOMPARE(toneAt(190), TtlCountdownDelegate::fillColor(false));
 
         const QImage withText = bar.grab().toImage();
-        bar.setFormat(QString());
+        bar.setTtl(900, 600, QString(), false);
         const QImage without = bar.grab().toImage();
         int textPixels = 0;
         for (int x = 60; x < 140; ++x)
             for (int y = 3; y < 15; ++y)
                 textPixels += withText.pixel(x, y) != without.pixel(x, y);
         QVERIFY2(textPixels > 20, qPrintable(QString::number(textPixels)));
+    }
+
+    // A new TTL is painted with the window's next frame, not at once in the middle of a refresh
+    // (QProgressBar's setValue paints at once).
+    void ttlBarPaintsWithTheNextFrame() {
+        TtlBar bar;
+        bar.resize(200, 18);
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        QTest::qWait(20);
+        PaintCounter paints;
+        bar.installEventFilter(&paints);
+        for (int tenths = 590; tenths > 500; tenths -= 30)
+            bar.setTtl(tenths, 600, QString("%1 s of 60 s").arg(tenths / 10), false);
+        QCOMPARE(paints.count, 0);
+        QTRY_VERIFY(paints.count > 0);
     }
 
     void delegateFillsRemainingOverGranted() {
