@@ -29,8 +29,7 @@ void TtlBar::setTtl(int value, int maximum, const QString& text, bool low) {
 void TtlBar::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     const QRect area = rect();
-    const double span = static_cast<double>(maximum()) - minimum();
-    const double filled = span > 0 ? std::clamp((value() - minimum()) / span, 0.0, 1.0) : 0.0;
+    const double filled = TtlCountdownDelegate::fraction(value(), maximum()); // setTtl: from 0
     TtlCountdownDelegate::paintBar(painter, area, static_cast<int>(area.width() * filled), low_);
     painter.setPen(TtlCountdownDelegate::textColor());
     painter.drawText(area, Qt::AlignCenter, text());

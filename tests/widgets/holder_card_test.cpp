@@ -17,18 +17,14 @@ using namespace lockscope;
 
 namespace {
 
-struct PaintCounter : QObject {
+// Counts the events of one type an object receives.
+struct EventCounter : QObject {
+    explicit EventCounter(QEvent::Type type)
+        : type(type) {}
+    const QEvent::Type type;
     int count = 0;
     bool eventFilter(QObject*, QEvent* event) override {
-        count += event->type() == QEvent::Paint;
-        return false;
-    }
-};
-
-struct LayoutRequestCounter : QObject {
-    int count = 0;
-    bool eventFilter(QObject*, QEvent* event) override {
-        count += event->type() == QEvent::LayoutRequest;
+        count += event->type() == type;
         return false;
     }
 };
@@ -90,7 +86,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCoreApplication::processEvents();
 
-        LayoutRequestCounter requests;
+        EventCounter requests(QEvent::LayoutRequest);
         window.installEventFilter(&requests);
         auto* bar = card->findChild<TtlBar*>();
         int lows = 0;
@@ -148,7 +144,7 @@ private slots:
         bar.show();
         QVERIFY(QTest::qWaitForWindowExposed(&bar));
         QTest::qWait(20);
-        PaintCounter paints;
+        EventCounter paints(QEvent::Paint);
         bar.installEventFilter(&paints);
         for (int tenths = 590; tenths > 500; tenths -= 30)
             bar.setTtl(tenths, 600, QString("%1 s of 60 s").arg(tenths / 10), false);
