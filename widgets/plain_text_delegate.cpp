@@ -52,22 +52,20 @@ void PlainTextDelegate::paintText(QPainter* painter, const QStyleOptionViewItem&
                                   QColor color) const {
     if (text.isEmpty() || area.width() <= 0)
         return;
-    if (cell.font != laidOutFont_ || laidOut_.size() >= MaxLaidOut) {
+    if (cell.font != laidOutFont_) {
         laidOut_.clear();
         laidOutFont_ = cell.font;
     }
-    const Key key{text, area.width(), cell.textElideMode};
-    auto found = laidOut_.find(key);
-    if (found == laidOut_.end()) {
+    const QStaticText& laidOut = laidOut_.get(Key{text, area.width(), cell.textElideMode}, [&] {
         const QFontMetrics metrics(cell.font);
-        QStaticText laidOut(keepsLastSegment_
-                                ? elidedKey(metrics, text, area.width())
-                                : metrics.elidedText(text, cell.textElideMode, area.width()));
-        laidOut.setTextFormat(Qt::PlainText);
-        laidOut.prepare(QTransform(), cell.font);
-        found = laidOut_.insert(key, laidOut);
-    }
-    const QSizeF size = found->size();
+        QStaticText made(keepsLastSegment_
+                             ? elidedKey(metrics, text, area.width())
+                             : metrics.elidedText(text, cell.textElideMode, area.width()));
+        made.setTextFormat(Qt::PlainText);
+        made.prepare(QTransform(), cell.font);
+        return made;
+    });
+    const QSizeF size = laidOut.size();
     QPointF at(area.left(), area.top() + (area.height() - size.height()) / 2);
     if (alignment & Qt::AlignRight)
         at.setX(area.right() + 1 - size.width());
@@ -82,7 +80,7 @@ void PlainTextDelegate::paintText(QPainter* painter, const QStyleOptionViewItem&
     painter->setFont(cell.font);
     painter->setPen(color);
     painter->setClipRect(area, Qt::IntersectClip);
-    painter->drawStaticText(at, *found);
+    painter->drawStaticText(at, laidOut);
     painter->restore();
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "widgets/two_generation_cache.h"
+
 #include <QFont>
 #include <QHash>
 #include <QStaticText>
@@ -42,11 +44,10 @@ private:
             return qHashMulti(seed, key.text, key.width, key.elide);
         }
     };
-    // Forgotten whole when full: cheaper than tracking use, and what a frame needs comes back
-    // in that frame.
-    static constexpr qsizetype MaxLaidOut = 4096;
+    // A frame of the lock tables needs a few hundred; the rest is what scrolled past.
+    static constexpr qsizetype LaidOutGeneration = 2048;
 
-    mutable QHash<Key, QStaticText> laidOut_;
+    mutable TwoGenerationCache<Key, QStaticText> laidOut_{LaidOutGeneration};
     mutable QFont laidOutFont_; // what laidOut_ was laid out in
     bool keepsLastSegment_ = false;
 };

@@ -66,18 +66,15 @@ void TtlCountdownDelegate::paintBar(QPainter& painter, const QRect& area, int fi
 }
 
 const QPixmap& TtlCountdownDelegate::bar(QSize size, int filled, bool low, qreal pixelRatio) const {
-    const BarKey key{size, filled, low, pixelRatio};
-    if (const auto found = bars_.constFind(key); found != bars_.constEnd())
-        return *found;
-    if (bars_.size() >= MaxBars)
-        bars_.clear();
-    QPixmap pixmap(size * pixelRatio);
-    pixmap.setDevicePixelRatio(pixelRatio);
-    pixmap.fill(Qt::transparent);
-    QPainter painter(&pixmap);
-    paintBar(painter, QRect(QPoint(0, 0), size), filled, low);
-    painter.end();
-    return *bars_.insert(key, pixmap);
+    return bars_.get(BarKey{size, filled, low, pixelRatio}, [&] {
+        QPixmap pixmap(size * pixelRatio);
+        pixmap.setDevicePixelRatio(pixelRatio);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        paintBar(painter, QRect(QPoint(0, 0), size), filled, low);
+        painter.end();
+        return pixmap;
+    });
 }
 
 } // namespace lockscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "widgets/plain_text_delegate.h"
+#include "widgets/two_generation_cache.h"
 
 #include <QColor>
 #include <QHash>
@@ -49,9 +50,9 @@ private:
     };
     // A bar is three antialiased rounded rectangles: drawn for every cell, they were a fifth of
     // a lock table's frame. Its width in pixels, fills and tone are few, so each is drawn once
-    // and copied from then on; forgotten whole when full, as PlainTextDelegate's texts.
-    static constexpr qsizetype MaxBars = 256;
-    mutable QHash<BarKey, QPixmap> bars_;
+    // and copied from then on.
+    static constexpr qsizetype BarGeneration = 256;
+    mutable TwoGenerationCache<BarKey, QPixmap> bars_{BarGeneration};
     int remainingRole_;
     int grantedRole_;
 };
