@@ -21,7 +21,12 @@ QVariant EndpointStatusModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole: return display(status, index.column());
     case RawValueRole: return rawValue(status, index.column());
-    case Qt::ToolTipRole: return status.answered() ? QVariant() : QVariant(status.error);
+    // How long the failure took tells a refusal (at once) from a hung member (the timeout).
+    case Qt::ToolTipRole:
+        return status.answered() ? QVariant()
+                                 : QVariant(tr("%1\n(failed after %2 ms)")
+                                                .arg(status.error)
+                                                .arg(status.roundTripMs, 0, 'f', 2));
     case Qt::TextAlignmentRole: {
         const bool text = index.column() == EndpointColumn || index.column() == ErrorColumn;
         return QVariant::fromValue(Qt::AlignVCenter | (text ? Qt::AlignLeft : Qt::AlignRight));
@@ -86,8 +91,11 @@ QVariant EndpointStatusModel::display(const EndpointStatus& status, int column) 
         return status.endpoint;
     if (column == ErrorColumn)
         return status.error;
+    // A bare time beside a member that did not answer read as its answer's round trip; how long
+    // the failure took is in the row's tooltip.
     if (column == RoundTripColumn)
-        return QStringLiteral("%1 ms").arg(status.roundTripMs, 0, 'f', 2);
+        return status.answered() ? QStringLiteral("%1 ms").arg(status.roundTripMs, 0, 'f', 2)
+                                 : tr("no answer");
     if (!status.answered())
         return QString(); // the member did not say
     switch (column) {

@@ -683,6 +683,16 @@ Acquire with this TTL anyway?</source>
         <source>Error</source>
         <translation>错误</translation>
     </message>
+    <message>
+        <source>%1
+(failed after %2 ms)</source>
+        <translation>%1
+（%2 毫秒后失败）</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::EventLogModel</name>

@@ -90,7 +90,11 @@ private slots:
         QCOMPARE(model.data(model.index(0, EndpointStatusModel::RevisionColumn),
                             EndpointStatusModel::RawValueRole),
                  QVariant(qint64(12)));
-        // A member that did not answer says nothing but its error.
+        // A member that did not answer says nothing but its error, and how long that took.
+        QCOMPARE(cell(model, 1, EndpointStatusModel::RoundTripColumn), QString("no answer"));
+        QVERIFY(model.data(model.index(1, 0), Qt::ToolTipRole)
+                    .toString()
+                    .endsWith("(failed after 3.00 ms)"));
         QCOMPARE(cell(model, 1, EndpointStatusModel::VersionColumn), QString());
         QCOMPARE(cell(model, 1, EndpointStatusModel::IsLeaderColumn), QString());
         QVERIFY(cell(model, 1, EndpointStatusModel::ErrorColumn).contains("refused"));
