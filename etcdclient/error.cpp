@@ -129,6 +129,10 @@ std::string detail(ErrorCode code, const std::string& msg, const std::string& en
         return "connection refused: nothing listens at this address";
     if (code == ErrorCode::Unavailable && contains(msg, "timed out before receiving SETTINGS"))
         return "no answer: the connection was accepted but nothing spoke gRPC on it in time";
+    // A member stopped (SIGSTOP), hung or cut off keeps its connection open and goes silent.
+    if (code == ErrorCode::Unavailable && contains(msg, "keepalive watchdog timeout"))
+        return "no answer: the connection went silent (keepalive watchdog timeout); etcd may "
+               "be stopped, hung or overloaded, or the network between cut";
     return msg.empty() ? std::string("no detail from gRPC") : msg;
 }
 

@@ -82,6 +82,16 @@ TEST(ErrorTest, ASilentServerIsNoAnswerAtAll) {
                              "that --endpoints names its client URL");
 }
 
+TEST(ErrorTest, AConnectionGoneSilentSaysEtcdMayBeHung) {
+    const auto error = errorFromStatus(
+        grpc::Status(grpc::StatusCode::UNAVAILABLE, "keepalive watchdog timeout"), "h:1");
+    EXPECT_EQ(error.code, ErrorCode::Unavailable);
+    EXPECT_EQ(error.message, "unavailable (h:1): no answer: the connection went silent "
+                             "(keepalive watchdog timeout); etcd may be stopped, hung or "
+                             "overloaded, or the network between cut; check that etcd is running "
+                             "and that --endpoints names its client URL");
+}
+
 TEST(ErrorTest, AFailedLookupIsAUsageErrorAboutTheHost) {
     const auto error = errorFromStatus(grpc::Status(grpc::StatusCode::UNAVAILABLE, unresolvedText),
                                        "nosuchhost.invalid:2379");
