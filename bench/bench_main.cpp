@@ -175,18 +175,19 @@ int main(int argc, char** argv) {
                     l.shape.locks, l.shape.keysPerLock, l.seconds, l.residentMb,
                     l.residentMb * 1024 * 1024 / l.shape.keys());
     for (const auto& r : eventRuns)
-        std::printf("gui: %dk events/s asked, %5.0f committed/s, longest GUI stall %7.1f ms, "
-                    "window repainted whole %d times\n",
-                    r.eventsPerSecond / 1000, r.achievedPerSecond, r.longestStallMs,
+        std::printf("gui: %dk events/s asked, %5.0f committed/s, longest GUI stall %7.1f ms "
+                    "(an idle thread's %.1f ms), window repainted whole %d times\n",
+                    r.eventsPerSecond / 1000, r.achievedPerSecond, r.longestStallMs, r.idleStallMs,
                     r.wholeWindowRepaints);
 
     if (loadedWindow)
         std::printf("window: %d locks x %d keys listed in %.3f s (longest GUI stall %.1f ms), "
-                    "%.1f MB resident; then %5.0f committed/s, longest GUI stall %.1f ms\n",
+                    "%.1f MB resident; then %5.0f committed/s, longest GUI stall %.1f ms (an idle "
+                    "thread's %.1f ms)\n",
                     loadedWindow->shape.locks, loadedWindow->shape.keysPerLock,
                     loadedWindow->load.fullListSeconds, loadedWindow->load.longestStallMs,
                     loadedWindow->residentMb, loadedWindow->churn.achievedPerSecond,
-                    loadedWindow->churn.longestStallMs);
+                    loadedWindow->churn.longestStallMs, loadedWindow->churn.idleStallMs);
 
     for (const auto& w : largeWindows)
         std::printf("large window: %7d locks x %2d keys: first rows %.3f s, all listed %.3f s, "
@@ -307,6 +308,7 @@ int main(int argc, char** argv) {
             out << (i ? "," : "") << "{\"events_per_second\":" << eventRuns[i].eventsPerSecond
                 << ",\"committed_per_second\":" << eventRuns[i].achievedPerSecond
                 << ",\"longest_gui_stall_ms\":" << eventRuns[i].longestStallMs
+                << ",\"longest_idle_thread_stall_ms\":" << eventRuns[i].idleStallMs
                 << ",\"whole_window_repaints\":" << eventRuns[i].wholeWindowRepaints << "}";
         out << "],\"window\":";
         if (loadedWindow)
@@ -316,7 +318,8 @@ int main(int argc, char** argv) {
                 << ",\"longest_gui_stall_listing_ms\":" << loadedWindow->load.longestStallMs
                 << ",\"resident_mb\":" << loadedWindow->residentMb
                 << ",\"committed_per_second\":" << loadedWindow->churn.achievedPerSecond
-                << ",\"longest_gui_stall_ms\":" << loadedWindow->churn.longestStallMs << "}";
+                << ",\"longest_gui_stall_ms\":" << loadedWindow->churn.longestStallMs
+                << ",\"longest_idle_thread_stall_ms\":" << loadedWindow->churn.idleStallMs << "}";
         else
             out << "null";
         out << ",\"large_windows\":[";

@@ -63,6 +63,7 @@ struct EventRateFigure {
     Samples eventToGuiThread; // and from there handed to the GUI thread, with nothing done
     Samples eventToModel;     // a committed write to the GUI thread's models showing it
     double longestStallMs;    // of the GUI thread while the events arrived
+    double idleStallMs;       // meanwhile, of a thread that does nothing else: the floor
     int wholeWindowRepaints;  // meanwhile: the main tabs painted whole (a layout climbed to them)
 };
 // LockScope's main window (offscreen, in the running QApplication) and a bare watch watching a

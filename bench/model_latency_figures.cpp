@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "etcdclient/key_range.h"
 #include "figures.h"
+#include "idle_thread_stall.h"
 #include "lock_event_writer.h"
 #include "lock_key_fill.h"
 #include "resident_memory.h"
@@ -154,6 +155,7 @@ EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
     const WholeRepaintCounter counter(tabs, wholeRepaints);
 
     StallProbe probe;
+    IdleThreadStall idleThread;
     std::atomic<bool> written = false;
     std::thread writing([&] {
         writer.run(eventsPerSecond, run);
@@ -175,6 +177,7 @@ EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
                            bareWatch.handedOn()),
             sinceCommitted("gui: event to model, " + label, committed, shown),
             std::chrono::duration<double, std::milli>(probe.longest()).count(),
+            std::chrono::duration<double, std::milli>(idleThread.longest()).count(),
             wholeRepaints};
 }
 
