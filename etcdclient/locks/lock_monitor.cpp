@@ -308,6 +308,10 @@ void LockMonitor::onWatchEnd(uint64_t generation, const Error& error) {
             live_ = false;
             status_ = "re-reading after compaction";
         }
+        // Told now: a re-list of a large prefix takes seconds, and until it ends the view is
+        // not live, whatever it showed last.
+        if (listener_)
+            listener_({});
         list(generation); // history is gone: re-list and reconcile
         return;
     }

@@ -7,6 +7,7 @@
 #include "support/etcdctl.h"
 #include "support/waiting.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <mutex>
@@ -330,6 +331,55 @@ TEST_F(LockMonitorIntegrationTest, CompactionDuringTheWatchLeavesTheViewLiveAndC
     holder->signal(SIGINT);
     ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).empty(); }));
     EXPECT_TRUE(monitor->state().live);
+}
+
+// A watch resumed from a revision compacted meanwhile (here: etcd restarted while the monitor's
+// client thread was busy, then writes and a compaction before it could resume) ends with
+// Compacted. The listener hears at once that the view is re-reading, not at the re-list's end.
+TEST_F(LockMonitorIntegrationTest, AWatchResumedPastACompactionSaysSoWhileItReLists) {
+    std::mutex mutex;
+    std::vector<std::pair<bool, std::string>> heard;
+    std::shared_ptr<LockMonitor> monitor;
+    monitor = LockMonitor::create(*client, {prefix()}, [&](const std::vector<LockEvent>&) {
+        std::lock_guard lock(mutex);
+        heard.push_back(monitor->liveness());
+    });
+    monitor->start();
+    ASSERT_TRUE(eventually([&] { return monitor->state().live; }));
+    auto holder = etcdctl({"lock", "--ttl", "30", lockName()});
+    ASSERT_TRUE(holder->readLine(10s));
+    ASSERT_TRUE(eventually([&] { return queueOf(monitor->state()).size() == 1; }));
+
+    ClientThreadBlock block(*client);
+    cluster().stopMember(0);
+    ASSERT_TRUE(cluster().restartMember(0).ok());
+    ASSERT_TRUE(cluster().waitReady().ok());
+    auto writer = makeClient();
+    pb::PutRequest filler;
+    filler.set_key(prefix() + "filler");
+    int64_t latest = 0;
+    for (int i = 0; i < 5; ++i) {
+        auto put = call(*writer, &Client::put, filler);
+        ASSERT_TRUE(put);
+        latest = put->header().revision();
+    }
+    ASSERT_EQ(
+        lockscope::test::etcdctl(cluster().endpointList(), {"compact", std::to_string(latest)})
+            .exitCode,
+        0);
+    block.release();
+
+    ASSERT_TRUE(eventually(
+        [&] {
+            std::lock_guard lock(mutex);
+            return std::find(heard.begin(), heard.end(),
+                             std::pair<bool, std::string>{false, "re-reading after compaction"}) !=
+                   heard.end();
+        },
+        15s));
+    ASSERT_TRUE(eventually([&] { return monitor->state().live; }, 15s));
+    EXPECT_EQ(queueOf(monitor->state()).size(), 1u);
+    holder->signal(SIGINT);
 }
 
 TEST_F(LockMonitorIntegrationTest, StoppingAndRestartingEtcdIsRecoveredFrom) {
