@@ -338,9 +338,12 @@ void LockActionsBar::forceReleaseTarget() {
 
 void LockActionsBar::copyTargetKey() {
     const int row = targetQueueRow();
-    if (row >= 0)
-        QGuiApplication::clipboard()->setText(
-            workspace_->lockWatch()->queue()->entryAt(row).keyText);
+    if (row < 0)
+        return;
+    const QString key = workspace_->lockWatch()->queue()->entryAt(row).keyText;
+    QGuiApplication::clipboard()->setText(key);
+    // A shortcut leaves no other trace that it did anything.
+    emit message(tr("Copied %1").arg(key), 4000);
 }
 
 } // namespace lockscope

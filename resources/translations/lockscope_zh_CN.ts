@@ -1119,6 +1119,10 @@ split brains found: %9%10</source>
 <context>
     <name>lockscope::LockActionsBar</name>
     <message>
+        <source>Copied %1</source>
+        <translation>已复制 %1</translation>
+    </message>
+    <message>
         <source>Trying %1…</source>
         <translation>正在尝试 %1…</translation>
     </message>

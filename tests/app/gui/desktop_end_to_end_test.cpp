@@ -25,6 +25,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDir>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -32,6 +33,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -266,6 +268,12 @@ private slots:
         QVERIFY2(copyTip.contains(holderKey), qPrintable(copyTip));
         const QString forceTip = buttonToolTip(window, forceRelease);
         QVERIFY2(forceTip.contains("the holder's key " + holderKey), qPrintable(forceTip));
+        // Copy key by its shortcut: the key on the clipboard, and a word in the status bar.
+        QGuiApplication::clipboard()->clear();
+        QTest::keySequence(&window, copyKey->shortcut());
+        QCOMPARE(QGuiApplication::clipboard()->text(), holderKey);
+        QVERIFY2(window.statusBar()->currentMessage() == "Copied " + holderKey,
+                 qPrintable(window.statusBar()->currentMessage()));
 
         bool boxHandled = false;
         QString boxText;
