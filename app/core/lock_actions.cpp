@@ -39,7 +39,7 @@ void LockActions::releaseAll(std::function<void()> released) {
     for (Held& held : locks_) {
         if (held.lock) {
             held.lock->cancel();
-            held.lock->unlock([] {});
+            held.lock->unlock([](const etcd::Error&) {});
         }
         revoke(held); // deletes our keys on the server even if the unlock is still in flight
     }
@@ -258,12 +258,65 @@ void LockActions::release(const QString& name) {
         cancel(name); // not ours yet: releasing a wait is leaving the queue
         return;
     }
-    it->lock->unlock([guard = QPointer(this), name, session = it->session, revoked = it->revoked] {
-        session->close([revoked](const etcd::Error&) { revoked(); });
-        postGuarded(guard, [name](LockActions* self) { emit self->released(name); });
+    // The unlock deletes our key, then the revoke ends our lease (and any key on it): either
+    // one answered Ok lets the lock go. Until then it is Releasing, not Released.
+    const QByteArray key = QByteArray::fromStdString(it->lock->key());
+    it->lock->unlock([guard = QPointer(this), name, key, session = it->session,
+                      revoked = it->revoked](const etcd::Error& unlocked) {
+        session->close([guard, name, key, session, revoked, unlocked](const etcd::Error& closed) {
+            revoked();
+            postGuarded(guard, [name, key, session,
+                                answer = unlocked.ok() ? unlocked : closed](LockActions* self) {
+                self->onReleaseAnswered(name, key, session, std::make_shared<RetryBackoff>(),
+                                        answer);
+            });
+        });
     });
     forget(name);
-    setOwnState(name, OwnLock::State::Released);
+    setOwnState(name, OwnLock::State::Releasing);
+}
+
+void LockActions::onReleaseAnswered(const QString& name, const QByteArray& key,
+                                    std::shared_ptr<etcd::Session> session,
+                                    std::shared_ptr<RetryBackoff> backoff,
+                                    const etcd::Error& error) {
+    // The name may have been acquired anew meanwhile: then this release's news is not its state.
+    const auto own = own_.constFind(name);
+    const bool shown =
+        own != own_.constEnd() && own->state == OwnLock::State::Releasing && own->key == key;
+    if (error.ok()) {
+        if (shown) {
+            setOwnState(name, OwnLock::State::Released);
+            emit released(name);
+        }
+        return;
+    }
+    if (closing_)
+        return; // the window is going: the lease, no longer kept alive, expires on its own
+    // Our key may still hold the lock (etcd down, or refusing us): ask again until etcd revokes
+    // the lease or says it is gone. Keepalives have stopped, so it also expires within its TTL.
+    const auto delay = backoff->next();
+    if (shown) {
+        setOwnState(name, OwnLock::State::Releasing,
+                    tr("not confirmed: %1; asking etcd again in %2 s (attempt %3); without "
+                       "keepalives the lease also expires within its TTL (%4 s)")
+                        .arg(message(error))
+                        .arg(static_cast<double>(delay.count()) / 1000.0, 0, 'f', 1)
+                        .arg(backoff->attempts())
+                        .arg(session->ttlSeconds()));
+        if (backoff->attempts() == 1)
+            emit releaseUnconfirmed(name, message(error));
+    }
+    QTimer::singleShot(delay, this, [this, name, key, session, backoff] {
+        if (closing_)
+            return;
+        session->close(
+            [guard = QPointer(this), name, key, session, backoff](const etcd::Error& closed) {
+                postGuarded(guard, [name, key, session, backoff, closed](LockActions* self) {
+                    self->onReleaseAnswered(name, key, session, backoff, closed);
+                });
+            });
+    });
 }
 
 void LockActions::onLost(const QString& name, const LockBackend* lock, const QString& reason) {

@@ -95,7 +95,11 @@ signals:
     void notAcquired(const QString& name, const QString& reason);
     // A wait failed; the lock is queued for again after `delaySeconds` (attempt counts failures).
     void retrying(const QString& name, int attempt, double delaySeconds, const QString& reason);
+    // etcd confirmed a release (Releasing until then).
     void released(const QString& name);
+    // etcd did not confirm a release: it is asked again, with a backoff, until it does (the
+    // lock stays Releasing, its detail saying why).
+    void releaseUnconfirmed(const QString& name, const QString& reason);
     void lost(const QString& name, const QString& reason);
     void proclaimed(const QString& name, const QString& proposal);
     void proclaimFailed(const QString& name, const QString& reason);
@@ -132,6 +136,11 @@ private:
     // Moves `name`'s OwnLock to `state` (now) and says so.
     void setOwnState(const QString& name, OwnLock::State state, const QString& detail = {});
     void onLost(const QString& name, const LockBackend* lock, const QString& reason);
+    // What etcd said to a release of `name`'s hold on `key` (Ok if the unlock or the revoke
+    // worked); asks again after `backoff`'s next delay when neither did.
+    void onReleaseAnswered(const QString& name, const QByteArray& key,
+                           std::shared_ptr<etcd::Session> session,
+                           std::shared_ptr<RetryBackoff> backoff, const etcd::Error& error);
     // acquire() and campaign(): starts `held` under the name its text spells.
     void start(const QString& text, Held held);
 

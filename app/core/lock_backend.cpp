@@ -21,8 +21,10 @@ public:
         mutex_->tryLock(std::move(done));
     }
     void cancel() override { mutex_->cancel(); }
-    void unlock(std::function<void()> done) override {
-        mutex_->unlock([done = std::move(done)](auto) { done(); });
+    void unlock(ErrorCallback done) override {
+        mutex_->unlock([done = std::move(done)](const etcd::Result<bool>& deleted) {
+            done(deleted ? etcd::Error() : deleted.error()); // false: our key was gone already
+        });
     }
     void onLost(ErrorCallback listener) override { mutex_->onLost(std::move(listener)); }
     bool held() const override { return mutex_->held(); }
@@ -46,9 +48,7 @@ public:
                        "if it is free"));
     }
     void cancel() override { lock_->cancel(); }
-    void unlock(std::function<void()> done) override {
-        lock_->unlock([done = std::move(done)](const etcd::Error&) { done(); });
-    }
+    void unlock(ErrorCallback done) override { lock_->unlock(std::move(done)); }
     void onLost(ErrorCallback listener) override { lock_->onLost(std::move(listener)); }
     bool held() const override { return lock_->held(); }
     std::string key() const override { return lock_->key(); }
@@ -68,8 +68,10 @@ public:
         done(noTryLock("a campaign always waits for its turn to lead"));
     }
     void cancel() override { election_->cancel(); }
-    void unlock(std::function<void()> done) override {
-        election_->resign([done = std::move(done)](auto) { done(); });
+    void unlock(ErrorCallback done) override {
+        election_->resign([done = std::move(done)](const etcd::Result<bool>& resigned) {
+            done(resigned ? etcd::Error() : resigned.error());
+        });
     }
     void onLost(ErrorCallback listener) override { election_->onLost(std::move(listener)); }
     bool held() const override { return election_->leader(); }

@@ -29,8 +29,9 @@ public:
     virtual void tryLock(std::function<void(etcd::Result<bool>)> done) = 0;
     // Ends a pending lock(), leaving no key of ours behind.
     virtual void cancel() = 0;
-    // Lets go of the lock (or of a pending wait); `done` once etcd answered.
-    virtual void unlock(std::function<void()> done) = 0;
+    // Lets go of the lock (or of a pending wait); `done` once etcd answered: Ok when no key of
+    // ours is left (deleted now, or gone before), or why etcd could not be told.
+    virtual void unlock(ErrorCallback done) = 0;
     // Called when a held lock is lost.
     virtual void onLost(ErrorCallback listener) = 0;
     virtual bool held() const = 0;

@@ -256,7 +256,7 @@ const QList<int>& LockListModel::countdownRoles() {
 
 void LockListModel::setOwnLock(const OwnLock& own) {
     const QByteArray name = QByteArray::fromStdString(own.lock);
-    if (own.alive() || own.state == OwnLock::State::Lost)
+    if (own.alive() || own.state == OwnLock::State::Releasing || own.state == OwnLock::State::Lost)
         own_.insert(name, {own.stateName(), own.summary()});
     else
         own_.remove(name);

@@ -11,6 +11,7 @@ QString OwnLock::stateName() const {
         switch (state) {
         case State::Waiting: return QCoreApplication::translate("OwnLock", "campaigning");
         case State::Held: return QCoreApplication::translate("OwnLock", "leading");
+        case State::Releasing: return QCoreApplication::translate("OwnLock", "resigning");
         case State::Lost: return QCoreApplication::translate("OwnLock", "lost");
         case State::Released: return QCoreApplication::translate("OwnLock", "resigned");
         case State::Cancelled: return QCoreApplication::translate("OwnLock", "withdrawn");
@@ -20,6 +21,7 @@ QString OwnLock::stateName() const {
     switch (state) {
     case State::Waiting: return QCoreApplication::translate("OwnLock", "waiting");
     case State::Held: return QCoreApplication::translate("OwnLock", "held");
+    case State::Releasing: return QCoreApplication::translate("OwnLock", "releasing");
     case State::Lost: return QCoreApplication::translate("OwnLock", "lost");
     case State::Released: return QCoreApplication::translate("OwnLock", "released");
     case State::Cancelled: return QCoreApplication::translate("OwnLock", "cancelled");

@@ -8,12 +8,13 @@
 namespace lockscope {
 
 // Where a lock this window took by hand stands, as LockActions last learnt it. Waiting and Held
-// are alive; the others are how it ended: Released by us, Cancelled while waiting, NotAcquired
-// (a try found it held, or etcd refused), or Lost: it was taken from us (the lease expired or
-// was revoked, or the key was deleted) and we hold nothing any more. A candidacy in an election
-// is one too: Held is leading, Waiting is campaigning.
+// are alive; Releasing is let go of but not yet confirmed by etcd (our key may still hold the
+// lock); the others are how it ended: Released by us (etcd confirmed), Cancelled while waiting,
+// NotAcquired (a try found it held, or etcd refused), or Lost: it was taken from us (the lease
+// expired or was revoked, or the key was deleted) and we hold nothing any more. A candidacy in
+// an election is one too: Held is leading, Waiting is campaigning.
 struct OwnLock {
-    enum class State { Waiting, Held, Lost, Released, Cancelled, NotAcquired };
+    enum class State { Waiting, Held, Releasing, Lost, Released, Cancelled, NotAcquired };
 
     State state = State::Waiting;
     std::string lock; // the lock's name, exact bytes
@@ -29,8 +30,9 @@ struct OwnLock {
     QDateTime since;     // when it entered this state
 
     bool alive() const { return state == State::Waiting || state == State::Held; }
-    // "waiting", "held", "lost", "released", "cancelled", "not acquired"; a candidacy's are
-    // "campaigning", "leading", "lost", "resigned", "withdrawn", "not elected"
+    // "waiting", "held", "releasing", "lost", "released", "cancelled", "not acquired"; a
+    // candidacy's are "campaigning", "leading", "resigning", "lost", "resigned", "withdrawn",
+    // "not elected"
     QString stateName() const;
     // One line for the holder card and the lock list: "Ours: lost at 08:31:02 — lease revoked"
     QString summary() const;

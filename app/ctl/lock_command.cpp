@@ -50,7 +50,9 @@ public:
     ~LockHolder() {
         // Neither our key nor our lease outlives the process; the revoke alone would delete
         // the key, the unlock says so sooner.
-        etcd::releaseAndCloseNow([this](auto done) { lock_->unlock(std::move(done)); }, *session_);
+        etcd::releaseAndCloseNow(
+            [this](auto done) { lock_->unlock([done](const etcd::Error&) { done(); }); },
+            *session_);
     }
 
     LockBackend& lock() { return *lock_; }

@@ -86,6 +86,13 @@ void LockActionsBar::connectLockActions() {
         emit message(tr("Released %1").arg(name), 5000);
         updateLockActions();
     });
+    connect(actions, &LockActions::releaseUnconfirmed, this,
+            [this](const QString& name, const QString& reason) {
+                emit problem(tr("The release of %1 is not confirmed: %2. Our key may still hold "
+                                "the lock; LockScope asks etcd again until it is gone")
+                                 .arg(name, reason));
+                emit message(tr("Release of %1 not confirmed (see Problems)").arg(name), 8000);
+            });
     connect(actions, &LockActions::lost, this, [this](const QString& name, const QString& reason) {
         emit problem(tr("Lost the lock %1: %2").arg(name, reason));
         emit message(tr("Lost the lock %1 (see Problems)").arg(name), 8000);

@@ -372,10 +372,12 @@ void LocksPage::showOwnLock() {
         return;
     }
     using Tone = HolderCard::OwnLock::Tone;
-    const Tone tone = own->state == OwnLock::State::Held      ? Tone::Good
-                      : own->state == OwnLock::State::Waiting ? Tone::Pending
-                      : own->state == OwnLock::State::Lost    ? Tone::Bad
-                                                              : Tone::Ended;
+    const Tone tone =
+        own->state == OwnLock::State::Held ? Tone::Good
+        : own->state == OwnLock::State::Waiting || own->state == OwnLock::State::Releasing
+            ? Tone::Pending
+        : own->state == OwnLock::State::Lost ? Tone::Bad
+                                             : Tone::Ended;
     holderCard_->setOwnLock(HolderCard::OwnLock{own->summary(), tone});
 }
 

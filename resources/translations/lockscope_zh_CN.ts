@@ -227,6 +227,14 @@
         <source> (through etcd&apos;s Lock service)</source>
         <translation>（通过 etcd 的 Lock 服务）</translation>
     </message>
+    <message>
+        <source>resigning</source>
+        <translation>正在辞去</translation>
+    </message>
+    <message>
+        <source>releasing</source>
+        <translation>正在释放</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1115,6 +1123,10 @@ split brains found: %9%10</source>
         <source>we no longer lead it</source>
         <translation>我们已不再领导它</translation>
     </message>
+    <message>
+        <source>not confirmed: %1; asking etcd again in %2 s (attempt %3); without keepalives the lease also expires within its TTL (%4 s)</source>
+        <translation>未确认：%1；%2 秒后再次询问 etcd（第 %3 次尝试）；不再续约，租约也会在其 TTL（%4 秒）内过期</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockActionsBar</name>
@@ -1281,6 +1293,14 @@ split brains found: %9%10</source>
     <message>
         <source>New proposal for %1:</source>
         <translation>%1 的新提议：</translation>
+    </message>
+    <message>
+        <source>The release of %1 is not confirmed: %2. Our key may still hold the lock; LockScope asks etcd again until it is gone</source>
+        <translation>%1 的释放未确认：%2。我们的键可能仍持有该锁；LockScope 会再次询问 etcd，直到它被删除</translation>
+    </message>
+    <message>
+        <source>Release of %1 not confirmed (see Problems)</source>
+        <translation>%1 的释放未确认（见“问题”）</translation>
     </message>
 </context>
 <context>

@@ -150,7 +150,8 @@ private slots:
         QTest::qWait(300);
         QCOMPARE(lost.size(), 1); // the old hold's end is not taken for the new one's
         actions.release("/actions/m");
-        QCOMPARE(actions.ownLock("/actions/m")->state, OwnLock::State::Released);
+        QCOMPARE(actions.ownLock("/actions/m")->state, OwnLock::State::Releasing);
+        QTRY_COMPARE(actions.ownLock("/actions/m")->state, OwnLock::State::Released);
         QTRY_VERIFY(keysUnder("/actions/m/").isEmpty());
     }
 
@@ -311,6 +312,34 @@ private slots:
         }
         holder->signal(SIGTERM);
         QVERIFY(holder->wait(std::chrono::seconds(10)));
+    }
+
+    // etcd down when Release is pressed: the lock is Releasing, not Released, until etcd is
+    // back and the lease is revoked, which is asked again until it is; the key goes then, not
+    // when its TTL (renewed by etcd's restart) runs out. Last: it restarts the suite's etcd.
+    void aReleaseEtcdDoesNotConfirmIsAskedAgainUntilItDoes() {
+        LockActions actions(etcd_.client());
+        QSignalSpy acquired(&actions, &LockActions::acquired);
+        QSignalSpy released(&actions, &LockActions::released);
+        QSignalSpy unconfirmed(&actions, &LockActions::releaseUnconfirmed);
+        actions.acquire("/actions/down", 60, false);
+        QTRY_COMPARE(acquired.size(), 1);
+
+        etcd_.cluster().stopMember(0);
+        actions.release("/actions/down");
+        QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
+        QTRY_COMPARE_WITH_TIMEOUT(unconfirmed.size(), 1, 15000);
+        QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
+        QVERIFY2(actions.ownLock("/actions/down")->detail.startsWith("not confirmed"),
+                 qPrintable(actions.ownLock("/actions/down")->detail));
+        QCOMPARE(released.size(), 0);
+
+        QVERIFY(etcd_.cluster().restartMember(0).ok());
+        QVERIFY(etcd_.cluster().waitReady().ok());
+        QTRY_COMPARE_WITH_TIMEOUT(released.size(), 1, 20000); // backoffs of at most 5 s
+        QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Released);
+        QVERIFY(keysUnder("/actions/down/").isEmpty());
+        QCOMPARE(unconfirmed.size(), 1); // said once, not at every attempt
     }
 
 private:

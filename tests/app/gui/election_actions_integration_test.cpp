@@ -122,7 +122,9 @@ private slots:
         QVERIFY(saveScreenshot(window, "locks_page_leading_election.png"));
 
         resign->trigger();
-        QCOMPARE(actions->ownLock("/el/db")->state, OwnLock::State::Released);
+        QCOMPARE(actions->ownLock("/el/db")->state, OwnLock::State::Releasing);
+        QTRY_COMPARE_WITH_TIMEOUT(actions->ownLock("/el/db")->state, OwnLock::State::Released,
+                                  UiTimeoutMs);
         QVERIFY(!resign->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(keys("/el/db/").empty(), UiTimeoutMs);
         listener->signal(SIGINT);
@@ -168,7 +170,8 @@ private slots:
         QCOMPARE(keys("/sl/job/"), std::vector<std::string>{held.key.toStdString()});
 
         window.findChild<QAction*>("releaseAction")->trigger();
-        QCOMPARE(actions->ownLock("/sl/job")->state, OwnLock::State::Released);
+        QTRY_COMPARE_WITH_TIMEOUT(actions->ownLock("/sl/job")->state, OwnLock::State::Released,
+                                  UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(keys("/sl/job/").empty(), UiTimeoutMs);
     }
 

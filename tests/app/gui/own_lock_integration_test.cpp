@@ -119,9 +119,12 @@ private slots:
         QVERIFY(problemListed(window, "Lost the lock /own-lost/job"));
 
         release->trigger();
-        // Said at once (the card may move on: nobody holds the lock once its key is gone).
-        QCOMPARE(actions->ownLock("/own-lost/job")->state, OwnLock::State::Released);
+        // Releasing at once, released once etcd confirms (the card may move on: nobody holds
+        // the lock once its key is gone).
+        QCOMPARE(actions->ownLock("/own-lost/job")->state, OwnLock::State::Releasing);
         QVERIFY(!release->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(actions->ownLock("/own-lost/job")->state,
+                                  OwnLock::State::Released, UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(keys("/own-lost/job/").empty(), UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(
             eventLogHas(window, etcd::LockEventKind::Released, again.key.toStdString()),
