@@ -158,7 +158,11 @@ void LockActions::onSession(const QString& name, std::shared_ptr<etcd::Session> 
     // Our key's name is known before it exists: <name>/<lease id in hex>, for every backend.
     own.key = QByteArray::fromStdString(it->bytes + "/" + etcd::leaseHex(session->leaseId()));
     own.lease = session->leaseId();
+    const bool retried = !own.detail.isEmpty(); // "retrying in …" is over: queued again
+    own.detail.clear();
     emit ownLockChanged(name);
+    if (retried)
+        emit acquiring(name);
     const QPointer<LockActions> guard(this);
     lock->onLost([guard, name, lostLock = lock.get()](const etcd::Error& error) {
         postGuarded(guard, [name, lostLock, reason = message(error)](LockActions* self) {

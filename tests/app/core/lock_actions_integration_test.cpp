@@ -232,6 +232,7 @@ private slots:
         const QByteArray holderKey = QByteArray::fromStdString(onlyKey("/actions/h/").key());
         LockActions actions(etcd_.client());
         QSignalSpy retrying(&actions, &LockActions::retrying);
+        QSignalSpy acquiring(&actions, &LockActions::acquiring);
         QSignalSpy acquired(&actions, &LockActions::acquired);
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
         actions.acquire("/actions/h", 10, false);
@@ -249,6 +250,10 @@ private slots:
                  qPrintable(retrying[0][3].toString()));
         QTRY_VERIFY(keysUnder("/actions/h/").size() == 2 &&
                     leaseOfOtherThan("/actions/h/", holderKey) != firstLease);
+        // Queued again: no longer "retrying in 0.1 s", and waiting is said anew.
+        QTRY_VERIFY2(actions.ownLock("/actions/h")->detail.isEmpty(),
+                     qPrintable(actions.ownLock("/actions/h")->detail));
+        QCOMPARE(acquiring.size(), 2);
         QCOMPARE(notAcquired.size(), 0);
         QCOMPARE(acquired.size(), 0);
         holder->signal(SIGTERM);
