@@ -53,6 +53,8 @@ void AcquireDialog::accept() {
     QString problem = check(checks_.nameProblem, lockName());
     if (problem.isEmpty())
         problem = check(checks_.ttlProblem, ttlSeconds());
+    if (problem.isEmpty())
+        problem = edgeSpaceProblem();
     if (!showProblem(problem))
         return;
     if (const QString warning = check(checks_.ttlWarning, ttlSeconds()); !warning.isEmpty()) {

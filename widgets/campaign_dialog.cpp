@@ -31,6 +31,8 @@ void CampaignDialog::accept() {
     QString problem = checks_.nameProblem ? checks_.nameProblem(electionName()) : QString();
     if (problem.isEmpty() && checks_.ttlProblem)
         problem = checks_.ttlProblem(ttlSeconds());
+    if (problem.isEmpty())
+        problem = edgeSpaceProblem();
     if (showProblem(problem))
         QDialog::accept();
 }

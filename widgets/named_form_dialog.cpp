@@ -15,7 +15,8 @@ NamedFormDialog::NamedFormDialog(const QString& name, const QString& acceptText,
     , name_(new QLineEdit(name, this))
     , ttl_(new QLineEdit(this))
     , form_(new QFormLayout)
-    , problem_(new QLabel(this)) {
+    , problem_(new QLabel(this))
+    , acceptText_(acceptText) {
     name_->setToolTip(tr("Any bytes: \\xNN is a byte, \\\\ a backslash"));
     ttl_->setObjectName("ttlSeconds");
     // Whole seconds; a QSpinBox stops at 2^31-1, below etcd's own limit, which we name instead.
@@ -40,7 +41,17 @@ NamedFormDialog::NamedFormDialog(const QString& name, const QString& acceptText,
 }
 
 QString NamedFormDialog::nameText() const {
-    return name_->text().trimmed();
+    return name_->text();
+}
+
+QString NamedFormDialog::edgeSpaceProblem() {
+    const QString text = name_->text();
+    if (text == text.trimmed() || text == edgeSpacesConfirmed_)
+        return {};
+    edgeSpacesConfirmed_ = text;
+    return tr("The name starts or ends with white space, which is part of it: \"%1\" is another "
+              "lock than \"%2\", for etcdctl too. %3 again to take it as typed.")
+        .arg(text, text.trimmed(), acceptText_);
 }
 
 qint64 NamedFormDialog::ttlValue() const {

@@ -2009,6 +2009,10 @@ split brains found: %9%10</source>
         <source>Any bytes: \xNN is a byte, \\ a backslash</source>
         <translation>任意字节：\xNN 表示一个字节，\\ 表示反斜杠</translation>
     </message>
+    <message>
+        <source>The name starts or ends with white space, which is part of it: &quot;%1&quot; is another lock than &quot;%2&quot;, for etcdctl too. %3 again to take it as typed.</source>
+        <translation>名称以空白开头或结尾，空白也是名称的一部分：&quot;%1&quot; 与 &quot;%2&quot; 是不同的锁，对 etcdctl 也是如此。再次点击“%3”即按输入的名称获取。</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::PasswordDialog</name>

@@ -47,9 +47,11 @@ private slots:
         QVERIFY(!dialog.tryOnly());
         auto* acquire = findButton(dialog, "Acquire");
         QVERIFY(acquire && !acquire->isEnabled());
+        dialog.findChild<QLineEdit*>("lockName")->setText("  ");
+        QVERIFY(!acquire->isEnabled()); // blank
         dialog.findChild<QLineEdit*>("lockName")->setText(" /locks/deploy ");
         QVERIFY(acquire->isEnabled());
-        QCOMPARE(dialog.lockName(), QString("/locks/deploy"));
+        QCOMPARE(dialog.lockName(), QString(" /locks/deploy ")); // exact: etcdctl's lock too
         dialog.setTtlSeconds(9'000'000'001); // beyond a QSpinBox, so the checks can name it
         QCOMPARE(dialog.ttlSeconds(), qint64{9'000'000'001});
     }
@@ -73,6 +75,33 @@ private slots:
         findButton(dialog, "Acquire")->click();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QVERIFY(!dialog.findChild<QLabel*>("acquireProblem")->isVisible());
+    }
+
+    // A space at either end is part of the name (etcdctl lock "/locks/a " is not "/locks/a"):
+    // said once, with both spellings, and taken as typed on the second press.
+    void aNameWithSpacesAtItsEndsIsTakenAsTypedOnlyOnTheSecondPress() {
+        AcquireDialog dialog("/locks/trail  ");
+        dialog.setChecks(rules());
+        dialog.show();
+        findButton(dialog, "Acquire")->click();
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.result() != QDialog::Accepted);
+        const QString said = problemText(dialog);
+        QVERIFY2(said.contains("\"/locks/trail  \"") && said.contains("\"/locks/trail\"") &&
+                     said.contains("Acquire again"),
+                 qPrintable(said));
+        findButton(dialog, "Acquire")->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.lockName(), QString("/locks/trail  "));
+
+        AcquireDialog edited("/locks/trail ");
+        edited.setChecks(rules());
+        edited.show();
+        findButton(edited, "Acquire")->click();
+        edited.findChild<QLineEdit*>("lockName")->setText(" /locks/trail");
+        findButton(edited, "Acquire")->click(); // another spaced name: asked about anew
+        QVERIFY(edited.result() != QDialog::Accepted);
+        QVERIFY(problemText(edited).contains("\" /locks/trail\""));
     }
 
     void aTtlWithAWarningIsAcquiredOnlyAfterConfirming() {
