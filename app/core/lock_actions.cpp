@@ -36,12 +36,27 @@ LockActions::~LockActions() {
 
 void LockActions::releaseAll(std::function<void()> released) {
     closing_ = true;
-    for (Held& held : locks_) {
+    const QPointer<LockActions> guard(this);
+    for (auto it = locks_.begin(); it != locks_.end(); ++it) {
+        Held& held = it.value();
         if (held.lock) {
             held.lock->cancel();
             held.lock->unlock([](const etcd::Error&) {});
         }
-        revoke(held); // deletes our keys on the server even if the unlock is still in flight
+        if (!held.session)
+            continue;
+        // The revoke deletes our keys on the server even if the unlock is still in flight; one
+        // etcd refused (credentials, permission) or never answered leaves them until the lease
+        // expires, which is said: nothing here will ask again.
+        held.session->close(
+            [guard, name = it.key(), revoked = std::move(held.revoked)](const etcd::Error& closed) {
+                if (!closed.ok()) // posted first: the last revoked() lets the owner delete us
+                    postGuarded(guard, [name, why = message(closed)](LockActions* self) {
+                        emit self->releaseUnconfirmed(name, why);
+                    });
+                revoked();
+            });
+        held.session.reset();
     }
     locks_.clear();
     outstanding_->seal(std::move(released));

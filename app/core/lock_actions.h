@@ -98,7 +98,7 @@ signals:
     // etcd confirmed a release (Releasing until then).
     void released(const QString& name);
     // etcd did not confirm a release: it is asked again, with a backoff, until it does (the
-    // lock stays Releasing, its detail saying why).
+    // lock stays Releasing, its detail saying why). After releaseAll() it is not asked again.
     void releaseUnconfirmed(const QString& name, const QString& reason);
     void lost(const QString& name, const QString& reason);
     void proclaimed(const QString& name, const QString& proposal);

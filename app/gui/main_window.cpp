@@ -6,6 +6,7 @@
 
 #include "app/core/cluster_session.h"
 #include "app/core/key_text.h"
+#include "app/core/lock_actions.h"
 #include "app/core/lock_watch.h"
 #include "app/core/prefix_check.h"
 #include "app/core/problem_log_model.h"
@@ -348,6 +349,18 @@ void MainWindow::endWorkspace() {
     stagePage_->setWorkspace(nullptr);
     ending->session()->disconnect(this);
     ending->lockWatch()->disconnect(this);
+    // Our locks are let go of as it ends; one etcd does not confirm (the cluster refused our
+    // credentials, or is down) still holds its place until its lease expires: said here, where
+    // it outlives the connection.
+    if (LockActions* actions = ending->lockActions())
+        connect(actions, &LockActions::releaseUnconfirmed, this,
+                [this](const QString& name, const QString& reason) {
+                    showProblem(tr("Lock"),
+                                tr("%1 was let go of without etcd's word: %2. Until its lease "
+                                   "expires, our key may still hold it or keep its place in the "
+                                   "queue.")
+                                    .arg(name, reason));
+                });
     ++endingWorkspaces_;
     connect(ending, &Workspace::finished, this, [this, ending] {
         ending->deleteLater();

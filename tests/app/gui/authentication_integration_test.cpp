@@ -3,6 +3,7 @@
 // Saves screenshots of the password dialog and of the problems area (see main_window_probes.h).
 #include "app/core/cluster_session.h"
 #include "app/core/connection_options.h"
+#include "app/core/lock_actions.h"
 #include "app/gui/main_window.h"
 #include "app/gui/password_keyring.h"
 #include "app/gui/password_source.h"
@@ -10,6 +11,7 @@
 #include "password_probes.h"
 #include "process/local_cluster.h"
 #include "support/etcd_auth.h"
+#include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "widgets/password_dialog.h"
 
@@ -28,6 +30,7 @@ using lockscope::test::authPassword;
 using lockscope::test::authUser;
 using lockscope::test::buttonNamed;
 using lockscope::test::newestProblem;
+using lockscope::test::problemListed;
 using lockscope::test::saveScreenshot;
 using lockscope::test::shownPasswordDialog;
 
@@ -141,7 +144,47 @@ private slots:
         QCOMPARE(storedPassword(), std::nullopt);
     }
 
+    // The password changes (here: the user made anew, then etcd restarts and forgets the
+    // tokens it gave) while we hold a lock. The window stops
+    // and asks for the password; the lock it lets go of cannot be released with the refused
+    // credentials, and the problems say so, naming it, instead of the lock silently vanishing.
+    // Last: it changes the user, and puts it back.
+    void aLockLetGoOfWithRefusedCredentialsIsAProblem() {
+        window_->openConnection(connectionWithPassword(authPassword));
+        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
+                                 15000);
+        auto* actions = window_->findChild<LockActions*>();
+        QVERIFY(actions);
+        actions->acquire("/alice/held", 30, false);
+        QTRY_VERIFY_WITH_TIMEOUT(actions->ownLock("/alice/held") &&
+                                     actions->ownLock("/alice/held")->state == OwnLock::State::Held,
+                                 15000);
+
+        QVERIFY(asRoot({"user", "delete", authUser}));
+        QVERIFY(asRoot({"user", "add", authUser + ":changed"}));
+        // etcd keeps a token until it restarts (or it times out): after a restart, signing in
+        // again is refused.
+        etcd_.cluster().stopMember(0);
+        QVERIFY(etcd_.cluster().restartMember(0).ok());
+        QVERIFY(etcd_.cluster().waitReady().ok());
+        QTRY_VERIFY_WITH_TIMEOUT(shownPasswordDialog(*window_), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            problemListed(*window_, "/alice/held was let go of without etcd's word"), 15000);
+
+        buttonNamed(*shownPasswordDialog(*window_), "Cancel")->click();
+        QVERIFY(asRoot({"user", "delete", authUser}));
+        QVERIFY(asRoot({"user", "add", authUser + ":" + authPassword}));
+        QVERIFY(asRoot({"user", "grant-role", authUser, authUser + "-role"}));
+    }
+
 private:
+    bool asRoot(std::vector<std::string> args) const {
+        args.push_back("--user=root:rootpw");
+        const auto result = lockscope::test::etcdctl(etcd_.cluster().endpointList(), args);
+        if (result.exitCode != 0)
+            qWarning("etcdctl: %s", result.output.c_str());
+        return result.exitCode == 0;
+    }
     ConnectionOptions connectionNeedingPassword() const {
         ConnectionOptions connection;
         connection.client.endpoints = etcd_.cluster().endpoints();

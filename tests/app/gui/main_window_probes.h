@@ -63,6 +63,16 @@ inline QString newestProblem(MainWindow& window) {
     return problems && problems->rowCount() > 0 ? problems->problemAt(0).text : QString();
 }
 
+// Whether any problem listed contains `part`.
+inline bool problemListed(MainWindow& window, const QString& part) {
+    auto* list = window.findChild<ProblemList*>();
+    const auto* problems = list ? qobject_cast<const ProblemLogModel*>(list->model()) : nullptr;
+    for (int row = 0; problems && row < problems->rowCount(); ++row)
+        if (problems->problemAt(row).text.contains(part))
+            return true;
+    return false;
+}
+
 // How many events of `kind` the event log shows, for `key` or any key.
 inline int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
     const EventLogModel* events = window.lockWatch()->events();

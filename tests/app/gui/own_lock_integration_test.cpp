@@ -27,6 +27,7 @@
 using namespace lockscope;
 using lockscope::test::eventLogHas;
 using lockscope::test::ownState;
+using lockscope::test::problemListed;
 using lockscope::test::saveScreenshot;
 
 namespace {
@@ -39,15 +40,6 @@ QString oursListed(MainWindow& window, const std::string& lock) {
     const int row = locks->rowOfLock(lock);
     return row < 0 ? QString("(not listed)")
                    : locks->index(row, LockListModel::Ours).data().toString();
-}
-
-bool problemListed(MainWindow& window, const QString& part) {
-    const auto* problems =
-        qobject_cast<const ProblemLogModel*>(window.findChild<ProblemList*>()->model());
-    for (int row = 0; row < problems->rowCount(); ++row)
-        if (problems->problemAt(row).text.contains(part))
-            return true;
-    return false;
 }
 
 } // namespace
