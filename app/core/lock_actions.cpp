@@ -344,12 +344,16 @@ void LockActions::onLost(const QString& name, const LockBackend* lock, const QSt
         return; // released, or acquired anew, meanwhile
     // Nothing of this hold is ours any more: let go of the session (a key deleted by hand
     // leaves the lease alive), so the name can be acquired afresh.
+    const bool paused = it->session && it->session->paused();
     it->lock.reset();
     it->election.reset();
     revoke(*it);
     forget(name);
-    setOwnState(name, OwnLock::State::Lost, reason);
-    emit lost(name, reason);
+    // The session only knows no member renewed the lease; we know why: we stopped asking.
+    const QString why =
+        paused ? tr("lost while its keepalive was paused, as asked: %1").arg(reason) : reason;
+    setOwnState(name, OwnLock::State::Lost, why);
+    emit lost(name, why);
 }
 
 const OwnLock* LockActions::ownLock(const QString& name) const {

@@ -1127,6 +1127,10 @@ split brains found: %9%10</source>
         <source>not confirmed: %1; asking etcd again in %2 s (attempt %3); without keepalives the lease also expires within its TTL (%4 s)</source>
         <translation>未确认：%1；%2 秒后再次询问 etcd（第 %3 次尝试）；不再续约，租约也会在其 TTL（%4 秒）内过期</translation>
     </message>
+    <message>
+        <source>lost while its keepalive was paused, as asked: %1</source>
+        <translation>按要求暂停续约期间丢失：%1</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockActionsBar</name>

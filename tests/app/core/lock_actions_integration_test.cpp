@@ -113,6 +113,10 @@ private slots:
         QVERIFY(actions.paused("/actions/d"));
         QVERIFY(next->readLine(std::chrono::seconds(8))); // etcdctl prints its key once it holds
         QTRY_COMPARE_WITH_TIMEOUT(lost.size(), 1, 3000);
+        // Said as what it is, not as a connection that failed.
+        QVERIFY2(lost[0][1].toString().startsWith("lost while its keepalive was paused, as "
+                                                  "asked: "),
+                 qPrintable(lost[0][1].toString()));
         next->signal(SIGTERM);
         QVERIFY(next->wait(std::chrono::seconds(10)));
     }
