@@ -229,10 +229,13 @@ void LockActions::onWaitFailed(const QString& name, const etcd::Error& error) {
     revoke(*it);
     if (!again) {
         const bool cancelled = it->cancelRequested || error.code == etcd::ErrorCode::Cancelled;
+        const bool foundHeld = it->tryOnly && error.code == etcd::ErrorCode::FailedPrecondition;
         forget(name);
         setOwnState(name, cancelled ? OwnLock::State::Cancelled : OwnLock::State::NotAcquired,
                     cancelled ? QString() : message(error));
         emit notAcquired(name, message(error));
+        if (!cancelled && !foundHeld)
+            emit acquireFailed(name, message(error));
         return;
     }
     const auto backoff = it->backoff;

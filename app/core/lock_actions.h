@@ -93,6 +93,9 @@ signals:
     void acquiring(const QString& name);
     void acquired(const QString& name, const QByteArray& key, qint64 fencingToken);
     void notAcquired(const QString& name, const QString& reason);
+    // After notAcquired, when an error ended it (etcd refused, or was not reached), not the
+    // user's cancel or a try that found the lock held.
+    void acquireFailed(const QString& name, const QString& reason);
     // A wait failed; the lock is queued for again after `delaySeconds` (attempt counts failures).
     void retrying(const QString& name, int attempt, double delaySeconds, const QString& reason);
     // etcd confirmed a release (Releasing until then).

@@ -73,6 +73,10 @@ void LockActionsBar::connectLockActions() {
                 emit message(tr("Did not acquire %1: %2").arg(name, reason), 8000);
                 updateLockActions();
             });
+    connect(actions, &LockActions::acquireFailed, this,
+            [this](const QString& name, const QString& reason) {
+                emit problem(tr("Could not acquire %1: %2").arg(name, reason));
+            });
     connect(actions, &LockActions::retrying, this,
             [this](const QString& name, int attempt, double delaySeconds, const QString& reason) {
                 emit message(tr("Waiting for %1: retrying in %2 s (attempt %3): %4")

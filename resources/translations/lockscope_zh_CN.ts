@@ -1306,6 +1306,10 @@ split brains found: %9%10</source>
         <source>Release of %1 not confirmed (see Problems)</source>
         <translation>%1 的释放未确认（见“问题”）</translation>
     </message>
+    <message>
+        <source>Could not acquire %1: %2</source>
+        <translation>无法获取 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockListModel</name>

@@ -50,9 +50,11 @@ private slots:
         QVERIFY(holder->readLine(std::chrono::seconds(10)));
         LockActions actions(etcd_.client());
         QSignalSpy notAcquired(&actions, &LockActions::notAcquired);
+        QSignalSpy failed(&actions, &LockActions::acquireFailed);
         actions.acquire("/actions/b", 10, true);
         QTRY_COMPARE(notAcquired.size(), 1);
         QVERIFY(notAcquired[0][1].toString().contains("held by someone else"));
+        QCOMPARE(failed.size(), 0); // an answer, not a failure
         QCOMPARE(keysUnder("/actions/b/").size(), 1);
         holder->signal(SIGTERM);
         QVERIFY(holder->wait(std::chrono::seconds(10)));

@@ -144,6 +144,20 @@ private slots:
         QCOMPARE(storedPassword(), std::nullopt);
     }
 
+    // Beyond the user's roles: the refusal is a problem, kept until dismissed, not a status
+    // bar message gone in seconds.
+    void anAcquireEtcdRefusesIsAProblem() {
+        window_->openConnection(connectionWithPassword(authPassword));
+        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
+                                 15000);
+        auto* actions = window_->findChild<LockActions*>();
+        QVERIFY(actions);
+        actions->acquire("/bob/job", 10, false);
+        QTRY_VERIFY_WITH_TIMEOUT(problemListed(*window_, "Could not acquire /bob/job: "), 15000);
+        QVERIFY2(newestProblem(*window_).contains("permission denied"),
+                 qPrintable(newestProblem(*window_)));
+    }
+
     // The password changes (here: the user made anew, then etcd restarts and forgets the
     // tokens it gave) while we hold a lock. The window stops
     // and asks for the password; the lock it lets go of cannot be released with the refused
