@@ -117,7 +117,8 @@ void HolderCard::setHolder(const Holder& holder) {
     // Tenths of a second, so the bar moves smoothly between whole seconds.
     const double remaining = holder.ttlRemainingSeconds.value_or(0);
     const QString text =
-        !holder.ttlRemainingSeconds
+        !holder.leased ? tr("no lease: held until its key is deleted")
+        : !holder.ttlRemainingSeconds
             ? tr("not looked up yet")
             : (remaining < 0
                    ? tr("lease gone")

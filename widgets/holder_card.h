@@ -28,6 +28,7 @@ public:
         QString value;
         QString heldForWhy;    // for a "≥": why it is a lower bound (the tooltip)
         bool election = false; // a leader and its proposal, not a lock holder and its value
+        bool leased = true;    // false: a key without a lease, held until it is deleted
     };
 
     // Our own lock's state, coloured by how it stands.

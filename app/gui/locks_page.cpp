@@ -408,7 +408,8 @@ void LocksPage::showHolder() {
     const LockQueueModel::Entry& holder = queue->entryAt(0);
     HolderCard::Holder card{holder.keyText,    holder.leaseHex,      holder.createRevision,
                             queue->ageText(0), std::nullopt,         0,
-                            holder.value,      queue->ageToolTip(0), election};
+                            holder.value,      queue->ageToolTip(0), election,
+                            holder.lease != 0};
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;

@@ -870,6 +870,10 @@ Acquire with this TTL anyway?</source>
         <source>Proposal</source>
         <translation>提议</translation>
     </message>
+    <message>
+        <source>no lease: held until its key is deleted</source>
+        <translation>无租约：持有直到其键被删除</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HolderTimeline</name>

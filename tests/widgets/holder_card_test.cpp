@@ -47,6 +47,9 @@ private slots:
         card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", std::nullopt, 60, {}, {}, false});
         QCOMPARE(bar->text(), QString("not looked up yet"));
         QVERIFY(!bar->isLow()); // unknown is not low
+        card.setHolder({"/locks/demo/k", "0", 42, "3.0 s", std::nullopt, 0, {}, {}, false, false});
+        QCOMPARE(bar->text(), QString("no lease: held until its key is deleted"));
+        QCOMPARE(bar->value(), 0); // no countdown to show
         QVERIFY(card.findChild<QLineEdit*>("holderKey")->isVisibleTo(&card));
         card.clear("Nobody holds /locks/demo");
         QCOMPARE(card.key(), QString());
