@@ -108,7 +108,8 @@ const char* advice(ErrorCode code) {
     case ErrorCode::TlsHandshakeFailed:
         return "check --cacert, --cert and --key against etcd's TLS flags";
     case ErrorCode::DeadlineExceeded:
-        return "the cluster is slow or unreachable; check its health or raise --command-timeout";
+        return "no answer in time: the member asked may be stopped, hung or overloaded, or the "
+               "cluster slow; check its health or raise --command-timeout";
     case ErrorCode::AuthFailed: return "check the user name and password given with --user";
     case ErrorCode::Unauthenticated:
         return "this cluster requires authentication; pass --user name:password";

@@ -92,6 +92,17 @@ TEST(ErrorTest, AConnectionGoneSilentSaysEtcdMayBeHung) {
                              "and that --endpoints names its client URL");
 }
 
+// A deadline names the member asked (one call goes to one member), not the whole cluster.
+TEST(ErrorTest, ADeadlineSaysTheMemberAskedMayBeHung) {
+    const auto error = errorFromStatus(
+        grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "Deadline Exceeded"), "h:1");
+    EXPECT_EQ(error.code, ErrorCode::DeadlineExceeded);
+    EXPECT_NE(error.message.find("(h:1)"), std::string::npos) << error.message;
+    EXPECT_NE(error.message.find("the member asked may be stopped, hung or overloaded"),
+              std::string::npos)
+        << error.message;
+}
+
 TEST(ErrorTest, AFailedLookupIsAUsageErrorAboutTheHost) {
     const auto error = errorFromStatus(grpc::Status(grpc::StatusCode::UNAVAILABLE, unresolvedText),
                                        "nosuchhost.invalid:2379");
