@@ -5,6 +5,7 @@
 #include "etcdclient/endpoint.h"
 
 #include <chrono>
+#include <utility>
 
 namespace lockscope {
 
@@ -24,6 +25,8 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
         }
         targets_.push_back(std::move(target));
     }
+    latest_ = QList<EndpointStatus>(static_cast<qsizetype>(targets_.size()));
+    unanswered_ = static_cast<int>(targets_.size());
     if (wellFormed.endpoints.empty())
         return;
     auto client = etcd::Client::create(wellFormed);
@@ -43,14 +46,14 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
 ClusterStatusProbe::~ClusterStatusProbe() = default;
 
 void ClusterStatusProbe::refresh() {
-    if (busy())
-        return;
-    round_ = QList<EndpointStatus>(static_cast<qsizetype>(targets_.size()));
-    outstanding_ = static_cast<int>(targets_.size());
     if (targets_.empty())
-        emit finished(round_);
+        emit updated(latest_);
     for (std::size_t row = 0; row < targets_.size(); ++row) {
-        const Target& target = targets_[row];
+        Target& target = targets_[row];
+        if (target.asking)
+            continue;
+        target.asking = true;
+        ++outstanding_;
         if (!target.member) {
             deliver(static_cast<int>(row),
                     EndpointStatus::fromReply(target.endpoint, target.setupError, 0));
@@ -71,9 +74,14 @@ void ClusterStatusProbe::refresh() {
 }
 
 void ClusterStatusProbe::deliver(int row, const EndpointStatus& status) {
-    round_[row] = status;
-    if (--outstanding_ == 0)
-        emit finished(round_);
+    Target& target = targets_[static_cast<std::size_t>(row)];
+    target.asking = false;
+    --outstanding_;
+    if (!std::exchange(target.answered, true))
+        --unanswered_;
+    latest_[row] = status;
+    if (unanswered_ == 0)
+        emit updated(latest_);
 }
 
 } // namespace lockscope

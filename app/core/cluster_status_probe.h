@@ -18,34 +18,40 @@ namespace lockscope {
 // Asks every endpoint for its own status, through one client (one thread) for all of them:
 // each call goes to its member alone (Client::statusOf, no failover), so each row is that
 // member's answer and not whichever member answered first. A malformed endpoint gets its own
-// row's error and does not stop the others. Lives on the application's thread; replies hop
-// there from the client's thread.
+// row's error and does not stop the others. Each row moves on its own: a member that hangs
+// until the deadline holds back only its own row, not the others'. Lives on the application's
+// thread; replies hop there from the client's thread.
 class ClusterStatusProbe : public QObject {
     Q_OBJECT
 public:
     explicit ClusterStatusProbe(const etcd::ClientOptions& options, QObject* parent = nullptr);
     ~ClusterStatusProbe() override;
 
-    // Starts one Status call per endpoint; finished() follows once each has answered or failed.
-    // Ignored while the previous round is still out, so a slow cluster is never piled on.
+    // Asks each endpoint whose previous call has ended (a slow member is never piled on).
     void refresh();
+    // A call is still out.
     bool busy() const { return outstanding_ > 0; }
 
 signals:
-    void finished(const QList<EndpointStatus>& rows);
+    // Each endpoint's latest answer or failure: first once every endpoint has had one, then
+    // after each new one.
+    void updated(const QList<EndpointStatus>& rows);
 
 private:
     struct Target {
         QString endpoint;
         std::optional<std::size_t> member; // its index among client_'s endpoints
         etcd::Error setupError;            // why it cannot be asked, when it has no member
+        bool asking = false;               // its call is out
+        bool answered = false;             // it has had an answer or failure since the start
     };
     void deliver(int row, const EndpointStatus& status);
 
     std::unique_ptr<etcd::Client> client_;
     std::vector<Target> targets_;
-    QList<EndpointStatus> round_;
+    QList<EndpointStatus> latest_;
     int outstanding_ = 0;
+    int unanswered_ = 0; // endpoints without an answer yet
 };
 
 } // namespace lockscope

@@ -59,7 +59,7 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
     ClusterStatusProbe probe(connection.client);
     QList<EndpointStatus> rows;
     QEventLoop loop;
-    QObject::connect(&probe, &ClusterStatusProbe::finished, &loop,
+    QObject::connect(&probe, &ClusterStatusProbe::updated, &loop,
                      [&](const QList<EndpointStatus>& answered) {
                          rows = answered;
                          loop.quit();

@@ -58,7 +58,7 @@ void ClusterPage::setWorkspace(Workspace* workspace) {
         return;
     connect(workspace->session(), &ClusterSession::latencySampled, latencyPlot_,
             &LatencyPlot::addPoint);
-    connect(workspace->probe(), &ClusterStatusProbe::finished, statusModel_,
+    connect(workspace->probe(), &ClusterStatusProbe::updated, statusModel_,
             &EndpointStatusModel::setRows);
 }
 
