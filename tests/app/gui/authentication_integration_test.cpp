@@ -147,10 +147,7 @@ private slots:
     // Beyond the user's roles: the refusal is a problem, kept until dismissed, not a status
     // bar message gone in seconds.
     void anAcquireEtcdRefusesIsAProblem() {
-        window_->openConnection(connectionWithPassword(authPassword));
-        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
-                                 15000);
-        auto* actions = window_->findChild<LockActions*>();
+        LockActions* actions = connectedActions();
         QVERIFY(actions);
         actions->acquire("/bob/job", 10, false);
         QTRY_VERIFY_WITH_TIMEOUT(problemListed(*window_, "Could not acquire /bob/job: "), 15000);
@@ -159,15 +156,12 @@ private slots:
     }
 
     // The password changes (here: the user made anew, then etcd restarts and forgets the
-    // tokens it gave) while we hold a lock. The window stops
-    // and asks for the password; the lock it lets go of cannot be released with the refused
-    // credentials, and the problems say so, naming it, instead of the lock silently vanishing.
-    // Last: it changes the user, and puts it back.
+    // tokens it gave) while we hold a lock. The window stops and asks for the password; the
+    // lock it lets go of cannot be released with the refused credentials, and the problems say
+    // so, naming it, instead of the lock silently vanishing. Last: it changes the user, and
+    // puts it back.
     void aLockLetGoOfWithRefusedCredentialsIsAProblem() {
-        window_->openConnection(connectionWithPassword(authPassword));
-        QTRY_VERIFY_WITH_TIMEOUT(label(*window_, "connectionLabel")->text().contains("Connected"),
-                                 15000);
-        auto* actions = window_->findChild<LockActions*>();
+        LockActions* actions = connectedActions();
         QVERIFY(actions);
         actions->acquire("/alice/held", 30, false);
         QTRY_VERIFY_WITH_TIMEOUT(actions->ownLock("/alice/held") &&
@@ -192,6 +186,14 @@ private slots:
     }
 
 private:
+    // Connected with the right password: the window's LockActions, or null.
+    LockActions* connectedActions() {
+        window_->openConnection(connectionWithPassword(authPassword));
+        const bool connected = QTest::qWaitFor(
+            [&] { return label(*window_, "connectionLabel")->text().contains("Connected"); },
+            15000);
+        return connected ? window_->findChild<LockActions*>() : nullptr;
+    }
     bool asRoot(std::vector<std::string> args) const {
         args.push_back("--user=root:rootpw");
         const auto result = lockscope::test::etcdctl(etcd_.cluster().endpointList(), args);
