@@ -5,6 +5,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
+#include "app/core/own_departures.h"
 #include "app/core/own_lock.h"
 
 #include <algorithm>
@@ -116,7 +117,7 @@ bool LockWatch::drain() {
     if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();
-    nameOwnDepartures(events);
+    nameOwnDepartures(events, ownLocks_);
     events_->append(events);
     // Live once the models show the whole listing too, not only the monitor's copy.
     setLiveness(
@@ -148,22 +149,6 @@ void LockWatch::tick() {
 void LockWatch::expectForceRelease(const QByteArray& key, qint64 lease) {
     if (monitor_)
         monitor_->expectForceRelease(key.toStdString(), lease);
-}
-
-void LockWatch::nameOwnDepartures(std::vector<etcd::LockEvent>& events) const {
-    if (ownLocks_.isEmpty())
-        return;
-    for (etcd::LockEvent& event : events) {
-        if (event.kind != etcd::LockEventKind::Released &&
-            event.kind != etcd::LockEventKind::Cancelled)
-            continue;
-        const auto own = ownLocks_.constFind(QByteArray::fromStdString(event.lock));
-        if (own == ownLocks_.constEnd() || own->key.toStdString() != event.key ||
-            !(own->alive() || own->state == OwnLock::State::Lost))
-            continue; // not ours, or released or cancelled by us
-        event.kind =
-            own->paused ? etcd::LockEventKind::Expired : etcd::LockEventKind::ForceReleased;
-    }
 }
 
 bool LockWatch::underPrefix(const std::string& lock) const {

@@ -83,9 +83,6 @@ private:
     void showSelectedQueue();
     void setLiveness(bool live, const QString& why);
     bool underPrefix(const std::string& lock) const;
-    // A deletion of a key of ours that we did not ask for is not a release: our paused lease
-    // expired, or someone took the lock from us.
-    void nameOwnDepartures(std::vector<etcd::LockEvent>& events) const;
 
     LockListModel* locks_;
     LockQueueModel* queue_;
