@@ -319,13 +319,15 @@ void LockActions::onReleaseAnswered(const QString& name, const QByteArray& key,
     // the lease or says it is gone. Keepalives have stopped, so it also expires within its TTL.
     const auto delay = backoff->next();
     if (shown) {
-        setOwnState(name, OwnLock::State::Releasing,
-                    tr("not confirmed: %1; asking etcd again in %2 s (attempt %3); without "
-                       "keepalives the lease also expires within its TTL (%4 s)")
-                        .arg(message(error))
-                        .arg(static_cast<double>(delay.count()) / 1000.0, 0, 'f', 1)
-                        .arg(backoff->attempts())
-                        .arg(session->ttlSeconds()));
+        // Releasing since the user asked: only the detail moves with each attempt.
+        OwnLock& releasing = own_[name];
+        releasing.detail = tr("not confirmed: %1; asking etcd again in %2 s (attempt %3); without "
+                              "keepalives the lease also expires within its TTL (%4 s)")
+                               .arg(message(error))
+                               .arg(static_cast<double>(delay.count()) / 1000.0, 0, 'f', 1)
+                               .arg(backoff->attempts())
+                               .arg(session->ttlSeconds());
+        emit ownLockChanged(name);
         if (backoff->attempts() == 1)
             emit releaseUnconfirmed(name, message(error));
     }

@@ -339,7 +339,11 @@ private slots:
         etcd_.cluster().stopMember(0);
         actions.release("/actions/down");
         QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
+        const QDateTime asked = actions.ownLock("/actions/down")->since;
         QTRY_COMPARE_WITH_TIMEOUT(unconfirmed.size(), 1, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(actions.ownLock("/actions/down")->detail.contains("(attempt 2)"),
+                                 15000);
+        QCOMPARE(actions.ownLock("/actions/down")->since, asked); // releasing since it was asked
         QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
         QVERIFY2(actions.ownLock("/actions/down")->detail.startsWith("not confirmed"),
                  qPrintable(actions.ownLock("/actions/down")->detail));
