@@ -14,6 +14,7 @@
 #include "widgets/plain_text_delegate.h"
 #include "widgets/ttl_countdown_delegate.h"
 
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -28,6 +29,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace lockscope {
 
@@ -249,10 +251,15 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     const int badge = textWidth(lockTable_, tr("⚠ %1 +%2").arg(tr("wrong lease")).arg(3));
     const int age = textWidth(queueTable_, tr("held %1").arg("≥ 59 min 59 s"));
     const int kind = textWidth(lockTable_, tr("election"));
+    // Our own state's longest words, in whichever language is shown.
+    const int ours =
+        std::max({textWidth(lockTable_, QCoreApplication::translate("OwnLock", "releasing")),
+                  textWidth(lockTable_, QCoreApplication::translate("OwnLock", "campaigning")),
+                  textWidth(lockTable_, QCoreApplication::translate("OwnLock", "resigning"))});
     // An RWMutex's positions say the mode too, and the key's last segment (shown) does not.
     const int position =
         textWidth(queueTable_, LockQueueModel::tr("holder, %1").arg(LockQueueModel::tr("write")));
-    sizeColumns(lockTable_, {0, kind, 100, 62, 75, badge, 55}); // the name keeps ~100 px of 560
+    sizeColumns(lockTable_, {0, kind, 100, 62, 75, badge, ours}); // the name keeps ~100 of 560
     sizeColumns(queueTable_, {0, position, 125, 70, 70, age, 130, 130});
     // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
     // was granted.
