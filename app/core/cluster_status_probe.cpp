@@ -4,8 +4,8 @@
 #include "etcdclient/client.h"
 #include "etcdclient/endpoint.h"
 
+#include <algorithm>
 #include <chrono>
-#include <utility>
 
 namespace lockscope {
 
@@ -26,7 +26,6 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
         targets_.push_back(std::move(target));
     }
     latest_ = QList<EndpointStatus>(static_cast<qsizetype>(targets_.size()));
-    unanswered_ = static_cast<int>(targets_.size());
     if (wellFormed.endpoints.empty())
         return;
     auto client = etcd::Client::create(wellFormed);
@@ -45,6 +44,11 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
 // cancelled replies are then dropped by postGuarded since this object is gone.
 ClusterStatusProbe::~ClusterStatusProbe() = default;
 
+bool ClusterStatusProbe::busy() const {
+    return std::any_of(targets_.begin(), targets_.end(),
+                       [](const Target& target) { return target.asking; });
+}
+
 void ClusterStatusProbe::refresh() {
     if (targets_.empty())
         emit updated(latest_);
@@ -53,7 +57,6 @@ void ClusterStatusProbe::refresh() {
         if (target.asking)
             continue;
         target.asking = true;
-        ++outstanding_;
         if (!target.member) {
             deliver(static_cast<int>(row),
                     EndpointStatus::fromReply(target.endpoint, target.setupError, 0));
@@ -76,11 +79,10 @@ void ClusterStatusProbe::refresh() {
 void ClusterStatusProbe::deliver(int row, const EndpointStatus& status) {
     Target& target = targets_[static_cast<std::size_t>(row)];
     target.asking = false;
-    --outstanding_;
-    if (!std::exchange(target.answered, true))
-        --unanswered_;
+    target.answered = true;
     latest_[row] = status;
-    if (unanswered_ == 0)
+    if (std::all_of(targets_.begin(), targets_.end(),
+                    [](const Target& each) { return each.answered; }))
         emit updated(latest_);
 }
 

@@ -30,7 +30,7 @@ public:
     // Asks each endpoint whose previous call has ended (a slow member is never piled on).
     void refresh();
     // A call is still out.
-    bool busy() const { return outstanding_ > 0; }
+    bool busy() const;
 
 signals:
     // Each endpoint's latest answer or failure: first once every endpoint has had one, then
@@ -50,8 +50,6 @@ private:
     std::unique_ptr<etcd::Client> client_;
     std::vector<Target> targets_;
     QList<EndpointStatus> latest_;
-    int outstanding_ = 0;
-    int unanswered_ = 0; // endpoints without an answer yet
 };
 
 } // namespace lockscope
