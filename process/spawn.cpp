@@ -62,11 +62,11 @@ std::vector<char*> pointersTo(std::vector<std::string>& strings) {
     return pointers;
 }
 
+} // namespace
+
 int exitCodeOf(int status) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
-
-} // namespace
 
 Spawned spawn(const SpawnRequest& request) {
     if (request.argv.empty())
@@ -94,6 +94,8 @@ Spawned spawn(const SpawnRequest& request) {
         }
         if (request.ownProcessGroup)
             ::setpgid(0, 0);
+        if (request.ownSession)
+            ::setsid();
         if (request.inputFd >= 0)
             ::dup2(request.inputFd, STDIN_FILENO);
         if (request.outputFd >= 0) {

@@ -17,6 +17,10 @@ struct SpawnRequest {
     int outputFd = -1;                      // the child's stdout and stderr; ours when -1
     int inputFd = -1;                       // the child's stdin; ours when -1
     bool ownProcessGroup = false;           // a terminal's Ctrl-C goes to us, not to it
+    // A session (and so a process group) of its own, without a controlling terminal: it still
+    // reads and writes the terminal through its standard streams, without being stopped for
+    // doing so (a background process group would be), but cannot open /dev/tty.
+    bool ownSession = false;
     // SIGKILL when the thread that spawned it ends, so it never outlives us, even killed.
     bool dieWithParent = false;
 };
@@ -36,6 +40,9 @@ Spawned spawn(const SpawnRequest& request);
 // The exit code (128 + signal if killed) once `pid` exited within `timeout`, reaped; nothing if
 // it is still running.
 std::optional<int> waitForExit(pid_t pid, std::chrono::milliseconds timeout);
+
+// The exit code a wait status stands for: the process's own, or 128 + the signal that killed it.
+int exitCodeOf(int status);
 
 // Sends `signal`, then SIGKILL if it has not exited within `grace`; reaps it either way.
 void stopProcess(pid_t pid, int signal, std::chrono::milliseconds grace);

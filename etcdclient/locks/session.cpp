@@ -66,6 +66,14 @@ std::chrono::steady_clock::time_point Session::deadline() const {
     return deadline_;
 }
 
+std::chrono::steady_clock::time_point Session::safeDeadline() const {
+    std::lock_guard lock(mutex_);
+    // NTP slews a clock by at most 500 ppm, so 1 ms a second of TTL covers two clocks apart;
+    // 100 ms covers a thread waking late on a loaded machine and signals being delivered.
+    const auto margin = std::chrono::milliseconds(100 + ttl_);
+    return deadline_ - margin;
+}
+
 bool Session::lost() const {
     std::lock_guard lock(mutex_);
     return lost_.has_value();

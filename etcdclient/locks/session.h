@@ -30,6 +30,10 @@ public:
     int64_t leaseId() const { return leaseId_; }
     int64_t ttlSeconds() const;
     std::chrono::steady_clock::time_point deadline() const;
+    // deadline() less a margin for our clock running slower than etcd's and for the moment it
+    // takes to act on it: what a holder must have stopped by (lockscopectl kills its command
+    // then), since a successor may hold the lock from deadline() on.
+    std::chrono::steady_clock::time_point safeDeadline() const;
     bool lost() const;
 
     // Called once when the session is lost (also at once if it already is).
