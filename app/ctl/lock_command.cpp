@@ -1,5 +1,7 @@
 #include "app/ctl/lock_command.h"
 
+#include "app/core/duration_text.h"
+#include "app/core/go_duration.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_backend.h"
 #include "app/core/lossless_arguments.h"
@@ -7,12 +9,16 @@
 #include "app/ctl/signal_wait.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
+#include "etcdclient/clock.h"
 #include "etcdclient/lease_ttl.h"
 #include "etcdclient/locks/session.h"
-#include "process/spawn.h"
+#include "process/process_tree.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QStringList>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <mutex>
@@ -56,6 +62,7 @@ public:
     }
 
     LockBackend& lock() { return *lock_; }
+    const etcd::Session& session() const { return *session_; }
     Outcome& outcome() { return *outcome_; }
 
     // Queues and waits; a signal meanwhile cancels the wait.
@@ -88,28 +95,107 @@ int holdUntilSignal(LockHolder& holder) {
     }
 }
 
-int runWhileHolding(LockHolder& holder, const std::vector<std::string>& command) {
-    const process::Spawned child =
-        process::spawn({.argv = command,
-                        .environment = {"LOCKSCOPE_LOCK_KEY=" + holder.lock().key(),
-                                        "LOCKSCOPE_FENCING_TOKEN=" +
-                                            std::to_string(holder.lock().fencingToken())}});
-    if (!child.ok()) {
-        say(child.error); // e.g. "cannot run no-such-tool: not found in PATH"
+using Clock = std::chrono::steady_clock;
+
+// A steady-clock instant as the wall clock shows it, to the millisecond: "12:00:03.100".
+QString wallClock(Clock::time_point at) {
+    const auto ms = static_cast<qint64>(std::llround(etcd::unixSeconds(at) * 1000));
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
+}
+
+// Why and when the command's process group is being stopped: SIGTERM at once, SIGKILL at
+// killAt unless the whole group is gone before.
+struct Stopping {
+    QString why;
+    bool lockLost; // exit ExitLockLost, not with the command's status
+    Clock::time_point killAt;
+    Clock::time_point termSent = Clock::now();
+    std::optional<Clock::time_point> killSent{};
+
+    QString report(Clock::time_point gone) const {
+        return killSent ? QCoreApplication::translate(
+                              "lockscopectl", "%1; SIGTERM to the command's process group at %2, "
+                                              "SIGKILL at %3")
+                              .arg(why, wallClock(termSent), wallClock(*killSent))
+                        : QCoreApplication::translate(
+                              "lockscopectl", "%1; SIGTERM to the command's process group at %2, "
+                                              "all of it gone by %3")
+                              .arg(why, wallClock(termSent), wallClock(gone));
+    }
+};
+
+// Runs the command while holding the lock. It must be gone by the session's safe deadline
+// (docs/design.md, 3a): a successor may take the lock once etcd expires our lease, which it
+// may do from Session::deadline() on, even when we cannot tell that we are cut off.
+int runWhileHolding(LockHolder& holder, const LockCommandOptions& options) {
+    const std::string key = holder.lock().key();
+    process::ProcessTree command(
+        {.argv = options.command,
+         .environment = {
+             "LOCKSCOPE_LOCK_KEY=" + key,
+             "LOCKSCOPE_LOCK_KEY_B64=" + QByteArray::fromStdString(key).toBase64().toStdString(),
+             "LOCKSCOPE_FENCING_TOKEN=" + std::to_string(holder.lock().fencingToken())}});
+    if (!command.started()) {
+        say(command.error()); // e.g. "cannot run no-such-tool: not found in PATH"
         return ExitCannotRunCommand;
     }
+    const etcd::Session& session = holder.session();
+    std::optional<Stopping> stopping;
     while (true) {
-        const int sig = nextSignal();
-        if (isTermination(sig))
-            ::kill(child.pid, sig); // pass it on; we release once the command has exited
-        if (const auto exitCode = process::waitForExit(child.pid, std::chrono::milliseconds(0)))
-            return *exitCode;
-        if (auto lost = holder.outcome().readLost()) {
-            process::stopProcess(child.pid, SIGTERM, std::chrono::seconds(5));
-            say(QCoreApplication::translate("lockscopectl", "%1; the command was terminated")
-                    .arg(QString::fromStdString(lost->message)));
-            return ExitLockLost;
+        const auto now = Clock::now();
+        const auto safeDeadline = session.safeDeadline();
+        if (!stopping) {
+            if (auto lost = holder.outcome().readLost()) {
+                // etcd said so (or our key was deleted): a successor may hold it already.
+                stopping = Stopping{QCoreApplication::translate("lockscopectl", "lock lost: %1")
+                                        .arg(QString::fromStdString(lost->message)),
+                                    true, std::min(now + options.grace, safeDeadline)};
+            } else if (now >= safeDeadline - options.grace) {
+                // Computed from the last keepalive etcd confirmed, never from when we noticed.
+                const auto deadline = session.deadline();
+                const auto confirmed = deadline - std::chrono::seconds(session.ttlSeconds());
+                stopping =
+                    Stopping{QCoreApplication::translate(
+                                 "lockscopectl", "lock lost: no keepalive confirmed since %1; etcd "
+                                                 "expires the lease at the earliest at %2")
+                                 .arg(wallClock(confirmed), wallClock(deadline)),
+                             true, safeDeadline};
+            } else if (command.exitCode()) {
+                stopping = Stopping{
+                    QCoreApplication::translate(
+                        "lockscopectl", "the command exited, leaving processes in its group"),
+                    false, std::min(now + options.grace, safeDeadline)};
+            }
+            if (stopping)
+                command.signal(SIGTERM);
         }
+        if (stopping && !stopping->killSent && now >= stopping->killAt) {
+            command.signal(SIGKILL);
+            stopping->killSent = now;
+        }
+        const bool gone = command.reap();
+        // A process in uninterruptible sleep dies only when its I/O ends; one whose parent left
+        // the group is not ours to reap.
+        const bool stuck = !gone && stopping && stopping->killSent &&
+                           now - *stopping->killSent > std::chrono::seconds(1);
+        if (gone || stuck) {
+            if (!stopping)
+                return command.exitCode().value_or(ExitFailed);
+            say(stopping->report(Clock::now()) +
+                (stuck ? QCoreApplication::translate("lockscopectl",
+                                                     "; some of its processes outlive SIGKILL")
+                       : QString()));
+            return stopping->lockLost ? ExitLockLost : command.exitCode().value_or(ExitFailed);
+        }
+        // Woken early by SIGCHLD, and each 100 ms to look for a lost lock.
+        const auto next = !stopping            ? safeDeadline - options.grace
+                          : stopping->killSent ? now + std::chrono::milliseconds(100)
+                                               : stopping->killAt;
+        const auto wait = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(next - now),
+                                     std::chrono::milliseconds(1), std::chrono::milliseconds(100));
+        const int sig = nextSignal(wait);
+        if (isTermination(sig))
+            command.signal(sig); // pass it on; we release once the command has exited
     }
 }
 
@@ -146,8 +232,7 @@ Attempt attempt(etcd::Client& client, std::shared_ptr<etcd::Session> session,
         if (!locked.ok())
             return {std::nullopt, locked};
     }
-    return {options.command.empty() ? holdUntilSignal(holder)
-                                    : runWhileHolding(holder, options.command),
+    return {options.command.empty() ? holdUntilSignal(holder) : runWhileHolding(holder, options),
             {}};
 }
 
@@ -196,17 +281,108 @@ int hold(const ConnectionOptions& connection, const LockCommandOptions& options)
 
 } // namespace
 
+namespace {
+
+// The value of flag `name` when arguments[i] is "name value" (i then moves on to the value) or
+// "name=value"; nothing when it is another argument.
+std::optional<QString> flagValue(const QStringList& arguments, int& i, const QString& name) {
+    const QString& arg = arguments[i];
+    if (arg == name)
+        return i + 1 < arguments.size() ? arguments[++i] : QString();
+    if (arg.startsWith(name + '='))
+        return arg.mid(name.size() + 1);
+    return std::nullopt;
+}
+
+// The longest --grace for a TTL: keepalives go every TTL/6 and one unanswered for TTL/3 moves
+// to the next member, so a longer grace would stop the command whenever a keepalive is late.
+std::chrono::milliseconds longestGrace(int64_t ttlSeconds) {
+    return std::chrono::milliseconds(ttlSeconds * 1000 / 2);
+}
+
+// `lock --help`: the flags are read by hand (a COMMAND follows, and NAME is bytes), but shown
+// as the other commands show theirs.
+QString lockHelp() {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "lockscopectl",
+        "Take lock NAME as etcdctl lock does, print its key and hold it until Ctrl-C or "
+        "SIGTERM, then release it; or run COMMAND while holding it and exit with its status "
+        "(4 when the lock was lost, 3 when --try found it held).\n\n"
+        "COMMAND gets LOCKSCOPE_LOCK_KEY (our key's exact bytes), LOCKSCOPE_LOCK_KEY_B64 (the "
+        "same in base64) and LOCKSCOPE_FENCING_TOKEN (our key's create revision: compare it in "
+        "a Txn to write only while holding). The environment cannot carry a NUL byte, so a "
+        "NAME with one is refused when there is a COMMAND.\n\n"
+        "COMMAND runs in a session and process group of its own; a lost lock, Ctrl-C, SIGTERM "
+        "or an error signals the whole group, and nothing of it outlives lockscopectl. A "
+        "process that leaves the group (setsid, setpgid: a daemon) is beyond reach. COMMAND "
+        "gets SIGTERM at the safe deadline less the grace and SIGKILL at the safe deadline: "
+        "the send time of the last keepalive etcd confirmed plus the TTL, less a margin, "
+        "before which etcd cannot expire our lease and hand the lock on. When etcd says the "
+        "lease is gone, SIGTERM comes at once."));
+    const auto option = [](const QString& name, const char* description,
+                           const QString& value = {}) {
+        return QCommandLineOption(name, QCoreApplication::translate("lockscopectl", description),
+                                  value);
+    };
+    parser.addOptions({
+        option("read",
+               QT_TRANSLATE_NOOP("lockscopectl", "A reader of etcd's RWMutex recipe (shared with "
+                                                 "readers).")),
+        option("write", QT_TRANSLATE_NOOP("lockscopectl", "A writer of etcd's RWMutex recipe.")),
+        option("ttl", QT_TRANSLATE_NOOP("lockscopectl", "Our session's lease TTL in seconds (10)."),
+               "N"),
+        option("grace",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "How long before the safe deadline COMMAND gets SIGTERM, like "
+                                 "2s or 500ms: a third of the TTL by default, at least 0.5 s; "
+                                 "at most half the TTL."),
+               "duration"),
+        option("try", QT_TRANSLATE_NOOP("lockscopectl",
+                                        "Take the lock only if it is free; exit 3 if not.")),
+        option("server-lock",
+               QT_TRANSLATE_NOOP("lockscopectl", "Through etcd's Lock service instead of our "
+                                                 "Mutex (exclusive locks, no --try).")),
+        option("force", QT_TRANSLATE_NOOP("lockscopectl", "Allow a TTL over a day.")),
+        option("no-retry",
+               QT_TRANSLATE_NOOP("lockscopectl", "Exit 1 when a wait fails instead of queueing "
+                                                 "again.")),
+        QCommandLineOption({"h", "help"},
+                           QCoreApplication::translate("lockscopectl", "Show this help.")),
+    });
+    parser.addPositionalArgument(
+        "name", QCoreApplication::translate("lockscopectl",
+                                            "The lock's name (a key prefix without the trailing "
+                                            "/). Any bytes; \\xNN is a byte and \\\\ a "
+                                            "backslash."));
+    parser.addPositionalArgument(
+        "command",
+        QCoreApplication::translate("lockscopectl", "What to run while holding the lock."),
+        "[-- command args...]");
+    return QCoreApplication::translate("lockscopectl", "Usage: %1\n")
+               .arg(QStringLiteral("lockscopectl [connection flags] lock NAME [flags] [-- "
+                                   "COMMAND ARGS...]")) +
+           parser.helpText().section('\n', 1);
+}
+
+} // namespace
+
 bool parseLockArguments(const QStringList& arguments, LockCommandOptions& options,
                         QString& problem) {
     const auto takeCommand = [&](int from) {
         for (int i = from; i < arguments.size(); ++i)
             options.command.push_back(argumentBytes(arguments[i]));
     };
+    std::optional<std::chrono::milliseconds> grace;
     for (int i = 1; i < arguments.size(); ++i) {
         const QString& arg = arguments[i];
         if (arg == "--") {
             takeCommand(i + 1);
             break;
+        }
+        if (arg == "--help" || arg == "-h") {
+            options.help = true;
+            return true;
         }
         if (arg == "--read" || arg == "--write") {
             const auto mode = arg == "--read" ? etcd::KeyMode::Read : etcd::KeyMode::Write;
@@ -224,24 +400,31 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             options.serverLock = true;
         } else if (arg == "--force") {
             options.force = true;
-        } else if (arg == "--ttl" || arg.startsWith("--ttl=")) {
-            const QString value = arg == "--ttl"
-                                      ? (i + 1 < arguments.size() ? arguments[++i] : QString())
-                                      : arg.mid(6);
+        } else if (const auto ttl = flagValue(arguments, i, "--ttl")) {
             bool ok = false;
-            options.ttlSeconds = value.toLongLong(&ok);
+            options.ttlSeconds = ttl->toLongLong(&ok);
             if (!ok || options.ttlSeconds <= 0) {
                 problem =
                     QCoreApplication::translate(
                         "lockscopectl", "--ttl takes a whole number of seconds above 0, not \"%1\"")
-                        .arg(displayKeyText(argumentBytes(value)));
+                        .arg(displayKeyText(argumentBytes(*ttl)));
+                return false;
+            }
+        } else if (const auto graceText = flagValue(arguments, i, "--grace")) {
+            grace = parseGoDuration(*graceText);
+            if (!grace) {
+                problem = QCoreApplication::translate(
+                              "lockscopectl", "--grace takes a duration like 2s or 500ms, not "
+                                              "\"%1\"")
+                              .arg(displayKeyText(argumentBytes(*graceText)));
                 return false;
             }
         } else if (arg.startsWith("-")) {
             problem = QCoreApplication::translate("lockscopectl",
                                                   "lock: unknown flag %1 (use --read, --write, "
-                                                  "--ttl N, --try, --server-lock, --force, "
-                                                  "--no-retry, -- COMMAND)")
+                                                  "--ttl N, --grace DURATION, --try, "
+                                                  "--server-lock, --force, --no-retry, -- "
+                                                  "COMMAND; see lockscopectl lock --help)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
         } else if (options.name.empty()) {
@@ -262,8 +445,16 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
     if (options.name.empty()) {
         problem = QCoreApplication::translate(
             "lockscopectl",
-            "lock needs a lock name: lockscopectl lock NAME [--read|--write] "
-            "[--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]");
+            "lock needs a lock name: lockscopectl lock NAME [--read|--write] [--ttl N] "
+            "[--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]");
+        return false;
+    }
+    if (!options.command.empty() && options.name.find('\0') != std::string::npos) {
+        problem = QCoreApplication::translate(
+                      "lockscopectl",
+                      "lock %1 -- COMMAND: the name holds a NUL byte, which the environment "
+                      "cannot carry in LOCKSCOPE_LOCK_KEY; take a name without one")
+                      .arg(displayKeyText(options.name));
         return false;
     }
     if (options.serverLock && options.tryOnly) {
@@ -284,6 +475,18 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
                       .arg(QString::fromStdString(ttlProblem));
         return false;
     }
+    options.grace = grace.value_or(std::max(
+        std::chrono::milliseconds(options.ttlSeconds * 1000 / 3), std::chrono::milliseconds(500)));
+    if (options.grace > longestGrace(options.ttlSeconds)) {
+        problem = QCoreApplication::translate(
+                      "lockscopectl",
+                      "--grace %1 is more than half the TTL (--ttl %2): the command would be "
+                      "stopped whenever a keepalive runs late; take a shorter --grace or a "
+                      "longer --ttl")
+                      .arg(durationText(options.grace))
+                      .arg(options.ttlSeconds);
+        return false;
+    }
     if (const std::string warning = etcd::longLeaseTtlWarning(options.ttlSeconds);
         !warning.empty() && !options.force) {
         problem =
@@ -301,6 +504,10 @@ int runLockCommand(const QStringList& arguments, const ConnectionOptions& connec
         say(QCoreApplication::translate("lockscopectl", "%1\nRun 'lockscopectl --help' for usage.")
                 .arg(problem));
         return ExitUsage;
+    }
+    if (options.help) {
+        std::fputs(qPrintable(lockHelp()), stdout);
+        return ExitOk;
     }
     blockHoldSignals(); // before the client starts its thread, so they wait for sigtimedwait
     return hold(connection, options);

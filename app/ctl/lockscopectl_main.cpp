@@ -34,9 +34,9 @@ constexpr std::array commands = {
     CtlCommand{"lock",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] "
-                                 "[--try] [--server-lock] [--force] [--no-retry] [-- COMMAND "
-                                 "ARGS...]; --read or --write: a reader or writer of etcd's "
-                                 "RWMutex recipe."),
+                                 "[--grace DURATION] [--try] [--server-lock] [--force] "
+                                 "[--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader "
+                                 "or writer of etcd's RWMutex recipe."),
                runLockCommand},
     CtlCommand{"elect",
                QT_TRANSLATE_NOOP("lockscopectl",

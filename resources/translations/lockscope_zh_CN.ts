@@ -2529,10 +2529,6 @@ Usage: %2</source>
 </translation>
     </message>
     <message>
-        <source>%1; the command was terminated</source>
-        <translation>%1；命令已被终止</translation>
-    </message>
-    <message>
         <source>%1 is held by someone else</source>
         <translation>%1 被他人持有</translation>
     </message>
@@ -2767,14 +2763,6 @@ Commands:
         <translation>lock：--read 与 --write 互斥：请只取其一</translation>
     </message>
     <message>
-        <source>lock: unknown flag %1 (use --read, --write, --ttl N, --try, --server-lock, --force, --no-retry, -- COMMAND)</source>
-        <translation>lock：未知参数 %1（可用 --read、--write、--ttl N、--try、--server-lock、--force、--no-retry、-- COMMAND）</translation>
-    </message>
-    <message>
-        <source>lock needs a lock name: lockscopectl lock NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</source>
-        <translation>lock 需要一个锁名：lockscopectl lock NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</translation>
-    </message>
-    <message>
         <source>--try and --server-lock do not go together: etcd&apos;s Lock service has no try-lock; leave out one of them</source>
         <translation>--try 与 --server-lock 不能同时使用：etcd 的 Lock 服务没有 try-lock；请去掉其中一个</translation>
     </message>
@@ -2783,12 +2771,108 @@ Commands:
         <translation>--server-lock 只能获取独占锁：etcd 的 Lock 服务没有读者和写者；请去掉 --read/--write 或 --server-lock</translation>
     </message>
     <message>
-        <source>Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader or writer of etcd&apos;s RWMutex recipe.</source>
-        <translation>像 etcdctl lock 一样获取锁：NAME [--read|--write] [--ttl N] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]；--read 或 --write：作为 etcd RWMutex 配方的读者或写者。</translation>
-    </message>
-    <message>
         <source>Campaign like etcdctl elect: NAME PROPOSAL (stdin lines proclaim), or -l NAME to print each leader.</source>
         <translation>像 etcdctl elect 一样参选：NAME PROPOSAL（标准输入的每一行即宣告），或用 -l NAME 打印每个领导者。</translation>
+    </message>
+    <message>
+        <source>%1; SIGTERM to the command&apos;s process group at %2, SIGKILL at %3</source>
+        <translation>%1；%2 向命令的进程组发送 SIGTERM，%3 发送 SIGKILL</translation>
+    </message>
+    <message>
+        <source>%1; SIGTERM to the command&apos;s process group at %2, all of it gone by %3</source>
+        <translation>%1；%2 向命令的进程组发送 SIGTERM，%3 时已全部结束</translation>
+    </message>
+    <message>
+        <source>lock lost: %1</source>
+        <translation>锁已丢失：%1</translation>
+    </message>
+    <message>
+        <source>lock lost: no keepalive confirmed since %1; etcd expires the lease at the earliest at %2</source>
+        <translation>锁已丢失：自 %1 起没有保活被确认；etcd 最早于 %2 让租约过期</translation>
+    </message>
+    <message>
+        <source>the command exited, leaving processes in its group</source>
+        <translation>命令已退出，但其进程组中还留有进程</translation>
+    </message>
+    <message>
+        <source>; some of its processes outlive SIGKILL</source>
+        <translation>；其中一些进程在 SIGKILL 之后仍然存在</translation>
+    </message>
+    <message>
+        <source>Take lock NAME as etcdctl lock does, print its key and hold it until Ctrl-C or SIGTERM, then release it; or run COMMAND while holding it and exit with its status (4 when the lock was lost, 3 when --try found it held).
+
+COMMAND gets LOCKSCOPE_LOCK_KEY (our key&apos;s exact bytes), LOCKSCOPE_LOCK_KEY_B64 (the same in base64) and LOCKSCOPE_FENCING_TOKEN (our key&apos;s create revision: compare it in a Txn to write only while holding). The environment cannot carry a NUL byte, so a NAME with one is refused when there is a COMMAND.
+
+COMMAND runs in a session and process group of its own; a lost lock, Ctrl-C, SIGTERM or an error signals the whole group, and nothing of it outlives lockscopectl. A process that leaves the group (setsid, setpgid: a daemon) is beyond reach. COMMAND gets SIGTERM at the safe deadline less the grace and SIGKILL at the safe deadline: the send time of the last keepalive etcd confirmed plus the TTL, less a margin, before which etcd cannot expire our lease and hand the lock on. When etcd says the lease is gone, SIGTERM comes at once.</source>
+        <translation>像 etcdctl lock 一样获取锁 NAME，打印其键并持有，直到 Ctrl-C 或 SIGTERM 后释放；或在持有期间运行 COMMAND，并以其状态退出（锁丢失时为 4，--try 发现锁被占用时为 3）。
+
+COMMAND 会得到 LOCKSCOPE_LOCK_KEY（我们的键的确切字节）、LOCKSCOPE_LOCK_KEY_B64（同一内容的 base64）和 LOCKSCOPE_FENCING_TOKEN（我们的键的创建修订号：在 Txn 中比较它，即可只在持有锁时写入）。环境变量无法携带 NUL 字节，因此有 COMMAND 时，含 NUL 的 NAME 会被拒绝。
+
+COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM 或出错时，整个进程组都会收到信号，其中任何进程都不会比 lockscopectl 活得更久。离开该进程组的进程（setsid、setpgid：守护进程）无法触及。COMMAND 在安全截止时间减去宽限期时收到 SIGTERM，在安全截止时间收到 SIGKILL：安全截止时间是 etcd 确认的最后一次保活的发送时间加上 TTL，再减去一点余量，在此之前 etcd 不能让我们的租约过期并把锁交给别人。etcd 说租约已不存在时，立即发送 SIGTERM。</translation>
+    </message>
+    <message>
+        <source>A reader of etcd&apos;s RWMutex recipe (shared with readers).</source>
+        <translation>作为 etcd RWMutex 配方的读者（与其他读者共享）。</translation>
+    </message>
+    <message>
+        <source>A writer of etcd&apos;s RWMutex recipe.</source>
+        <translation>作为 etcd RWMutex 配方的写者。</translation>
+    </message>
+    <message>
+        <source>Our session&apos;s lease TTL in seconds (10).</source>
+        <translation>我们会话租约的 TTL，单位为秒（10）。</translation>
+    </message>
+    <message>
+        <source>How long before the safe deadline COMMAND gets SIGTERM, like 2s or 500ms: a third of the TTL by default, at least 0.5 s; at most half the TTL.</source>
+        <translation>COMMAND 在安全截止时间之前多久收到 SIGTERM，如 2s 或 500ms：默认为 TTL 的三分之一，至少 0.5 秒；最多为 TTL 的一半。</translation>
+    </message>
+    <message>
+        <source>Take the lock only if it is free; exit 3 if not.</source>
+        <translation>仅在锁空闲时获取；否则以 3 退出。</translation>
+    </message>
+    <message>
+        <source>Through etcd&apos;s Lock service instead of our Mutex (exclusive locks, no --try).</source>
+        <translation>通过 etcd 的 Lock 服务而非我们的 Mutex（仅排他锁，不能用 --try）。</translation>
+    </message>
+    <message>
+        <source>Allow a TTL over a day.</source>
+        <translation>允许超过一天的 TTL。</translation>
+    </message>
+    <message>
+        <source>Exit 1 when a wait fails instead of queueing again.</source>
+        <translation>等待失败时以 1 退出，而不是重新排队。</translation>
+    </message>
+    <message>
+        <source>The lock&apos;s name (a key prefix without the trailing /). Any bytes; \xNN is a byte and \\ a backslash.</source>
+        <translation>锁名（不带末尾 / 的键前缀）。任意字节；\xNN 表示一个字节，\\ 表示一个反斜杠。</translation>
+    </message>
+    <message>
+        <source>What to run while holding the lock.</source>
+        <translation>持有锁期间要运行的命令。</translation>
+    </message>
+    <message>
+        <source>--grace takes a duration like 2s or 500ms, not &quot;%1&quot;</source>
+        <translation>--grace 需要一个时长，如 2s 或 500ms，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>lock: unknown flag %1 (use --read, --write, --ttl N, --grace DURATION, --try, --server-lock, --force, --no-retry, -- COMMAND; see lockscopectl lock --help)</source>
+        <translation>lock：未知参数 %1（可用 --read、--write、--ttl N、--grace DURATION、--try、--server-lock、--force、--no-retry、-- COMMAND；参见 lockscopectl lock --help）</translation>
+    </message>
+    <message>
+        <source>lock needs a lock name: lockscopectl lock NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</source>
+        <translation>lock 需要一个锁名：lockscopectl lock NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</translation>
+    </message>
+    <message>
+        <source>lock %1 -- COMMAND: the name holds a NUL byte, which the environment cannot carry in LOCKSCOPE_LOCK_KEY; take a name without one</source>
+        <translation>lock %1 -- COMMAND：锁名含有 NUL 字节，环境变量 LOCKSCOPE_LOCK_KEY 无法携带它；请换一个不含 NUL 的锁名</translation>
+    </message>
+    <message>
+        <source>--grace %1 is more than half the TTL (--ttl %2): the command would be stopped whenever a keepalive runs late; take a shorter --grace or a longer --ttl</source>
+        <translation>--grace %1 超过了 TTL 的一半（--ttl %2）：只要保活稍有延迟，命令就会被停止；请缩短 --grace 或加长 --ttl</translation>
+    </message>
+    <message>
+        <source>Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader or writer of etcd&apos;s RWMutex recipe.</source>
+        <translation>像 etcdctl lock 一样获取锁：NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]；--read 或 --write：作为 etcd RWMutex 配方的读者或写者。</translation>
     </message>
 </context>
 </TS>

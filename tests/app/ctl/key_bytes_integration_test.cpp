@@ -85,6 +85,41 @@ TEST_F(LockscopectlKeyBytesIntegrationTest, EtcdctlWaitsWhileLockscopectlHoldsXf
     EXPECT_EQ(theirs->wait(10s), 0);
 }
 
+TEST_F(LockscopectlKeyBytesIntegrationTest, TheCommandGetsTheExactKeyAndItsBase64) {
+    const std::string name = prefix() + "e/\xff\xfe\x01";
+    // od shows every byte, so nothing between the command and us can change one unseen.
+    const auto [code, lines] =
+        runToEnd({"lock", name, "--", "sh", "-c",
+                  "printf '%s' \"$LOCKSCOPE_LOCK_KEY\" | od -An -v -tx1 | tr -d ' \\n'; echo; "
+                  "printf '%s\\n' \"$LOCKSCOPE_LOCK_KEY_B64\""});
+    EXPECT_EQ(code, 0);
+    ASSERT_EQ(lines.size(), 2u);
+    const std::string key = QByteArray::fromHex(QByteArray::fromStdString(lines[0])).toStdString();
+    EXPECT_EQ(key.substr(0, name.size() + 1), name + "/") << lines[0];
+    EXPECT_GT(key.size(), name.size() + 1) << "no lease ID after the name";
+    EXPECT_EQ(QByteArray::fromBase64(QByteArray::fromStdString(lines[1])).toStdString(), key);
+}
+
+TEST_F(LockscopectlKeyBytesIntegrationTest, ANameWithANulIsRefusedForACommandButCanBeHeld) {
+    const std::string name = prefix() + "z/a\\x00b"; // argv cannot carry a NUL: its escape
+    const auto [code, lines] = runToEnd({"lock", name, "--", "true"});
+    EXPECT_EQ(code, 2);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_NE(lines[0].find("NUL byte"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("LOCKSCOPE_LOCK_KEY"), std::string::npos) << lines[0];
+    EXPECT_TRUE(keysUnder(prefix()).empty()) << "a refused name must not reach etcd";
+
+    auto holder = lockscopectl({"lock", name});
+    const auto key = holder->readLine(10s);
+    ASSERT_TRUE(key) << "holding a NUL name without a command is allowed";
+    EXPECT_EQ(key->substr(0, name.size() + 1), name + "/") << "printed escaped";
+    ASSERT_EQ(keysUnder(prefix() + "z/").size(), 1u);
+    EXPECT_EQ(keysUnder(prefix() + "z/")[0].substr(0, prefix().size() + 6),
+              prefix() + "z/a" + std::string(1, '\0') + "b/");
+    holder->signal(SIGINT);
+    EXPECT_EQ(holder->wait(10s), 0);
+}
+
 TEST_F(LockscopectlKeyBytesIntegrationTest, XfdXfeXffAreThreeLocksInSnapshotAndWatch) {
     const std::string bytes = "\xfd\xfe\xff";
     auto watchText = lockscopectl({"watch", prefix()});

@@ -4,12 +4,18 @@
 #include "etcdclient/locks/mutex.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "support/child_processes.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 #include "support/waiting.h"
 
 #include <QRegularExpression>
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -131,6 +137,42 @@ TEST_F(LockscopectlLockIntegrationTest, LosingTheLockTerminatesTheCommandAndSays
     EXPECT_TRUE(said) << "lockscopectl did not say the lock was lost";
 }
 
+// Issue 29: the command's own children, and theirs, go with it: revoking the lease stops the
+// whole tree at once (SIGTERM), and what ignores SIGTERM gets SIGKILL when the grace is over.
+TEST_F(LockscopectlLockIntegrationTest, ARevokedLeaseStopsTheWholeCommandTreeWithinTheGrace) {
+    const std::string pids = ::testing::TempDir() + "tree-" + std::to_string(::getpid());
+    std::remove(pids.c_str());
+    // sh, a sleep of its own, and a second sh ignoring SIGTERM with a sleep of its own.
+    auto ours = lockscopectl({lockName(), "--ttl", "30", "--grace", "2s", "--", "sh", "-c",
+                              R"(echo $$ >> "$0"; sleep 40 & echo $! >> "$0"
+            sh -c 'trap "" TERM; echo $$ >> "$0"; sleep 40 & echo $! >> "$0"; wait' "$0" &
+            wait)",
+                              pids});
+    std::vector<pid_t> tree;
+    ASSERT_TRUE(eventually([&] {
+        std::ifstream in(pids);
+        tree.assign(std::istream_iterator<pid_t>(in), std::istream_iterator<pid_t>());
+        return tree.size() == 4;
+    })) << "the command did not start its tree";
+    auto q = queue();
+    ASSERT_EQ(q.size(), 1u);
+    revokeLease(q[0].lease());
+    const auto revoked = std::chrono::steady_clock::now();
+    EXPECT_TRUE(
+        eventually([&] { return std::none_of(tree.begin(), tree.end(), processAlive); }, 2s + 1s))
+        << "some of the tree outlived the grace";
+    EXPECT_EQ(ours->wait(10s), 4);
+    EXPECT_LT(std::chrono::steady_clock::now() - revoked, 2s + 5s);
+    for (pid_t pid : tree)
+        EXPECT_TRUE(::kill(pid, 0) != 0 && errno == ESRCH) << pid << " outlived lockscopectl";
+    std::string said;
+    while (auto line = ours->readLine(100ms))
+        said += *line + "\n";
+    EXPECT_NE(said.find("lock lost: "), std::string::npos) << said;
+    EXPECT_NE(said.find("SIGKILL at "), std::string::npos) << "the trap ignores SIGTERM: " << said;
+    std::remove(pids.c_str());
+}
+
 TEST_F(LockscopectlLockIntegrationTest, AWaiterWhoseLeaseIsRevokedQueuesAgainWithANewLease) {
     auto theirs = etcdctlLock();
     ASSERT_TRUE(theirs->readLine(10s));
@@ -238,6 +280,32 @@ TEST_F(LockscopectlLockIntegrationTest, BadArgumentsExitTwoWithAMessage) {
         EXPECT_TRUE(line && line->find("lockscopectl:") != std::string::npos);
         EXPECT_EQ(ours->wait(5s), 2);
     }
+    // A grace that is no duration, or that would stop the command while keepalives are merely
+    // late, is refused naming the flag.
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"x", "--grace", "2"},
+                                                 {"x", "--ttl", "10", "--grace=10s"},
+                                                 {"--grace", "5001ms", "x", "--", "true"}}) {
+        auto ours = lockscopectl(args);
+        auto line = ours->readLine(5s);
+        EXPECT_TRUE(line && line->find("--grace") != std::string::npos) << (line ? *line : "");
+        EXPECT_EQ(ours->wait(5s), 2);
+    }
+}
+
+TEST_F(LockscopectlLockIntegrationTest, HelpPrintsTheUsageAndExitsZero) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--help"}, {"-h"}, {lockName(), "--ttl", "5", "--help"}}) {
+        auto ours = lockscopectl(args);
+        std::string help;
+        while (auto line = ours->readLine(5s))
+            help += *line + "\n";
+        EXPECT_EQ(ours->wait(5s), 0) << help;
+        EXPECT_EQ(help.rfind("Usage: lockscopectl [connection flags] lock NAME", 0), 0u) << help;
+        for (const char* said : {"--grace <duration>", "LOCKSCOPE_LOCK_KEY_B64", "NUL byte",
+                                 "process group", "beyond reach"})
+            EXPECT_NE(help.find(said), std::string::npos) << said << " missing:\n" << help;
+    }
+    EXPECT_TRUE(queue().empty()) << "--help took the lock";
 }
 
 } // namespace
