@@ -41,7 +41,7 @@ int64_t lastTimestamp(const std::string& path) {
     return last;
 }
 
-class LockscopectlPartitionTest : public LockscopectlTest {
+class PartitionTest : public LockscopectlTest {
 protected:
     void SetUp() override {
         LockscopectlTest::SetUp();
@@ -124,11 +124,15 @@ private:
     std::string dir_;
 };
 
-TEST_F(LockscopectlPartitionTest, ACutOffHoldersTreeStopsWritingBeforeTheContenderTakesOver) {
+// Each program's suite has a name of its own (PARTITION_SUITE), so that ctest's names, and the
+// fault label, tell the two apart.
+using PARTITION_SUITE = PartitionTest;
+
+TEST_F(PARTITION_SUITE, ACutOffHoldersTreeStopsWritingBeforeTheContenderTakesOver) {
     partitionRuns(false);
 }
 
-TEST_F(LockscopectlPartitionTest, AWriterIgnoringSigtermIsKilledBeforeTheContenderTakesOver) {
+TEST_F(PARTITION_SUITE, AWriterIgnoringSigtermIsKilledBeforeTheContenderTakesOver) {
     partitionRuns(true);
 }
 
