@@ -279,10 +279,6 @@ int hold(const ConnectionOptions& connection, const LockCommandOptions& options)
     }
 }
 
-} // namespace
-
-namespace {
-
 // The value of flag `name` when arguments[i] is "name value" (i then moves on to the value) or
 // "name=value"; nothing when it is another argument.
 std::optional<QString> flagValue(const QStringList& arguments, int& i, const QString& name) {
