@@ -33,7 +33,8 @@ LockMonitor::LockMonitor(Client& client, Options options, Listener listener,
     , id_(++monitorsCreated)
     , options_(std::move(options))
     , listener_(std::move(listener))
-    , retryListener_(std::move(retryListener)) {}
+    , retryListener_(std::move(retryListener))
+    , table_(options_.recipe) {}
 
 LockMonitor::~LockMonitor() {
     stop();
@@ -248,7 +249,7 @@ bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
 
 void LockMonitor::abandonListing() {
     if (!table_.loaded() && !table_.locks().empty()) {
-        table_ = LockTable();
+        table_ = LockTable(options_.recipe);
         changes_.changedAll();
     }
     relisted_ = {};
@@ -291,7 +292,8 @@ void LockMonitor::onWatchResponse(uint64_t generation, const pb::WatchResponse& 
                     changedLocksOf(lease->first); // its keys elsewhere are anomalies now
             }
             auto applied = table_.apply(event, event.kv().mod_revision(), now);
-            changes_.changed(LockTable::lockNameOf(event.kv().key()));
+            for (const auto& lock : table_.touched())
+                changes_.changed(lock);
             events.insert(events.end(), applied.begin(), applied.end());
         }
     }

@@ -31,6 +31,7 @@ public:
         std::size_t historySize = 10000; // lock events kept, newest last
         int leaseLookupsPerSecond = 40;  // so 10k waiters do not flood etcd
         std::chrono::milliseconds leaseRefresh{2000};
+        RecipeOverride recipe = RecipeOverride::Auto; // how keys group into locks (LockTable)
     };
     // Each batch of lock events, and an empty batch when only TTLs, liveness or the progress of
     // a listing changed.

@@ -10,9 +10,10 @@ namespace etcd {
 namespace {
 
 struct Reading {
-    Reading(Client& c, std::function<void(Result<LockMonitorState>)> d)
+    Reading(Client& c, std::function<void(Result<LockMonitorState>)> d, RecipeOverride recipe)
         : client(c)
-        , done(std::move(d)) {}
+        , done(std::move(d))
+        , table(recipe) {}
     Client& client;
     std::function<void(Result<LockMonitorState>)> done;
     std::mutex mutex;
@@ -62,8 +63,9 @@ void lookUpNext(const std::shared_ptr<Reading>& reading) {
 } // namespace
 
 void readLockSnapshot(Client& client, const std::string& prefix,
-                      std::function<void(Result<LockMonitorState>)> done, int parallelLookups) {
-    auto reading = std::make_shared<Reading>(client, std::move(done));
+                      std::function<void(Result<LockMonitorState>)> done, RecipeOverride recipe,
+                      int parallelLookups) {
+    auto reading = std::make_shared<Reading>(client, std::move(done), recipe);
     pb::RangeRequest request;
     request.set_key(prefix);
     request.set_range_end(prefixRangeEnd(prefix));

@@ -36,6 +36,26 @@ std::string_view segmentBefore(std::string_view key, std::size_t end, std::size_
     return key.substr(start, end - start);
 }
 
+// The key's parent: all of it before its last slash (which it has).
+std::string parentOf(const std::string& key) {
+    return key.substr(0, key.rfind('/'));
+}
+
+// What the lock of `key` under `name` is: a queue, or the key itself (a single-key lock named
+// like a queue is listed with a NUL after its key: lockNameOf).
+void describe(LockQueue& queue, const std::string& name, const std::string& key,
+              RecipeOverride recipe) {
+    queue.name = name;
+    queue.keyIsLock = name.size() >= key.size() && name.compare(0, key.size(), key) == 0;
+    switch (recipe) {
+    case RecipeOverride::Auto:
+    case RecipeOverride::RwMutex: queue.assumed.reset(); break;
+    case RecipeOverride::Mutex: queue.assumed = QueueKind::Mutex; break;
+    case RecipeOverride::Election: queue.assumed = QueueKind::Election; break;
+    case RecipeOverride::SingleKey: queue.assumed = QueueKind::SingleKey; break;
+    }
+}
+
 // Oldest first, so queues and holders form as they did on the server.
 void sortByCreateRevision(std::vector<const mvccpb::KeyValue*>& kvs) {
     std::sort(kvs.begin(), kvs.end(),
@@ -59,15 +79,57 @@ KeyMode LockTable::modeOf(const std::string& key) {
     return role == "read" ? KeyMode::Read : role == "write" ? KeyMode::Write : KeyMode::Exclusive;
 }
 
-std::string LockTable::lockNameOf(const std::string& key) {
+std::string LockTable::lockNameOf(const std::string& key) const {
     const auto slash = key.rfind('/');
-    if (slash == std::string::npos)
-        return std::string();
-    if (modeOf(key) == KeyMode::Exclusive)
-        return key.substr(0, slash);
-    std::size_t roleStart = 0;
-    segmentBefore(key, slash, roleStart);
-    return key.substr(0, roleStart - 1);
+    const std::string parent = slash == std::string::npos ? std::string() : key.substr(0, slash);
+    if (recipe_ == RecipeOverride::SingleKey)
+        return key;
+    if (recipe_ != RecipeOverride::Mutex && recipe_ != RecipeOverride::Election &&
+        modeOf(key) != KeyMode::Exclusive) {
+        std::size_t roleStart = 0;
+        segmentBefore(key, slash, roleStart);
+        return key.substr(0, roleStart - 1);
+    }
+    if (recipe_ != RecipeOverride::Auto)
+        return parent;
+    if (slash != std::string::npos && isQueue(parent))
+        return parent;
+    // The key is the lock; a queue of the same name (keys under <key>/) is another lock.
+    return isQueue(key) ? key + '\0' : key;
+}
+
+bool LockTable::isQueue(const std::string& name) const {
+    const auto found = locks_.find(name);
+    return found != locks_.end() && !found->second.keyIsLock;
+}
+
+std::optional<std::string> LockTable::queueMadeBy(const std::string& key, int64_t lease) const {
+    if (recipe_ != RecipeOverride::Auto)
+        return std::nullopt;
+    if (modeOf(key) != KeyMode::Exclusive)
+        return lockNameOf(key);
+    if (key.find('/') == std::string::npos || !namesItsLease(key, lease))
+        return std::nullopt;
+    return parentOf(key);
+}
+
+bool LockTable::namesItsLease(const std::string& key, int64_t lease) {
+    if (lease <= 0)
+        return false;
+    if (leaseNamedBy(key) == lease)
+        return true;
+    const auto slash = key.rfind('/');
+    const std::string_view suffix =
+        std::string_view(key).substr(slash == std::string::npos ? 0 : slash + 1);
+    if (suffix.empty() || suffix.size() > 19)
+        return false;
+    uint64_t value = 0;
+    for (char c : suffix) {
+        if (c < '0' || c > '9')
+            return false;
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+    }
+    return value == static_cast<uint64_t>(lease);
 }
 
 std::optional<int64_t> LockTable::leaseNamedBy(const std::string& key) {
@@ -113,6 +175,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
         return {};
     }
     // A re-list: what the gap implies is reported, marked recovered.
+    touched_.clear();
     std::vector<LockEvent> out;
     std::unordered_map<std::string_view, const mvccpb::KeyValue*> fresh;
     if (!locks_.empty()) {
@@ -141,7 +204,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
             arrived.push_back(&kv);
             continue;
         }
-        refresh(*known, kv);
+        refresh(*known, kv, now);
     }
     sortByCreateRevision(arrived);
     for (auto* kv : arrived)
@@ -159,19 +222,17 @@ std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb
     for (const auto& kv : kvs)
         arrived.push_back(&kv);
     sortByCreateRevision(arrived);
-    std::pair<std::string, std::string> touched;
+    touched_.clear();
     std::vector<LockEvent> out;
     for (auto* kv : arrived) {
         insert(lockKeyOf(*kv, now), revision, false, out);
         out.clear(); // what was there before we looked is state, not news
     }
     // A page is in key order, but lock names are not ("/a-b/1" before "/a/1"); "" is a name.
-    for (std::size_t i = 0; i < kvs.size(); ++i) {
-        std::string name = lockNameOf(kvs[i].key());
-        if (i == 0 || name < touched.first)
-            touched.first = name;
-        if (i == 0 || name > touched.second)
-            touched.second = std::move(name);
+    std::pair<std::string, std::string> touched;
+    if (!touched_.empty()) {
+        const auto [first, lastName] = std::minmax_element(touched_.begin(), touched_.end());
+        touched = {*first, *lastName};
     }
     if (last) {
         revision_ = revision;
@@ -183,6 +244,7 @@ std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb
 std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revision,
                                         Clock::time_point now) {
     std::vector<LockEvent> out;
+    touched_.clear();
     revision_ = std::max(revision_, revision);
     const auto& kv = event.kv();
     if (event.type() == mvccpb::Event::DELETE) {
@@ -191,7 +253,7 @@ std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revi
     }
     if (LockKey* known = find(kv.key())) {
         if (known->createRevision == kv.create_revision()) {
-            refresh(*known, kv); // a value update (an election's proclaim)
+            refresh(*known, kv, now); // a value update (an election's proclaim)
             return out;
         }
         erase(kv.key(), revision, now, false, out); // a missed delete: the key was re-created
@@ -201,9 +263,14 @@ std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revi
 }
 
 void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out) {
+    const auto now = key.enqueuedAt;
+    if (const auto made = queueMadeBy(key.key, key.lease); made && !isQueue(*made))
+        becomeQueue(*made, now);
     const std::string name = lockNameOf(key.key);
+    touch(name);
     auto& queue = locks_[name];
-    queue.name = name;
+    if (queue.keys.empty())
+        describe(queue, name, key.key, recipe_);
     auto at =
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
@@ -211,11 +278,24 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     countQueue(queue, -1);
     countKey(key.lease, +1);
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
-    const auto now = key.enqueuedAt;
     key.enqueuedBeforeSeen = unseen(recovered);
-    out.push_back({LockEventKind::Enqueued, name, key.key, key.lease, revision, now, std::nullopt,
-                   std::nullopt, recovered, key.createRevision, false});
+    LockEvent enqueued{LockEventKind::Enqueued,
+                       name,
+                       key.key,
+                       key.lease,
+                       revision,
+                       now,
+                       std::nullopt,
+                       std::nullopt,
+                       recovered,
+                       key.createRevision,
+                       false};
     queue.keys.insert(at, std::move(key));
+    // A key that is its lock joins no queue: it holds, or it is not there.
+    if (queue.waitersVisible()) {
+        enqueued.recipe = queue.kind();
+        out.push_back(std::move(enqueued));
+    }
     if (amongHolders) // behind the holders it changes none of them
         noteHolders(queue, revision, now, recovered, out, heldBefore + 1);
     countQueue(queue, +1);
@@ -223,7 +303,8 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
                       bool recovered, std::vector<LockEvent>& out) {
-    auto found = locks_.find(lockNameOf(key));
+    const std::string name = lockNameOf(key);
+    auto found = locks_.find(name);
     if (found == locks_.end())
         return;
     auto& queue = found->second;
@@ -231,19 +312,22 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                            [&](const LockKey& k) { return k.key == key; });
     if (it == queue.keys.end())
         return;
+    touch(name);
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
+    const int64_t lease = it->lease;
     countQueue(queue, -1);
-    countKey(it->lease, -1);
+    countKey(lease, -1);
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
                     it->key,
-                    it->lease,
+                    lease,
                     revision,
                     now,
                     std::nullopt,
                     std::nullopt,
                     recovered,
                     it->createRevision};
+    event.recipe = queue.kind();
     if (wasHolder && it->acquiredAt) {
         event.held = since(*it->acquiredAt, now);
         event.atLeast = it->acquiredBeforeSeen;
@@ -257,21 +341,115 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
             noteHolders(queue, revision, now, recovered, out);
         countQueue(queue, +1);
     }
+    if (const auto made = queueMadeBy(key, lease))
+        endQueueUnlessMade(*made, now);
 }
 
-void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv) {
+void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_point now) {
     k.modRevision = kv.mod_revision();
     k.value = kv.value();
     if (k.lease == kv.lease())
         return;
     // Put again under another lease, or none (etcd keeps its create revision): the lease counts
-    // move with it.
-    const LockQueue& queue = locks_.at(lockNameOf(k.key));
+    // move with it, and a key that now names its lease, or no longer does, regroups its parent.
+    const std::string name = lockNameOf(k.key);
+    touch(name);
+    const LockQueue& queue = locks_.at(name);
     countQueue(queue, -1);
     countKey(k.lease, -1);
+    const int64_t before = k.lease;
     k.lease = kv.lease();
     countKey(k.lease, +1);
     countQueue(queue, +1);
+    const std::string key = k.key; // regrouping moves k
+    const auto madeBefore = queueMadeBy(key, before);
+    const auto madeNow = queueMadeBy(key, kv.lease());
+    if (madeNow && !isQueue(*madeNow))
+        becomeQueue(*madeNow, now);
+    else if (madeBefore && !madeNow)
+        endQueueUnlessMade(*madeBefore, now);
+}
+
+void LockTable::becomeQueue(const std::string& queue, Clock::time_point now) {
+    // The keys that are locks of their own until now: the one named like the queue, and every
+    // one directly under <queue>/, which Go's waiters of the queue wait on too.
+    std::vector<LockKey> moving;
+    if (auto own = locks_.find(queue); own != locks_.end())
+        take(own, moving);
+    const std::string under = queue + '/';
+    for (auto it = locks_.lower_bound(under);
+         it != locks_.end() && it->first.compare(0, under.size(), under) == 0;) {
+        const LockQueue& own = it->second;
+        it = own.keyIsLock && parentOf(own.keys.front().key) == queue ? take(it, moving)
+                                                                      : std::next(it);
+    }
+    LockQueue& made = locks_[queue];
+    made.name = queue;
+    touch(queue);
+    place(std::move(moving), now);
+}
+
+void LockTable::endQueueUnlessMade(const std::string& queue, Clock::time_point now) {
+    const auto found = locks_.find(queue);
+    if (found != locks_.end() && found->second.keyIsLock)
+        return; // not a queue: nothing made it one
+    if (found != locks_.end() &&
+        std::any_of(found->second.keys.begin(), found->second.keys.end(),
+                    [&](const LockKey& k) { return queueMadeBy(k.key, k.lease).has_value(); }))
+        return;
+    // Its keys are locks of their own now, and so is the key named like it.
+    std::vector<LockKey> moving;
+    if (found != locks_.end())
+        take(found, moving);
+    if (auto shadowed = locks_.find(queue + '\0'); shadowed != locks_.end())
+        take(shadowed, moving);
+    place(std::move(moving), now);
+}
+
+std::map<std::string, LockQueue>::iterator
+LockTable::take(std::map<std::string, LockQueue>::iterator lock, std::vector<LockKey>& into) {
+    touch(lock->first);
+    countQueue(lock->second, -1);
+    for (auto& k : lock->second.keys)
+        into.push_back(std::move(k));
+    return locks_.erase(lock);
+}
+
+void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
+    std::sort(moving.begin(), moving.end(), [](const LockKey& a, const LockKey& b) {
+        return a.createRevision < b.createRevision;
+    });
+    std::set<std::string> placed;
+    for (auto& k : moving) {
+        const std::string name = lockNameOf(k.key);
+        auto& target = locks_[name];
+        if (placed.insert(name).second) {
+            if (target.keys.empty() && target.name.empty())
+                describe(target, name, k.key, recipe_);
+            countQueue(target, -1);
+        }
+        auto at = std::upper_bound(
+            target.keys.begin(), target.keys.end(), k.createRevision,
+            [](int64_t rev, const LockKey& key) { return rev < key.createRevision; });
+        target.keys.insert(at, std::move(k));
+    }
+    // Nothing left etcd, so no events: a key that holds now held all along by its own recipe,
+    // as far as anyone can tell, and a key behind another in a queue waits.
+    for (const auto& name : placed) {
+        touch(name);
+        LockQueue& target = locks_.at(name);
+        const std::size_t holders = target.holderCount();
+        for (std::size_t i = 0; i < target.keys.size(); ++i) {
+            LockKey& k = target.keys[i];
+            if (i >= holders)
+                k.acquiredAt.reset();
+            else if (!k.acquiredAt) {
+                k.acquiredAt = now;
+                k.acquiredBeforeSeen = true;
+            }
+        }
+        countQueue(target, +1);
+    }
 }
 
 void LockTable::countQueue(const LockQueue& queue, int delta) {
@@ -328,9 +506,22 @@ void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_poin
             continue;
         holder.acquiredAt = now;
         holder.acquiredBeforeSeen = unseen(recovered);
-        out.push_back({LockEventKind::Acquired, queue.name, holder.key, holder.lease, revision, now,
-                       since(holder.enqueuedAt, now), std::nullopt, recovered,
-                       holder.createRevision, holder.enqueuedBeforeSeen});
+        LockEvent acquired{LockEventKind::Acquired,
+                           queue.name,
+                           holder.key,
+                           holder.lease,
+                           revision,
+                           now,
+                           std::nullopt,
+                           std::nullopt,
+                           recovered,
+                           holder.createRevision,
+                           holder.enqueuedBeforeSeen};
+        // A lock whose waiters hold no key shows no wait: unknown, not none.
+        if (queue.waitersVisible())
+            acquired.waited = since(holder.enqueuedAt, now);
+        acquired.recipe = queue.kind();
+        out.push_back(std::move(acquired));
     }
     for (std::size_t i = holders; i < std::min(heldBefore, queue.keys.size()); ++i)
         queue.keys[i].acquiredAt.reset();
@@ -355,21 +546,29 @@ AnomaliesByLock LockTable::anomalies() const {
 std::vector<Anomaly> LockTable::anomaliesOf(const LockQueue& queue) const {
     std::vector<Anomaly> out;
     for (const auto& k : queue.keys) {
-        // An RWMutex key names a time, not a lease: nothing to match it with.
-        const auto named = k.mode == KeyMode::Exclusive ? leaseNamedBy(k.key) : k.lease;
-        if (k.lease == 0)
-            out.push_back({k.key, AnomalyKind::NoLease,
-                           "the key has no lease, so it never expires and blocks every "
-                           "waiter behind it until someone deletes it"});
-        if (!named || k.key.find('/') == std::string::npos)
-            // The detail names no key: keys are bytes, and whoever shows them escapes them.
+        // The details name no key: keys are bytes, and whoever shows them escapes them.
+        if (queue.keyIsLock && k.lease == 0 && !queue.assumed)
             out.push_back({k.key, AnomalyKind::NotALockKey,
-                           "not shaped <name>/<lease id in hex>; it still takes a place in "
-                           "its lock's queue"});
-        else if (k.lease != 0 && *named != k.lease)
-            out.push_back({k.key, AnomalyKind::LeaseMismatch,
-                           "the key names lease " + leaseHex(*named) + " but is attached to " +
-                               leaseHex(k.lease)});
+                           "matches no known lock recipe: no lease, and not <name>/<its lease "
+                           "id>; it never expires"});
+        else if (k.lease == 0)
+            out.push_back({k.key, AnomalyKind::NoLease,
+                           queue.keyIsLock
+                               ? "the key has no lease, so it is held until someone deletes it"
+                               : "the key has no lease, so it never expires and blocks every "
+                                 "waiter behind it until someone deletes it"});
+        // An RWMutex key names a time, not a lease: nothing to match it with.
+        if (!queue.keyIsLock && k.mode == KeyMode::Exclusive && !namesItsLease(k.key, k.lease)) {
+            const auto named = leaseNamedBy(k.key);
+            if (!named || k.key.find('/') == std::string::npos)
+                out.push_back({k.key, AnomalyKind::NotALockKey,
+                               "not shaped <name>/<its lease id>, yet under a queue's name: "
+                               "Go's waiters of this lock wait on it too"});
+            else if (k.lease != 0)
+                out.push_back({k.key, AnomalyKind::LeaseMismatch,
+                               "the key names lease " + leaseHex(*named) + " but is attached to " +
+                                   leaseHex(k.lease)});
+        }
         if (k.lease != 0 && expiredLeases_.count(k.lease))
             out.push_back({k.key, AnomalyKind::ExpiredLease,
                            "lease " + leaseHex(k.lease) + " is gone but the key is still here"});

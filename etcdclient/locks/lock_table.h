@@ -20,11 +20,18 @@ std::vector<mvccpb::KeyValue>
 takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs);
 
 // Turns lock keys and watch events into locks, holders, queues and lock events. Pure: no I/O,
-// no clock of its own; times come in with the data. The lock name is the key without its last
-// path segment, so "/my-lock//694d" (a name given with a trailing slash) is lock "/my-lock/";
-// an RWMutex reader's or writer's key (<name>/read/<n>, <name>/write/<n>) is lock <name>'s.
+// no clock of its own; times come in with the data. Which keys form one lock is the recipes'
+// rule (docs/design.md §1c): a key whose last segment names its own lease (in hex, as Go's
+// recipes write it, or in decimal, as node etcd3's elections do) makes its parent a queue, so
+// "/my-lock//694d" (a name given with a trailing slash) is in lock "/my-lock/", and so is every
+// other key directly under "/my-lock//", as Go's waiters see them; an RWMutex reader's or
+// writer's key (<name>/read/<n>, <name>/write/<n>) makes <name> one. Any other key is a lock of
+// its own: a single-key lock when it has a lease. Two keys share a queue only so.
 class LockTable {
 public:
+    explicit LockTable(RecipeOverride recipe = RecipeOverride::Auto)
+        : recipe_(recipe) {}
+
     // Replaces the state with a snapshot at `revision`. The first load reports nothing; a later
     // one (after compaction or a reconnect) reports what the gap implies, marked recovered.
     std::vector<LockEvent> load(const std::vector<mvccpb::KeyValue>& kvs, int64_t revision,
@@ -64,7 +71,10 @@ public:
     const std::unordered_map<int64_t, LeaseUse>& leaseUses() const { return leaseUses_; }
     bool loaded() const { return loaded_; }
 
-    static std::string lockNameOf(const std::string& key);
+    // The lock `key` is in, now: which depends on the keys beside it (see the class comment).
+    std::string lockNameOf(const std::string& key) const;
+    // The locks the last load, loadPage or apply changed (added to, removed, or regrouped).
+    const std::vector<std::string>& touched() const { return touched_; }
     // Read or Write for the RWMutex recipe's keys: <name>/read/<n> or <name>/write/<n> where n
     // is a time in nanoseconds (decimal, more than 16 digits: never a lease id in hex, so never
     // a Go Mutex's key); Exclusive for any other key.
@@ -72,11 +82,30 @@ public:
     // The lease a Go lock key names: its last segment in lowercase hex, or nothing when the
     // key is not shaped <name>/<lease id in hex>.
     static std::optional<int64_t> leaseNamedBy(const std::string& key);
+    // Whether the key's last segment is `lease` (not 0) in lowercase hex or in decimal.
+    static bool namesItsLease(const std::string& key, int64_t lease);
+    // The queue a key of `lease` makes under Auto: its parent when it names its lease, its
+    // RWMutex name when it is a reader or writer; nothing for any other key.
+    std::optional<std::string> queueMadeBy(const std::string& key, int64_t lease) const;
 
 private:
     LockKey* find(const std::string& key);
+    // Whether `name` is a queue now (Auto: a key under it names its lease, or is an RWMutex's).
+    bool isQueue(const std::string& name) const;
+    // A first key that makes `queue` one arrives: the keys that were locks of their own beside
+    // it join it (the one named like it is listed apart). Regrouping reports no events: nothing
+    // left etcd.
+    void becomeQueue(const std::string& queue, std::chrono::system_clock::time_point now);
+    // A key that made `queue` one left: when none is left, its keys are locks of their own.
+    void endQueueUnlessMade(const std::string& queue, std::chrono::system_clock::time_point now);
+    // Moves a lock's keys into `into` and erases the lock; returns the next lock.
+    std::map<std::string, LockQueue>::iterator take(std::map<std::string, LockQueue>::iterator lock,
+                                                    std::vector<LockKey>& into);
+    // Puts keys taken out back, each in the lock it is in now, keeping their times.
+    void place(std::vector<LockKey> moving, std::chrono::system_clock::time_point now);
+    void touch(const std::string& lock) { touched_.push_back(lock); }
     // A key put again with its create revision: its value, its mod revision, its lease.
-    void refresh(LockKey& k, const mvccpb::KeyValue& kv);
+    void refresh(LockKey& k, const mvccpb::KeyValue& kv, std::chrono::system_clock::time_point now);
     void insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out);
     void erase(const std::string& key, int64_t revision, std::chrono::system_clock::time_point now,
                bool recovered, std::vector<LockEvent>& out);
@@ -95,7 +124,9 @@ private:
     void noteHolders(LockQueue& queue, int64_t revision, std::chrono::system_clock::time_point now,
                      bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore = 0);
 
+    RecipeOverride recipe_;
     std::map<std::string, LockQueue> locks_;
+    std::vector<std::string> touched_;
     std::set<int64_t> expiredLeases_;
     std::deque<std::pair<std::string, int64_t>> forceReleases_; // expected, oldest first
     int64_t revision_ = 0;

@@ -28,11 +28,36 @@ const char* queueKindName(QueueKind kind) {
     case QueueKind::Mutex: return "mutex";
     case QueueKind::Election: return "election";
     case QueueKind::RwMutex: return "rwmutex";
+    case QueueKind::SingleKey: return "single-key";
+    case QueueKind::Unknown: return "unknown";
     }
     return "unknown";
 }
 
+const char* recipeOverrideName(RecipeOverride recipe) {
+    switch (recipe) {
+    case RecipeOverride::Auto: return "auto";
+    case RecipeOverride::Mutex: return "mutex";
+    case RecipeOverride::Election: return "election";
+    case RecipeOverride::RwMutex: return "rwmutex";
+    case RecipeOverride::SingleKey: return "single-key";
+    }
+    return "auto";
+}
+
+std::optional<RecipeOverride> parseRecipeOverride(const std::string& name) {
+    for (auto recipe : {RecipeOverride::Auto, RecipeOverride::Mutex, RecipeOverride::Election,
+                        RecipeOverride::RwMutex, RecipeOverride::SingleKey})
+        if (name == recipeOverrideName(recipe))
+            return recipe;
+    return std::nullopt;
+}
+
 QueueKind LockQueue::kind() const {
+    if (assumed)
+        return *assumed;
+    if (keyIsLock)
+        return !keys.empty() && keys.front().lease != 0 ? QueueKind::SingleKey : QueueKind::Unknown;
     // An RWMutex's keys and a Go Mutex's of the same name wait on each other (each waits on
     // the whole prefix), so they share a queue; its first key decides.
     if (!keys.empty() && keys.front().mode != KeyMode::Exclusive)

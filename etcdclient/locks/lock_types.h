@@ -36,34 +36,55 @@ struct LockKey {
     KeyMode mode = KeyMode::Exclusive; // last: brace-initialized keys elsewhere leave it out
 };
 
-// What a queue is: a mutex (`etcdctl lock`: every key's value empty) or an election
-// (`etcdctl elect`: Campaign puts the candidate's proposal as the value, and the leader's
-// Proclaim puts it again, so its mod revision passes its create revision). The keys and the
-// order are the same; the first key leads instead of holding. Or an RWMutex (contrib/recipes),
-// whose keys are readers and writers: the leading readers hold together.
-enum class QueueKind { Mutex, Election, RwMutex };
-const char* queueKindName(QueueKind kind); // "mutex", "election", "rwmutex"
+// The recipe a lock follows (docs/design.md §1c). A queue of keys under `<name>/`: a mutex
+// (`etcdctl lock`, Go's concurrency.Mutex, etcd's Lock service: every key's value empty), an
+// election (`etcdctl elect`, Go's concurrency.Election, node etcd3's elections: Campaign puts
+// the candidate's proposal as the value, and Proclaim puts it again, so the leader's mod revision
+// passes its create revision; the first key leads instead of holding), or an RWMutex
+// (contrib/recipes: readers and writers, the leading readers hold together). Or one key that is
+// the lock itself: a single-key lock (python-etcd3, node etcd3's lock(), tooz, leader keys such
+// as Patroni's), held by its lease, whose waiters watch the key and hold no key of their own;
+// or a key of no known recipe, shown as a lock of its own and never queued with another.
+enum class QueueKind { Mutex, Election, RwMutex, SingleKey, Unknown };
+// "mutex", "election", "rwmutex", "single-key", "unknown"
+const char* queueKindName(QueueKind kind);
+
+// How a prefix's keys are grouped into locks: each key's recipe detected from its shape and its
+// lease (Auto), or the one recipe an operator names for every key under the prefix when
+// detection cannot decide: Mutex and Election group every key by its parent (as Go's waiters
+// see them), RwMutex also reads <name>/read|write/<n>, SingleKey makes every key a lock.
+enum class RecipeOverride { Auto, Mutex, Election, RwMutex, SingleKey };
+const char* recipeOverrideName(RecipeOverride recipe); // "auto" or the recipe's name
+std::optional<RecipeOverride> parseRecipeOverride(const std::string& name);
 
 // The keys of one lock name in create-revision order: the first holds (in an RWMutex, the
 // leading readers up to the first writer, or that writer alone), the rest wait.
 struct LockQueue {
     std::string name;
     std::vector<LockKey> keys;
+    // The lock is its one key (a single-key lock, or a key of no recipe), not a queue of keys
+    // under <name>/: its waiters, if any, hold no key and are not visible in etcd.
+    bool keyIsLock = false;
+    // The operator's recipe (RecipeOverride), which kind() then reports; none when detected.
+    std::optional<QueueKind> assumed = std::nullopt;
     const LockKey* holder() const { return keys.empty() ? nullptr : &keys.front(); }
     // How many keys hold: the first holderCount() keys.
     std::size_t holderCount() const;
     // The key the waiter at `index` waits to see deleted, as Go's code does: the nearest older
     // key, or for an RWMutex reader the nearest older writer. Null for a holder.
     const LockKey* waitsOn(std::size_t index) const;
-    // An RWMutex when any key is a reader or writer; else an election when any key carries a
-    // value or was put again.
+    // The assumed recipe when there is one; a single-key lock (or a key of no recipe, when it
+    // has no lease) when the key is the lock; an RWMutex when any key is a reader or writer;
+    // else an election when any key carries a value or was put again.
     QueueKind kind() const;
+    // Whether waiting keys would be in `keys`: not for a lock whose waiters hold no key.
+    bool waitersVisible() const { return !keyIsLock; }
 };
 
 enum class AnomalyKind {
     NoLease,       // a key without a lease never expires: it can block the queue forever
     LeaseMismatch, // the hex suffix names another lease than the key is attached to
-    NotALockKey,   // not <name>/<lease id in hex>
+    NotALockKey,   // in a queue but not <name>/<its lease id>, or a key of no known recipe
     ExpiredLease,  // its lease is already gone, yet the key is still there
 };
 const char* anomalyKindName(AnomalyKind kind);
@@ -90,12 +111,14 @@ struct LockEvent {
     int64_t lease = 0;
     int64_t revision = 0;
     std::chrono::system_clock::time_point observedAt{};
-    std::optional<std::chrono::milliseconds> waited; // enqueued to acquired (Acquired)
-    std::optional<std::chrono::milliseconds> held;   // acquired to gone, for the holder only
+    // enqueued to acquired (Acquired); unknown for a lock whose waiters hold no key
+    std::optional<std::chrono::milliseconds> waited;
+    std::optional<std::chrono::milliseconds> held; // acquired to gone, for the holder only
     bool recovered = false;     // inferred by reconciling a re-list after a gap, not seen live
     int64_t createRevision = 0; // the key's; an Acquired holder's fencing token
     // `waited` or `held` began before LockScope saw it (LockKey::enqueuedBeforeSeen): at least.
     bool atLeast = false;
+    QueueKind recipe = QueueKind::Mutex; // the lock's, as the event left it
 };
 
 // What we know of a lease's time to live: the server's answer and when it came, so a display

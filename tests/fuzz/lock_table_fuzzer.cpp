@@ -1,5 +1,6 @@
 // libFuzzer target for LockTable: bytes become a script of puts, deletes and reloads over a
-// few lock names, and after every step the table must still be a set of well-formed queues.
+// few lock names, and after every step the table must still be a set of well-formed queues,
+// each key in the one lock the recipes' rule gives it from the keys alone.
 #include "etcdclient/locks/lock_table.h"
 
 #include <cstdint>
@@ -22,7 +23,38 @@ struct Store {
     int64_t revision = 1;
 };
 
+// The RWMutex name of a reader's or writer's key: <name>/read|write/<n>.
+std::string rwNameOf(const std::string& key) {
+    const auto slash = key.rfind('/');
+    return key.substr(0, key.rfind('/', slash - 1));
+}
+
+// The lock of every key, from the store's keys alone (docs/design.md §1c): a key naming its
+// own lease makes its parent a queue, an RWMutex key its name; other keys are locks of their
+// own, listed with a NUL after the key when a queue has the key's name.
+std::map<std::string, std::string> expectedLocks(const Store& store) {
+    std::set<std::string> queues;
+    for (const auto& [key, kv] : store.keys) {
+        if (LockTable::modeOf(key) != KeyMode::Exclusive)
+            queues.insert(rwNameOf(key));
+        else if (key.find('/') != std::string::npos && LockTable::namesItsLease(key, kv.lease()))
+            queues.insert(key.substr(0, key.rfind('/')));
+    }
+    std::map<std::string, std::string> out;
+    for (const auto& [key, kv] : store.keys) {
+        const auto slash = key.rfind('/');
+        if (LockTable::modeOf(key) != KeyMode::Exclusive)
+            out[key] = rwNameOf(key);
+        else if (slash != std::string::npos && queues.count(key.substr(0, slash)))
+            out[key] = key.substr(0, slash);
+        else
+            out[key] = queues.count(key) ? key + '\0' : key;
+    }
+    return out;
+}
+
 void verify(const LockTable& table, const Store& store) {
+    const auto expected = expectedLocks(store);
     std::size_t total = 0;
     std::map<int64_t, LockTable::LeaseUse> uses; // the table's lease counts, from scratch
     for (const auto& [name, queue] : table.locks()) {
@@ -35,7 +67,10 @@ void verify(const LockTable& table, const Store& store) {
         check(queue.name == name);
         for (std::size_t i = 0; i < queue.keys.size(); ++i) {
             const auto& k = queue.keys[i];
-            check(LockTable::lockNameOf(k.key) == name);
+            check(expected.at(k.key) == name);
+            check(table.lockNameOf(k.key) == name);
+            // Only a queue has more than one key; a key that is its lock shows no waiters.
+            check(queue.keyIsLock == (name.compare(0, k.key.size(), k.key) == 0));
             if (i > 0)
                 check(queue.keys[i - 1].createRevision < k.createRevision);
             auto truth = store.keys.find(k.key);
@@ -56,16 +91,28 @@ void verify(const LockTable& table, const Store& store) {
     }
 }
 
+// A lock whose waiters hold no key has no queue to join and no wait to show.
+void verifyEvents(const std::vector<LockEvent>& events) {
+    for (const auto& e : events) {
+        const bool keyIsLock = e.recipe == QueueKind::SingleKey || e.recipe == QueueKind::Unknown;
+        check(!(keyIsLock && e.kind == LockEventKind::Enqueued));
+        check(!(keyIsLock && e.waited));
+        check(!(e.kind == LockEventKind::Acquired && !keyIsLock && !e.waited));
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const char* names[] = {"/a", "/a/b", "/a//", "", "/\xff"};
-    // Go Mutex keys, odd ones, and the RWMutex recipe's readers and writers.
+    // Go Mutex keys (and decimal ones, node etcd3's elections, when the lease is 1 or 2),
+    // single-key locks ("b" under "/a" is named like the queue "/a/b"), odd ones, and the
+    // RWMutex recipe's readers and writers.
     static const char* suffixes[] = {"1",
                                      "2",
                                      "a",
                                      "ff",
-                                     "zz",
+                                     "b",
                                      "",
                                      "read/1795530066567608001",
                                      "write/1795530066567608002",
@@ -92,14 +139,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             mvccpb::Event e;
             e.set_type(mvccpb::Event::PUT);
             *e.mutable_kv() = kv;
-            table.apply(e, store.revision, now);
+            verifyEvents(table.apply(e, store.revision, now));
         } else if (op == 2) {
             ++store.revision;
             store.keys.erase(key);
             mvccpb::Event e;
             e.set_type(mvccpb::Event::DELETE);
             e.mutable_kv()->set_key(key);
-            table.apply(e, store.revision, now);
+            verifyEvents(table.apply(e, store.revision, now));
         } else { // a reload after a gap
             std::vector<mvccpb::KeyValue> kvs;
             for (const auto& [k, kv] : store.keys)
@@ -107,6 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const auto events = table.load(kvs, store.revision, now);
             for (const auto& e : events)
                 check(e.recovered);
+            verifyEvents(events);
         }
         table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80);
         verify(table, store);

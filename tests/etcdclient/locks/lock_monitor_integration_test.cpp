@@ -24,8 +24,8 @@ namespace {
 class LockMonitorIntegrationTest : public EtcdTest {
 protected:
     std::string lockName() const { return prefix() + "lock"; }
-    std::shared_ptr<LockMonitor> startMonitor() {
-        auto monitor = LockMonitor::create(*client, {prefix()});
+    std::shared_ptr<LockMonitor> startMonitor(RecipeOverride recipe = RecipeOverride::Auto) {
+        auto monitor = LockMonitor::create(*client, {.prefix = prefix(), .recipe = recipe});
         monitor->start();
         EXPECT_TRUE(eventually([&] { return monitor->state().live; }));
         return monitor;
@@ -42,6 +42,9 @@ protected:
                 keys.push_back(k.key);
         return keys;
     }
+    // Keys put() puts have no lease: grouped by their parent as Go's waiters see them, they are
+    // the Mutex recipe's, when named (auto reads each as a lock of its own).
+    static constexpr RecipeOverride mutexRecipe = RecipeOverride::Mutex;
     void put(const std::string& key) {
         pb::PutRequest request;
         request.set_key(key);
@@ -110,7 +113,7 @@ TEST_F(LockMonitorIntegrationTest, HolderAndQueueMatchWhoActuallyGetsTheLockNext
 }
 
 TEST_F(LockMonitorIntegrationTest, AnUpdateCopiesOnlyTheLocksThatChanged) {
-    auto monitor = startMonitor();
+    auto monitor = startMonitor(mutexRecipe);
     for (const char* lock : {"a", "b", "c"})
         put(prefix() + lock + "/1"); // no lease: each an anomaly too
     LockMonitorState copy;
@@ -141,13 +144,13 @@ TEST_F(LockMonitorIntegrationTest, AnUpdateCopiesOnlyTheLocksThatChanged) {
 
 TEST_F(LockMonitorIntegrationTest, AStateAnotherMonitorFilledIsCopiedWhole) {
     put(prefix() + "a/1");
-    auto first = startMonitor();
+    auto first = startMonitor(mutexRecipe);
     LockMonitorState copy;
     first->update(copy);
     ASSERT_EQ(copy.locks.size(), 1u);
 
     put(prefix() + "b/1");
-    auto second = startMonitor(); // its stamps may equal the first's
+    auto second = startMonitor(mutexRecipe); // its stamps may equal the first's
     ASSERT_TRUE(eventually([&] { return second->state().locks.size() == 2; }));
     EXPECT_TRUE(second->update(copy).all);
     EXPECT_EQ(shown(copy), shown(second->state()));
@@ -165,6 +168,7 @@ TEST_F(LockMonitorIntegrationTest, PagesJoinTheStateAsTheyArriveAndBoundedUpdate
         put(prefix() + key);
     LockMonitor::Options options;
     options.prefix = prefix();
+    options.recipe = mutexRecipe;
     options.pageSize = 7;
     struct Seen {
         int64_t listed, listing;
@@ -243,6 +247,7 @@ TEST_F(LockMonitorIntegrationTest, AListingCutShortShowsNoHalfLoadWhileItWaitsTo
     auto writer = makeClient(); // the monitor's client thread is the one waiting in the listener
     LockMonitor::Options options;
     options.prefix = prefix();
+    options.recipe = mutexRecipe;
     options.pageSize = 7;
     std::shared_ptr<LockMonitor> monitor;
     std::atomic<bool> compacted{false};

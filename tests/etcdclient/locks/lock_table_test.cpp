@@ -1,5 +1,6 @@
 #include "etcdclient/locks/lock_table.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace etcd;
@@ -68,18 +69,18 @@ TEST(LockTableTest, FirstLoadIsStateNotEvents) {
 // A lock whose keys two pages share: the queue is in create order once both are in.
 TEST(LockTableTest, AFirstLoadInPagesFormsTheQueuesAsOneLoadWould) {
     LockTable t;
-    const auto first = t.loadPage({kv("/l-b/1", 5, 15), kv("/l/1", 2, 12)}, 20, t0, false);
+    const auto first = t.loadPage({kv("/l-b/5", 5, 15), kv("/l/2", 2, 12)}, 20, t0, false);
     EXPECT_EQ(first, (std::pair<std::string, std::string>{"/l", "/l-b"}));
-    // A key without a slash is lock "": a name like any other, first here.
-    EXPECT_EQ(LockTable().loadPage({kv("1", 9, 9), kv("/a/1", 8, 8)}, 20, t0, false),
-              (std::pair<std::string, std::string>{"", "/a"}));
+    // A key without a slash is a lock of its own, named by the key.
+    EXPECT_EQ(LockTable().loadPage({kv("1", 9, 9), kv("/a/8", 8, 8)}, 20, t0, false),
+              (std::pair<std::string, std::string>{"/a", "1"}));
     EXPECT_FALSE(t.loaded());
-    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
-    t.loadPage({kv("/l/0", 1, 11), kv("/m/1", 3, 13)}, 20, t0, true);
+    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
+    t.loadPage({kv("/l/1", 1, 11), kv("/m/3", 3, 13)}, 20, t0, true);
     EXPECT_TRUE(t.loaded());
     EXPECT_EQ(t.revision(), 20);
-    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/0", "/l/1"}));
-    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/0");
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/1", "/l/2"}));
+    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
     EXPECT_TRUE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
     EXPECT_FALSE(t.locks().at("/l").keys[1].acquiredAt); // it held only until /l/0 came in
     EXPECT_EQ(t.locks().size(), 3u);
@@ -87,13 +88,13 @@ TEST(LockTableTest, AFirstLoadInPagesFormsTheQueuesAsOneLoadWould) {
 
 TEST(LockTableTest, CountsTheKeysWaitingBehindTheirHolders) {
     LockTable t;
-    t.load({kv("/a/1", 1, 11), kv("/a/2", 2, 12), kv("/a/3", 3, 13), kv("/b/1", 4, 14)}, 14, t0);
+    t.load({kv("/a/1", 1, 11), kv("/a/2", 2, 12), kv("/a/3", 3, 13), kv("/b/4", 4, 14)}, 14, t0);
     EXPECT_EQ(t.waiting(), 2u);
     t.apply(del("/a/1"), 15, t0); // the next holds: one waits fewer
     EXPECT_EQ(t.waiting(), 1u);
-    t.apply(del("/b/1"), 16, t0); // a lock without waiters goes
-    t.apply(put(kv("/c/1", 5, 17)), 17, t0);
-    t.apply(put(kv("/c/2", 6, 18)), 18, t0);
+    t.apply(del("/b/4"), 16, t0); // a lock without waiters goes
+    t.apply(put(kv("/c/5", 5, 17)), 17, t0);
+    t.apply(put(kv("/c/6", 6, 18)), 18, t0);
     EXPECT_EQ(t.waiting(), 2u);
     // RWMutex readers share the lock: none of them waits.
     t.apply(put(kv("/rw/read/1700000000000000001", 7, 19)), 19, t0);
@@ -213,7 +214,7 @@ TEST(LockTableTest, DeletionOfAnExpiredLeasesKeyIsAnExpiry) {
 TEST(LockTableTest, AnExpectedForceReleaseIsNeitherAReleaseNorAnExpiry) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/m/1", 1, 13), kv("/n/x", 0, 14),
-            kv("/n/y", 3, 15)},
+            kv("/n/3", 3, 15)},
            15, t0);
     t.expectForceRelease("/l/1", 1); // revoking lease 1 deletes /l/1 and /m/1
     auto holder = t.apply(del("/l/1"), 16, t0 + 1s);
@@ -224,7 +225,7 @@ TEST(LockTableTest, AnExpectedForceReleaseIsNeitherAReleaseNorAnExpiry) {
     t.expectForceRelease("/n/x", 0); // a key without a lease is deleted, that one only
     EXPECT_EQ(kinds(t.apply(del("/n/x"), 17, t0 + 2s)),
               (std::vector{LockEventKind::ForceReleased, LockEventKind::Acquired}));
-    EXPECT_EQ(kinds(t.apply(del("/n/y"), 18, t0 + 3s)), (std::vector{LockEventKind::Released}));
+    EXPECT_EQ(kinds(t.apply(del("/n/3"), 18, t0 + 3s)), (std::vector{LockEventKind::Released}));
     EXPECT_EQ(kinds(t.apply(del("/l/2"), 19, t0 + 3s)), (std::vector{LockEventKind::Released}));
 }
 
@@ -260,7 +261,7 @@ TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
 // it again (mod > create revision), even an empty one.
 TEST(LockTableTest, AQueueWithValuesOrReputKeysIsAnElection) {
     LockTable t;
-    t.load({kv("/m/1", 1, 11), kv("/m/2", 2, 12), kv("/e/1", 3, 13, "alice"), kv("/e/2", 4, 14)},
+    t.load({kv("/m/1", 1, 11), kv("/m/2", 2, 12), kv("/e/3", 3, 13, "alice"), kv("/e/4", 4, 14)},
            14, t0);
     EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Mutex);
     EXPECT_EQ(t.locks().at("/e").kind(), QueueKind::Election);
@@ -287,7 +288,7 @@ TEST(LockTableTest, TrailingSlashNameGivesADoubleSlashKey) {
 }
 
 TEST(LockTableTest, BinaryAndUnicodeKeysAreKeptByteForByte) {
-    const std::string binary("/bin\x00\xff/1", 9);
+    const std::string binary("/bin\x00\xff/1", 8);
     const std::string unicode = "/schlöss-🔒/1";
     LockTable t;
     t.load({kv(binary, 1, 11), kv(unicode, 1, 12)}, 12, t0);
@@ -392,11 +393,13 @@ std::string rw(const char* mode, int n) {
 TEST(LockTableTest, RecipeKeysAreReadersAndWritersOfTheirLockName) {
     EXPECT_EQ(LockTable::modeOf(rw("read", 1)), KeyMode::Read);
     EXPECT_EQ(LockTable::modeOf(rw("write", 1)), KeyMode::Write);
-    EXPECT_EQ(LockTable::lockNameOf(rw("read", 1)), "/rw");
-    EXPECT_EQ(LockTable::lockNameOf("/a/b/write/1795530066567608963"), "/a/b");
+    EXPECT_EQ(LockTable().lockNameOf(rw("read", 1)), "/rw");
+    EXPECT_EQ(LockTable().lockNameOf("/a/b/write/1795530066567608963"), "/a/b");
     // A Go Mutex named ".../read" keeps its name: a lease id in hex is at most 16 digits.
     EXPECT_EQ(LockTable::modeOf("/m/read/694d"), KeyMode::Exclusive);
-    EXPECT_EQ(LockTable::lockNameOf("/m/read/1234567890123456"), "/m/read");
+    LockTable t;
+    t.load({kv("/m/read/1234567890123456", 0x1234567890123456, 11)}, 11, t0);
+    EXPECT_EQ(keysOf(t, "/m/read"), (std::vector<std::string>{"/m/read/1234567890123456"}));
     EXPECT_EQ(LockTable::modeOf("/m/reads/1795530066567608963"), KeyMode::Exclusive);
     EXPECT_EQ(LockTable::modeOf("read/1795530066567608963"), KeyMode::Exclusive);
     EXPECT_EQ(LockTable::modeOf("/rw/read/17955300665676089x3"), KeyMode::Exclusive);
@@ -471,6 +474,140 @@ TEST(LockTableTest, AnOlderWriterArrivingLateTakesTheReadersHoldBack) {
     EXPECT_EQ(q.holderCount(), 1u);
     EXPECT_FALSE(q.keys[1].acquiredAt);
     EXPECT_FALSE(q.keys[2].acquiredAt);
+}
+
+// python-etcd3 (0.12.0): Lock(name) is one key, /locks/<name>, on a lease, valued a uuid.
+const std::string uuidA("\x1d\xf0\xd8\xa6\xeaI\x11\xf0\x8c\x1b\x02B\xac\x11\x00\x02", 16);
+
+TEST(LockTableTest, SingleKeyLocksAreLocksOfTheirOwnWithNoQueueAndNoWait) {
+    LockTable t;
+    t.load({kv("/locks/job", 0x6a01, 11, uuidA), kv("/locks/report", 0x6a02, 12, uuidA)}, 12, t0);
+    ASSERT_EQ(t.locks().size(), 2u); // never one lock with report waiting behind job
+    for (const char* name : {"/locks/job", "/locks/report"}) {
+        const LockQueue& q = t.locks().at(name);
+        EXPECT_EQ(q.kind(), QueueKind::SingleKey) << name;
+        EXPECT_FALSE(q.waitersVisible());
+        EXPECT_EQ(q.holderCount(), 1u);
+    }
+    EXPECT_EQ(t.waiting(), 0u);
+    EXPECT_TRUE(t.anomalies().empty());
+    EXPECT_STREQ(queueKindName(QueueKind::SingleKey), "single-key");
+
+    // A handoff: the holder deletes its key, the next puts it with its own lease. The wait of
+    // the next holder happened in a watch etcd does not show: unknown, not 0.
+    auto released = t.apply(del("/locks/job"), 13, t0 + 1s);
+    ASSERT_EQ(kinds(released), (std::vector{LockEventKind::Released}));
+    EXPECT_EQ(released[0].lock, "/locks/job");
+    EXPECT_EQ(released[0].recipe, QueueKind::SingleKey);
+    EXPECT_EQ(t.touched(), (std::vector<std::string>{"/locks/job"}));
+    auto acquired = t.apply(put(kv("/locks/job", 0x6a03, 14, uuidA)), 14, t0 + 3s);
+    ASSERT_EQ(kinds(acquired), (std::vector{LockEventKind::Acquired}));
+    EXPECT_EQ(acquired[0].lock, "/locks/job");
+    EXPECT_FALSE(acquired[0].waited.has_value());
+    EXPECT_EQ(t.touched(), (std::vector<std::string>{"/locks/job"}));
+    EXPECT_EQ(t.locks().at("/locks/report").holder()->lease, 0x6a02);
+}
+
+// node etcd3 (1.1.2): lock(name) puts the key <name> itself, empty, on a lease.
+TEST(LockTableTest, NodeLocksNamedLikeNestedPathsAreSeparateLocks) {
+    LockTable t;
+    t.load({kv("/jobs/nightly", 0x7001, 11), kv("/jobs/hourly", 0x7002, 12)}, 12, t0);
+    EXPECT_EQ(keysOf(t, "/jobs/nightly"), (std::vector<std::string>{"/jobs/nightly"}));
+    EXPECT_EQ(keysOf(t, "/jobs/hourly"), (std::vector<std::string>{"/jobs/hourly"}));
+    EXPECT_EQ(t.locks().count("/jobs"), 0u);
+}
+
+// node etcd3's elections: election/<name>/<lease id in decimal>, valued the proposal.
+TEST(LockTableTest, DecimalSuffixedElectionsAreQueuesWithoutAnomalies) {
+    const int64_t a = 7587868339417853465, b = 7587868339417853470;
+    LockTable t;
+    t.load({kv("election/sched/" + std::to_string(a), a, 11, "host-a"),
+            kv("election/sched/" + std::to_string(b), b, 12, "host-b")},
+           12, t0);
+    ASSERT_EQ(t.locks().size(), 1u);
+    const LockQueue& q = t.locks().at("election/sched");
+    EXPECT_EQ(q.kind(), QueueKind::Election);
+    EXPECT_EQ(q.holder()->value, "host-a");
+    EXPECT_EQ(q.keys.size(), 2u);
+    EXPECT_TRUE(t.anomalies().empty());
+    EXPECT_TRUE(LockTable::namesItsLease("election/sched/" + std::to_string(a), a));
+    EXPECT_FALSE(LockTable::namesItsLease("election/sched/" + std::to_string(a), b));
+}
+
+// A key of no recipe beside a Go queue is in that queue (Go's waiters range over <name>/ and
+// wait on it); alone, it is a lock of its own. The grouping follows the keys as they come.
+TEST(LockTableTest, AKeyBesideAGoQueueJoinsItAndLeavesWhenTheQueueGoes) {
+    LockTable t;
+    t.load({kv("/locks/job", 0x6a01, 11, uuidA)}, 11, t0);
+    auto joined = t.apply(put(kv("/locks/694d", 0x694d, 12)), 12, t0 + 1s);
+    EXPECT_EQ(kinds(joined), (std::vector{LockEventKind::Enqueued}));
+    EXPECT_EQ(keysOf(t, "/locks"), (std::vector<std::string>{"/locks/job", "/locks/694d"}));
+    EXPECT_EQ(t.locks().count("/locks/job"), 0u);
+    EXPECT_EQ(t.waiting(), 1u);
+    const auto anomalies = t.anomalies();
+    ASSERT_EQ(anomalies.at("/locks").size(), 1u);
+    EXPECT_EQ(anomalies.at("/locks")[0].kind, AnomalyKind::NotALockKey);
+    auto touched = t.touched();
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    EXPECT_EQ(touched, (std::vector<std::string>{"/locks", "/locks/job"}));
+
+    auto left = t.apply(del("/locks/694d"), 13, t0 + 2s);
+    EXPECT_EQ(kinds(left), (std::vector{LockEventKind::Cancelled}));
+    EXPECT_EQ(keysOf(t, "/locks/job"), (std::vector<std::string>{"/locks/job"}));
+    EXPECT_EQ(t.locks().count("/locks"), 0u);
+    EXPECT_EQ(t.waiting(), 0u);
+    EXPECT_TRUE(t.locks().at("/locks/job").keys[0].acquiredAt.has_value());
+}
+
+// python's /locks/x and etcdctl's lock /locks/x (keys /locks/x/<hex>) are two locks of one
+// name: the single key is listed with a NUL after it.
+TEST(LockTableTest, ASingleKeyLockNamedLikeAQueueIsListedApart) {
+    LockTable t;
+    t.load({kv("/locks/x", 0x6a01, 11, uuidA), kv("/locks/x/694d", 0x694d, 12)}, 12, t0);
+    EXPECT_EQ(keysOf(t, "/locks/x"), (std::vector<std::string>{"/locks/x/694d"}));
+    const std::string apart("/locks/x\0", 9);
+    EXPECT_EQ(keysOf(t, apart), (std::vector<std::string>{"/locks/x"}));
+    EXPECT_EQ(t.locks().at(apart).kind(), QueueKind::SingleKey);
+    t.apply(del("/locks/x/694d"), 13, t0);
+    EXPECT_EQ(keysOf(t, "/locks/x"), (std::vector<std::string>{"/locks/x"}));
+    EXPECT_EQ(t.locks().size(), 1u);
+}
+
+TEST(LockTableTest, AKeyWithoutLeaseOrRecipeIsALockOfItsOwnAndAnAnomaly) {
+    LockTable t;
+    t.load({kv("/config/flag", 0, 11, "on")}, 11, t0);
+    EXPECT_EQ(t.locks().at("/config/flag").kind(), QueueKind::Unknown);
+    EXPECT_EQ(t.anomalies().at("/config/flag").at(0).kind, AnomalyKind::NotALockKey);
+}
+
+// A key put again under its own lease starts naming it: its parent becomes a queue.
+TEST(LockTableTest, AKeyPutAgainUnderTheLeaseItNamesMakesItsParentAQueue) {
+    LockTable t;
+    t.load({kv("/q/5", 4, 11), kv("/q/other", 9, 12)}, 12, t0);
+    EXPECT_EQ(t.locks().size(), 2u);
+    auto reput = kv("/q/5", 5, 11);
+    reput.set_mod_revision(13);
+    t.apply(put(reput), 13, t0);
+    EXPECT_EQ(keysOf(t, "/q"), (std::vector<std::string>{"/q/5", "/q/other"}));
+    EXPECT_EQ(t.touched().front(), "/q/5");
+}
+
+// Where detection cannot decide, the operator names the recipe for the whole prefix.
+TEST(LockTableTest, AnOverriddenRecipeGroupsEveryKeyItsWay) {
+    const std::vector<mvccpb::KeyValue> keys = {kv("/locks/job", 0x6a01, 11, uuidA),
+                                                kv("/locks/694d", 0x694d, 12)};
+    LockTable single(RecipeOverride::SingleKey);
+    single.load(keys, 12, t0);
+    EXPECT_EQ(single.locks().size(), 2u);
+    EXPECT_EQ(single.locks().at("/locks/694d").kind(), QueueKind::SingleKey);
+    LockTable mutex(RecipeOverride::Mutex);
+    mutex.load({kv("/locks/job", 0x6a01, 11, uuidA), kv("/locks/report", 0x6a02, 12)}, 12, t0);
+    EXPECT_EQ(keysOf(mutex, "/locks"), (std::vector<std::string>{"/locks/job", "/locks/report"}));
+    EXPECT_EQ(mutex.locks().at("/locks").kind(), QueueKind::Mutex);
+    EXPECT_EQ(parseRecipeOverride("single-key"), RecipeOverride::SingleKey);
+    EXPECT_EQ(parseRecipeOverride("auto"), RecipeOverride::Auto);
+    EXPECT_FALSE(parseRecipeOverride("python").has_value());
 }
 
 } // namespace
