@@ -10,6 +10,7 @@ LOCKSCOPE_PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libssl-dev openssl
   libgtest-dev libgmock-dev
   etcd-server etcd-client curl
+  python3-etcd3 nodejs
   golang-go golang-etcd-server-dev
   xvfb xauth
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n fonts-noto-cjk
@@ -22,6 +23,9 @@ lockscope_install_deps() {
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("$pkg")
   done
+  # npm's etcd3 client is installed into the build by npm: Debian's npm, unless the nodejs
+  # installed brings its own (NodeSource's does, and conflicts with Debian's npm package).
+  command -v npm >/dev/null || missing+=(npm)
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "LockScope needs these Debian packages: ${missing[*]}"
   local sudo=""

@@ -107,7 +107,12 @@ JsonWriter& JsonWriter::null() {
 }
 
 JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& bytes) {
-    key(name).value(displayKey(bytes));
+    return bytesField(name, bytes, displayKey(bytes));
+}
+
+JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& bytes,
+                                   const std::string& shown) {
+    key(name).value(shown);
     return key(name + "_b64").value(QByteArray::fromStdString(bytes).toBase64().toStdString());
 }
 

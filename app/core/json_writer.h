@@ -24,6 +24,9 @@ public:
     // A field that holds bytes (a key, a lock name, a value): "name" gets displayKey(bytes),
     // readable and unambiguous, and "name_b64" the exact bytes in base64, for programs.
     JsonWriter& bytesField(const std::string& name, const std::string& bytes);
+    // The same with `shown` as the text (displayValue for a value).
+    JsonWriter& bytesField(const std::string& name, const std::string& bytes,
+                           const std::string& shown);
 
     const std::string& text() const { return out_; }
 

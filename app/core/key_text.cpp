@@ -70,6 +70,32 @@ QString displayKeyText(const std::string& bytes) {
     return QString::fromStdString(displayKey(bytes));
 }
 
+std::string displayValue(const std::string& bytes) {
+    bool printable = true;
+    for (std::size_t i = 0; i < bytes.size() && printable;) {
+        const std::size_t length = utf8SequenceLength(bytes, i);
+        const auto first = static_cast<unsigned char>(bytes[i]);
+        // C0 controls and DEL; C1 controls are U+0080..U+009F, encoded 0xC2 0x80..0x9F.
+        printable = length > 0 && first >= 0x20 && first != 0x7f &&
+                    !(first == 0xc2 && static_cast<unsigned char>(bytes[i + 1]) < 0xa0);
+        i += length;
+    }
+    if (printable)
+        return bytes;
+    static const char digits[] = "0123456789abcdef";
+    std::string hex = "0x";
+    hex.reserve(2 + 2 * bytes.size());
+    for (unsigned char c : bytes) {
+        hex += digits[c >> 4];
+        hex += digits[c & 0xf];
+    }
+    return hex;
+}
+
+QString displayValueText(const std::string& bytes) {
+    return QString::fromStdString(displayValue(bytes));
+}
+
 std::optional<std::string> parseKeyText(const std::string& text, std::string& problem) {
     std::string out;
     out.reserve(text.size());

@@ -13,6 +13,12 @@ std::string displayKey(const std::string& bytes);
 // displayKey() as a QString, for models and messages.
 QString displayKeyText(const std::string& bytes);
 
+// A key's value as text: as it is when it is printable UTF-8 (no control characters), else
+// "0x" and every byte in hex, so a binary value (python-etcd3's lock uuid) never shows as
+// mis-decoded text.
+std::string displayValue(const std::string& bytes);
+QString displayValueText(const std::string& bytes);
+
 // The other way: `\xNN` (two hex digits, either case) is that byte, `\\` is one backslash, and
 // every other byte is itself, so raw non-UTF-8 bytes pass through unchanged. A backslash that
 // starts neither escape is refused, with what was wrong and how to write it in `problem`.

@@ -16,7 +16,7 @@ void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonito
     json.key("lease_hex").value(etcd::leaseHex(key.lease));
     json.key("create_revision").value(key.createRevision);
     json.key("mod_revision").value(key.modRevision);
-    json.bytesField("value", key.value);
+    json.bytesField("value", key.value, displayValue(key.value));
     auto ttl = state.leases.find(key.lease);
     if (ttl == state.leases.end()) {
         json.key("ttl").null();
@@ -56,6 +56,9 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
         };
         const std::size_t holders = queue.holderCount();
         json.key("kind").value(etcd::queueKindName(kind));
+        json.key("recipe").value(etcd::queueKindName(kind));
+        json.key("recipe_assumed").value(queue.assumed.has_value());
+        json.key("waiters_visible").value(queue.waitersVisible());
         json.key("holder").beginObject();
         writeQueued(queue.keys.front());
         json.endObject();
@@ -98,6 +101,8 @@ std::string lockEventJson(const etcd::LockEvent& event) {
         .key("event")
         .value(etcd::lockEventKindName(event.kind))
         .bytesField("lock", event.lock)
+        .key("recipe")
+        .value(etcd::queueKindName(event.recipe))
         .bytesField("key", event.key)
         .key("lease")
         .value(event.lease)

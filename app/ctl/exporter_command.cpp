@@ -108,8 +108,9 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
         if (!events.empty())
             postGuarded(app, [&metrics, events](QCoreApplication*) { metrics.observe(events); });
     };
-    auto monitor = etcd::LockMonitor::create(**client, {args->prefix}, onEvents,
-                                             [](const auto& retry) { reportMonitorRetry(retry); });
+    auto monitor =
+        etcd::LockMonitor::create(**client, {.prefix = args->prefix, .recipe = args->recipe},
+                                  onEvents, [](const auto& retry) { reportMonitorRetry(retry); });
     etcd::LockMonitorState state;
 
     QHttpServer http;

@@ -66,6 +66,8 @@ LockMetrics::LockCounters& LockMetrics::countersOf(const std::string& lock) {
 void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
     for (const auto& event : events) {
         LockCounters& counters = countersOf(event.lock);
+        counters.waitersVisible =
+            event.recipe != etcd::QueueKind::SingleKey && event.recipe != etcd::QueueKind::Unknown;
         const bool holderGone = event.held.has_value(); // set only for the key that held
         switch (event.kind) {
         case etcd::LockEventKind::Acquired:
@@ -96,8 +98,16 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
 
 std::string LockMetrics::render(const etcd::LockMonitorState& state,
                                 std::chrono::steady_clock::time_point now) {
-    for (const auto& [name, queue] : state.locks)
-        countersOf(name); // a lock seen before any event of it gets its series too
+    std::map<etcd::QueueKind, double> recipes = {{etcd::QueueKind::Mutex, 0},
+                                                 {etcd::QueueKind::Election, 0},
+                                                 {etcd::QueueKind::RwMutex, 0},
+                                                 {etcd::QueueKind::SingleKey, 0},
+                                                 {etcd::QueueKind::Unknown, 0}};
+    for (const auto& [name, queue] : state.locks) {
+        // A lock seen before any event of it gets its series too.
+        countersOf(name).waitersVisible = queue.waitersVisible();
+        ++recipes[queue.kind()];
+    }
 
     // Gauges of the locks with series of their own, then the rest added up.
     std::vector<ClientMetric> held, waiters, ttls, acquisitions, handoffs, losses;
@@ -105,7 +115,8 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
                    double waiting) {
         std::vector<ClientMetric::Label> lock = {{"lock", label}};
         held.push_back(sample(isHeld, MetricType::Gauge, lock));
-        waiters.push_back(sample(waiting, MetricType::Gauge, lock));
+        if (counters.waitersVisible)
+            waiters.push_back(sample(waiting, MetricType::Gauge, lock));
         acquisitions.push_back(sample(counters.acquisitions, MetricType::Counter, lock));
         handoffs.push_back(sample(counters.handoffs, MetricType::Counter, lock));
         lock.push_back({"reason", "expired"});
@@ -139,8 +150,10 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
     out.write("lockscope_lock_held",
               "1 when the lock has a holder (for lock=\"(other)\": how many of those locks do).",
               MetricType::Gauge, std::move(held));
-    out.write("lockscope_lock_waiters", "Keys queued behind the holder.", MetricType::Gauge,
-              std::move(waiters));
+    out.write("lockscope_lock_waiters",
+              "Keys queued behind the holder; none for a lock whose waiters hold no key "
+              "(recipe single-key), where how many wait is unknown.",
+              MetricType::Gauge, std::move(waiters));
     out.write("lockscope_lease_ttl_remaining_seconds",
               "Time to live left on the holder's lease, counted down from its last lookup.",
               MetricType::Gauge, std::move(ttls));
@@ -173,8 +186,12 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
                                    {{"kind", etcd::anomalyKindName(kind)}}));
     out.write("lockscope_anomalies", "Lock keys that look wrong now, by kind.", MetricType::Gauge,
               std::move(anomalies));
-    out.write("lockscope_locks", "Locks under the prefix now.", MetricType::Gauge,
-              {sample(static_cast<double>(state.locks.size()), MetricType::Gauge)});
+    std::vector<ClientMetric> locks;
+    for (const auto& [recipe, count] : recipes)
+        locks.push_back(
+            sample(count, MetricType::Gauge, {{"recipe", etcd::queueKindName(recipe)}}));
+    out.write("lockscope_locks", "Locks under the prefix now, by recipe.", MetricType::Gauge,
+              std::move(locks));
     out.write("lockscope_monitor_revision", "The etcd revision the figures are as of.",
               MetricType::Gauge, {sample(static_cast<double>(state.revision), MetricType::Gauge)});
     out.write("lockscope_monitor_up",

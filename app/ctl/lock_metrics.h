@@ -33,6 +33,9 @@ private:
         double handoffs = 0;
         double expiredLosses = 0;
         int64_t lastHolderGoneAt = 0; // the revision the holder's key went at
+        // False for a lock whose waiters hold no key (a single-key lock): how many wait is
+        // unknown, so it has no waiters series rather than a 0.
+        bool waitersVisible = true;
     };
     LockCounters& countersOf(const std::string& lock);
 

@@ -19,7 +19,15 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
         "json", QCoreApplication::translate("lockscopectl", "Print JSON instead of text."));
     const QCommandLineOption helpOption(
         {"h", "help"}, QCoreApplication::translate("lockscopectl", "Show this help."));
-    parser.addOptions({jsonOption, helpOption});
+    const QCommandLineOption recipeOption(
+        "recipe",
+        QCoreApplication::translate(
+            "lockscopectl",
+            "How keys form locks: auto (each key's recipe from its shape and lease), or mutex, "
+            "election, rwmutex or single-key for every key under PREFIX, where auto cannot "
+            "decide."),
+        "NAME", "auto");
+    parser.addOptions({jsonOption, recipeOption, helpOption});
     parser.addOptions(options);
     parser.addPositionalArgument(
         "prefix", QCoreApplication::translate("lockscopectl",
@@ -44,11 +52,17 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
                (prefix = parseKeyText(argumentBytes(positional.first()), why), !prefix))
         problem = QCoreApplication::translate("lockscopectl", "PREFIX: %1")
                       .arg(QString::fromStdString(why));
+    const auto recipe = etcd::parseRecipeOverride(parser.value(recipeOption).toStdString());
+    if (problem.isEmpty() && !recipe)
+        problem = QCoreApplication::translate("lockscopectl",
+                                              "--recipe: %1 is none of auto, mutex, election, "
+                                              "rwmutex, single-key")
+                      .arg(parser.value(recipeOption));
     if (!problem.isEmpty()) {
         exitCode = usageProblem(arguments.constFirst(), problem);
         return std::nullopt;
     }
-    PrefixArguments result{*prefix, parser.isSet(jsonOption), {}};
+    PrefixArguments result{*prefix, parser.isSet(jsonOption), *recipe, {}};
     for (const QCommandLineOption& option : options)
         result.values[option.names().first()] = parser.value(option);
     return result;

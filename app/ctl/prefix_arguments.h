@@ -1,5 +1,7 @@
 #pragma once
 
+#include "etcdclient/locks/lock_types.h"
+
 #include <QCommandLineOption>
 #include <QMap>
 #include <QString>
@@ -9,10 +11,11 @@
 
 namespace lockscope {
 
-// The arguments of a command that takes one PREFIX and an optional --json.
+// The arguments of a command that takes one PREFIX, an optional --json and --recipe.
 struct PrefixArguments {
     std::string prefix; // exact bytes
     bool json = false;
+    etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto;
     QMap<QString, QString> values; // of the command's own options, by name (defaults included)
 };
 

@@ -19,7 +19,7 @@ namespace lockscope {
 int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
-        arguments, "lockscopectl [connection flags] snapshot PREFIX [--json]",
+        arguments, "lockscopectl [connection flags] snapshot PREFIX [--json] [--recipe NAME]",
         QCoreApplication::translate("lockscopectl",
                                     "Show every lock under PREFIX at one revision: holder, waiting "
                                     "queue, lease TTLs and anomalies."),
@@ -30,8 +30,9 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     const auto client = connect(connection, exitCode);
     if (!client)
         return exitCode;
-    const auto state = etcd::waitFor<etcd::Result<etcd::LockMonitorState>>(
-        [&](auto done) { etcd::readLockSnapshot(*client, args->prefix, std::move(done)); });
+    const auto state = etcd::waitFor<etcd::Result<etcd::LockMonitorState>>([&](auto done) {
+        etcd::readLockSnapshot(*client, args->prefix, std::move(done), args->recipe);
+    });
     if (!state)
         return failWith(state.error());
     if (args->json) {

@@ -38,7 +38,7 @@ std::string reconnectingJson(const etcd::LockMonitor::Retry& retry) {
 int runWatchCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
-        arguments, "lockscopectl [connection flags] watch PREFIX [--json]",
+        arguments, "lockscopectl [connection flags] watch PREFIX [--json] [--recipe NAME]",
         QCoreApplication::translate("lockscopectl", "Print every lock event under PREFIX as it "
                                                     "happens, until interrupted."),
         exitCode);
@@ -77,7 +77,8 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
             std::fflush(stdout);
         }
     };
-    auto monitor = etcd::LockMonitor::create(*client, {args->prefix}, onEvents, onRetry);
+    auto monitor = etcd::LockMonitor::create(
+        *client, {.prefix = args->prefix, .recipe = args->recipe}, onEvents, onRetry);
     weak = monitor;
     monitor->start();
     exitCode = QCoreApplication::exec();

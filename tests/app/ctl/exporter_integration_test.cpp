@@ -114,7 +114,7 @@ TEST_F(ExporterIntegrationTest, ScrapesPassPromtoolUnderChurnAndMatchTheSnapshot
     EXPECT_EQ(figures[series("lockscope_lock_held", held)], 1);
     EXPECT_EQ(figures[series("lockscope_lock_waiters", held)],
               heldLock["waiters"].toArray().size());
-    EXPECT_EQ(figures["lockscope_locks"], 1);
+    EXPECT_EQ(figures[R"(lockscope_locks{recipe="mutex"})"], 1);
     const double ttl = figures[series("lockscope_lease_ttl_remaining_seconds", held)];
     EXPECT_GT(ttl, 0);
     EXPECT_LE(ttl, heldLock["holder"].toObject()["granted_ttl"].toDouble());
@@ -149,7 +149,7 @@ TEST_F(ExporterIntegrationTest, MaxLocksAddsTheRestUpAsOther) {
     EXPECT_EQ(figures[series("lockscope_lock_held", prefix() + "a")], 1);
     EXPECT_EQ(figures[series("lockscope_lock_held", "(other)")], 2);
     EXPECT_EQ(figures.count(series("lockscope_lock_held", prefix() + "b")), 0u);
-    EXPECT_EQ(figures["lockscope_locks"], 3);
+    EXPECT_EQ(figures[R"(lockscope_locks{recipe="mutex"})"], 3);
 }
 
 TEST_F(ExporterIntegrationTest, HolderWhoseLeaseRunsOutIsALoss) {
@@ -192,8 +192,9 @@ TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
     }
     const std::string base = startExporter({"--max-locks", std::to_string(lockCount)});
     ASSERT_FALSE(base.empty());
-    ASSERT_TRUE(
-        eventually([&] { return samples(scrape(base))["lockscope_locks"] == lockCount; }, 60s));
+    ASSERT_TRUE(eventually(
+        [&] { return samples(scrape(base))[R"(lockscope_locks{recipe="mutex"})"] == lockCount; },
+        60s));
 
     constexpr int scrapes = 5;
     QByteArray text;
