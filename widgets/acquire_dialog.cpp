@@ -21,11 +21,15 @@ AcquireDialog::AcquireDialog(const QString& lockName, QWidget* parent)
     backend_->setObjectName("lockBackend");
     backend_->addItem(tr("LockScope's Mutex (as etcdctl lock)"));
     backend_->addItem(tr("etcd's Lock service"));
-    backend_->setToolTip(tr("Both queue on the same keys, in one order. With etcd's Lock service "
-                            "the server does the waiting; it cannot take a lock only if free."));
-    connect(backend_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        tryOnly_->setEnabled(index == 0);
-        if (index != 0)
+    backend_->addItem(tr("A single key (as python-etcd3, node etcd3, tooz)"));
+    backend_->setToolTip(tr("The first two queue on the same keys, in one order. With etcd's Lock "
+                            "service the server does the waiting; it cannot take a lock only if "
+                            "free. A single key is the lock itself: it excludes python-etcd3's "
+                            "/locks/<name> and node etcd3's lock(<name>), and its waiters hold "
+                            "no key."));
+    connect(backend_, &QComboBox::currentIndexChanged, this, [this](int) {
+        tryOnly_->setEnabled(!serverLock());
+        if (serverLock())
             tryOnly_->setChecked(false);
     });
     tryOnly_->setObjectName("tryOnly");
@@ -41,6 +45,9 @@ bool AcquireDialog::tryOnly() const {
 }
 bool AcquireDialog::serverLock() const {
     return backend_->currentIndex() == 1;
+}
+bool AcquireDialog::singleKey() const {
+    return backend_->currentIndex() == 2;
 }
 void AcquireDialog::setTryOnly(bool tryOnly) {
     tryOnly_->setChecked(tryOnly);

@@ -9,9 +9,9 @@ class QComboBox;
 
 namespace lockscope {
 
-// Asks what to acquire: the lock name, the session TTL, which code takes the lock (our Mutex
-// or etcd's Lock service), and whether to wait in the queue or only take the lock if it is free
-// right now (our Mutex only: the Lock service has no try-lock).
+// Asks what to acquire: the lock name, the session TTL, which code takes the lock (our Mutex,
+// etcd's Lock service, or a single key), and whether to wait in the queue or only take the lock if
+// it is free right now (our Mutex only: the Lock service has no try-lock).
 class AcquireDialog : public NamedFormDialog {
     Q_OBJECT
 public:
@@ -31,6 +31,7 @@ public:
     qint64 ttlSeconds() const { return ttlValue(); }
     bool tryOnly() const;
     bool serverLock() const; // through etcd's Lock service
+    bool singleKey() const;  // the name is the key, as python-etcd3 and node etcd3 lock
 
     void setTtlSeconds(qint64 seconds) { setTtlValue(seconds); }
     void setTryOnly(bool tryOnly);

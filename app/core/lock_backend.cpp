@@ -2,6 +2,7 @@
 
 #include "etcdclient/locks/rw_mutex.h"
 #include "etcdclient/locks/server_lock.h"
+#include "etcdclient/locks/single_key_lock.h"
 
 namespace lockscope {
 
@@ -58,6 +59,26 @@ private:
     std::shared_ptr<etcd::ServerLock> lock_;
 };
 
+class SingleKeyBackend final : public LockBackend {
+public:
+    SingleKeyBackend(etcd::Client& client, std::shared_ptr<etcd::Session> session,
+                     const std::string& name)
+        : lock_(etcd::SingleKeyLock::create(client, std::move(session), name)) {}
+    void lock(ErrorCallback done) override { lock_->lock(std::move(done)); }
+    void tryLock(std::function<void(etcd::Result<bool>)> done) override {
+        lock_->tryLock(std::move(done));
+    }
+    void cancel() override { lock_->cancel(); }
+    void unlock(ErrorCallback done) override { lock_->unlock(std::move(done)); }
+    void onLost(ErrorCallback listener) override { lock_->onLost(std::move(listener)); }
+    bool held() const override { return lock_->held(); }
+    std::string key() const override { return lock_->key(); }
+    int64_t fencingToken() const override { return lock_->fencingToken(); }
+
+private:
+    std::shared_ptr<etcd::SingleKeyLock> lock_;
+};
+
 class CandidacyBackend final : public LockBackend {
 public:
     CandidacyBackend(std::shared_ptr<etcd::Election> election, std::string proposal)
@@ -90,6 +111,8 @@ std::unique_ptr<LockBackend> makeLockBackend(LockBackendKind kind, etcd::Client&
                                              const std::string& name, etcd::KeyMode mode) {
     if (kind == LockBackendKind::ServerLock)
         return std::make_unique<ServerLockBackend>(client, std::move(session), name);
+    if (kind == LockBackendKind::SingleKey)
+        return std::make_unique<SingleKeyBackend>(client, std::move(session), name);
     return std::make_unique<MutexBackend>(client, std::move(session), name, mode);
 }
 

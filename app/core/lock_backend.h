@@ -12,8 +12,9 @@
 namespace lockscope {
 
 // Which code takes a lock: our Mutex (Go's concurrency.Mutex protocol, waiting on a shared
-// watch), or etcd's Lock service (the server waits; no try-lock).
-enum class LockBackendKind { Mutex, ServerLock };
+// watch), etcd's Lock service (the server waits; no try-lock), or a single-key lock (the key is
+// the lock, as python-etcd3, node etcd3's lock() and tooz take one).
+enum class LockBackendKind { Mutex, ServerLock, SingleKey };
 
 // One place in a lock's queue, whichever backend holds it, as `lockscopectl lock` and the
 // window's LockActions use it; an election candidacy is one too (leading is holding). Callbacks

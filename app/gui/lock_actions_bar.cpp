@@ -283,7 +283,9 @@ void LockActionsBar::acquireLock() {
             once->deleteLater();
     });
     actions->acquire(name, dialog.ttlSeconds(), dialog.tryOnly(),
-                     dialog.serverLock() ? LockBackendKind::ServerLock : LockBackendKind::Mutex);
+                     dialog.serverLock()  ? LockBackendKind::ServerLock
+                     : dialog.singleKey() ? LockBackendKind::SingleKey
+                                          : LockBackendKind::Mutex);
 }
 
 void LockActionsBar::campaign() {

@@ -31,18 +31,6 @@ pb::RangeRequest firstCreated(const std::string& prefix) {
     return r;
 }
 
-// After an acquire Txn whose reply never came: its put may have landed. Removes the key if it
-// is there on our lease, guarded by the create revision read, so a key re-created since (a new
-// acquire adopting it) is never deleted.
-void removeUnconfirmedKey(Client& client, const std::string& key, int64_t leaseId) {
-    pb::RangeRequest read;
-    read.set_key(key);
-    client.range(read, [&client, key, leaseId](Result<pb::RangeResponse> reply) {
-        if (reply && reply->kvs_size() > 0 && reply->kvs(0).lease() == leaseId)
-            guardedDelete(client, key, reply->kvs(0).create_revision(), nullptr);
-    });
-}
-
 void answerUnlocks(const std::vector<std::function<void(Result<bool>)>>& unlocks,
                    const Result<bool>& answer) {
     for (const auto& unlock : unlocks)
@@ -62,6 +50,15 @@ Error lostWhile(const std::string& key, const char* when) {
 }
 
 } // namespace
+
+void removeUnconfirmedKey(Client& client, const std::string& key, int64_t leaseId) {
+    pb::RangeRequest read;
+    read.set_key(key);
+    client.range(read, [&client, key, leaseId](Result<pb::RangeResponse> reply) {
+        if (reply && reply->kvs_size() > 0 && reply->kvs(0).lease() == leaseId)
+            guardedDelete(client, key, reply->kvs(0).create_revision(), nullptr);
+    });
+}
 
 void guardedDelete(Client& client, const std::string& key, int64_t createRevision,
                    std::function<void(Result<bool>)> done) {

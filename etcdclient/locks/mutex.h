@@ -139,6 +139,11 @@ private:
 void guardedDelete(Client& client, const std::string& key, int64_t createRevision,
                    std::function<void(Result<bool>)> done);
 
+// After a put-if-absent whose reply never came: its put may have landed. Removes the key if it
+// is there on our lease, guarded by the create revision read, so a key re-created since (a new
+// acquire adopting it) is never deleted.
+void removeUnconfirmedKey(Client& client, const std::string& key, int64_t leaseId);
+
 // Go's acquire Txn: put `key` with `value` on the lease if it does not exist yet; either way
 // read it and the first-created key under `prefix` (the holder, or the first blocker of a
 // layout's). A key already there gets a non-empty `value` put again, as Go's Campaign

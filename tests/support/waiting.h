@@ -21,10 +21,10 @@ inline bool eventually(const std::function<bool()>& condition,
     return true;
 }
 
-// Starts lock() and returns a future for its outcome.
-inline std::future<etcd::Error> lockAsync(etcd::Mutex& mutex) {
+// Starts lock() (of a Mutex, a SingleKeyLock) and returns a future for its outcome.
+template <class Lock> std::future<etcd::Error> lockAsync(Lock& lock) {
     auto promise = std::make_shared<std::promise<etcd::Error>>();
-    mutex.lock([promise](const etcd::Error& e) { promise->set_value(e); });
+    lock.lock([promise](const etcd::Error& e) { promise->set_value(e); });
     return promise->get_future();
 }
 
