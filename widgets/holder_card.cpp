@@ -59,6 +59,7 @@ HolderCard::HolderCard(QWidget* parent)
     , heldFor_(new QLabel)
     , ttl_(new TtlBar)
     , value_(valueField())
+    , recipe_(valueField())
     , details_(new QWidget) {
     setFrameShape(QFrame::StyledPanel);
     key_->setObjectName("holderKey");
@@ -80,6 +81,7 @@ HolderCard::HolderCard(QWidget* parent)
     form->addRow(tr("Held for"), heldFor_);
     form->addRow(tr("TTL"), ttl_);
     form->addRow(tr("Value"), value_);
+    form->addRow(tr("Recipe"), recipe_);
 
     ownLock_->setObjectName("ownLockState");
     ownLock_->hide();
@@ -113,6 +115,8 @@ void HolderCard::setHolder(const Holder& holder) {
     heldFor_->setText(holder.heldFor);
     heldFor_->setToolTip(holder.heldForWhy);
     showValue(value_, holder.value.isEmpty() ? tr("(empty)") : holder.value);
+    showValue(recipe_, holder.recipe);
+    recipe_->setToolTip(holder.recipeWhy);
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.
     const double remaining = holder.ttlRemainingSeconds.value_or(0);

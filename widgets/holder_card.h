@@ -29,6 +29,8 @@ public:
         QString heldForWhy;    // for a "≥": why it is a lower bound (the tooltip)
         bool election = false; // a leader and its proposal, not a lock holder and its value
         bool leased = true;    // false: a key without a lease, held until it is deleted
+        QString recipe = {};   // the lock's recipe ("single key"), and which clients write it
+        QString recipeWhy = {};
     };
 
     // Our own lock's state, coloured by how it stands.
@@ -57,6 +59,7 @@ private:
     QLabel* heldFor_;
     TtlBar* ttl_;
     QLineEdit* value_;
+    QLineEdit* recipe_;
     QWidget* details_;
 };
 

@@ -31,6 +31,9 @@ struct StageToken {
 struct StageLane {
     QString lock;
     std::vector<StageToken> tokens;
+    // Set for a lock whose waiters hold no key (a single-key lock): the recipe's word, which
+    // the lane shows where a queue shows how many wait.
+    QString waitersNotVisible = {};
 };
 
 struct StageScene {

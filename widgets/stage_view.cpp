@@ -213,7 +213,7 @@ void StageView::setScene(const StageScene& scene) {
     QHash<QString, int> index;
     for (const StageLane& next : scene.lanes) {
         const Lane* old = laneOf(next.lock);
-        Lane lane{next.lock, {}, {}, {}, {}, false};
+        Lane lane{next.lock, {}, {}, {}, {}, false, next.waitersNotVisible};
         std::vector<StageToken> tokens = next.tokens;
         std::stable_sort(tokens.begin(), tokens.end(), [](const auto& a, const auto& b) {
             return a.fencingToken < b.fencingToken;
@@ -270,7 +270,7 @@ void StageView::setScene(const StageScene& scene) {
         Lane& old = lanes_[i];
         if (index.contains(old.lock))
             continue;
-        Lane gone{old.lock, {}, old.ghosts, old.splitBrain, {}, false};
+        Lane gone{old.lock, {}, old.ghosts, old.splitBrain, {}, false, old.waitersNotVisible};
         for (const ShownToken& t : old.tokens)
             gone.ghosts.push_back({t.token, slotOf(old, t, now), t.leaving, now});
         if (gone.ghosts.empty() && !gone.splitBrain)
@@ -325,7 +325,7 @@ void StageView::showSplitBrain(const QString& lock, qint64 firstToken, qint64 se
     if (found == laneIndex_.constEnd()) {
         // The lock has no key now: its lane comes back for the flash.
         laneIndex_.insert(lock, static_cast<int>(lanes_.size()));
-        lanes_.push_back({lock, {}, {}, {}, {}, false});
+        lanes_.push_back({lock, {}, {}, {}, {}, false, {}});
         updateGeometry();
     }
     lanes_[laneIndex_.value(lock)].splitBrain = SplitBrain{firstToken, secondToken, clock_()};
@@ -549,6 +549,8 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
         statusColor = departureColor(named_->how);
     } else if (lane.tokens.empty())
         status = tr("free");
+    else if (!lane.waitersNotVisible.isEmpty())
+        status = tr("%1: waiters not visible").arg(lane.waitersNotVisible);
     else
         status = tr("%n waiting", "", waiting);
     painter.setPen(statusColor);

@@ -105,6 +105,7 @@ private:
         std::optional<SplitBrain> splitBrain;
         Clock::time_point movedAt{}; // when its last animation began
         bool moving = false;
+        QString waitersNotVisible = {}; // StageLane's
     };
     struct Metrics {
         double scale, token, slot, laneHeight, labelWidth, margin;

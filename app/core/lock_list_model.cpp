@@ -2,6 +2,7 @@
 
 #include "app/core/key_text.h"
 #include "app/core/own_lock.h"
+#include "app/core/recipe_text.h"
 
 #include <QStringList>
 #include <algorithm>
@@ -22,13 +23,14 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
     const etcd::QueueKind kind = queue.kind();
     const bool election = kind == etcd::QueueKind::Election;
     const int holders = static_cast<int>(queue.holderCount());
-    row.kind = election                           ? tr("election")
-               : kind == etcd::QueueKind::RwMutex ? tr("rwmutex")
-                                                  : tr("mutex");
+    row.kind = recipeWord(kind);
+    row.kindToolTip = recipeDescription(kind);
+    row.waitersVisible = queue.waitersVisible();
     if (const etcd::LockKey* holder = queue.holder()) {
         row.holder = displayKeyText(holder->key);
         row.holderToolTip =
-            election ? tr("Leader %1, proposing %2").arg(row.holder, displayKeyText(holder->value))
+            election
+                ? tr("Leader %1, proposing %2").arg(row.holder, displayValueText(holder->value))
             : holders > 1
                 ? tr("%1 readers share the lock; the first is %2").arg(holders).arg(row.holder)
                 : row.holder;
@@ -318,12 +320,19 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
-    case Kind: return role == Qt::DisplayRole ? QVariant(row.kind) : QVariant();
+    case Kind:
+        return role == Qt::DisplayRole   ? QVariant(row.kind)
+               : role == Qt::ToolTipRole ? QVariant(row.kindToolTip)
+                                         : QVariant();
     case Holder:
         return role == Qt::DisplayRole   ? QVariant(row.holder)
                : role == Qt::ToolTipRole ? QVariant(row.holderToolTip)
                                          : QVariant();
     case Waiters:
+        if (!row.waitersVisible && row.inEtcd) // unknown, which is not 0
+            return role == Qt::DisplayRole   ? QVariant(tr("not visible"))
+                   : role == Qt::ToolTipRole ? QVariant(invisibleWaitersText())
+                                             : QVariant();
         if (role == Qt::DisplayRole)
             return row.waiters;
         return role == Qt::TextAlignmentRole ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
@@ -355,7 +364,7 @@ QVariant LockListModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
     case Name: return tr("Lock");
-    case Kind: return tr("Kind");
+    case Kind: return tr("Recipe");
     case Holder: return tr("Holder");
     case Waiters: return tr("Waiting");
     case Ttl: return tr("Holder TTL");

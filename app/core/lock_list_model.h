@@ -72,13 +72,15 @@ private:
     struct Row {
         std::string id; // the lock's name
         QString name;
-        QString kind; // "mutex", "election"; empty for a keyless row
+        QString kind; // the recipe's word (recipeWord); empty for a keyless row
+        QString kindToolTip;
         QString holder;
         QString holderToolTip;
         std::optional<int64_t> holderLease; // none without a holder; its TTL is in leases_
         int waiters = 0;
-        QString anomalyBadge;   // "⚠ no lease +1": the first kind in a word, how many more
-        QString anomalyDetails; // one line per anomaly
+        bool waitersVisible = true; // false: a single-key lock, whose waiters hold no key
+        QString anomalyBadge;       // "⚠ no lease +1": the first kind in a word, how many more
+        QString anomalyDetails;     // one line per anomaly
         int anomalyCount = 0;
         bool inEtcd = true; // false: a lock of ours with no key now
         bool operator==(const Row&) const = default;

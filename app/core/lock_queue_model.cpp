@@ -2,6 +2,7 @@
 
 #include "app/core/duration_text.h"
 #include "app/core/key_text.h"
+#include "app/core/recipe_text.h"
 #include "etcdclient/hex_id.h"
 
 #include <QDateTime>
@@ -28,7 +29,7 @@ void LockQueueModel::setQueue(const etcd::LockQueue* queue,
             next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
                             displayKeyText(key.key), lockText, key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
-                            displayKeyText(key.value), key.enqueuedAt, key.acquiredAt,
+                            displayValueText(key.value), key.enqueuedAt, key.acquiredAt,
                             LeaseCountdown::of(leases, key.lease), key.enqueuedBeforeSeen,
                             key.acquiredBeforeSeen, i < holders, key.mode,
                             waitsOn ? displayKeyText(waitsOn->key) : QString()});
@@ -147,10 +148,7 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
     case Predecessor: return entry.waitsOnText;
     case Value: return entry.value;
     case Lock: return entry.lockText;
-    case Kind:
-        return election()                          ? tr("election")
-               : kind_ == etcd::QueueKind::RwMutex ? tr("rwmutex")
-                                                   : tr("mutex");
+    case Kind: return recipeWord(kind_);
     case GrantedTtl:
         return entry.ttl ? tr("%1 s").arg(entry.ttl->ttl.grantedTtlSeconds) : QString();
     }
@@ -173,7 +171,7 @@ QVariant LockQueueModel::headerData(int section, Qt::Orientation orientation, in
     case Predecessor: return tr("Waits on");
     case Value: return election() ? tr("Proposal") : tr("Value");
     case Lock: return tr("Lock");
-    case Kind: return tr("Kind");
+    case Kind: return tr("Recipe");
     case GrantedTtl: return tr("Granted");
     }
     return {};

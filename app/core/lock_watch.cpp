@@ -33,9 +33,10 @@ void LockWatch::setClient(etcd::Client* client) {
     restart();
 }
 
-void LockWatch::setPrefix(const std::string& prefix) {
-    if (prefix == prefix_ && monitor_)
+void LockWatch::setPrefix(const std::string& prefix, etcd::RecipeOverride recipe) {
+    if (prefix == prefix_ && recipe == recipe_ && monitor_)
         return;
+    recipe_ = recipe;
     if (prefix != prefix_ && events_->rowCount() > 0) {
         otherHistories_.emplace_back(prefix_, events_->take());
         if (otherHistories_.size() > KeptHistories)
@@ -77,6 +78,7 @@ void LockWatch::restart() {
     inbox_ = std::make_shared<LockEventInbox>();
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
+    options.recipe = recipe_;
     // Runs on the client's thread: a queued drain when the inbox asks for one.
     auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](
                         const std::vector<etcd::LockEvent>& events) {

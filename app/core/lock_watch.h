@@ -41,7 +41,10 @@ public:
     // prefix keeps its own for the session (the last KeptHistories), so going back to a
     // prefix brings back what was seen under it. Nothing is watched before the first prefix is
     // set.
-    void setPrefix(const std::string& prefix);
+    // `recipe` says how the keys form locks (etcd::LockTable); a new one restarts the monitor.
+    void setPrefix(const std::string& prefix,
+                   etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto);
+    etcd::RecipeOverride recipe() const { return recipe_; }
     static constexpr std::size_t KeptHistories = 8;
     const std::string& prefix() const { return prefix_; }
     bool hasPrefix() const { return prefixSet_; }
@@ -89,6 +92,7 @@ private:
     EventLogModel* events_;
     etcd::Client* client_ = nullptr;
     std::string prefix_ = "/";
+    etcd::RecipeOverride recipe_ = etcd::RecipeOverride::Auto;
     bool prefixSet_ = false;
     std::string selectedLock_;
     QHash<QByteArray, OwnLock> ownLocks_; // the last state of each, for the list of any prefix

@@ -7,6 +7,7 @@
 #include "app/core/lock_list_proxy.h"
 #include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
+#include "app/core/recipe_text.h"
 #include "app/core/workspace.h"
 #include "app/gui/lock_actions_bar.h"
 #include "widgets/cached_scroll_bar.h"
@@ -395,9 +396,13 @@ void LocksPage::showHolder() {
     const etcd::QueueKind kind = watch ? watch->queue()->kind() : etcd::QueueKind::Mutex;
     const bool election = kind == etcd::QueueKind::Election;
     // An RWMutex's readers share: several may hold at once.
+    const bool waitersVisible =
+        kind != etcd::QueueKind::SingleKey && kind != etcd::QueueKind::Unknown;
     const QString heading = election                           ? tr("Leader and candidates")
                             : kind == etcd::QueueKind::RwMutex ? tr("Readers, writers and queue")
-                                                               : tr("Holder and queue");
+                            : waitersVisible
+                                ? tr("Holder and queue")
+                                : tr("Holder (waiters watch the key and are not visible)");
     if (detailHeading_->text() != heading)
         detailHeading_->setText(heading);
     // The proposals in the place of the predecessors, which are a mutex's concern.
@@ -416,7 +421,7 @@ void LocksPage::showHolder() {
     HolderCard::Holder card{holder.keyText,    holder.leaseHex,      holder.createRevision,
                             queue->ageText(0), std::nullopt,         0,
                             holder.value,      queue->ageToolTip(0), election,
-                            holder.lease != 0};
+                            holder.lease != 0, recipeWord(kind),     recipeDescription(kind)};
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;

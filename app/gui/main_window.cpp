@@ -70,6 +70,15 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(prefixCheck_, &PrefixCheck::fine, this, &MainWindow::startWatching);
     connect(prefixCheck_, &PrefixCheck::tooBroad, this, &MainWindow::warnBroadPrefix);
+    connect(prefixBar_, &PrefixBar::recipeChosen, this, [this](etcd::RecipeOverride recipe) {
+        if (!workspace_ || !workspace_->lockWatch()->hasPrefix())
+            return;
+        LockWatch* watch = workspace_->lockWatch();
+        QSettings settings;
+        RecentPrefixes(settings).rememberRecipeOn(workspace_->options().endpoints,
+                                                  displayKeyText(watch->prefix()), recipe);
+        watch->setPrefix(watch->prefix(), recipe);
+    });
     connect(prefixBar_, &PrefixBar::rejected, this,
             [this](const QString& message) { statusMessages_->show(message, 10000); });
 
@@ -273,12 +282,14 @@ void MainWindow::watchPrefix(const std::string& prefix) {
 void MainWindow::startWatching(const std::string& prefix) {
     if (!workspace_)
         return;
-    if (origin_ != tr("sandbox")) {
-        QSettings settings;
-        RecentPrefixes(settings).rememberUsedOn(workspace_->options().endpoints,
-                                                displayKeyText(prefix));
-    }
-    workspace_->lockWatch()->setPrefix(prefix);
+    QSettings settings;
+    RecentPrefixes recent(settings);
+    if (origin_ != tr("sandbox"))
+        recent.rememberUsedOn(workspace_->options().endpoints, displayKeyText(prefix));
+    const etcd::RecipeOverride recipe =
+        recent.recipeOn(workspace_->options().endpoints, displayKeyText(prefix));
+    prefixBar_->showRecipe(recipe);
+    workspace_->lockWatch()->setPrefix(prefix, recipe);
 }
 
 void MainWindow::warnBroadPrefix(const std::string& prefix, qint64 keys, qint64 otherKeys) {

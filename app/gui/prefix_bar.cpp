@@ -1,6 +1,7 @@
 #include "app/gui/prefix_bar.h"
 
 #include "app/core/key_text.h"
+#include "app/core/recipe_text.h"
 #include "app/gui/recent_prefixes.h"
 #include "widgets/elided_label.h"
 
@@ -15,6 +16,7 @@ namespace lockscope {
 PrefixBar::PrefixBar(QWidget* parent)
     : QWidget(parent)
     , prefixBox_(new QComboBox)
+    , recipeBox_(new QComboBox)
     , liveDot_(new QLabel)
     , liveLabel_(new ElidedLabel) {
     prefixBox_->setObjectName("prefixBox");
@@ -26,6 +28,20 @@ PrefixBar::PrefixBar(QWidget* parent)
     // With NoInsert, Enter activates only a listed prefix; a newly typed one is applied here.
     connect(prefixBox_->lineEdit(), &QLineEdit::returnPressed, this,
             [this] { choose(prefixBox_->currentText()); });
+    recipeBox_->setObjectName("recipeBox");
+    recipeBox_->setToolTip(tr("How keys form locks: auto reads each key's recipe from its shape "
+                              "and lease; name one where that cannot decide"));
+    recipeBox_->addItem(tr("auto"), static_cast<int>(etcd::RecipeOverride::Auto));
+    for (const auto& [recipe, kind] :
+         {std::pair{etcd::RecipeOverride::Mutex, etcd::QueueKind::Mutex},
+          {etcd::RecipeOverride::Election, etcd::QueueKind::Election},
+          {etcd::RecipeOverride::RwMutex, etcd::QueueKind::RwMutex},
+          {etcd::RecipeOverride::SingleKey, etcd::QueueKind::SingleKey}}) {
+        recipeBox_->addItem(recipeWord(kind), static_cast<int>(recipe));
+        recipeBox_->setItemData(recipeBox_->count() - 1, recipeDescription(kind), Qt::ToolTipRole);
+    }
+    connect(recipeBox_, &QComboBox::activated, this,
+            [this] { emit recipeChosen(currentRecipe()); });
     liveLabel_->setObjectName("lockWatchStatus");
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -33,6 +49,10 @@ PrefixBar::PrefixBar(QWidget* parent)
     prefixLabel->setBuddy(prefixBox_);
     row->addWidget(prefixLabel);
     row->addWidget(prefixBox_);
+    auto* recipeLabel = new QLabel(tr("&Recipe:"));
+    recipeLabel->setBuddy(recipeBox_);
+    row->addWidget(recipeLabel);
+    row->addWidget(recipeBox_);
     row->addWidget(liveDot_);
     row->addWidget(liveLabel_, 1);
 
@@ -68,6 +88,15 @@ std::string PrefixBar::currentPrefix() const {
 void PrefixBar::focusPrefix() {
     prefixBox_->setFocus(Qt::ShortcutFocusReason);
     prefixBox_->lineEdit()->selectAll();
+}
+
+void PrefixBar::showRecipe(etcd::RecipeOverride recipe) {
+    const QSignalBlocker quiet(recipeBox_);
+    recipeBox_->setCurrentIndex(recipeBox_->findData(static_cast<int>(recipe)));
+}
+
+etcd::RecipeOverride PrefixBar::currentRecipe() const {
+    return static_cast<etcd::RecipeOverride>(recipeBox_->currentData().toInt());
 }
 
 void PrefixBar::showLiveness(bool live, const QString& why, bool connected) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "etcdclient/locks/lock_types.h"
+
 #include <QWidget>
 #include <string>
 
@@ -26,14 +28,20 @@ public:
     void focusPrefix();
     // `connected`: a connection is in use (the dot is amber when not live, else grey).
     void showLiveness(bool live, const QString& why, bool connected);
+    // Shows the recipe the keys are read with, without emitting recipeChosen.
+    void showRecipe(etcd::RecipeOverride recipe);
+    etcd::RecipeOverride currentRecipe() const;
 
 signals:
     // `prefix` as bytes, and as typed.
     void prefixChosen(const std::string& prefix, const QString& text);
     void rejected(const QString& message);
+    // The user named how the keys form locks (auto: detected per key).
+    void recipeChosen(etcd::RecipeOverride recipe);
 
 private:
     QComboBox* prefixBox_;
+    QComboBox* recipeBox_;
     QLabel* liveDot_;
     ElidedLabel* liveLabel_; // a reconnect's reason can be long
 };

@@ -9,15 +9,26 @@ namespace {
 
 const QString allKey = QStringLiteral("locks/recentPrefixes");
 
-// One settings key per cluster: its endpoints in order, percent-encoded so their '/' and ':'
-// are not taken for settings groups.
-QString clusterKey(std::vector<std::string> endpoints) {
+// A settings key's part, percent-encoded so a '/' or ':' is not taken for a settings group.
+QString keyPart(const QString& text) {
+    return QString::fromLatin1(text.toUtf8().toPercentEncoding());
+}
+
+// A cluster's name in settings keys: its endpoints in order.
+QString clusterName(std::vector<std::string> endpoints) {
     std::sort(endpoints.begin(), endpoints.end());
     QStringList names;
     for (const std::string& endpoint : endpoints)
         names << QString::fromStdString(endpoint);
-    return "locks/recentPrefixesByCluster/" +
-           QString::fromLatin1(names.join(',').toUtf8().toPercentEncoding());
+    return keyPart(names.join(','));
+}
+
+QString clusterKey(const std::vector<std::string>& endpoints) {
+    return "locks/recentPrefixesByCluster/" + clusterName(endpoints);
+}
+
+QString recipeKey(const std::vector<std::string>& endpoints, const QString& prefix) {
+    return "locks/recipeByClusterAndPrefix/" + clusterName(endpoints) + "/" + keyPart(prefix);
 }
 
 } // namespace
@@ -40,6 +51,21 @@ QStringList RecentPrefixes::ofCluster(const std::vector<std::string>& endpoints)
 void RecentPrefixes::rememberUsedOn(const std::vector<std::string>& endpoints,
                                     const QString& prefix) {
     rememberIn(clusterKey(endpoints), prefix);
+}
+
+etcd::RecipeOverride RecentPrefixes::recipeOn(const std::vector<std::string>& endpoints,
+                                              const QString& prefix) const {
+    return etcd::parseRecipeOverride(
+               settings_.value(recipeKey(endpoints, prefix)).toString().toStdString())
+        .value_or(etcd::RecipeOverride::Auto);
+}
+
+void RecentPrefixes::rememberRecipeOn(const std::vector<std::string>& endpoints,
+                                      const QString& prefix, etcd::RecipeOverride recipe) {
+    if (recipe == etcd::RecipeOverride::Auto)
+        settings_.remove(recipeKey(endpoints, prefix));
+    else
+        settings_.setValue(recipeKey(endpoints, prefix), etcd::recipeOverrideName(recipe));
 }
 
 QStringList RecentPrefixes::rememberIn(const QString& key, const QString& prefix) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "etcdclient/locks/lock_types.h"
+
 #include <QStringList>
 #include <string>
 #include <vector>
@@ -22,6 +24,11 @@ public:
     QStringList rememberUsed(const QString& prefix);
     QStringList ofCluster(const std::vector<std::string>& endpoints) const;
     void rememberUsedOn(const std::vector<std::string>& endpoints, const QString& prefix);
+    // The recipe the operator named for a prefix of a cluster (Auto when none).
+    etcd::RecipeOverride recipeOn(const std::vector<std::string>& endpoints,
+                                  const QString& prefix) const;
+    void rememberRecipeOn(const std::vector<std::string>& endpoints, const QString& prefix,
+                          etcd::RecipeOverride recipe);
 
 private:
     QStringList rememberIn(const QString& key, const QString& prefix);

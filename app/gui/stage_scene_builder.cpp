@@ -1,6 +1,7 @@
 #include "app/gui/stage_scene_builder.h"
 
 #include "app/core/key_text.h"
+#include "app/core/recipe_text.h"
 #include "etcdclient/hex_id.h"
 
 namespace lockscope {
@@ -26,7 +27,9 @@ StageScene stageSceneOf(const etcd::LockMonitorState& state, const QHash<QByteAr
             scene.lanesLeftOut = static_cast<int>(state.locks.size()) - maxLanes;
             break;
         }
-        StageLane lane{displayKeyText(name), {}};
+        StageLane lane{displayKeyText(name),
+                       {},
+                       queue.waitersVisible() ? QString() : recipeWord(queue.kind())};
         lane.tokens.reserve(queue.keys.size());
         for (const etcd::LockKey& key : queue.keys) {
             StageToken token{displayKeyText(key.key),
