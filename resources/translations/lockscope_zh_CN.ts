@@ -331,6 +331,53 @@ rejects.&lt;/p&gt;
     </message>
 </context>
 <context>
+    <name>RecipeText</name>
+    <message>
+        <source>mutex</source>
+        <translation>互斥锁</translation>
+    </message>
+    <message>
+        <source>election</source>
+        <translation>选举</translation>
+    </message>
+    <message>
+        <source>rwmutex</source>
+        <translation>读写锁</translation>
+    </message>
+    <message>
+        <source>single key</source>
+        <translation>单键锁</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>A queue of keys &lt;name&gt;/&lt;lease id&gt;: etcdctl lock, Go&apos;s concurrency.Mutex, etcd&apos;s Lock service (jetcd, Rust etcd-client)</source>
+        <translation>由键 &lt;name&gt;/&lt;租约 ID&gt; 组成的队列：etcdctl lock、Go 的 concurrency.Mutex、etcd 的 Lock 服务（jetcd、Rust etcd-client）</translation>
+    </message>
+    <message>
+        <source>A queue of candidates &lt;name&gt;/&lt;lease id&gt;, each valued its proposal: etcdctl elect, Go&apos;s concurrency.Election, node etcd3&apos;s elections</source>
+        <translation>由候选键 &lt;name&gt;/&lt;租约 ID&gt; 组成的队列，值为各自的提议：etcdctl elect、Go 的 concurrency.Election、node etcd3 的选举</translation>
+    </message>
+    <message>
+        <source>Readers and writers &lt;name&gt;/read|write/&lt;time&gt;: etcd&apos;s contrib/recipes</source>
+        <translation>读者与写者 &lt;name&gt;/read|write/&lt;时间&gt;：etcd 的 contrib/recipes</translation>
+    </message>
+    <message>
+        <source>The key is the lock, held by its lease: python-etcd3, node etcd3&apos;s lock(), tooz, leader keys such as Patroni&apos;s</source>
+        <translation>键本身就是锁，由其租约持有：python-etcd3、node etcd3 的 lock()、tooz，以及 Patroni 等的 leader 键</translation>
+    </message>
+    <message>
+        <source>A key of no known lock recipe (no lease), shown as a lock of its own</source>
+        <translation>不属于任何已知锁方式的键（无租约），单独显示为一把锁</translation>
+    </message>
+    <message>
+        <source>Waiters watch the key and are not visible: none of them holds a key</source>
+        <translation>等待者监视该键，不可见：它们都不持有键</translation>
+    </message>
+</context>
+<context>
     <name>TerminalPasswordPrompt</name>
     <message>
         <source>give it with --password, ETCDCTL_PASSWORD or --user %1:password</source>
@@ -462,12 +509,16 @@ Acquire with this TTL anyway?</source>
         <translation>etcd 的 Lock 服务</translation>
     </message>
     <message>
-        <source>Both queue on the same keys, in one order. With etcd&apos;s Lock service the server does the waiting; it cannot take a lock only if free.</source>
-        <translation>两者在相同的键上按同一顺序排队。使用 etcd 的 Lock 服务时由服务器负责等待；它无法仅在空闲时获取锁。</translation>
-    </message>
-    <message>
         <source>Taken by</source>
         <translation>获取方式</translation>
+    </message>
+    <message>
+        <source>A single key (as python-etcd3, node etcd3, tooz)</source>
+        <translation>单个键（与 python-etcd3、node etcd3、tooz 相同）</translation>
+    </message>
+    <message>
+        <source>The first two queue on the same keys, in one order. With etcd&apos;s Lock service the server does the waiting; it cannot take a lock only if free. A single key is the lock itself: it excludes python-etcd3&apos;s /locks/&lt;name&gt; and node etcd3&apos;s lock(&lt;name&gt;), and its waiters hold no key.</source>
+        <translation>前两种在同一组键上按同一顺序排队。使用 etcd 的 Lock 服务时由服务器负责等待，不能仅在空闲时获取锁。单个键本身就是锁：它与 python-etcd3 的 /locks/&lt;name&gt; 和 node etcd3 的 lock(&lt;name&gt;) 互斥，其等待者不持有键。</translation>
     </message>
 </context>
 <context>
@@ -873,6 +924,10 @@ Acquire with this TTL anyway?</source>
     <message>
         <source>no lease: held until its key is deleted</source>
         <translation>无租约：持有直到其键被删除</translation>
+    </message>
+    <message>
+        <source>Recipe</source>
+        <translation>锁方式</translation>
     </message>
 </context>
 <context>
@@ -1342,14 +1397,6 @@ split brains found: %9%10</source>
         <translation>我们的</translation>
     </message>
     <message>
-        <source>election</source>
-        <translation>选举</translation>
-    </message>
-    <message>
-        <source>mutex</source>
-        <translation>互斥锁</translation>
-    </message>
-    <message>
         <source>Leader %1, proposing %2</source>
         <translation>领导者 %1，提议 %2</translation>
     </message>
@@ -1382,16 +1429,16 @@ split brains found: %9%10</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <source>Kind</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>rwmutex</source>
-        <translation>读写锁</translation>
-    </message>
-    <message>
         <source>%1 readers share the lock; the first is %2</source>
         <translation>%1 个读者共享该锁；第一个是 %2</translation>
+    </message>
+    <message>
+        <source>not visible</source>
+        <translation>不可见</translation>
+    </message>
+    <message>
+        <source>Recipe</source>
+        <translation>锁方式</translation>
     </message>
 </context>
 <context>
@@ -1508,14 +1555,6 @@ split brains found: %9%10</source>
         <translation>已领导 %1</translation>
     </message>
     <message>
-        <source>election</source>
-        <translation>选举</translation>
-    </message>
-    <message>
-        <source>mutex</source>
-        <translation>互斥锁</translation>
-    </message>
-    <message>
         <source>Since the key appeared, or acquired the lock. &quot;≥&quot;: it began before LockScope saw it, so it has waited or held at least this long</source>
         <translation>自键出现或获得锁以来的时间。“≥”：它在 LockScope 看到之前就已开始，所以至少已等待或持有这么久</translation>
     </message>
@@ -1530,10 +1569,6 @@ split brains found: %9%10</source>
     <message>
         <source>Value</source>
         <translation>值</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类别</translation>
     </message>
     <message>
         <source>read</source>
@@ -1552,8 +1587,8 @@ split brains found: %9%10</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <source>rwmutex</source>
-        <translation>读写锁</translation>
+        <source>Recipe</source>
+        <translation>锁方式</translation>
     </message>
 </context>
 <context>
@@ -1656,6 +1691,10 @@ split brains found: %9%10</source>
     <message>
         <source>Listing the locks: %L1 of %L2</source>
         <translation>正在列出锁：%L1 / %L2</translation>
+    </message>
+    <message>
+        <source>Holder (waiters watch the key and are not visible)</source>
+        <translation>持有者（等待者监视该键，不可见）</translation>
     </message>
 </context>
 <context>
@@ -2086,6 +2125,18 @@ split brains found: %9%10</source>
         <source>live</source>
         <translation>实时</translation>
     </message>
+    <message>
+        <source>How keys form locks: auto reads each key&apos;s recipe from its shape and lease; name one where that cannot decide</source>
+        <translation>键如何构成锁：自动模式根据每个键的形式和租约判断其锁方式；无法判断时请指定一种</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>&amp;Recipe:</source>
+        <translation>锁方式(&amp;R)：</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::ProblemList</name>
@@ -2280,6 +2331,10 @@ split brains found: %9%10</source>
     <message>
         <source>paused</source>
         <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>%1: waiters not visible</source>
+        <translation>%1：等待者不可见</translation>
     </message>
 </context>
 <context>
@@ -2873,6 +2928,14 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader or writer of etcd&apos;s RWMutex recipe.</source>
         <translation>像 etcdctl lock 一样获取锁：NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND ARGS...]；--read 或 --write：作为 etcd RWMutex 配方的读者或写者。</translation>
+    </message>
+    <message>
+        <source>How keys form locks: auto (each key&apos;s recipe from its shape and lease), or mutex, election, rwmutex or single-key for every key under PREFIX, where auto cannot decide.</source>
+        <translation>键如何构成锁：auto（根据每个键的形式和租约判断其锁方式），或在 auto 无法判断时，为 PREFIX 下的所有键指定 mutex、election、rwmutex 或 single-key。</translation>
+    </message>
+    <message>
+        <source>--recipe: %1 is none of auto, mutex, election, rwmutex, single-key</source>
+        <translation>--recipe：%1 不是 auto、mutex、election、rwmutex、single-key 之一</translation>
     </message>
 </context>
 </TS>
