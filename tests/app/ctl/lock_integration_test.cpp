@@ -173,6 +173,29 @@ TEST_F(LockscopectlLockIntegrationTest, ARevokedLeaseStopsTheWholeCommandTreeWit
     std::remove(pids.c_str());
 }
 
+TEST_F(LockscopectlLockIntegrationTest, NeitherSigtermNorTheCommandsEndLeavesAChildBehind) {
+    const auto childOf = [](ChildProcess& ours) {
+        const auto pid = ours.readLine(10s);
+        return pid ? std::stoi(*pid) : -1;
+    };
+    auto signalled = lockscopectl({lockName(), "--", "sh", "-c", "sleep 30 & echo $!; wait"});
+    const pid_t waitedFor = childOf(*signalled);
+    ASSERT_GT(waitedFor, 0);
+    signalled->signal(SIGTERM);
+    EXPECT_EQ(signalled->wait(10s), 128 + SIGTERM); // the command's status: sh died of it
+    EXPECT_TRUE(::kill(waitedFor, 0) != 0 && errno == ESRCH) << "the sleep outlived lockscopectl";
+
+    auto leaving = lockscopectl({lockName(), "--", "sh", "-c", "sleep 30 & echo $!"});
+    const pid_t leftBehind = childOf(*leaving);
+    ASSERT_GT(leftBehind, 0);
+    EXPECT_EQ(leaving->wait(10s), 0);
+    EXPECT_TRUE(::kill(leftBehind, 0) != 0 && errno == ESRCH) << "the sleep outlived lockscopectl";
+    const auto said = leaving->readLine(1s);
+    EXPECT_TRUE(said && said->find("leaving processes in its group") != std::string::npos)
+        << (said ? *said : "nothing said");
+    EXPECT_TRUE(queue().empty());
+}
+
 TEST_F(LockscopectlLockIntegrationTest, AWaiterWhoseLeaseIsRevokedQueuesAgainWithANewLease) {
     auto theirs = etcdctlLock();
     ASSERT_TRUE(theirs->readLine(10s));
