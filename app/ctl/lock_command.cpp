@@ -45,8 +45,9 @@ public:
     LockHolder(etcd::Client& client, std::shared_ptr<etcd::Session> session,
                const LockCommandOptions& options)
         : session_(std::move(session))
-        , lock_(makeLockBackend(options.serverLock ? LockBackendKind::ServerLock
-                                                   : LockBackendKind::Mutex,
+        , lock_(makeLockBackend(options.serverLock  ? LockBackendKind::ServerLock
+                                : options.singleKey ? LockBackendKind::SingleKey
+                                                    : LockBackendKind::Mutex,
                                 client, session_, options.name, options.mode)) {
         lock_->onLost([outcome = outcome_](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
@@ -339,6 +340,13 @@ QString lockHelp() {
         option("server-lock",
                QT_TRANSLATE_NOOP("lockscopectl", "Through etcd's Lock service instead of our "
                                                  "Mutex (exclusive locks, no --try).")),
+        option("recipe",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "mutex (the default: a queue of keys NAME/<lease id>, as "
+                                 "etcdctl lock) or single-key (the key NAME itself, taken as "
+                                 "python-etcd3, node etcd3's lock() and tooz take it; its "
+                                 "waiters hold no key)."),
+               "NAME"),
         option("force", QT_TRANSLATE_NOOP("lockscopectl", "Allow a TTL over a day.")),
         option("no-retry",
                QT_TRANSLATE_NOOP("lockscopectl", "Exit 1 when a wait fails instead of queueing "
@@ -396,6 +404,16 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             options.serverLock = true;
         } else if (arg == "--force") {
             options.force = true;
+        } else if (const auto recipe = flagValue(arguments, i, "--recipe")) {
+            if (*recipe != "mutex" && *recipe != "single-key") {
+                problem = QCoreApplication::translate(
+                              "lockscopectl",
+                              "lock --recipe takes mutex or single-key, not \"%1\" (an RWMutex "
+                              "share is --read or --write, an election is lockscopectl elect)")
+                              .arg(displayKeyText(argumentBytes(*recipe)));
+                return false;
+            }
+            options.singleKey = *recipe == "single-key";
         } else if (const auto ttl = flagValue(arguments, i, "--ttl")) {
             bool ok = false;
             options.ttlSeconds = ttl->toLongLong(&ok);
@@ -419,7 +437,8 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
             problem = QCoreApplication::translate("lockscopectl",
                                                   "lock: unknown flag %1 (use --read, --write, "
                                                   "--ttl N, --grace DURATION, --try, "
-                                                  "--server-lock, --force, --no-retry, -- "
+                                                  "--server-lock, --recipe NAME, --force, "
+                                                  "--no-retry, -- "
                                                   "COMMAND; see lockscopectl lock --help)")
                           .arg(displayKeyText(argumentBytes(arg)));
             return false;
@@ -457,6 +476,12 @@ bool parseLockArguments(const QStringList& arguments, LockCommandOptions& option
         problem = QCoreApplication::translate(
             "lockscopectl", "--try and --server-lock do not go together: etcd's Lock service "
                             "has no try-lock; leave out one of them");
+        return false;
+    }
+    if (options.singleKey && (options.serverLock || options.mode != etcd::KeyMode::Exclusive)) {
+        problem = QCoreApplication::translate(
+            "lockscopectl", "--recipe single-key is a lock of one key: it goes with neither "
+                            "--server-lock nor --read/--write; leave out one of them");
         return false;
     }
     if (options.serverLock && options.mode != etcd::KeyMode::Exclusive) {

@@ -11,9 +11,10 @@
 namespace lockscope {
 
 // `lockscopectl lock NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock]
-// [--force] [--no-retry] [-- COMMAND ARGS...]`, as `etcdctl lock` does it, or with --read or
-// --write as a reader or writer of etcd's RWMutex recipe (etcdclient/locks/rw_mutex.h). NAME and
-// COMMAND are exact bytes.
+// [--recipe mutex|single-key] [--force] [--no-retry] [-- COMMAND ARGS...]`, as `etcdctl lock`
+// does it, or with --read or --write as a reader or writer of etcd's RWMutex recipe
+// (etcdclient/locks/rw_mutex.h), or with --recipe single-key as python-etcd3 takes a lock (the
+// name is the key: etcdclient/locks/single_key_lock.h). NAME and COMMAND are exact bytes.
 struct LockCommandOptions {
     std::string name;
     etcd::KeyMode mode = etcd::KeyMode::Exclusive; // --read: Read, --write: Write
@@ -23,9 +24,10 @@ struct LockCommandOptions {
     std::chrono::milliseconds grace{};
     bool help = false; // --help: print the command's help and run nothing
     bool tryOnly = false;
-    bool retry = true;                // a waiter whose session is lost queues again after a backoff
-    bool serverLock = false;          // through etcd's Lock service instead of our Mutex
-    bool force = false;               // allows a TTL over a day
+    bool retry = true;       // a waiter whose session is lost queues again after a backoff
+    bool serverLock = false; // through etcd's Lock service instead of our Mutex
+    bool singleKey = false;  // --recipe single-key: the name is the key (as python-etcd3 locks)
+    bool force = false;      // allows a TTL over a day
     std::vector<std::string> command; // empty: hold until SIGINT or SIGTERM
 };
 

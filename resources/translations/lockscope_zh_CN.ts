@@ -2910,10 +2910,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>--grace 需要一个时长，如 2s 或 500ms，而不是“%1”</translation>
     </message>
     <message>
-        <source>lock: unknown flag %1 (use --read, --write, --ttl N, --grace DURATION, --try, --server-lock, --force, --no-retry, -- COMMAND; see lockscopectl lock --help)</source>
-        <translation>lock：未知参数 %1（可用 --read、--write、--ttl N、--grace DURATION、--try、--server-lock、--force、--no-retry、-- COMMAND；参见 lockscopectl lock --help）</translation>
-    </message>
-    <message>
         <source>lock needs a lock name: lockscopectl lock NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</source>
         <translation>lock 需要一个锁名：lockscopectl lock NAME [--read|--write] [--ttl N] [--grace DURATION] [--try] [--server-lock] [--force] [--no-retry] [-- COMMAND]</translation>
     </message>
@@ -2936,6 +2932,22 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>--recipe: %1 is none of auto, mutex, election, rwmutex, single-key</source>
         <translation>--recipe：%1 不是 auto、mutex、election、rwmutex、single-key 之一</translation>
+    </message>
+    <message>
+        <source>mutex (the default: a queue of keys NAME/&lt;lease id&gt;, as etcdctl lock) or single-key (the key NAME itself, taken as python-etcd3, node etcd3&apos;s lock() and tooz take it; its waiters hold no key).</source>
+        <translation>mutex（默认：由键 NAME/&lt;租约 ID&gt; 组成的队列，与 etcdctl lock 相同）或 single-key（键 NAME 本身，按 python-etcd3、node etcd3 的 lock() 和 tooz 的方式获取；其等待者不持有键）。</translation>
+    </message>
+    <message>
+        <source>lock --recipe takes mutex or single-key, not &quot;%1&quot; (an RWMutex share is --read or --write, an election is lockscopectl elect)</source>
+        <translation>lock --recipe 接受 mutex 或 single-key，而不是“%1”（读写锁的份额请用 --read 或 --write，选举请用 lockscopectl elect）</translation>
+    </message>
+    <message>
+        <source>lock: unknown flag %1 (use --read, --write, --ttl N, --grace DURATION, --try, --server-lock, --recipe NAME, --force, --no-retry, -- COMMAND; see lockscopectl lock --help)</source>
+        <translation>lock：未知参数 %1（可用 --read、--write、--ttl N、--grace DURATION、--try、--server-lock、--recipe NAME、--force、--no-retry、-- COMMAND；参见 lockscopectl lock --help）</translation>
+    </message>
+    <message>
+        <source>--recipe single-key is a lock of one key: it goes with neither --server-lock nor --read/--write; leave out one of them</source>
+        <translation>--recipe single-key 是单个键的锁：不能与 --server-lock 或 --read/--write 同用；请去掉其中之一</translation>
     </message>
 </context>
 </TS>

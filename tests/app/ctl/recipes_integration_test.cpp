@@ -8,6 +8,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <map>
 
 using namespace std::chrono_literals;
@@ -30,13 +33,18 @@ protected:
         const std::string endpoint = cluster().endpoint(0);
         return endpoint.substr(endpoint.rfind(':') + 1);
     }
-    // A python-etcd3 Lock(name): the key /locks/<name>. Prints "held <lease>" once held.
-    std::unique_ptr<ChildProcess> python(const std::string& name) {
+    // A python-etcd3 Lock(name): the key /locks/<name>. Prints "held <lease>" once held;
+    // `holdFor` (and a `log` to record the hold in) lets go by itself.
+    std::unique_ptr<ChildProcess> python(const std::string& name, std::string holdFor = {},
+                                         std::string log = {}) {
         const std::string underLocks = lockPrefix().substr(std::string("/locks/").size()) + name;
-        return std::make_unique<ChildProcess>(
-            std::vector<std::string>{debianPython, CLIENTS_DIR "/python_etcd3_lock.py", "127.0.0.1",
-                                     port(), underLocks, "60"},
-            std::vector<std::string>{}, ChildProcess::Input::Pipe);
+        std::vector<std::string> argv = {debianPython, CLIENTS_DIR "/python_etcd3_lock.py",
+                                         "127.0.0.1",  port(),
+                                         underLocks,   "60"};
+        if (!holdFor.empty())
+            argv.insert(argv.end(), {holdFor, log});
+        return std::make_unique<ChildProcess>(argv, std::vector<std::string>{},
+                                              ChildProcess::Input::Pipe);
     }
     // npm etcd3's lock(name) or election(name).campaign(value) in the namespace lockPrefix().
     std::unique_ptr<ChildProcess> node(std::vector<std::string> args) {
@@ -49,7 +57,15 @@ protected:
     static void expectLine(ChildProcess& client, const std::string& start) {
         const auto line = client.readLine(20s);
         ASSERT_TRUE(line) << "no line starting with " << start;
-        EXPECT_EQ(line->rfind(start, 0), 0u) << *line;
+        EXPECT_EQ(line->rfind(start, 0), 0u) << *line << " (expected " << start << ")";
+    }
+    // node etcd3's candidacies print "campaigning" and "elected" in either order (its elected
+    // event may come before the key is known), so lines are waited for, not taken in turn.
+    static void awaitLine(ChildProcess& client, const std::string& start) {
+        while (const auto line = client.readLine(20s))
+            if (line->rfind(start, 0) == 0)
+                return;
+        ADD_FAILURE() << "no line starting with " << start;
     }
     // The snapshot's locks by name.
     std::map<std::string, QJsonObject> snapshot() {
@@ -76,10 +92,9 @@ TEST_F(RecipesIntegrationTest, EveryClientsLocksAreReadByTheirOwnRecipe) {
     for (auto* client : {job.get(), report.get(), nightly.get(), hourly.get()})
         expectLine(*client, "held ");
     auto leader = node({"campaign", "sched", "host-a", "60"});
-    expectLine(*leader, "campaigning ");
-    expectLine(*leader, "elected");
+    awaitLine(*leader, "elected");
     auto candidate = node({"campaign", "sched", "host-b", "60"});
-    expectLine(*candidate, "campaigning ");
+    awaitLine(*candidate, "campaigning ");
     auto goHolder = etcdctlLock(lockPrefix() + "go");
     ASSERT_TRUE(goHolder->readLine(10s));
     auto goWaiter = etcdctlLock(lockPrefix() + "go");
@@ -120,7 +135,7 @@ TEST_F(RecipesIntegrationTest, EveryClientsLocksAreReadByTheirOwnRecipe) {
     for (auto* client :
          {job.get(), report.get(), nightly.get(), hourly.get(), leader.get(), candidate.get()}) {
         client->writeLine("release");
-        expectLine(*client, "released");
+        awaitLine(*client, "released"); // the candidate may be elected first
     }
 }
 
@@ -172,6 +187,45 @@ TEST_F(RecipesIntegrationTest, AHandoffOfASingleKeyLockIsReleasedThenAcquiredOfT
         client->writeLine("release");
         expectLine(*client, "released");
     }
+}
+
+// `lockscopectl lock --recipe single-key` takes python-etcd3's lock as python-etcd3 does: the
+// two exclude each other both ways, and nothing is left behind.
+TEST_F(RecipesIntegrationTest, LockscopectlsSingleKeyLockAndPythonEtcd3ExcludeEachOther) {
+    const std::string log = ::testing::TempDir() + "recipes-single-key-holds.log";
+    std::remove(log.c_str());
+    const std::string key = lockPrefix() + "job";
+    // --try finds python's hold.
+    auto holder = python("job");
+    expectLine(*holder, "held ");
+    EXPECT_EQ(runToEnd({"lock", "--recipe", "single-key", "--try", key}).first, 3);
+    holder->writeLine("release");
+    expectLine(*holder, "released");
+
+    // Three of each at once, each recording its hold.
+    std::vector<std::unique_ptr<ChildProcess>> contenders;
+    for (int i = 0; i < 3; ++i) {
+        contenders.push_back(lockscopectl(
+            {"lock", "--recipe", "single-key", key, "--", "sh", "-c",
+             "echo in lockscopectl >> " + log + "; sleep 0.3; echo out lockscopectl >> " + log}));
+        contenders.push_back(python("job", "0.3", log));
+    }
+    for (auto& contender : contenders) {
+        while (contender->readLine(1s)) {
+        }
+        EXPECT_EQ(contender->wait(60s), 0);
+    }
+    std::ifstream in(log);
+    std::vector<std::string> holds;
+    for (std::string line; std::getline(in, line);)
+        holds.push_back(line);
+    ASSERT_EQ(holds.size(), 12u);
+    for (std::size_t i = 0; i < holds.size(); i += 2) { // each "in" followed by its own "out"
+        ASSERT_EQ(holds[i].rfind("in ", 0), 0u) << "two holders at once: " << i;
+        EXPECT_EQ(holds[i + 1], "out " + holds[i].substr(3)) << "two holders at once: " << i;
+    }
+    EXPECT_EQ(std::count(holds.begin(), holds.end(), "in python"), 3);
+    EXPECT_TRUE(keysUnder(lockPrefix()).empty());
 }
 
 } // namespace
