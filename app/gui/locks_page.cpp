@@ -251,7 +251,13 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     // Room for the longest badge, and for a "≥" hold of an hour: never elided in the middle.
     const int badge = textWidth(lockTable_, tr("⚠ %1 +%2").arg(tr("wrong lease")).arg(3));
     const int age = textWidth(queueTable_, tr("held %1").arg("≥ 59 min 59 s"));
-    const int kind = textWidth(lockTable_, tr("election"));
+    int kind = 0; // the longest recipe's word
+    for (const auto recipe :
+         {etcd::QueueKind::Mutex, etcd::QueueKind::Election, etcd::QueueKind::RwMutex,
+          etcd::QueueKind::SingleKey, etcd::QueueKind::Unknown})
+        kind = std::max(kind, textWidth(lockTable_, recipeWord(recipe)));
+    // A count, or that a single-key lock's waiters cannot be counted.
+    const int waiting = std::max(62, textWidth(lockTable_, LockListModel::tr("not visible")));
     // Our own state's longest words, in whichever language is shown.
     const int ours =
         std::max({textWidth(lockTable_, QCoreApplication::translate("OwnLock", "releasing")),
@@ -260,7 +266,7 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     // An RWMutex's positions say the mode too, and the key's last segment (shown) does not.
     const int position =
         textWidth(queueTable_, LockQueueModel::tr("holder, %1").arg(LockQueueModel::tr("write")));
-    sizeColumns(lockTable_, {0, kind, 100, 62, 75, badge, ours}); // the name keeps ~100 of 560
+    sizeColumns(lockTable_, {0, kind, 100, waiting, 75, badge, ours}); // the name keeps ~100
     sizeColumns(queueTable_, {0, position, 125, 70, 70, age, 130, 130});
     // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
     // was granted.
