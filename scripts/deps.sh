@@ -12,7 +12,7 @@ LOCKSCOPE_PACKAGES=(
   etcd-server etcd-client curl
   python3-etcd3 nodejs
   golang-go golang-etcd-server-dev
-  xvfb xauth
+  xvfb xauth locales
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n fonts-noto-cjk
   prometheus-cpp-dev qt6-httpserver-dev qt6-websockets-dev prometheus desktop-file-utils appstream lintian
 )

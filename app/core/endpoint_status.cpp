@@ -1,5 +1,6 @@
 #include "app/core/endpoint_status.h"
 
+#include "app/core/json_writer.h"
 #include "rpc.pb.h"
 
 namespace lockscope {
@@ -28,22 +29,24 @@ EndpointStatus EndpointStatus::fromReply(const QString& endpoint,
     return status;
 }
 
-QJsonObject EndpointStatus::toJson() const {
-    const auto known = [this](QJsonValue value) { return answered() ? value : QJsonValue(); };
-    return {
-        {"endpoint", endpoint},
-        {"version", known(version)},
-        {"member_id", known(hexId(memberId))},
-        {"leader", known(hexId(leaderId))},
-        {"is_leader", known(isLeader())},
-        {"revision", known(revision)},
-        {"raft_term", known(static_cast<qint64>(raftTerm))},
-        {"raft_index", known(static_cast<qint64>(raftIndex))},
-        {"db_size", known(dbSize)},
-        {"db_size_in_use", known(dbSizeInUse)},
-        {"round_trip_ms", roundTripMs},
-        {"error", answered() ? QJsonValue() : QJsonValue(error)},
+void EndpointStatus::writeJson(JsonWriter& json) const {
+    json.beginObject().key("endpoint").value(endpoint.toStdString());
+    const auto known = [&](const char* name, auto value) {
+        json.key(name);
+        answered() ? json.value(value) : json.null();
     };
+    known("version", version.toStdString());
+    known("member_id", hexId(memberId).toStdString());
+    known("leader", hexId(leaderId).toStdString());
+    known("is_leader", isLeader());
+    known("revision", static_cast<int64_t>(revision));
+    known("raft_term", static_cast<int64_t>(raftTerm));
+    known("raft_index", static_cast<int64_t>(raftIndex));
+    known("db_size", static_cast<int64_t>(dbSize));
+    known("db_size_in_use", static_cast<int64_t>(dbSizeInUse));
+    json.key("round_trip_ms").value(roundTripMs).key("error");
+    answered() ? json.null() : json.value(error.toStdString());
+    json.endObject();
 }
 
 QString EndpointStatus::hexId(quint64 id) {

@@ -2,7 +2,6 @@
 
 #include "etcdclient/result.h"
 
-#include <QJsonObject>
 #include <QString>
 
 namespace etcdserverpb {
@@ -10,6 +9,8 @@ class StatusResponse;
 }
 
 namespace lockscope {
+
+class JsonWriter;
 
 // One member's answer to a Status call, as plain values.
 struct EndpointStatus {
@@ -34,7 +35,7 @@ struct EndpointStatus {
                                     double roundTripMs);
     // Stable snake_case keys. Ids are hex strings (as etcdctl prints them), since a 64-bit id
     // does not survive a JSON reader's doubles. Fields a failed endpoint could not tell are null.
-    QJsonObject toJson() const;
+    void writeJson(JsonWriter& json) const;
     // Lowercase hex without padding, as etcdctl prints member ids.
     static QString hexId(quint64 id);
 

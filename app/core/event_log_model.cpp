@@ -1,5 +1,6 @@
 #include "app/core/event_log_model.h"
 
+#include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
 #include "etcdclient/hex_id.h"
@@ -107,7 +108,7 @@ bool EventLogModel::saveCsv(const QString& path, QString& error) const {
         "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least\n";
     for (const etcd::LockEvent& event : events_) {
         const QStringList fields = {
-            observedTime(event).toUTC().toString(Qt::ISODateWithMs),
+            QString::fromStdString(isoTime(event.observedAt)),
             QString::fromLatin1(etcd::lockEventKindName(event.kind)),
             displayKeyText(event.lock),
             displayKeyText(event.key),

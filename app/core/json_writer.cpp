@@ -3,8 +3,10 @@
 #include "app/core/key_text.h"
 
 #include <QByteArray>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 namespace lockscope {
 
@@ -88,9 +90,11 @@ JsonWriter& JsonWriter::value(double number) {
     if (!std::isfinite(number))
         return null();
     separate();
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", number);
-    out_ += text;
+    // to_chars, unlike printf, ignores LC_NUMERIC (which would write "1,500"). Room for the
+    // largest double's 309 digits.
+    char text[320];
+    out_.append(text,
+                std::to_chars(text, text + sizeof text, number, std::chars_format::fixed, 3).ptr);
     return *this;
 }
 
@@ -114,6 +118,18 @@ JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& b
                                    const std::string& shown) {
     key(name).value(shown);
     return key(name + "_b64").value(QByteArray::fromStdString(bytes).toBase64().toStdString());
+}
+
+std::string isoTime(std::chrono::system_clock::time_point at) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
+    const std::time_t seconds = static_cast<std::time_t>(ms.count() / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[96]; // room for any int the compiler imagines; real times take 24
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                  static_cast<int>(ms.count() % 1000));
+    return text;
 }
 
 } // namespace lockscope

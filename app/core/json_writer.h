@@ -1,13 +1,16 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace lockscope {
 
-// Writes compact JSON text. Integers are written exactly (lease IDs exceed a double's 53 bits,
-// which QJsonDocument would round). Strings must be UTF-8 (see displayKey for etcd keys).
+// Writes compact JSON text, the one writer of every JSON LockScope prints or saves. Integers are
+// written exactly (lease IDs exceed a double's 53 bits, which QJsonDocument would round),
+// fractions with a point and three decimals whatever the locale. Strings must be UTF-8 (see
+// displayKey for etcd keys).
 class JsonWriter {
 public:
     JsonWriter& beginObject();
@@ -36,5 +39,9 @@ private:
     std::vector<bool> first_; // per open container: nothing written in it yet
     bool afterKey_ = false;
 };
+
+// A time as JSON, lines and exports write it: ISO 8601 in UTC with milliseconds
+// ("2026-05-01T12:00:00.250Z").
+std::string isoTime(std::chrono::system_clock::time_point at);
 
 } // namespace lockscope

@@ -4,8 +4,6 @@
 #include "app/core/key_text.h"
 #include "etcdclient/hex_id.h"
 
-#include <ctime>
-
 namespace lockscope {
 
 namespace {
@@ -25,18 +23,6 @@ void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonito
         json.key("ttl").value(ttl->second.ttlSeconds);
         json.key("granted_ttl").value(ttl->second.grantedTtlSeconds);
     }
-}
-
-std::string isoTime(std::chrono::system_clock::time_point at) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
-    const std::time_t seconds = static_cast<std::time_t>(ms.count() / 1000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[96]; // room for any int the compiler imagines; real times take 24
-    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                  static_cast<int>(ms.count() % 1000));
-    return text;
 }
 
 } // namespace

@@ -2,13 +2,12 @@
 
 #include "app/core/cluster_status_probe.h"
 #include "app/core/endpoint_status_model.h"
+#include "app/core/json_writer.h"
 #include "app/ctl/text_table.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEventLoop>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <algorithm>
 #include <cstdio>
 
@@ -22,10 +21,12 @@ void print(FILE* stream, const QString& text) {
 }
 
 QString asJson(const QList<EndpointStatus>& rows) {
-    QJsonArray array;
+    JsonWriter json;
+    json.beginArray();
     for (const EndpointStatus& row : rows)
-        array.append(row.toJson());
-    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+        row.writeJson(json);
+    json.endArray();
+    return QString::fromStdString(json.text() + '\n');
 }
 
 QString asTable(const QList<EndpointStatus>& rows) {

@@ -1,6 +1,8 @@
 #include "app/core/endpoint_status_model.h"
+#include "app/core/json_writer.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
@@ -30,6 +32,12 @@ EndpointStatus failedRow(const QString& endpoint) {
     status.error = "unavailable: connection refused";
     status.roundTripMs = 3;
     return status;
+}
+
+QJsonObject asJson(const EndpointStatus& status) {
+    JsonWriter json;
+    status.writeJson(json);
+    return QJsonDocument::fromJson(QByteArray::fromStdString(json.text())).object();
 }
 
 QString cell(const QAbstractItemModel& model, int row, int column) {
@@ -119,7 +127,7 @@ private slots:
     }
 
     void jsonHasStableKeysAndNullsForUnknowns() {
-        const QJsonObject answered = answeredRow("a:1", 12, true).toJson();
+        const QJsonObject answered = asJson(answeredRow("a:1", 12, true));
         const QStringList keys = {"endpoint",  "version",        "member_id",     "leader",
                                   "is_leader", "revision",       "raft_term",     "raft_index",
                                   "db_size",   "db_size_in_use", "round_trip_ms", "error"};
@@ -129,9 +137,10 @@ private slots:
         QCOMPARE(answered["member_id"].toString(), QString("abc"));
         QCOMPARE(answered["is_leader"].toBool(), true);
         QCOMPARE(answered["revision"].toInteger(), 12);
+        QCOMPARE(answered["round_trip_ms"].toDouble(), 1.25);
         QVERIFY(answered["error"].isNull());
 
-        const QJsonObject failed = failedRow("b:2").toJson();
+        const QJsonObject failed = asJson(failedRow("b:2"));
         QCOMPARE(failed.keys(), sortedKeys);
         QVERIFY(failed["revision"].isNull());
         QVERIFY(failed["leader"].isNull());

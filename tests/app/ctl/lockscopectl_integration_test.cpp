@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 #include <memory>
 
@@ -20,16 +21,21 @@ struct Run {
     QString err;
 };
 
-Run runCtl(const QStringList& arguments, const QProcessEnvironment& environment = {}) {
-    QProcess process;
+// lockscopectl's environment: English, nothing of the host's settings, then `environment`.
+QProcessEnvironment ctlEnvironment(const QProcessEnvironment& environment) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove("ETCDCTL_ENDPOINTS"); // the host's settings must not leak into the test
-    for (const char* language : {"LANGUAGE", "LC_ALL", "LC_MESSAGES"})
+    for (const char* language : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_NUMERIC"})
         env.remove(language);
     env.insert("LANG", "C");
     for (const QString& name : environment.keys())
         env.insert(name, environment.value(name));
-    process.setProcessEnvironment(env);
+    return env;
+}
+
+Run runCtl(const QStringList& arguments, const QProcessEnvironment& environment = {}) {
+    QProcess process;
+    process.setProcessEnvironment(ctlEnvironment(environment));
     process.start(LOCKSCOPECTL_PATH, arguments);
     Run run;
     if (!process.waitForFinished(30000)) {
@@ -48,6 +54,30 @@ Run runInChinese(const QStringList& arguments) {
     QProcessEnvironment chinese;
     chinese.insert("LANG", "zh_CN.UTF-8");
     return runCtl(arguments, chinese);
+}
+
+// The first line lockscopectl prints on stdout within 15 s; it is then ended with SIGTERM.
+QByteArray firstLine(const QStringList& arguments, const QProcessEnvironment& environment) {
+    QProcess process;
+    process.setProcessEnvironment(ctlEnvironment(environment));
+    process.start(LOCKSCOPECTL_PATH, arguments);
+    QDeadlineTimer deadline(15000);
+    while (!process.canReadLine() && !deadline.hasExpired() &&
+           process.state() != QProcess::NotRunning)
+        process.waitForReadyRead(static_cast<int>(deadline.remainingTime()));
+    const QByteArray line = process.readLine().trimmed();
+    process.terminate();
+    if (!process.waitForFinished(10000))
+        process.kill();
+    return line;
+}
+
+QJsonDocument parsed(const QByteArray& json) {
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("not JSON (%s): %s", qPrintable(error.errorString()), json.constData());
+    return document;
 }
 
 QJsonArray parseRows(const Run& run) {
@@ -216,6 +246,49 @@ private slots:
         const QJsonObject row = parseRows(json).at(0).toObject();
         QVERIFY2(row.contains("endpoint") && row.value("revision").toInteger() >= revision_,
                  json.out.constData());
+    }
+
+    // Last: its lab writes, moving the revision the tests above expect.
+    // JSON's numbers take a point whatever the locale: under de_DE (a decimal comma, and
+    // QCoreApplication sets LC_NUMERIC from LANG) every --json output still parses, with the
+    // fractions that printf's %f would write as "1,500".
+    void everyJsonOutputParsesUnderACommaLocale() {
+        QTemporaryDir locales;
+        QProcessEnvironment german;
+        german.insert("LANG", "de_DE.UTF-8");
+        QProcess installed;
+        installed.start("locale", {"-a"});
+        QVERIFY(installed.waitForFinished());
+        if (!installed.readAllStandardOutput().contains("de_DE.utf8")) {
+            // Generated where glibc looks when told to (LOCPATH); Debian's locales package
+            // has the definitions.
+            const int made = QProcess::execute(
+                "localedef", {"-i", "de_DE", "-f", "UTF-8", locales.filePath("de_DE.UTF-8")});
+            QCOMPARE(made, 0);
+            german.insert("LOCPATH", locales.path());
+        }
+
+        Run run = runCtl({"--endpoints", endpoint_, "status", "--json"}, german);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject row = parseRows(run).at(0).toObject();
+        QVERIFY2(row["round_trip_ms"].toDouble() > 0, run.out.constData());
+
+        run =
+            runCtl({"--endpoints", endpoint_, "snapshot", "/lockscopectl-test/", "--json"}, german);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(parsed(run.out)["revision"].toInteger() >= revision_, run.out.constData());
+
+        run = runCtl({"--endpoints", endpoint_, "lab", "--workers", "2", "--duration", "1s",
+                      "--locks", "/lockscopectl-test/lab", "--json"},
+                     german);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(parsed(run.out)["seconds"].toDouble() >= 0.9, run.out.constData());
+
+        // watch --json's lines: its lock events carry no fraction, its reconnecting line does.
+        const QByteArray reconnecting = firstLine(
+            {"--endpoints", "127.0.0.1:1", "--dial-timeout", "1s", "watch", "/x/", "--json"},
+            german);
+        QVERIFY2(parsed(reconnecting)["next_in_s"].toDouble() > 0, reconnecting.constData());
     }
 
 private:
