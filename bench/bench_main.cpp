@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -30,6 +31,8 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
 
 const std::vector<std::string> figureGroups = {"floor",  "locks", "anchor", "monitor", "gui",
                                                "window", "large", "replot", "stage",   "filter"};
+// Groups only --only runs: they take long.
+const std::vector<std::string> longGroups = {"soak"};
 
 int usage() {
     std::fputs("usage: lockscope-bench [--quick] [--only GROUP,...] [--endpoints host:port,...] "
@@ -41,7 +44,9 @@ int usage() {
                "  with their floors), anchor (Go's Mutex in-process, and etcdctl), monitor, gui\n"
                "  (event to model), window (on 10k locks), large (the window on a million keys),\n"
                "  replot, stage (frames while the lab\n"
-               "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks).\n",
+               "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks).\n"
+               "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
+               "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
     return 2;
 }
@@ -51,6 +56,7 @@ int usage() {
 int main(int argc, char** argv) {
     bool quick = false;
     std::string endpoints, jsonFile;
+    int soakMinutes = 60;
     std::vector<std::string> only = figureGroups;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick"))
@@ -59,12 +65,16 @@ int main(int argc, char** argv) {
             endpoints = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             jsonFile = argv[++i];
+        else if (!std::strcmp(argv[i], "--soak-minutes") && i + 1 < argc &&
+                 (soakMinutes = std::atoi(argv[++i])) > 0)
+            continue;
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
             only.clear();
             std::stringstream list(argv[++i]);
             for (std::string group; std::getline(list, group, ',');) {
                 if (std::find(figureGroups.begin(), figureGroups.end(), group) ==
-                    figureGroups.end()) {
+                        figureGroups.end() &&
+                    std::find(longGroups.begin(), longGroups.end(), group) == longGroups.end()) {
                     std::fprintf(stderr, "lockscope-bench: no figure group \"%s\"\n",
                                  group.c_str());
                     return usage();
@@ -165,6 +175,9 @@ int main(int argc, char** argv) {
         all.push_back(stage->frames);
         all.push_back(stage->frameCpu);
     }
+    const auto soak = wanted("soak")
+                          ? std::optional(measureSoak(options, std::chrono::minutes(soakMinutes)))
+                          : std::nullopt;
 
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
@@ -195,6 +208,16 @@ int main(int argc, char** argv) {
                     w.shape.locks, w.shape.keysPerLock, w.load.firstRowsSeconds,
                     w.load.fullListSeconds, w.load.longestStallMs, w.residentMb,
                     w.residentMb * 1024 * 1024 / w.shape.keys());
+
+    if (soak)
+        std::printf("soak: %.0f min, lab of 100 workers with chaos: after %.1f min, resident "
+                    "%+.3f MB a minute (%.1f to %.1f MB), CPU %+.3f %% a minute (%.1f %% at the "
+                    "end)\n",
+                    soak->minutes, soak->settledMinutes, soak->residentMbPerMinute,
+                    soak->samples.empty() ? 0 : soak->samples.front().residentMb,
+                    soak->samples.empty() ? 0 : soak->samples.back().residentMb,
+                    soak->cpuPercentPerMinute,
+                    soak->samples.empty() ? 0 : soak->samples.back().cpuPercent);
 
     std::vector<Target> targets;
     if (wanted("locks")) {
@@ -286,6 +309,9 @@ int main(int argc, char** argv) {
             {"stage frame p99, lab of 200 workers on 10 locks", stage->frames.p(99), 16, "ms"});
     }
     std::printf("\n%-52s %9s %9s  %s\n", "target", "measured", "limit", "");
+    if (soak)
+        targets.push_back(
+            {"soak: resident growth once settled", soak->residentMbPerMinute, 0.1, " MB/min"});
     for (const auto& t : targets)
         std::printf("%-52s %8.2f%s %8.2f%s  %s\n", t.what.c_str(), t.value, t.unit.c_str(), t.limit,
                     t.unit.c_str(), t.value <= t.limit ? "met" : "MISSED");

@@ -127,4 +127,22 @@ struct StageFigure {
 // workers on 10 locks through it: the stage's frame (paint) times and the longest GUI stall.
 StageFigure measureStage(const etcd::ClientOptions& options, const Scale& scale);
 
+struct SoakFigure {
+    struct Sample {
+        double minute;
+        double residentMb;
+        double cpuPercent; // of one core, over the interval before the sample
+    };
+    double minutes = 0;
+    std::vector<Sample> samples; // every 10 s
+    double settledMinutes = 0;   // the slopes are of the samples after this
+    double residentMbPerMinute = 0;
+    double cpuPercentPerMinute = 0;
+};
+// LockScope's main window (offscreen) on the Locks page while the contention lab runs 100
+// workers on 10 locks with chaos (stalls, crashes, slow holds) through it for `duration`: its
+// resident memory and CPU over time, and their slopes once settled. What grows without bound
+// shows as a slope above 0.
+SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes duration);
+
 } // namespace lockscope::bench

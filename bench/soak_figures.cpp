@@ -1,0 +1,101 @@
+#include "app/core/lock_watch.h"
+#include "app/core/workspace.h"
+#include "app/gui/main_window.h"
+#include "app/lab/contention_lab.h"
+#include "figures.h"
+#include "resident_memory.h"
+#include "run_events.h"
+#include "scratch_settings.h"
+
+#include <cstdio>
+#include <ctime>
+
+namespace lockscope::bench {
+
+namespace {
+
+constexpr int soakWorkers = 100;
+constexpr int soakLocks = 10;
+constexpr std::chrono::seconds sampleEvery{10};
+// Caches, pools and the day of graphs' first columns fill in the first minutes: the slope is
+// taken after them (or after the first third of a shorter run).
+constexpr double settledMinutes = 5;
+
+double processCpuSeconds() {
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+// The least-squares slope of (x, y) points, per unit of x.
+double slope(const std::vector<std::pair<double, double>>& points) {
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, y] : points) {
+        ++n;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    const double spread = n * sxx - sx * sx;
+    return n < 2 || spread == 0 ? 0 : (n * sxy - sx * sy) / spread;
+}
+
+} // namespace
+
+SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes duration) {
+    const ScratchSettings settings;
+    const std::string prefix = "/bench/soak/";
+    MainWindow window;
+    window.setPrefix(QString::fromStdString(prefix));
+    window.connectTo(options);
+    window.resize(1600, 1000);
+    window.show();
+    const LockWatch* watch = window.lockWatch();
+    runEventsUntil([watch] { return watch->live(); }, std::chrono::seconds(10));
+
+    lab::LabOptions lab;
+    lab.workers = soakWorkers;
+    lab.locks.clear();
+    for (int i = 0; i < soakLocks; ++i)
+        lab.locks.push_back(prefix + "lock-" + std::to_string(i));
+    // Chaos: stalled holders that lose their lease, crashed ones, slow ones.
+    lab.stallProbability = 0.02;
+    lab.crashProbability = 0.01;
+    lab.slowProbability = 0.05;
+    window.workspace()->startLab(lab, false);
+
+    SoakFigure figure;
+    figure.minutes = static_cast<double>(duration.count());
+    const auto began = std::chrono::steady_clock::now();
+    double cpuBefore = processCpuSeconds();
+    auto sampledAt = began;
+    while (std::chrono::steady_clock::now() - began < duration) {
+        runEventsFor(sampleEvery);
+        const auto now = std::chrono::steady_clock::now();
+        const double minute = std::chrono::duration<double, std::ratio<60>>(now - began).count();
+        const double cpu = processCpuSeconds();
+        const double cpuPercent =
+            100 * (cpu - cpuBefore) / std::chrono::duration<double>(now - sampledAt).count();
+        cpuBefore = cpu;
+        sampledAt = now;
+        figure.samples.push_back({minute, residentMb(), cpuPercent});
+        std::fprintf(stderr, "soak: %5.1f min  %7.1f MB resident  %5.1f %% CPU\n", minute,
+                     figure.samples.back().residentMb, cpuPercent);
+    }
+    window.workspace()->stopLab();
+
+    const double settled = std::min(settledMinutes, figure.minutes / 3);
+    std::vector<std::pair<double, double>> resident, cpu;
+    for (const auto& s : figure.samples)
+        if (s.minute >= settled) {
+            resident.emplace_back(s.minute, s.residentMb);
+            cpu.emplace_back(s.minute, s.cpuPercent);
+        }
+    figure.settledMinutes = settled;
+    figure.residentMbPerMinute = slope(resident);
+    figure.cpuPercentPerMinute = slope(cpu);
+    return figure;
+}
+
+} // namespace lockscope::bench
