@@ -6,7 +6,7 @@ ProblemLogModel::ProblemLogModel(QObject* parent, int capacity)
     : QAbstractTableModel(parent)
     , capacity_(std::max(1, capacity)) {}
 
-void ProblemLogModel::add(const QString& kind, const QString& text, const QString& detail,
+void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& detail,
                           const QDateTime& at) {
     const auto same = std::find_if(problems_.begin(), problems_.end(), [&](const Problem& p) {
         return p.kind == kind && p.text == text;
@@ -33,6 +33,16 @@ void ProblemLogModel::add(const QString& kind, const QString& text, const QStrin
     endInsertRows();
     if (rowCount() > capacity_)
         removeRows(capacity_, rowCount() - capacity_);
+}
+
+QString ProblemLogModel::kindText(ProblemKind kind) {
+    switch (kind) {
+    case ProblemKind::Connection: return tr("Connection");
+    case ProblemKind::Authentication: return tr("Authentication");
+    case ProblemKind::Lock: return tr("Lock");
+    case ProblemKind::Sandbox: return tr("Sandbox");
+    }
+    return {};
 }
 
 int ProblemLogModel::rowCount(const QModelIndex& parent) const {
@@ -62,8 +72,9 @@ QVariant ProblemLogModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Time: return problem.last.toString("HH:mm:ss");
     case Kind:
-        return problem.count > 1 ? QStringLiteral("%1 ×%2").arg(problem.kind).arg(problem.count)
-                                 : problem.kind;
+        return problem.count > 1
+                   ? QStringLiteral("%1 ×%2").arg(kindText(problem.kind)).arg(problem.count)
+                   : kindText(problem.kind);
     case Message: return QString(problem.text).replace('\n', ' '); // one line; all in the tooltip
     }
     return {};

@@ -6,6 +6,10 @@
 
 namespace lockscope {
 
+// What a problem is about. The window decides on this value, never on the text shown for it
+// (ProblemLogModel::kindText), which follows the language.
+enum class ProblemKind { Connection, Authentication, Lock, Sandbox };
+
 // The problems the window has met, newest first, each kept until the user dismisses it (a
 // later success does not hide an earlier failure). The same problem again (same kind and
 // text) is counted on its row and moves to the top, so a failure repeated every second is one
@@ -17,7 +21,7 @@ public:
     static constexpr int DefaultCapacity = 100;
 
     struct Problem {
-        QString kind;   // "Connection", "Lock", ...
+        ProblemKind kind;
         QString text;   // what went wrong and what to do
         QString detail; // more, for the tooltip (may be empty)
         QDateTime first;
@@ -27,8 +31,10 @@ public:
 
     explicit ProblemLogModel(QObject* parent = nullptr, int capacity = DefaultCapacity);
 
-    void add(const QString& kind, const QString& text, const QString& detail = {},
+    void add(ProblemKind kind, const QString& text, const QString& detail = {},
              const QDateTime& at = QDateTime::currentDateTime());
+    // The Kind column's word for `kind`, translated.
+    static QString kindText(ProblemKind kind);
     const Problem& problemAt(int row) const { return problems_[static_cast<std::size_t>(row)]; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

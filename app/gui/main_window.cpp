@@ -101,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(locksPage_, &LocksPage::ownWaitMeasured, timelinePage_, &TimelinePage::addOwnWait);
     connect(locksPage_, &LocksPage::message, statusMessages_, &StatusMessages::show);
     connect(locksPage_, &LocksPage::problem, this,
-            [this](const QString& message) { showProblem(tr("Lock"), message); });
+            [this](const QString& message) { showProblem(ProblemKind::Lock, message); });
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -116,12 +116,12 @@ MainWindow::MainWindow(QWidget* parent)
     passwords_ = new PasswordSource(this);
     connect(passwords_, &PasswordSource::ready, this, &MainWindow::replaceConnection);
     connect(passwords_, &PasswordSource::cancelled, this, [this] {
-        const bool refusalSaid =
-            problems_->rowCount() > 0 && problems_->problemAt(0).kind == tr("Authentication");
+        const bool refusalSaid = problems_->rowCount() > 0 &&
+                                 problems_->problemAt(0).kind == ProblemKind::Authentication;
         if (workspace_ || refusalSaid)
             return; // the connection in use stays, or the refusal stays said
         connectionStatus_->setState(tr("Not connected"), "gray");
-        showProblem(tr("Connection"),
+        showProblem(ProblemKind::Connection,
                     tr("Not connected: no password was given. Choose File → Connect… to "
                        "connect."));
     });
@@ -210,7 +210,11 @@ void MainWindow::saveSettings() const {
     clusterPage_->saveState(settings);
 }
 
-void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& origin) {
+void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& profile) {
+    connectWith(options, {false, profile});
+}
+
+void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& origin) {
     endWorkspace();
     origin_ = origin;
     broadAccepted_.clear();
@@ -242,13 +246,13 @@ void MainWindow::connectTo(const etcd::ClientOptions& options, const QString& or
     workspace_->startRefreshing();
 }
 
-void MainWindow::openPrefix(const etcd::ClientOptions& options, const QString& origin,
+void MainWindow::openPrefix(const etcd::ClientOptions& options, const Origin& origin,
                             const QString& cluster) {
     const bool given = std::exchange(prefixGiven_, false);
     QSettings settings;
     const RecentPrefixes recent(settings);
     const QStringList usedHere = recent.ofCluster(options.endpoints);
-    if (given || origin == tr("sandbox"))
+    if (given || origin.sandbox)
         watchPrefix(prefixBar_->currentPrefix());
     else if (!usedHere.isEmpty())
         prefixBar_->choose(usedHere.first());
@@ -284,7 +288,7 @@ void MainWindow::startWatching(const std::string& prefix) {
         return;
     QSettings settings;
     RecentPrefixes recent(settings);
-    if (origin_ != tr("sandbox"))
+    if (!origin_.sandbox)
         recent.rememberUsedOn(workspace_->options().endpoints, displayKeyText(prefix));
     const etcd::RecipeOverride recipe =
         recent.recipeOn(workspace_->options().endpoints, displayKeyText(prefix));
@@ -340,7 +344,7 @@ void MainWindow::closePrefixDialog() {
 }
 
 void MainWindow::replaceConnection(const etcd::ClientOptions& options) {
-    connectTo(options, pendingOrigin_);
+    connectWith(options, pendingOrigin_);
 }
 
 // The pages let go of the Workspace at once; it ends on its own time (see Workspace) and is
@@ -366,7 +370,7 @@ void MainWindow::endWorkspace() {
     if (LockActions* actions = ending->lockActions())
         connect(actions, &LockActions::releaseUnconfirmed, this,
                 [this](const QString& name, const QString& reason) {
-                    showProblem(tr("Lock"),
+                    showProblem(ProblemKind::Lock,
                                 tr("%1 was let go of without etcd's word: %2. Until its lease "
                                    "expires, our key may still hold it or keep its place in the "
                                    "queue.")
@@ -408,8 +412,8 @@ void MainWindow::restoreSettings() {
     clusterPage_->restoreState(settings);
 }
 
-void MainWindow::openConnection(const ConnectionOptions& connection, const QString& origin) {
-    pendingOrigin_ = origin;
+void MainWindow::openConnection(const ConnectionOptions& connection, const QString& profile) {
+    pendingOrigin_ = {false, profile};
     if (connection.needsPassword)
         passwords_->find(connection.client);
     else
@@ -417,7 +421,7 @@ void MainWindow::openConnection(const ConnectionOptions& connection, const QStri
 }
 
 void MainWindow::startSandbox(const QString& etcdProgram, int members) {
-    origin_ = tr("sandbox");
+    origin_ = {true, {}};
     setPlace(tr("starting…"));
     connectionStatus_->setState(tr("Starting sandbox etcd…"), "#b07d00");
     sandbox_ = new Sandbox(etcdProgram, members, this);
@@ -426,13 +430,13 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
         options.endpoints.clear();
         for (const QString& endpoint : endpoints)
             options.endpoints.push_back(endpoint.toStdString());
-        connectTo(options, tr("sandbox"));
+        connectWith(options, {true, {}});
         sandboxMenu_->setSandbox(sandbox_);
     });
     connect(sandbox_, &Sandbox::failed, this, [this](const QString& message) {
         connectionStatus_->setState(tr("Sandbox failed"), "#c62828");
         setPlace(tr("not running"));
-        showProblem(tr("Sandbox"), message);
+        showProblem(ProblemKind::Sandbox, message);
     });
     sandbox_->start();
 }
@@ -448,14 +452,14 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
         const bool unreachable = status.errorCode == etcd::ErrorCode::Unavailable;
         connectionStatus_->setState(unreachable ? tr("Unreachable") : tr("Not connected"),
                                     "#c62828");
-        showProblem(tr("Connection"), unreachable
-                                          ? tr("Cannot reach the cluster: %1").arg(status.error)
-                                          : status.error);
+        showProblem(ProblemKind::Connection,
+                    unreachable ? tr("Cannot reach the cluster: %1").arg(status.error)
+                                : status.error);
         connectionStatus_->clearFigures();
         return;
     }
     passwords_->accepted(workspace_->options());
-    connectionStatus_->showAnswer(status, origin_, memberNames_);
+    connectionStatus_->showAnswer(status, originLabel(), memberNames_);
 }
 
 void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
@@ -473,19 +477,23 @@ void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
             endWorkspace();
             connectionStatus_->setState(tr("Authentication failed"), "#c62828");
             connectionStatus_->clearFigures();
-            showProblem(tr("Authentication"), message, detail);
+            showProblem(ProblemKind::Authentication, message, detail);
             pendingOrigin_ = origin_;
             passwords_->refused(refused, message);
         },
         Qt::QueuedConnection);
 }
 
-void MainWindow::showProblem(const QString& kind, const QString& message, const QString& detail) {
+void MainWindow::showProblem(ProblemKind kind, const QString& message, const QString& detail) {
     problems_->add(kind, message, detail);
 }
 
 void MainWindow::setPlace(const QString& endpoints) {
-    setWindowTitle(tr("LockScope — %1").arg(connectionStatus_->setPlace(origin_, endpoints)));
+    setWindowTitle(tr("LockScope — %1").arg(connectionStatus_->setPlace(originLabel(), endpoints)));
+}
+
+QString MainWindow::originLabel() const {
+    return origin_.sandbox ? tr("sandbox") : origin_.profile;
 }
 
 void MainWindow::startLabDemoWhenConnected() {

@@ -33,6 +33,7 @@ class PrefixCheck;
 class PrefixBar;
 class ProblemList;
 class ProblemLogModel;
+enum class ProblemKind;
 class Sandbox;
 class StatusMessages;
 class TimelinePage;
@@ -54,15 +55,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Connects to a cluster; `origin` ("sandbox" or empty) is shown beside the endpoints. The
-    // locks of the prefix given before (setPrefix) are watched, or else of the prefix last used
-    // on that cluster; a cluster not seen before is asked for its lock prefix, and none is
-    // watched until one is chosen. The sandbox watches the prefix shown.
-    void connectTo(const etcd::ClientOptions& options, const QString& origin = {});
+    // Connects to a cluster; `profile` (a connection profile's name, or empty) is shown beside
+    // the endpoints. The locks of the prefix given before (setPrefix) are watched, or else of
+    // the prefix last used on that cluster; a cluster not seen before is asked for its lock
+    // prefix, and none is watched until one is chosen. The sandbox watches the prefix shown.
+    void connectTo(const etcd::ClientOptions& options, const QString& profile = {});
     // Connects as `connection` says, in place of the current connection. A user named without a
     // password gets it from the keyring or the password dialog first; the current connection
     // stays until then (and stays if the dialog is cancelled).
-    void openConnection(const ConnectionOptions& connection, const QString& origin = {});
+    void openConnection(const ConnectionOptions& connection, const QString& profile = {});
     // Starts a one-member etcd and connects to it once it is ready.
     void startSandbox(const QString& etcdProgram = "etcd", int members = 1);
     // Once connected, start the contention lab with a few workers and watch its locks: what a
@@ -89,6 +90,15 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // Where a connection comes from. Behaviour follows `sandbox`, never the name shown
+    // (originLabel()): a profile may be named "sandbox", and a translation may change.
+    struct Origin {
+        bool sandbox = false;
+        QString profile; // the connection profile's name; empty when given on the command line
+    };
+
+    void connectWith(const etcd::ClientOptions& options, const Origin& origin);
+    QString originLabel() const;
     void createMenus(QTabWidget* pages);
     void chooseConnection();
     void endWorkspace();
@@ -99,10 +109,10 @@ private:
     void stopOnRefusedPassword(const EndpointStatus& status);
     void replaceConnection(const etcd::ClientOptions& options);
     // Adds to the problems area, where it stays until dismissed.
-    void showProblem(const QString& kind, const QString& message, const QString& detail = {});
+    void showProblem(ProblemKind kind, const QString& message, const QString& detail = {});
     void setPlace(const QString& endpoints);
     // The prefix given before, or last used on the cluster, or the question.
-    void openPrefix(const etcd::ClientOptions& options, const QString& origin,
+    void openPrefix(const etcd::ClientOptions& options, const Origin& origin,
                     const QString& cluster);
     void watchPrefix(const std::string& prefix); // after the check of its keys
     void startWatching(const std::string& prefix);
@@ -135,11 +145,11 @@ private:
     bool prefixGiven_ = false;  // setPrefix() before a connection: no question
     std::string broadAccepted_; // a prefix loaded anyway on this connection
 
-    QString origin_;
+    Origin origin_;
     QHash<quint64, QString> memberNames_;
     Sandbox* sandbox_ = nullptr;
     PasswordSource* passwords_ = nullptr;
-    QString pendingOrigin_; // the origin of the connection whose password is being found
+    Origin pendingOrigin_; // the origin of the connection whose password is being found
     Workspace* workspace_ = nullptr;
     int endingWorkspaces_ = 0;    // ended, not yet finished
     bool closeWhenEnded_ = false; // a close waits for endingWorkspaces_ to reach 0

@@ -1720,24 +1720,12 @@ split brains found: %9%10</source>
         <translation>实验室</translation>
     </message>
     <message>
-        <source>Lock</source>
-        <translation>锁</translation>
-    </message>
-    <message>
         <source>not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <source>Authentication</source>
-        <translation>认证</translation>
-    </message>
-    <message>
         <source>Not connected</source>
         <translation>未连接</translation>
-    </message>
-    <message>
-        <source>Connection</source>
-        <translation>连接</translation>
     </message>
     <message>
         <source>Not connected: no password was given. Choose File → Connect… to connect.</source>
@@ -1790,10 +1778,6 @@ split brains found: %9%10</source>
     <message>
         <source>not running</source>
         <translation>未运行</translation>
-    </message>
-    <message>
-        <source>Sandbox</source>
-        <translation>沙箱</translation>
     </message>
     <message>
         <source>Unreachable</source>
@@ -2176,6 +2160,22 @@ split brains found: %9%10</source>
     <message>
         <source>Problem</source>
         <translation>问题</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Authentication</source>
+        <translation>认证</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙箱</translation>
     </message>
 </context>
 <context>

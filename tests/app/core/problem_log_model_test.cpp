@@ -13,14 +13,15 @@ private slots:
         ProblemLogModel problems;
         QAbstractItemModelTester tester(&problems);
         const QDateTime t0 = QDateTime::fromString("2026-11-24T08:00:00", Qt::ISODate);
-        problems.add("Connection", "Cannot reach the cluster: refused", {}, t0);
-        problems.add("Lock", "Lost the lock /a: lease revoked", {}, t0.addSecs(5));
+        problems.add(ProblemKind::Connection, "Cannot reach the cluster: refused", {}, t0);
+        problems.add(ProblemKind::Lock, "Lost the lock /a: lease revoked", {}, t0.addSecs(5));
         QCOMPARE(problems.rowCount(), 2);
-        QCOMPARE(problems.problemAt(0).kind, QString("Lock"));
+        QCOMPARE(problems.problemAt(0).kind, ProblemKind::Lock);
         QCOMPARE(problems.index(0, ProblemLogModel::Time).data().toString(), QString("08:00:05"));
 
         // The same problem again: one row, counted, moved to the top, its times kept.
-        problems.add("Connection", "Cannot reach the cluster: refused", "detail", t0.addSecs(9));
+        problems.add(ProblemKind::Connection, "Cannot reach the cluster: refused", "detail",
+                     t0.addSecs(9));
         QCOMPARE(problems.rowCount(), 2);
         QCOMPARE(problems.problemAt(0).count, 2);
         QCOMPARE(problems.problemAt(0).first, t0);
@@ -34,13 +35,13 @@ private slots:
 
         QVERIFY(problems.removeRow(1));
         QCOMPARE(problems.rowCount(), 1);
-        QCOMPARE(problems.problemAt(0).kind, QString("Connection"));
+        QCOMPARE(problems.problemAt(0).kind, ProblemKind::Connection);
         QVERIFY(!problems.removeRow(1));
     }
 
     void aMessageIsOneLineAndTheTooltipHasAllOfIt() {
         ProblemLogModel problems;
-        problems.add("Sandbox", "etcd did not start:\nno such file");
+        problems.add(ProblemKind::Sandbox, "etcd did not start:\nno such file");
         QCOMPARE(problems.index(0, ProblemLogModel::Message).data().toString(),
                  QString("etcd did not start: no such file"));
         QCOMPARE(problems.index(0, ProblemLogModel::Message).data(Qt::ToolTipRole).toString(),
@@ -50,7 +51,7 @@ private slots:
     void theOldestGoPastTheCapacity() {
         ProblemLogModel problems(nullptr, 3);
         for (int i = 0; i < 5; ++i)
-            problems.add("Lock", QString("problem %1").arg(i));
+            problems.add(ProblemKind::Lock, QString("problem %1").arg(i));
         QCOMPARE(problems.rowCount(), 3);
         QCOMPARE(problems.problemAt(0).text, QString("problem 4"));
         QCOMPARE(problems.problemAt(2).text, QString("problem 2"));

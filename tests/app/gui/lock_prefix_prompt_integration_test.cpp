@@ -48,11 +48,19 @@ private slots:
 
     void cleanupTestCase() { etcd_.stop(); }
 
+    // A profile's name is only shown: one named "sandbox" (the word the sandbox is shown by) is
+    // asked and remembered as any other.
+    void theFirstConnectionAsksAndTheNextOpensOnTheAnswer_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::newRow("given on the command line") << QString();
+        QTest::newRow("a profile named sandbox") << QString("sandbox");
+    }
     void theFirstConnectionAsksAndTheNextOpensOnTheAnswer() {
+        QFETCH(QString, profile);
         QSettings().setValue("locks/recentPrefixes", QStringList{"/jobs/locks/", "/"});
         {
             MainWindow window;
-            window.connectTo(etcd_.cluster().clientOptions());
+            window.connectTo(etcd_.cluster().clientOptions(), profile);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QTRY_VERIFY_WITH_TIMEOUT(window.prefixDialog() && window.prefixDialog()->isVisible(),
@@ -82,7 +90,7 @@ private slots:
         }
         // The same cluster again: its prefix, without asking.
         MainWindow again;
-        again.connectTo(etcd_.cluster().clientOptions());
+        again.connectTo(etcd_.cluster().clientOptions(), profile);
         QTRY_VERIFY_WITH_TIMEOUT(watching(again, "/prompt-test/"), UiTimeoutMs);
         QVERIFY(!again.prefixDialog());
     }

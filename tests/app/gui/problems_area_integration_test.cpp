@@ -59,7 +59,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY_WITH_TIMEOUT(problems(window)->rowCount() > 0, UiTimeoutMs);
         const ProblemLogModel::Problem first = problems(window)->problemAt(0);
-        QCOMPARE(first.kind, QString("Connection"));
+        QCOMPARE(first.kind, ProblemKind::Connection);
         QVERIFY2(first.text.startsWith("Cannot reach the cluster"), qPrintable(first.text));
         // Repeated every poll: one row, counted.
         QTRY_VERIFY_WITH_TIMEOUT(problems(window)->problemAt(0).count >= 2, UiTimeoutMs);
