@@ -15,6 +15,22 @@ std::optional<LeaseCountdown> LeaseCountdown::of(const std::map<int64_t, etcd::L
 
 QVariant LeaseCountdown::data(std::chrono::steady_clock::time_point now, int role) const {
     const double remaining = ttl.remainingAt(now);
+    if (ttl.stale) {
+        // A countdown from a lookup this old says nothing of the lease now: no number, and no
+        // bar (a red one would say it runs out).
+        switch (role) {
+        case Qt::DisplayRole: return QCoreApplication::translate("LeaseCountdown", "stale");
+        case Qt::ToolTipRole:
+            return QCoreApplication::translate(
+                       "LeaseCountdown",
+                       "Granted %1 s; last looked up %2 s ago, longer than this lease's TTL "
+                       "lets a countdown stand for it: etcd may have renewed or ended it since")
+                .arg(ttl.grantedTtlSeconds)
+                .arg(std::chrono::duration_cast<std::chrono::seconds>(now - ttl.fetchedAt).count());
+        case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return {};
+    }
     switch (role) {
     case Qt::DisplayRole:
         return remaining < 0 ? QCoreApplication::translate("LeaseCountdown", "expired")
@@ -35,7 +51,8 @@ QVariant LeaseCountdown::data(std::chrono::steady_clock::time_point now, int rol
 bool LeaseCountdown::operator==(const LeaseCountdown& other) const {
     return ttl.ttlSeconds == other.ttl.ttlSeconds &&
            ttl.grantedTtlSeconds == other.ttl.grantedTtlSeconds &&
-           ttl.fetchedAt == other.ttl.fetchedAt && ttl.jumpedUp == other.ttl.jumpedUp;
+           ttl.fetchedAt == other.ttl.fetchedAt && ttl.jumpedUp == other.ttl.jumpedUp &&
+           ttl.stale == other.ttl.stale;
 }
 
 } // namespace lockscope

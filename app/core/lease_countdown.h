@@ -24,7 +24,7 @@ struct LeaseCountdown {
                                             int64_t lease);
 
     // The cell of a TTL column at `now`: "12 s" or "expired", right-aligned, plus the two
-    // LeaseCountdownRoles.
+    // LeaseCountdownRoles; a stale TTL (etcd::LeaseTtl::stale) is "stale" without them.
     QVariant data(std::chrono::steady_clock::time_point now, int role) const;
 
     bool operator==(const LeaseCountdown& other) const;

@@ -132,7 +132,8 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
         if (!holder)
             continue;
         const auto lease = state.leases.find(holder->lease);
-        if (lease != state.leases.end() && lease->second.ttlSeconds >= 0)
+        // A stale countdown is no figure of the lease now: absent rather than wrong.
+        if (lease != state.leases.end() && lease->second.ttlSeconds >= 0 && !lease->second.stale)
             ttls.push_back(sample(std::max(0.0, lease->second.remainingAt(now)), MetricType::Gauge,
                                   {{"lock", label}}));
     }
@@ -155,7 +156,8 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
               "(recipe single-key), where how many wait is unknown.",
               MetricType::Gauge, std::move(waiters));
     out.write("lockscope_lease_ttl_remaining_seconds",
-              "Time to live left on the holder's lease, counted down from its last lookup.",
+              "Time to live left on the holder's lease, counted down from its last lookup; absent "
+              "while that lookup is older than about the lease's TTL (stale).",
               MetricType::Gauge, std::move(ttls));
     out.write("lockscope_lock_acquisitions_total", "Holders observed taking the lock.",
               MetricType::Counter, std::move(acquisitions));

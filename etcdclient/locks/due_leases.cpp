@@ -1,5 +1,7 @@
 #include "etcdclient/locks/due_leases.h"
 
+#include "etcdclient/locks/lease_evidence.h"
+
 #include <algorithm>
 
 namespace etcd {
@@ -16,9 +18,10 @@ std::vector<int64_t> dueLeases(const std::unordered_map<int64_t, LockTable::Leas
     std::vector<Due> due;
     for (const auto& [lease, use] : uses) {
         const auto ttl = known.find(lease);
-        if (ttl != known.end() &&
-            (ttl->second.ttlSeconds < 0 ||
-             (now - ttl->second.fetchedAt < refresh && ttl->second.remainingAt(now) > 1.5)))
+        if (ttl != known.end() && (ttl->second.ttlSeconds < 0 ||
+                                   (now - ttl->second.fetchedAt <
+                                        leaseLookupPeriod(ttl->second.grantedTtlSeconds, refresh) &&
+                                    ttl->second.remainingAt(now) > 1.5)))
             continue;
         due.push_back(
             {use.holding > 0,

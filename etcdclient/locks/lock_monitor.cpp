@@ -2,6 +2,7 @@
 
 #include "etcdclient/key_range.h"
 #include "etcdclient/locks/due_leases.h"
+#include "etcdclient/locks/lease_evidence.h"
 #include "etcdclient/weak_callback.h"
 
 #include <algorithm>
@@ -282,14 +283,20 @@ void LockMonitor::onWatchResponse(uint64_t generation, const pb::WatchResponse& 
         const auto now = std::chrono::system_clock::now();
         const auto steadyNow = std::chrono::steady_clock::now();
         for (const auto& event : response.events()) {
-            if (event.type() == mvccpb::Event::DELETE && event.has_prev_kv()) {
-                // A key whose lease has run out was deleted by expiry, not released. The
-                // countdown only reaches zero for a lease nobody renewed: leases are looked up
-                // again before theirs runs low (tickLeases).
-                auto lease = leases_.find(event.prev_kv().lease());
-                if (lease != leases_.end() && lease->second.remainingAt(steadyNow) <= 0 &&
-                    table_.setLeaseExpired(lease->first, true))
-                    changedLocksOf(lease->first); // its keys elsewhere are anomalies now
+            if (event.type() == mvccpb::Event::DELETE && event.has_prev_kv() &&
+                event.prev_kv().lease() != 0) {
+                // An expiry only with evidence (endedByExpiry): a countdown at zero may only be
+                // stale, and a lease found gone before its keys' deletion came was as likely
+                // revoked.
+                const int64_t id = event.prev_kv().lease();
+                const auto lease = leases_.find(id);
+                const bool expired =
+                    lease != leases_.end() &&
+                    (lease->second.ttlSeconds < 0
+                         ? expiredBeforeDeleted_.contains(id)
+                         : endedByExpiry(lease->second, steadyNow, options_.leaseRefresh));
+                if (table_.setLeaseExpired(id, expired))
+                    changedLocksOf(id); // its keys elsewhere are anomalies now, or no longer
             }
             auto applied = table_.apply(event, event.kv().mod_revision(), now);
             for (const auto& lock : table_.touched())
@@ -375,13 +382,23 @@ void LockMonitor::tickLeases(uint64_t generation) {
         const auto& uses = table_.leaseUses();
         const std::size_t known = leases_.size();
         std::erase_if(leases_, [&](const auto& lease) { return !uses.contains(lease.first); });
-        if (leases_.size() != known)
+        std::erase_if(expiredBeforeDeleted_, [&](int64_t lease) { return !uses.contains(lease); });
+        bool changed = leases_.size() != known;
+        const auto now = std::chrono::steady_clock::now();
+        for (auto& [lease, ttl] : leases_) {
+            const bool stale = leaseTtlStale(ttl, now, options_.leaseRefresh);
+            changed = changed || stale != ttl.stale;
+            ttl.stale = stale;
+        }
+        if (changed)
             ++leasesStamp_;
 
-        const int budget = std::max(1, options_.leaseLookupsPerSecond *
-                                           static_cast<int>(leaseTick.count()) / 1000) -
+        const int perSecond = leaseLookupsPerSecond(uses, leases_, options_.leaseRefresh,
+                                                    options_.minLeaseLookupsPerSecond,
+                                                    options_.maxLeaseLookupsPerSecond);
+        const int budget = std::max(1, perSecond * static_cast<int>(leaseTick.count()) / 1000) -
                            leaseLookupsInFlight_;
-        due = dueLeases(uses, leases_, std::chrono::steady_clock::now(), options_.leaseRefresh,
+        due = dueLeases(uses, leases_, now, options_.leaseRefresh,
                         static_cast<std::size_t>(std::max(0, budget)));
         leaseLookupsInFlight_ += static_cast<int>(due.size());
     }
@@ -410,13 +427,17 @@ void LockMonitor::lookUpLease(uint64_t generation, int64_t lease) {
                 LeaseTtl& ttl = self->leases_[lease];
                 const LeaseTtl before = ttl;
                 const bool known = ttl.fetchedAt != std::chrono::steady_clock::time_point{};
+                if (known && reply->ttl() < 0 &&
+                    endedByExpiry(before, now, self->options_.leaseRefresh))
+                    self->expiredBeforeDeleted_.insert(lease);
+                ttl.stale = false;
                 ttl.jumpedUp = known && reply->ttl() > ttl.remainingAt(now) + 1.0;
                 ttl.ttlSeconds = reply->ttl();
                 ttl.grantedTtlSeconds = reply->grantedttl();
                 ttl.fetchedAt = now;
                 // A copy counting down from the last look still shows what this one says unless
                 // the lease was renewed, granted anew or has gone: no news, no copy.
-                if (!known || ttl.jumpedUp != before.jumpedUp ||
+                if (!known || ttl.jumpedUp != before.jumpedUp || before.stale ||
                     ttl.grantedTtlSeconds != before.grantedTtlSeconds ||
                     (ttl.ttlSeconds < 0) != (before.ttlSeconds < 0) ||
                     std::abs(ttl.remainingAt(now) - before.remainingAt(now)) >= 1.0)

@@ -21,16 +21,20 @@ namespace etcd {
 // the first locks of a million at once. After compaction, a broken stream or a failover it
 // re-lists and reconciles (the LockTable reports what the gap implied as recovered events), so
 // no holder change is missed or doubled. Lease TTLs are looked up for holders' leases first,
-// then the waiters', at a bounded rate. Callbacks run on the client's thread; state() is
-// thread-safe.
+// then the waiters', at the rate their TTLs need (bounded); a deletion is an expiry only with
+// evidence (endedByExpiry), and a TTL looked up too long ago is marked stale. Callbacks run on
+// the client's thread; state() is thread-safe.
 class LockMonitor : public std::enable_shared_from_this<LockMonitor> {
 public:
     struct Options {
         std::string prefix;
         int64_t pageSize = 5000;
         std::size_t historySize = 10000; // lock events kept, newest last
-        int leaseLookupsPerSecond = 40;  // so 10k waiters do not flood etcd
-        std::chrono::milliseconds leaseRefresh{2000};
+        // Lease lookups a second: as many as keep every lease shown looked up within its TTL
+        // (leaseLookupsPerSecond), within these bounds, so 10k waiters do not flood etcd.
+        int minLeaseLookupsPerSecond = 40;
+        int maxLeaseLookupsPerSecond = 400;
+        std::chrono::milliseconds leaseRefresh{2000}; // the longest a lease goes unlooked-at
         RecipeOverride recipe = RecipeOverride::Auto; // how keys group into locks (LockTable)
     };
     // Each batch of lock events, and an empty batch when only TTLs, liveness or the progress of
@@ -121,6 +125,9 @@ private:
     int64_t listingKeys_ = 0;
     std::vector<mvccpb::KeyValue> relisted_;
     std::map<int64_t, LeaseTtl> leases_;
+    // Leases a lookup found gone, with evidence that they expired, before their keys' deletions
+    // came: those deletions are expiries.
+    std::set<int64_t> expiredBeforeDeleted_;
     uint64_t leasesStamp_ = 1; // bumped whenever leases_ changes
     std::deque<LockEvent> history_;
     bool live_ = false;

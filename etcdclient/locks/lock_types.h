@@ -128,6 +128,9 @@ struct LeaseTtl {
     int64_t grantedTtlSeconds = 0;
     std::chrono::steady_clock::time_point fetchedAt{};
     bool jumpedUp = false; // renewed since the last look (a keepalive, or a leader change)
+    // Looked up longer ago than its staleness limit (leaseStaleAfter: about its TTL): a whole
+    // TTL of keepalives may have gone unseen, so the countdown says nothing of the lease now.
+    bool stale = false;
 
     double remainingAt(std::chrono::steady_clock::time_point now) const;
 };

@@ -53,6 +53,23 @@ private slots:
         QCOMPARE(cell(0, LockQueueModel::Predecessor).toString(), QString());
     }
 
+    // Issue 30: a TTL looked up too long ago kept counting down, to a red "0 s", as if current.
+    void aStaleTtlIsShownStaleWithoutACountdown() {
+        LockQueueModel model;
+        etcd::LockQueue queue = lockQueue("/locks/a", 1);
+        etcd::LeaseTtl ttl = leaseTtl(1, 2);
+        ttl.stale = true;
+        std::map<int64_t, etcd::LeaseTtl> leases{{100, ttl}};
+        model.setQueue(&queue, leases, Epoch + 3s, WallEpoch + 3s);
+        auto cell = [&](int role) { return model.data(model.index(0, LockQueueModel::Ttl), role); };
+        QCOMPARE(cell(Qt::DisplayRole).toString(), QString("stale"));
+        QVERIFY(!cell(TtlRemainingRole).isValid()); // drawn as text, not as a bar running out
+        QVERIFY(cell(Qt::ToolTipRole).toString().contains("last looked up 3 s ago"));
+        leases[100].stale = false; // looked up again
+        model.setQueue(&queue, leases, Epoch + 3s, WallEpoch + 3s);
+        QCOMPARE(cell(Qt::DisplayRole).toString(), QString("0 s"));
+    }
+
     // Issue 14: a key there before LockScope looked showed how long since we saw it as if exact.
     void timesBeganBeforeWeSawTheKeyAreLowerBoundsWithTheReason() {
         LockQueueModel model;

@@ -1,4 +1,6 @@
 #include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
+#include "etcdclient/locks/lease_evidence.h"
 #include "etcdclient/locks/lock_monitor.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
@@ -11,6 +13,7 @@
 #include <atomic>
 #include <csignal>
 #include <mutex>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -302,6 +305,78 @@ TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
                s.leases.at(q->second.keys[0].lease).grantedTtlSeconds == 7;
     }));
     holder->signal(SIGINT);
+}
+
+// Issue 30: with many short leases the lookups fell behind their TTLs, the countdowns ran out
+// and clean releases were reported as expiries. 150 sessions of TTL 2 s in 50 queues of three,
+// each holding 0.2-6 s and released cleanly (a revoke, or the key deleted and then a revoke):
+// none is an expiry, and no TTL is shown stale. Three more sessions stop their keepalives
+// mid-hold: theirs are, and only theirs.
+TEST_F(LockMonitorIntegrationTest,
+       ManyShortLeasesReleasedCleanlyAreNotExpiriesButAbandonedOnesAre) {
+    auto monitor = startMonitor();
+    constexpr int sessions = 150;
+    constexpr int abandoned = 3;
+    struct Contender {
+        std::shared_ptr<Session> session;
+        std::string key;
+        std::chrono::steady_clock::time_point releaseAt;
+        bool deleteFirst = false;
+    };
+    std::vector<Contender> contenders;
+    std::mt19937 random(30);
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < sessions + abandoned; ++i) {
+        auto session = createSession(*client, 2);
+        ASSERT_TRUE(session);
+        Contender c{.session = session,
+                    .key = prefix() + "job" + std::to_string(i % 50) + "/" +
+                           leaseHex(session->leaseId()),
+                    .releaseAt = start + std::chrono::milliseconds(200 + random() % 5800),
+                    .deleteFirst = i % 2 == 0};
+        pb::PutRequest put;
+        put.set_key(c.key);
+        put.set_lease(session->leaseId());
+        ASSERT_TRUE(call(*client, &Client::put, put));
+        contenders.push_back(std::move(c));
+    }
+    std::set<std::string> abandonedKeys;
+    for (int i = sessions; i < sessions + abandoned; ++i) {
+        contenders[i].session->setPaused(true);
+        abandonedKeys.insert(contenders[i].key);
+    }
+    std::vector<Contender*> byRelease;
+    for (int i = 0; i < sessions; ++i)
+        byRelease.push_back(&contenders[i]);
+    std::sort(byRelease.begin(), byRelease.end(),
+              [](auto* a, auto* b) { return a->releaseAt < b->releaseAt; });
+    int staleSeen = 0;
+    LockMonitorState state;
+    for (Contender* c : byRelease) {
+        std::this_thread::sleep_until(c->releaseAt);
+        if (c->deleteFirst) {
+            pb::DeleteRangeRequest del;
+            del.set_key(c->key);
+            ASSERT_TRUE(call(*client, &Client::deleteRange, del));
+        }
+        c->session->close();
+        monitor->update(state);
+        staleSeen += static_cast<int>(std::count_if(state.leases.begin(), state.leases.end(),
+                                                    [](const auto& l) { return l.second.stale; }));
+    }
+    ASSERT_TRUE(eventually([&] { return monitor->state().locks.empty(); }, 15s));
+
+    std::map<LockEventKind, int> departures;
+    std::set<std::string> expired;
+    for (const auto& e : monitor->history())
+        if (e.kind != LockEventKind::Enqueued && e.kind != LockEventKind::Acquired) {
+            ++departures[e.kind];
+            if (e.kind == LockEventKind::Expired)
+                expired.insert(e.key);
+        }
+    EXPECT_EQ(expired, abandonedKeys);
+    EXPECT_EQ(departures[LockEventKind::Released] + departures[LockEventKind::Cancelled], sessions);
+    EXPECT_EQ(staleSeen, 0) << "TTLs shown stale while etcd answered";
 }
 
 TEST_F(LockMonitorIntegrationTest, ElectionsShowTheLeaderAndItsProposal) {
