@@ -68,12 +68,9 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
         QCoreApplication::translate("lockscopectl",
                                     "Serve the locks under PREFIX as Prometheus metrics (text "
                                     "format 0.0.4) on /metrics, live, until interrupted."),
-        exitCode, {listenOption, maxLocksOption});
+        JsonOutput::None, exitCode, {listenOption, maxLocksOption});
     if (!args)
         return exitCode;
-    if (args->json)
-        return usageError(QCoreApplication::translate(
-            "lockscopectl", "exporter writes the Prometheus text format; it has no --json"));
     if (args->prefix.empty())
         return usageError(QCoreApplication::translate("lockscopectl",
                                                       "exporter needs a non-empty PREFIX, like "

@@ -11,7 +11,7 @@ namespace lockscope {
 
 std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments,
                                                     const QString& usage, const QString& about,
-                                                    int& exitCode,
+                                                    JsonOutput json, int& exitCode,
                                                     const QList<QCommandLineOption>& options) {
     QCommandLineParser parser;
     parser.setApplicationDescription(about);
@@ -27,7 +27,9 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
             "election, rwmutex or single-key for every key under PREFIX, where auto cannot "
             "decide."),
         "NAME", "auto");
-    parser.addOptions({jsonOption, recipeOption, helpOption});
+    if (json == JsonOutput::Offered)
+        parser.addOption(jsonOption);
+    parser.addOptions({recipeOption, helpOption});
     parser.addOptions(options);
     parser.addPositionalArgument(
         "prefix", QCoreApplication::translate("lockscopectl",
@@ -62,7 +64,8 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
         exitCode = usageProblem(arguments.constFirst(), problem);
         return std::nullopt;
     }
-    PrefixArguments result{*prefix, parser.isSet(jsonOption), *recipe, {}};
+    PrefixArguments result{
+        *prefix, json == JsonOutput::Offered && parser.isSet(jsonOption), *recipe, {}};
     for (const QCommandLineOption& option : options)
         result.values[option.names().first()] = parser.value(option);
     return result;

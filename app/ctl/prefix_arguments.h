@@ -11,7 +11,7 @@
 
 namespace lockscope {
 
-// The arguments of a command that takes one PREFIX, an optional --json and --recipe.
+// The arguments of a command that takes one PREFIX, --recipe and, where it prints JSON, --json.
 struct PrefixArguments {
     std::string prefix; // exact bytes
     bool json = false;
@@ -19,11 +19,14 @@ struct PrefixArguments {
     QMap<QString, QString> values; // of the command's own options, by name (defaults included)
 };
 
+// Whether a command offers --json (the exporter writes the Prometheus text format only).
+enum class JsonOutput { Offered, None };
+
 // Parses them, and the command's own `options` that take a value; prints help or the problem
 // itself and returns nothing (with the exit code in `exitCode`) when the command should not run.
 std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments,
                                                     const QString& usage, const QString& about,
-                                                    int& exitCode,
+                                                    JsonOutput json, int& exitCode,
                                                     const QList<QCommandLineOption>& options = {});
 
 } // namespace lockscope

@@ -23,7 +23,7 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         QCoreApplication::translate("lockscopectl",
                                     "Show every lock under PREFIX at one revision: holder, waiting "
                                     "queue, lease TTLs and anomalies."),
-        exitCode);
+        JsonOutput::Offered, exitCode);
     if (!args)
         return exitCode;
 

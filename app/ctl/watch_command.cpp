@@ -41,7 +41,7 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         arguments, "lockscopectl [connection flags] watch PREFIX [--json] [--recipe NAME]",
         QCoreApplication::translate("lockscopectl", "Print every lock event under PREFIX as it "
                                                     "happens, until interrupted."),
-        exitCode);
+        JsonOutput::Offered, exitCode);
     if (!args)
         return exitCode;
     if (args->prefix.empty()) // it would watch the whole keyspace, not one lock family

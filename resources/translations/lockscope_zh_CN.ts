@@ -2458,10 +2458,6 @@ Usage: %2</source>
         <translation>以 Prometheus 指标（文本格式 0.0.4）在 /metrics 上实时提供 PREFIX 下的锁，直到被中断。</translation>
     </message>
     <message>
-        <source>exporter writes the Prometheus text format; it has no --json</source>
-        <translation>exporter 输出 Prometheus 文本格式；它没有 --json</translation>
-    </message>
-    <message>
         <source>exporter needs a non-empty PREFIX, like /locks/ (use / for every lock under the root)</source>
         <translation>exporter 需要一个非空的 PREFIX，如 /locks/（用 / 表示根下的所有锁）</translation>
     </message>

@@ -195,6 +195,37 @@ private slots:
         QVERIFY(run.out.startsWith("lockscopectl "));
     }
 
+    // Each command the main help lists answers --help with its usage.
+    void everyCommandHasHelp() {
+        const Run main = runCtl({"--help"});
+        QCOMPARE(main.exitCode, 0);
+        QStringList commands;
+        static const QRegularExpression commandLine("^  ([a-z]+)  ");
+        for (const QString& line :
+             QString::fromUtf8(main.out).section("\nCommands:\n", 1).split('\n'))
+            if (const auto match = commandLine.match(line); match.hasMatch())
+                commands << match.captured(1);
+        QCOMPARE(commands,
+                 (QStringList{"status", "lock", "elect", "snapshot", "watch", "lab", "exporter"}));
+        for (const QString& command : commands) {
+            const Run help = runCtl({command, "--help"});
+            QVERIFY2(help.exitCode == 0, qPrintable(command + ": " + help.err));
+            QVERIFY2(help.out.startsWith("Usage: lockscopectl [connection flags] " +
+                                         command.toUtf8() + ' '),
+                     help.out.constData());
+        }
+    }
+
+    // The exporter writes the Prometheus text format: its help offers no --json, nor does it.
+    void theExporterOffersNoJson() {
+        const Run help = runCtl({"exporter", "--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(!help.out.contains("--json"), help.out.constData());
+        const Run run = runCtl({"--endpoints", endpoint_, "exporter", "/locks/", "--json"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("json"), qPrintable(run.err));
+    }
+
     void helpInTheLocalesLanguage() {
         const Run chinese = runInChinese({"--help"});
         QCOMPARE(chinese.exitCode, 0);
