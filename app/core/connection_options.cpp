@@ -67,7 +67,7 @@ bool readEndpoints(const Value& value, std::vector<std::string>& out, QString& e
 }
 
 bool readFile(const Value& value, std::string& out, QString& error) {
-    if (!QFileInfo(value.text).isReadable()) {
+    if (const QFileInfo file(value.text); !file.isFile() || !file.isReadable()) {
         error =
             QCoreApplication::translate(
                 "ConnectionOptions", "%1: cannot read \"%2\"; give the path of a readable PEM file")

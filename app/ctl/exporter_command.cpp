@@ -71,11 +71,6 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
         JsonOutput::None, exitCode, {listenOption, maxLocksOption});
     if (!args)
         return exitCode;
-    if (args->prefix.empty())
-        return usageError(QCoreApplication::translate("lockscopectl",
-                                                      "exporter needs a non-empty PREFIX, like "
-                                                      "/locks/ (use / for every lock under the "
-                                                      "root)"));
     const QString listenText = args->values["listen"];
     const auto listen = parseListenAddress(listenText);
     if (!listen)

@@ -165,8 +165,18 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
                                            "lockscopectl [connection flags] lab [options]"))
         return *done;
     lab::LabOptions options;
-    bool ok = true;
+    // A value that does not parse is said with its flag; one out of range, by the lab's own
+    // check (LabOptions::problem). The first problem found is said.
+    QString problem;
+    auto refuse = [&](const QCommandLineOption& option, const QString& wanted) {
+        if (problem.isEmpty())
+            problem = QCoreApplication::translate("lockscopectl", "--%1: \"%2\" is not %3")
+                          .arg(option.names().constFirst(), parser.value(option), wanted);
+    };
+    bool ok = false;
     options.workers = parser.value(workers).toInt(&ok);
+    if (!ok)
+        refuse(workers, QCoreApplication::translate("lockscopectl", "a number"));
     options.locks.clear();
     for (const auto& text : parser.value(locks).split(',', Qt::SkipEmptyParts)) {
         std::string why;
@@ -176,26 +186,31 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
                             .arg(QString::fromStdString(why)));
         options.locks.push_back(*name);
     }
-    const auto holdTime = parseGoDuration(parser.value(hold));
-    const auto thinkTime = parseGoDuration(parser.value(think));
-    const auto runTime = parseGoDuration(parser.value(duration));
-    if (!ok || !holdTime || !thinkTime || !runTime)
-        return fail(QCoreApplication::translate("lockscopectl",
-                                                "--workers takes a number; --hold, --think and "
-                                                "--duration take durations like 100ms or 30s"));
-    options.hold = *holdTime;
-    options.think = *thinkTime;
+    auto durationOf = [&](const QCommandLineOption& option) {
+        const auto value = parseGoDuration(parser.value(option));
+        if (!value)
+            refuse(option,
+                   QCoreApplication::translate("lockscopectl", "a duration like 100ms or 30s"));
+        return value.value_or(std::chrono::milliseconds(0));
+    };
+    options.hold = durationOf(hold);
+    options.think = durationOf(think);
+    const std::chrono::milliseconds runTime = durationOf(duration);
     options.ttlSeconds = parser.value(ttl).toLongLong(&ok);
-    bool okStall = true, okCrash = true, okSlow = true;
-    options.stallProbability = parser.value(stall).toDouble(&okStall);
-    options.crashProbability = parser.value(crash).toDouble(&okCrash);
-    options.slowProbability = parser.value(slow).toDouble(&okSlow);
+    if (!ok)
+        refuse(ttl, QCoreApplication::translate("lockscopectl", "whole seconds"));
+    for (const auto& [option, probability] : {std::pair{&stall, &options.stallProbability},
+                                              {&crash, &options.crashProbability},
+                                              {&slow, &options.slowProbability}}) {
+        *probability = parser.value(*option).toDouble(&ok);
+        if (!ok)
+            refuse(*option, QCoreApplication::translate("lockscopectl", "a number from 0 to 1"));
+    }
     options.fencing = !parser.isSet(noFencing);
-    if (!ok || !okStall || !okCrash || !okSlow)
-        return fail(QCoreApplication::translate(
-            "lockscopectl", "--ttl takes whole seconds; --stall, --crash and --slow take 0 to 1"));
-    if (const auto problem = options.problem(); !problem.empty())
-        return fail(QString::fromStdString(problem));
+    if (problem.isEmpty())
+        problem = QString::fromStdString(options.problem());
+    if (!problem.isEmpty())
+        return fail(problem);
 
     int exitCode = ExitOk;
     const auto client = connect(connection, exitCode);
@@ -215,7 +230,7 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     TerminationSignals termination; // Ctrl-C ends the run early; the report still comes
     auto contention = lab::ContentionLab::create(*client, options);
     contention->start();
-    QTimer::singleShot(*runTime, QCoreApplication::instance(), &QCoreApplication::quit);
+    QTimer::singleShot(runTime, QCoreApplication::instance(), &QCoreApplication::quit);
     QCoreApplication::exec();
     etcd::waitFor<void>([&](auto stopped) { contention->stop(std::move(stopped)); });
     const auto report = contention->report();

@@ -54,6 +54,10 @@ std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments
                (prefix = parseKeyText(argumentBytes(positional.first()), why), !prefix))
         problem = QCoreApplication::translate("lockscopectl", "PREFIX: %1")
                       .arg(QString::fromStdString(why));
+    else if (prefix->empty()) // the whole keyspace, not one lock family
+        problem = QCoreApplication::translate("lockscopectl",
+                                              "a non-empty PREFIX is needed, like /locks/ (use / "
+                                              "for every lock under the root)");
     const auto recipe = etcd::parseRecipeOverride(parser.value(recipeOption).toStdString());
     if (problem.isEmpty() && !recipe)
         problem = QCoreApplication::translate("lockscopectl",

@@ -22,8 +22,9 @@ struct PrefixArguments {
 // Whether a command offers --json (the exporter writes the Prometheus text format only).
 enum class JsonOutput { Offered, None };
 
-// Parses them, and the command's own `options` that take a value; prints help or the problem
-// itself and returns nothing (with the exit code in `exitCode`) when the command should not run.
+// Parses them, and the command's own `options` that take a value (PREFIX must not be empty);
+// prints help or the problem itself and returns nothing (with the exit code in `exitCode`) when the
+// command should not run.
 std::optional<PrefixArguments> parsePrefixArguments(const QStringList& arguments,
                                                     const QString& usage, const QString& about,
                                                     JsonOutput json, int& exitCode,

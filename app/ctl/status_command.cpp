@@ -4,6 +4,7 @@
 #include "app/core/endpoint_status_model.h"
 #include "app/core/json_writer.h"
 #include "app/ctl/text_table.h"
+#include "etcdclient/tls_files.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -57,6 +58,10 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
                                                           "flags go before the command)")
                                           .arg(parser.positionalArguments().constFirst()));
 
+    // Unusable TLS files are the arguments' fault: said once, before any endpoint is asked,
+    // not as every endpoint's failure.
+    if (const auto files = etcd::readTlsFiles(connection.client); !files)
+        return failWith(files.error());
     ClusterStatusProbe probe(connection.client);
     QList<EndpointStatus> rows;
     QEventLoop loop;

@@ -44,11 +44,6 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
         JsonOutput::Offered, exitCode);
     if (!args)
         return exitCode;
-    if (args->prefix.empty()) // it would watch the whole keyspace, not one lock family
-        return usageProblem("watch", QCoreApplication::translate(
-                                         "lockscopectl", "a non-empty PREFIX is needed, like "
-                                                         "/locks/ (use / for every lock under the "
-                                                         "root)"));
 
     const auto client = connect(connection, exitCode);
     if (!client)

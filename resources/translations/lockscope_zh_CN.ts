@@ -2458,10 +2458,6 @@ Usage: %2</source>
         <translation>以 Prometheus 指标（文本格式 0.0.4）在 /metrics 上实时提供 PREFIX 下的锁，直到被中断。</translation>
     </message>
     <message>
-        <source>exporter needs a non-empty PREFIX, like /locks/ (use / for every lock under the root)</source>
-        <translation>exporter 需要一个非空的 PREFIX，如 /locks/（用 / 表示根下的所有锁）</translation>
-    </message>
-    <message>
         <source>--listen wants HOST:PORT with an IP address, like 127.0.0.1:9464, not &quot;%1&quot;</source>
         <translation>--listen 需要带 IP 地址的 HOST:PORT，如 127.0.0.1:9464，而不是“%1”</translation>
     </message>
@@ -2564,14 +2560,6 @@ Usage: %2</source>
     <message>
         <source>--locks: %1</source>
         <translation>--locks：%1</translation>
-    </message>
-    <message>
-        <source>--workers takes a number; --hold, --think and --duration take durations like 100ms or 30s</source>
-        <translation>--workers 接受一个数字；--hold、--think 和 --duration 接受时长，如 100ms 或 30s</translation>
-    </message>
-    <message>
-        <source>--ttl takes whole seconds; --stall, --crash and --slow take 0 to 1</source>
-        <translation>--ttl 接受整数秒；--stall、--crash 和 --slow 接受 0 到 1</translation>
     </message>
     <message>
         <source>lockscopectl lab: cannot start: %1
@@ -2944,6 +2932,26 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>--recipe single-key is a lock of one key: it goes with neither --server-lock nor --read/--write; leave out one of them</source>
         <translation>--recipe single-key 是单个键的锁：不能与 --server-lock 或 --read/--write 同用；请去掉其中之一</translation>
+    </message>
+    <message>
+        <source>--%1: &quot;%2&quot; is not %3</source>
+        <translation>--%1：“%2”不是%3</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>a duration like 100ms or 30s</source>
+        <translation>时长（如 100ms 或 30s）</translation>
+    </message>
+    <message>
+        <source>whole seconds</source>
+        <translation>整数秒</translation>
+    </message>
+    <message>
+        <source>a number from 0 to 1</source>
+        <translation>0 到 1 之间的数</translation>
     </message>
 </context>
 </TS>

@@ -176,6 +176,19 @@ private slots:
         QTest::newRow("unknown command") << QStringList{"frob"} << "unknown command \"frob\"";
         QTest::newRow("no command") << QStringList{} << "no command given";
         QTest::newRow("bad status flag") << QStringList{"status", "--yaml"} << "yaml";
+        // Every prefix command refuses an empty PREFIX (the whole keyspace) the same way.
+        for (const char* command : {"snapshot", "watch", "exporter"})
+            QTest::newRow(qPrintable(QString("empty %1 prefix").arg(command)))
+                << QStringList{command, ""} << "non-empty PREFIX";
+        QTest::newRow("negative lab duration")
+            << QStringList{"lab", "--duration", "-1s"} << "--duration: \"-1s\"";
+        QTest::newRow("lab workers not a number")
+            << QStringList{"lab", "--workers", "ten"} << "--workers: \"ten\"";
+        // Refused before anything is dialled: no status table first.
+        QTest::newRow("cacert a directory")
+            << QStringList{"--cacert", "/tmp", "status"} << "--cacert: cannot read \"/tmp\"";
+        QTest::newRow("cacert not PEM")
+            << QStringList{"--cacert", LOCKSCOPECTL_PATH, "status"} << "--cacert file";
     }
     void usageErrorsExitTwoWithAMessage() {
         QFETCH(QStringList, arguments);
