@@ -182,6 +182,12 @@ void Client::statusOf(std::size_t member, pb::StatusRequest request,
                  std::chrono::milliseconds(0), member);
 }
 
+void Client::alarms(pb::AlarmRequest request, Callback<pb::AlarmResponse> done) {
+    // Every action is idempotent: raising or disarming an alarm twice changes nothing more.
+    core_->unary("Maintenance.Alarm", Retry::Always, &Member::maintenance,
+                 &pb::Maintenance::Stub::PrepareAsyncAlarm, std::move(request), std::move(done));
+}
+
 void Client::memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done) {
     core_->unary("Cluster.MemberList", Retry::Always, &Member::cluster,
                  &pb::Cluster::Stub::PrepareAsyncMemberList, std::move(request), std::move(done));

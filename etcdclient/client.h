@@ -148,6 +148,9 @@ public:
     // each member's own answer, for a per-member view.
     void statusOf(std::size_t member, pb::StatusRequest request, Callback<pb::StatusResponse> done);
     void memberList(pb::MemberListRequest request, Callback<pb::MemberListResponse> done);
+    // etcd's alarms (Maintenance.Alarm): GET lists the raised ones (NOSPACE, CORRUPT) of every
+    // member; DEACTIVATE disarms one, as `etcdctl alarm disarm` does.
+    void alarms(pb::AlarmRequest request, Callback<pb::AlarmResponse> done);
     // etcd's v3lock service. Lock waits on the server until the lock is acquired: lock() gives
     // up after the command timeout, lockWithin() after `timeout` (or when cancelled).
     void lock(v3lockpb::LockRequest request, Callback<v3lockpb::LockResponse> done);

@@ -1,5 +1,8 @@
 #include "etcdclient/error.h"
 
+#include "etcdclient/alarms.h"
+#include "rpc.pb.h"
+
 #include <grpcpp/support/status.h>
 
 namespace etcd {
@@ -131,6 +134,10 @@ std::string detail(ErrorCode code, const std::string& msg, const std::string& en
     if (code == ErrorCode::Unavailable && contains(msg, "timed out before receiving SETTINGS"))
         return "no answer: the connection was accepted but nothing spoke gRPC on it in time";
     // A member stopped (SIGSTOP), hung or cut off keeps its connection open and goes silent.
+    // etcd's own text names neither the alarm behind it nor its cure.
+    if (contains(msg, "database space exceeded"))
+        return "database space exceeded: etcd's NOSPACE alarm is raised: " +
+               alarmCure(etcdserverpb::NOSPACE);
     if (code == ErrorCode::Unavailable && contains(msg, "keepalive watchdog timeout"))
         return "no answer: the connection went silent (keepalive watchdog timeout); etcd may "
                "be stopped, hung or overloaded, or the network between cut";

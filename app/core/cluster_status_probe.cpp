@@ -1,6 +1,7 @@
 #include "app/core/cluster_status_probe.h"
 
 #include "app/core/guarded_post.h"
+#include "etcdclient/alarms.h"
 #include "etcdclient/client.h"
 #include "etcdclient/endpoint.h"
 
@@ -45,13 +46,24 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
 ClusterStatusProbe::~ClusterStatusProbe() = default;
 
 bool ClusterStatusProbe::busy() const {
-    return std::any_of(targets_.begin(), targets_.end(),
-                       [](const Target& target) { return target.asking; });
+    return alarmsAsking_ || std::any_of(targets_.begin(), targets_.end(),
+                                        [](const Target& target) { return target.asking; });
 }
 
 void ClusterStatusProbe::refresh() {
     if (targets_.empty())
         emit updated(latest_);
+    if (client_ && !alarmsAsking_) {
+        alarmsAsking_ = true;
+        client_->alarms({}, [guard = QPointer(this)](etcd::Result<etcd::pb::AlarmResponse> reply) {
+            std::optional<std::vector<etcd::RaisedAlarm>> alarms;
+            if (reply)
+                alarms = etcd::raisedAlarms(*reply);
+            postGuarded(guard, [alarms = std::move(alarms)](ClusterStatusProbe* self) {
+                self->deliverAlarms(alarms);
+            });
+        });
+    }
     for (std::size_t row = 0; row < targets_.size(); ++row) {
         Target& target = targets_[row];
         if (target.asking)
@@ -76,14 +88,40 @@ void ClusterStatusProbe::refresh() {
     }
 }
 
-void ClusterStatusProbe::deliver(int row, const EndpointStatus& status) {
+void ClusterStatusProbe::deliver(int row, EndpointStatus status) {
     Target& target = targets_[static_cast<std::size_t>(row)];
     target.asking = false;
     target.answered = true;
-    latest_[row] = status;
-    if (std::all_of(targets_.begin(), targets_.end(),
-                    [](const Target& each) { return each.answered; }))
+    status.alarms = alarmsOf(status);
+    latest_[row] = std::move(status);
+    if (complete())
         emit updated(latest_);
+}
+
+void ClusterStatusProbe::deliverAlarms(std::optional<std::vector<etcd::RaisedAlarm>> alarms) {
+    alarmsAsking_ = false;
+    alarmsAnswered_ = true;
+    if (alarms)
+        alarms_ = std::move(*alarms);
+    for (EndpointStatus& status : latest_)
+        status.alarms = alarmsOf(status);
+    if (complete())
+        emit updated(latest_);
+}
+
+bool ClusterStatusProbe::complete() const {
+    return (alarmsAnswered_ || !client_) &&
+           std::all_of(targets_.begin(), targets_.end(),
+                       [](const Target& each) { return each.answered; });
+}
+
+std::vector<etcd::RaisedAlarm> ClusterStatusProbe::alarmsOf(const EndpointStatus& status) const {
+    std::vector<etcd::RaisedAlarm> mine;
+    if (status.answered())
+        std::copy_if(
+            alarms_.begin(), alarms_.end(), std::back_inserter(mine),
+            [&](const etcd::RaisedAlarm& alarm) { return alarm.memberId == status.memberId; });
+    return mine;
 }
 
 } // namespace lockscope

@@ -19,8 +19,9 @@ namespace lockscope {
 // each call goes to its member alone (Client::statusOf, no failover), so each row is that
 // member's answer and not whichever member answered first. A malformed endpoint gets its own
 // row's error and does not stop the others. Each row moves on its own: a member that hangs
-// until the deadline holds back only its own row, not the others'. Lives on the application's
-// thread; replies hop there from the client's thread.
+// until the deadline holds back only its own row, not the others'. etcd's alarms (NOSPACE, ...)
+// are asked once per refresh of any member and each row gets its member's. Lives on the
+// application's thread; replies hop there from the client's thread.
 class ClusterStatusProbe : public QObject {
     Q_OBJECT
 public:
@@ -45,11 +46,19 @@ private:
         bool asking = false;               // its call is out
         bool answered = false;             // it has had an answer or failure since the start
     };
-    void deliver(int row, const EndpointStatus& status);
+    void deliver(int row, EndpointStatus status);
+    // The alarms raised, or nothing when the call failed (the last ones known stay).
+    void deliverAlarms(std::optional<std::vector<etcd::RaisedAlarm>> alarms);
+    // Every endpoint and the alarms have had an answer or failure since the start.
+    bool complete() const;
+    std::vector<etcd::RaisedAlarm> alarmsOf(const EndpointStatus& status) const;
 
     std::unique_ptr<etcd::Client> client_;
     std::vector<Target> targets_;
     QList<EndpointStatus> latest_;
+    bool alarmsAsking_ = false;
+    bool alarmsAnswered_ = false;
+    std::vector<etcd::RaisedAlarm> alarms_;
 };
 
 } // namespace lockscope

@@ -44,9 +44,25 @@ void EndpointStatus::writeJson(JsonWriter& json) const {
     known("raft_index", static_cast<int64_t>(raftIndex));
     known("db_size", static_cast<int64_t>(dbSize));
     known("db_size_in_use", static_cast<int64_t>(dbSizeInUse));
-    json.key("round_trip_ms").value(roundTripMs).key("error");
-    answered() ? json.null() : json.value(error.toStdString());
+    json.key("round_trip_ms").value(roundTripMs).key("alarms");
+    if (answered()) {
+        json.beginArray();
+        for (const etcd::RaisedAlarm& alarm : alarms)
+            json.value(etcd::alarmTypeName(alarm.type));
+        json.endArray();
+    } else {
+        json.null();
+    }
+    json.key("error");
+    const QString said = problem();
+    said.isEmpty() ? json.null() : json.value(said.toStdString());
     json.endObject();
+}
+
+QString EndpointStatus::problem() const {
+    if (!answered())
+        return error;
+    return QString::fromStdString(etcd::describeAlarms(alarms));
 }
 
 QString EndpointStatus::hexId(quint64 id) {

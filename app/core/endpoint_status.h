@@ -1,5 +1,6 @@
 #pragma once
 
+#include "etcdclient/alarms.h"
 #include "etcdclient/result.h"
 
 #include <QString>
@@ -26,8 +27,13 @@ struct EndpointStatus {
     qint64 dbSize = 0;
     qint64 dbSizeInUse = 0;
     double roundTripMs = 0;
+    // The alarms etcd has raised on this member (NOSPACE: every write is refused), as the
+    // Alarm call answered; ClusterStatusProbe fills them in.
+    std::vector<etcd::RaisedAlarm> alarms;
 
     bool answered() const { return error.isEmpty(); }
+    // What is wrong with the member: its failure, else its alarms with their cure, else "".
+    QString problem() const;
     bool isLeader() const { return answered() && memberId != 0 && memberId == leaderId; }
 
     static EndpointStatus fromReply(const QString& endpoint,
@@ -35,6 +41,7 @@ struct EndpointStatus {
                                     double roundTripMs);
     // Stable snake_case keys. Ids are hex strings (as etcdctl prints them), since a 64-bit id
     // does not survive a JSON reader's doubles. Fields a failed endpoint could not tell are null.
+    // "error" is problem(); "alarms" the names of the alarms raised ("NOSPACE").
     void writeJson(JsonWriter& json) const;
     // Lowercase hex without padding, as etcdctl prints member ids.
     static QString hexId(quint64 id);

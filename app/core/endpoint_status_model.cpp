@@ -23,7 +23,7 @@ QVariant EndpointStatusModel::data(const QModelIndex& index, int role) const {
     case RawValueRole: return rawValue(status, index.column());
     // How long the failure took tells a refusal (at once) from a hung member (the timeout).
     case Qt::ToolTipRole:
-        return status.answered() ? QVariant()
+        return status.answered() ? (status.alarms.empty() ? QVariant() : QVariant(status.problem()))
                                  : QVariant(tr("%1\n(failed after %2 ms)")
                                                 .arg(status.error)
                                                 .arg(status.roundTripMs, 0, 'f', 2));
@@ -90,7 +90,7 @@ QVariant EndpointStatusModel::display(const EndpointStatus& status, int column) 
     if (column == EndpointColumn)
         return status.endpoint;
     if (column == ErrorColumn)
-        return status.error;
+        return status.problem();
     // A bare time beside a member that did not answer read as its answer's round trip; how long
     // the failure took is in the row's tooltip.
     if (column == RoundTripColumn)
@@ -120,7 +120,7 @@ QVariant EndpointStatusModel::rawValue(const EndpointStatus& status, int column)
     case RaftIndexColumn: return status.raftIndex;
     case RevisionColumn: return status.revision;
     case RoundTripColumn: return status.roundTripMs;
-    case ErrorColumn: return status.error;
+    case ErrorColumn: return status.problem();
     default: return {};
     }
 }

@@ -6,6 +6,7 @@
 #include "app/ctl/lock_metrics.h"
 #include "app/ctl/monitor_retry.h"
 #include "app/ctl/prefix_arguments.h"
+#include "etcdclient/alarms.h"
 #include "etcdclient/locks/lock_monitor.h"
 
 #include <QCoreApplication>
@@ -13,6 +14,7 @@
 #include <QHttpServer>
 #include <QHttpServerResponse>
 #include <QTcpServer>
+#include <QTimer>
 #include <cstdio>
 
 namespace lockscope {
@@ -105,6 +107,27 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
                                   onEvents, [](const auto& retry) { reportMonitorRetry(retry); });
     etcd::LockMonitorState state;
 
+    // etcd's alarms, asked every second (one call at a time): while NOSPACE is raised etcd
+    // refuses every write, so the locks under watch cannot change hands, whatever the monitor
+    // sees. Unknown (no series, no verdict) while the call fails.
+    bool askingAlarms = false;
+    const auto askAlarms = [&, app] {
+        if (askingAlarms)
+            return;
+        askingAlarms = true;
+        (*client)->alarms({}, [&, app](etcd::Result<etcd::pb::AlarmResponse> reply) {
+            std::optional<std::vector<etcd::RaisedAlarm>> raised;
+            if (reply)
+                raised = etcd::raisedAlarms(*reply);
+            postGuarded(app, [&, raised](QCoreApplication*) {
+                askingAlarms = false;
+                metrics.setAlarms(raised);
+            });
+        });
+    };
+    QTimer alarmPoll;
+    QObject::connect(&alarmPoll, &QTimer::timeout, askAlarms);
+
     QHttpServer http;
     http.route("/metrics", [&] {
         monitor->update(state);
@@ -114,11 +137,16 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     });
     http.route("/healthz", [&] {
         const auto [live, status] = monitor->liveness();
-        if (live)
-            return QHttpServerResponse("text/plain", "ok\n");
-        return QHttpServerResponse("text/plain",
-                                   QByteArray::fromStdString("not watching: " + status + "\n"),
-                                   QHttpServerResponse::StatusCode::ServiceUnavailable);
+        if (!live)
+            return QHttpServerResponse("text/plain",
+                                       QByteArray::fromStdString("not watching: " + status + "\n"),
+                                       QHttpServerResponse::StatusCode::ServiceUnavailable);
+        if (const auto& alarms = metrics.alarms(); alarms && !alarms->empty())
+            return QHttpServerResponse(
+                "text/plain",
+                QByteArray::fromStdString("etcd alarm: " + etcd::describeAlarms(*alarms) + "\n"),
+                QHttpServerResponse::StatusCode::ServiceUnavailable);
+        return QHttpServerResponse("text/plain", "ok\n");
     });
     auto* tcp = new QTcpServer(&http); // owned by the server once bound
     if (!tcp->listen(listen->host, listen->port)) {
@@ -136,6 +164,8 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
             .arg(tcp->serverPort())
             .arg(QString::fromStdString(displayKey(args->prefix))));
     monitor->start();
+    askAlarms();
+    alarmPoll.start(1000);
     exitCode = QCoreApplication::exec();
     monitor->stop();
     return exitCode;

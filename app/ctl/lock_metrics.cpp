@@ -1,6 +1,7 @@
 #include "app/ctl/lock_metrics.h"
 
 #include "app/core/key_text.h"
+#include "rpc.pb.h"
 
 #include <prometheus/text_serializer.h>
 #include <sstream>
@@ -165,8 +166,9 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
               "Acquisitions by a waiter at the revision its predecessor's key went.",
               MetricType::Counter, std::move(handoffs));
     out.write("lockscope_lock_losses_total",
-              "Holders that lost the lock without releasing it: reason=\"expired\" when the "
-              "lease ran out. etcd reports a release, a deletion by someone else and a lease "
+              "Holders that lost the lock without releasing it: reason=\"expired\" when etcd's "
+              "answers show the lease ran out unrenewed (a stale TTL is no evidence). etcd reports "
+              "a release, a deletion by someone else and a lease "
               "revoke alike as a delete, so those are not told apart.",
               MetricType::Counter, std::move(losses));
     out.write("lockscope_lock_wait_seconds",
@@ -199,6 +201,20 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
     out.write("lockscope_monitor_up",
               "1 while the lock monitor's snapshot is loaded and its watch runs.",
               MetricType::Gauge, {sample(state.live ? 1 : 0, MetricType::Gauge)});
+    if (alarms_) {
+        // Every kind etcd knows, 0 when not raised: an alert compares a value, not an absence.
+        std::map<int, double> raised{{etcdserverpb::NOSPACE, 0}, {etcdserverpb::CORRUPT, 0}};
+        for (const etcd::RaisedAlarm& alarm : *alarms_)
+            raised[alarm.type] = 1;
+        std::vector<ClientMetric> alarms;
+        for (const auto& [type, value] : raised)
+            alarms.push_back(
+                sample(value, MetricType::Gauge, {{"kind", etcd::alarmTypeName(type)}}));
+        out.write("lockscope_etcd_alarm",
+                  "1 while etcd has this alarm raised on any member (NOSPACE: the database "
+                  "reached its quota and every write, locks included, is refused).",
+                  MetricType::Gauge, std::move(alarms));
+    }
     out.write("lockscope_build_info", "Always 1; the exporter's version is a label.",
               MetricType::Gauge, {sample(1, MetricType::Gauge, {{"version", LOCKSCOPE_VERSION}})});
     return out.text();

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "etcdclient/alarms.h"
 #include "etcdclient/locks/lock_monitor.h"
 
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <prometheus/histogram.h>
 #include <string>
 #include <vector>
@@ -23,6 +25,11 @@ public:
     explicit LockMetrics(std::size_t maxLocks);
 
     void observe(const std::vector<etcd::LockEvent>& events);
+    // etcd's raised alarms as last asked, or nothing when not known (no lockscope_etcd_alarm).
+    void setAlarms(std::optional<std::vector<etcd::RaisedAlarm>> alarms) {
+        alarms_ = std::move(alarms);
+    }
+    const std::optional<std::vector<etcd::RaisedAlarm>>& alarms() const { return alarms_; }
     std::string render(const etcd::LockMonitorState& state,
                        std::chrono::steady_clock::time_point now);
 
@@ -44,6 +51,7 @@ private:
     LockCounters other_;
     prometheus::Histogram wait_;
     prometheus::Histogram hold_;
+    std::optional<std::vector<etcd::RaisedAlarm>> alarms_;
 };
 
 } // namespace lockscope

@@ -42,7 +42,7 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
         "lockscopectl", "Show each endpoint's status: version, member id, leader, revision, raft "
-                        "term and index, database size and round trip."));
+                        "term and index, database size, round trip and etcd's alarms."));
     const QCommandLineOption jsonOption(
         "json",
         QCoreApplication::translate("lockscopectl", "Print a JSON array instead of a table."));
@@ -78,8 +78,12 @@ int runStatusCommand(const QStringList& arguments, const ConnectionOptions& conn
     int exitCode = ExitOk;
     int failed = 0;
     for (const EndpointStatus& row : rows) {
-        if (row.answered())
+        if (row.answered()) {
+            // The status was read, but etcd refuses writes: said where a script's log shows it.
+            if (!row.alarms.empty())
+                say(QStringLiteral("%1: %2").arg(row.endpoint, row.problem()));
             continue;
+        }
         ++failed;
         say(row.error);
         exitCode = std::max(exitCode, exitCodeFor(row.errorCode));

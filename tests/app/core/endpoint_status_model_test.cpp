@@ -2,6 +2,7 @@
 #include "app/core/json_writer.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -130,7 +131,8 @@ private slots:
         const QJsonObject answered = asJson(answeredRow("a:1", 12, true));
         const QStringList keys = {"endpoint",  "version",        "member_id",     "leader",
                                   "is_leader", "revision",       "raft_term",     "raft_index",
-                                  "db_size",   "db_size_in_use", "round_trip_ms", "error"};
+                                  "db_size",   "db_size_in_use", "round_trip_ms", "alarms",
+                                  "error"};
         QStringList sortedKeys = keys;
         sortedKeys.sort();
         QCOMPARE(answered.keys(), sortedKeys);
@@ -139,12 +141,29 @@ private slots:
         QCOMPARE(answered["revision"].toInteger(), 12);
         QCOMPARE(answered["round_trip_ms"].toDouble(), 1.25);
         QVERIFY(answered["error"].isNull());
+        QCOMPARE(answered["alarms"].toArray(), QJsonArray());
 
         const QJsonObject failed = asJson(failedRow("b:2"));
         QCOMPARE(failed.keys(), sortedKeys);
         QVERIFY(failed["revision"].isNull());
         QVERIFY(failed["leader"].isNull());
         QVERIFY(failed["error"].toString().contains("refused"));
+        QVERIFY(failed["alarms"].isNull()); // not known
+
+        // Issue 30: etcd refused every write under its NOSPACE alarm, and the error said nothing.
+        EndpointStatus full = answeredRow("c:3", 12, true);
+        full.memberId = 0xabc;
+        full.alarms = {{0xabc, 1}};
+        const QJsonObject alarmed = asJson(full);
+        QCOMPARE(alarmed["alarms"].toArray(), QJsonArray({"NOSPACE"}));
+        QVERIFY(alarmed["error"].toString().startsWith("NOSPACE on member abc: "));
+        QVERIFY(alarmed["error"].toString().contains("etcdctl alarm disarm"));
+        QCOMPARE(alarmed["revision"].toInteger(), 12); // it answered: its figures stand
+        EndpointStatusModel model;
+        model.setRows({full});
+        QVERIFY(model.data(model.index(0, EndpointStatusModel::ErrorColumn))
+                    .toString()
+                    .startsWith("NOSPACE on member abc"));
     }
 };
 

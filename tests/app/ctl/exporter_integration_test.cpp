@@ -13,6 +13,7 @@
 #include <QRegularExpression>
 #include <fstream>
 #include <map>
+#include <thread>
 
 using namespace std::chrono_literals;
 using namespace lockscope::test;
@@ -47,11 +48,12 @@ std::map<std::string, double> samples(const QByteArray& text) {
 
 class ExporterIntegrationTest : public LockscopectlTest {
 protected:
-    // Starts the exporter on a free port; returns its base URL ("" if it did not say one).
-    std::string startExporter(std::vector<std::string> extra = {}) {
+    // Starts the exporter on a free port (on the suite's etcd unless `endpoints` names
+    // another); returns its base URL ("" if it did not say one).
+    std::string startExporter(std::vector<std::string> extra = {}, std::string endpoints = {}) {
         std::vector<std::string> args = {"exporter", prefix(), "--listen", "127.0.0.1:0"};
         args.insert(args.end(), extra.begin(), extra.end());
-        exporter = lockscopectl(args);
+        exporter = endpoints.empty() ? lockscopectl(args) : lockscopectlOn(endpoints, args);
         const auto line = exporter->readLine(10s);
         static const QRegularExpression url("(http://[0-9.:]+)/metrics");
         const auto match = url.match(QString::fromStdString(line.value_or("")));
@@ -59,6 +61,13 @@ protected:
     }
     std::pair<int, QByteArray> get(const std::string& url) {
         return run("curl", {"-s", "-S", "-f", QString::fromStdString(url)});
+    }
+    // The HTTP status and body (trimmed) of a GET, whatever the status.
+    std::pair<int, QByteArray> getAny(const std::string& url) {
+        auto [code, out] =
+            run("curl", {"-s", "-S", "-w", "\n%{http_code}", QString::fromStdString(url)});
+        const qsizetype cut = out.lastIndexOf('\n');
+        return {code == 0 ? out.mid(cut + 1).toInt() : -1, out.left(cut).trimmed()};
     }
     QByteArray scrape(const std::string& base) {
         auto [code, body] = get(base + "/metrics");
@@ -217,6 +226,88 @@ TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
                 "resident %s\n",
                 lockCount, scrapeMs, static_cast<int>(text.size() / 1024), residentKb.c_str());
     EXPECT_LT(scrapeMs, 5000) << "a scrape of 10k locks must fit Prometheus's default timeout";
+}
+
+// Issue 30: with etcd's NOSPACE alarm raised every write was refused, yet `status` showed no
+// error, /healthz said ok, and a write said only "database space exceeded". On an etcd with a
+// 1 MiB quota, filled until it refuses: status (table and JSON), the exporter's
+// lockscope_etcd_alarm and /healthz name the alarm, and a write names it and its cure; after
+// the cure (delete, compact, defrag, alarm disarm) all say it is gone.
+TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
+    etcd::LocalCluster small;
+    small.setExtraArguments({"--quota-backend-bytes=1048576"});
+    ASSERT_TRUE(small.start().ok());
+    const std::string endpoints = small.endpointList();
+    auto smallClient = etcd::Client::create(small.clientOptions());
+    ASSERT_TRUE(smallClient);
+    etcd::Client& writer = **smallClient;
+    const std::string base = startExporter({}, endpoints);
+    ASSERT_FALSE(base.empty());
+    const std::string noSpace = R"(lockscope_etcd_alarm{kind="NOSPACE"})";
+    ASSERT_TRUE(eventually([&] { return samples(scrape(base)).count(noSpace) == 1; }));
+    EXPECT_EQ(samples(scrape(base))[noSpace], 0);
+    EXPECT_EQ(getAny(base + "/healthz"), std::make_pair(200, QByteArray("ok")));
+    auto status = [&] {
+        auto child = lockscopectlOn(endpoints, {"status", "--json"});
+        std::string out;
+        while (auto line = child->readLine(15s))
+            out += *line + "\n";
+        child->wait(15s);
+        // stderr's lines come first or last; the JSON array is the line that starts with '['
+        const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(
+            out.substr(out.find('['), out.rfind(']') - out.find('[') + 1)));
+        return json.array().at(0).toObject();
+    };
+    EXPECT_EQ(status()["alarms"].toArray(), QJsonArray());
+    EXPECT_TRUE(status()["error"].isNull());
+
+    etcd::pb::PutRequest put;
+    put.set_value(std::string(64 * 1024, 'x'));
+    etcd::Error refused;
+    // etcd checks the quota against its database file, which grows as its batches commit
+    // (every 100 ms): puts in a burst pass it, so they are spaced.
+    for (int i = 0; i < 200 && refused.ok(); ++i) {
+        put.set_key("/fill/" + std::to_string(i));
+        if (auto written = etcd::call(writer, &etcd::Client::put, put); !written)
+            refused = written.error();
+        std::this_thread::sleep_for(20ms);
+    }
+    ASSERT_FALSE(refused.ok()) << "1 MiB of quota took 12.8 MB";
+    EXPECT_NE(refused.message.find("NOSPACE alarm"), std::string::npos) << refused.message;
+    EXPECT_NE(refused.message.find("etcdctl alarm disarm"), std::string::npos) << refused.message;
+
+    ASSERT_TRUE(eventually([&] { return samples(scrape(base))[noSpace] == 1; }));
+    const auto [code, body] = getAny(base + "/healthz");
+    EXPECT_EQ(code, 503);
+    EXPECT_TRUE(body.startsWith("etcd alarm: NOSPACE on member ")) << body.toStdString();
+    EXPECT_TRUE(body.contains("etcdctl alarm disarm")) << body.toStdString();
+    const QJsonObject raised = status();
+    EXPECT_EQ(raised["alarms"].toArray(), QJsonArray({"NOSPACE"}));
+    EXPECT_TRUE(raised["error"].toString().startsWith("NOSPACE on member "))
+        << raised["error"].toString().toStdString();
+    EXPECT_FALSE(raised["revision"].isNull()) << "the member answered: its figures are known";
+    auto table = lockscopectlOn(endpoints, {"status"});
+    std::string tableText;
+    while (auto line = table->readLine(15s))
+        tableText += *line + "\n";
+    EXPECT_EQ(table->wait(15s), 0);
+    EXPECT_NE(tableText.find("NOSPACE on member"), std::string::npos) << tableText;
+
+    // etcd's own cure, with etcdctl: deletes are still allowed.
+    ASSERT_EQ(etcdctl(endpoints, {"del", "--prefix", "/fill/"}).exitCode, 0);
+    const auto revision = etcd::call(writer, &etcd::Client::status, etcd::pb::StatusRequest());
+    ASSERT_TRUE(revision);
+    ASSERT_EQ(
+        etcdctl(endpoints, {"compact", std::to_string(revision->header().revision())}).exitCode, 0);
+    ASSERT_EQ(etcdctl(endpoints, {"defrag"}).exitCode, 0);
+    ASSERT_EQ(etcdctl(endpoints, {"alarm", "disarm"}).exitCode, 0);
+    ASSERT_TRUE(eventually([&] { return samples(scrape(base))[noSpace] == 0; }));
+    EXPECT_EQ(getAny(base + "/healthz"), std::make_pair(200, QByteArray("ok")));
+    const QJsonObject cured = status();
+    EXPECT_EQ(cured["alarms"].toArray(), QJsonArray());
+    EXPECT_TRUE(cured["error"].isNull());
+    put.set_key("/fill/after");
+    EXPECT_TRUE(etcd::call(writer, &etcd::Client::put, put)) << "still refused after the cure";
 }
 
 TEST_F(ExporterIntegrationTest, BadListenAndMaxLocksAreUsageErrors) {

@@ -19,7 +19,12 @@ class LockscopectlTest : public EtcdTest {
 protected:
     // `lockscopectl --endpoints <this etcd> args...`, running.
     std::unique_ptr<process::ChildProcess> lockscopectl(std::vector<std::string> args) {
-        std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", cluster().endpointList()};
+        return lockscopectlOn(cluster().endpointList(), std::move(args));
+    }
+    // The same on another etcd (one started with flags of its own).
+    static std::unique_ptr<process::ChildProcess> lockscopectlOn(const std::string& endpoints,
+                                                                 std::vector<std::string> args) {
+        std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", endpoints};
         argv.insert(argv.end(), args.begin(), args.end());
         return std::make_unique<process::ChildProcess>(argv);
     }
