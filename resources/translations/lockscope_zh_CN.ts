@@ -109,6 +109,14 @@
         <source>; renewed since the previous look</source>
         <translation>；自上次查看后已续约</translation>
     </message>
+    <message>
+        <source>stale</source>
+        <translation>已过时</translation>
+    </message>
+    <message>
+        <source>Granted %1 s; last looked up %2 s ago, longer than this lease&apos;s TTL lets a countdown stand for it: etcd may have renewed or ended it since</source>
+        <translation>授予 %1 秒；上次查询在 %2 秒前，已超过此租约的 TTL 允许倒计时代表它的时长：etcd 此后可能已续约或结束了它</translation>
+    </message>
 </context>
 <context>
     <name>LockscopeCommandLine</name>
@@ -2706,10 +2714,6 @@ Commands:
 </translation>
     </message>
     <message>
-        <source>Show each endpoint&apos;s status: version, member id, leader, revision, raft term and index, database size and round trip.</source>
-        <translation>显示各端点的状态：版本、成员 ID、领导者、修订号、Raft 任期与索引、数据库大小和往返时间。</translation>
-    </message>
-    <message>
         <source>Print a JSON array instead of a table.</source>
         <translation>输出 JSON 数组而不是表格。</translation>
     </message>
@@ -2952,6 +2956,10 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>a number from 0 to 1</source>
         <translation>0 到 1 之间的数</translation>
+    </message>
+    <message>
+        <source>Show each endpoint&apos;s status: version, member id, leader, revision, raft term and index, database size, round trip and etcd&apos;s alarms.</source>
+        <translation>显示各端点的状态：版本、成员 ID、领导者、修订号、Raft 任期与索引、数据库大小、往返时间和 etcd 的告警。</translation>
     </message>
 </context>
 </TS>
