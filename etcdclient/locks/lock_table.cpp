@@ -41,6 +41,30 @@ std::string parentOf(const std::string& key) {
     return key.substr(0, key.rfind('/'));
 }
 
+std::string_view lastSegmentOf(std::string_view key) {
+    const auto slash = key.rfind('/');
+    return slash == std::string_view::npos ? key : key.substr(slash + 1);
+}
+
+// The number `digits` write in `base` (10 or 16, lowercase), if they are at most `most` digits
+// of it and nothing else.
+std::optional<uint64_t> numberIn(std::string_view digits, uint64_t base, std::size_t most) {
+    if (digits.empty() || digits.size() > most)
+        return std::nullopt;
+    uint64_t value = 0;
+    for (char c : digits) {
+        uint64_t digit = 0;
+        if (c >= '0' && c <= '9')
+            digit = static_cast<uint64_t>(c - '0');
+        else if (base == 16 && c >= 'a' && c <= 'f')
+            digit = static_cast<uint64_t>(c - 'a' + 10);
+        else
+            return std::nullopt;
+        value = value * base + digit;
+    }
+    return value;
+}
+
 // What the lock of `key` under `name` is: a queue, or the key itself (a single-key lock named
 // like a queue is listed with a NUL after its key: lockNameOf).
 void describe(LockQueue& queue, const std::string& name, const std::string& key,
@@ -103,54 +127,50 @@ bool LockTable::isQueue(const std::string& name) const {
     return found != locks_.end() && !found->second.keyIsLock;
 }
 
-std::optional<std::string> LockTable::queueMadeBy(const std::string& key, int64_t lease) const {
+std::optional<std::string_view> LockTable::queueMadeBy(const std::string& key,
+                                                       int64_t lease) const {
     if (recipe_ != RecipeOverride::Auto)
         return std::nullopt;
-    if (modeOf(key) != KeyMode::Exclusive)
-        return lockNameOf(key);
-    if (key.find('/') == std::string::npos || !namesItsLease(key, lease))
+    const auto slash = key.rfind('/');
+    if (slash == std::string::npos)
         return std::nullopt;
-    return parentOf(key);
+    if (modeOf(key) != KeyMode::Exclusive) {
+        std::size_t roleStart = 0;
+        segmentBefore(key, slash, roleStart);
+        return std::string_view(key).substr(0, roleStart - 1);
+    }
+    if (!namesItsLease(key, lease))
+        return std::nullopt;
+    return std::string_view(key).substr(0, slash);
 }
 
-bool LockTable::namesItsLease(const std::string& key, int64_t lease) {
-    if (lease <= 0)
-        return false;
-    if (leaseNamedBy(key) == lease)
-        return true;
-    const auto slash = key.rfind('/');
-    const std::string_view suffix =
-        std::string_view(key).substr(slash == std::string::npos ? 0 : slash + 1);
-    if (suffix.empty() || suffix.size() > 19)
-        return false;
-    uint64_t value = 0;
-    for (char c : suffix) {
-        if (c < '0' || c > '9')
-            return false;
-        value = value * 10 + static_cast<uint64_t>(c - '0');
-    }
-    return value == static_cast<uint64_t>(lease);
+bool LockTable::namesItsLease(std::string_view key, int64_t lease) {
+    const std::string_view suffix = lastSegmentOf(key);
+    const auto named = static_cast<uint64_t>(lease);
+    return lease > 0 && (numberIn(suffix, 16, 16) == named || numberIn(suffix, 10, 19) == named);
 }
 
 std::optional<int64_t> LockTable::leaseNamedBy(const std::string& key) {
-    const auto slash = key.rfind('/');
-    const std::string suffix = slash == std::string::npos ? key : key.substr(slash + 1);
-    if (suffix.empty() || suffix.size() > 16)
-        return std::nullopt;
-    uint64_t value = 0;
-    for (char c : suffix) {
-        if (c >= '0' && c <= '9')
-            value = value * 16 + static_cast<uint64_t>(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            value = value * 16 + static_cast<uint64_t>(c - 'a' + 10);
-        else
-            return std::nullopt;
+    const auto value = numberIn(lastSegmentOf(key), 16, 16);
+    return value ? std::optional(static_cast<int64_t>(*value)) : std::nullopt;
+}
+
+LockTable::Locks::iterator LockTable::lockOf(const std::string& key) {
+    if (recipe_ != RecipeOverride::Auto || modeOf(key) != KeyMode::Exclusive)
+        return locks_.find(lockNameOf(key));
+    if (const auto slash = key.rfind('/'); slash != std::string::npos) {
+        const auto queue = locks_.find(key.substr(0, slash));
+        if (queue != locks_.end() && !queue->second.keyIsLock)
+            return queue;
     }
-    return static_cast<int64_t>(value);
+    const auto own = locks_.find(key);
+    if (own != locks_.end() && own->second.keyIsLock)
+        return own;
+    return listedApart_ > 0 ? locks_.find(key + '\0') : locks_.end();
 }
 
 LockKey* LockTable::find(const std::string& key) {
-    auto queue = locks_.find(lockNameOf(key));
+    auto queue = lockOf(key);
     if (queue == locks_.end())
         return nullptr;
     auto& keys = queue->second.keys;
@@ -222,18 +242,18 @@ std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb
     for (const auto& kv : kvs)
         arrived.push_back(&kv);
     sortByCreateRevision(arrived);
-    touched_.clear();
+    // A page is in key order, but lock names are not ("/a-b/1" before "/a/1"); "" is a name:
+    // the range of the names it touched is kept as they come, not each name.
+    loadingPage_ = true;
+    touchedRange_.reset();
     std::vector<LockEvent> out;
     for (auto* kv : arrived) {
         insert(lockKeyOf(*kv, now), revision, false, out);
         out.clear(); // what was there before we looked is state, not news
     }
-    // A page is in key order, but lock names are not ("/a-b/1" before "/a/1"); "" is a name.
-    std::pair<std::string, std::string> touched;
-    if (!touched_.empty()) {
-        const auto [first, lastName] = std::minmax_element(touched_.begin(), touched_.end());
-        touched = {*first, *lastName};
-    }
+    loadingPage_ = false;
+    std::pair<std::string, std::string> touched =
+        touchedRange_.value_or(std::pair<std::string, std::string>());
     if (last) {
         revision_ = revision;
         loaded_ = true;
@@ -264,13 +284,21 @@ std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revi
 
 void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out) {
     const auto now = key.enqueuedAt;
-    if (const auto made = queueMadeBy(key.key, key.lease); made && !isQueue(*made))
-        becomeQueue(*made, now);
-    const std::string name = lockNameOf(key.key);
-    touch(name);
-    auto& queue = locks_[name];
-    if (queue.keys.empty())
+    Locks::iterator lock;
+    if (const auto made = queueMadeBy(key.key, key.lease)) {
+        const std::string queue(*made);
+        lock = locks_.find(queue);
+        if (lock == locks_.end() || lock->second.keyIsLock)
+            lock = becomeQueue(queue, now);
+    } else {
+        lock = locks_.try_emplace(lockNameOf(key.key)).first;
+    }
+    const std::string& name = lock->first;
+    auto& queue = lock->second;
+    const bool fresh = queue.keys.empty() && queue.name.empty();
+    if (fresh)
         describe(queue, name, key.key, recipe_);
+    touch(name);
     auto at =
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
@@ -291,6 +319,8 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
                        key.createRevision,
                        false};
     queue.keys.insert(at, std::move(key));
+    if (fresh)
+        countLock(queue, +1);
     // A key that is its lock joins no queue: it holds, or it is not there.
     if (queue.waitersVisible()) {
         enqueued.recipe = queue.kind();
@@ -303,8 +333,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
 
 void LockTable::erase(const std::string& key, int64_t revision, Clock::time_point now,
                       bool recovered, std::vector<LockEvent>& out) {
-    const std::string name = lockNameOf(key);
-    auto found = locks_.find(name);
+    auto found = lockOf(key);
     if (found == locks_.end())
         return;
     auto& queue = found->second;
@@ -312,7 +341,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                            [&](const LockKey& k) { return k.key == key; });
     if (it == queue.keys.end())
         return;
-    touch(name);
+    touch(found->first);
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
     const int64_t lease = it->lease;
     countQueue(queue, -1);
@@ -333,16 +362,26 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         event.atLeast = it->acquiredBeforeSeen;
     }
     out.push_back(std::move(event));
+    if (queue.keys.size() == 1)
+        countLock(queue, -1); // while it has its key
     const auto index = static_cast<std::size_t>(queue.keys.erase(it) - queue.keys.begin());
-    if (queue.keys.empty())
+    const auto made = queueMadeBy(key, lease);
+    const bool keysLeft = !queue.keys.empty();
+    // Whether the queue still has a key that makes it one: the first almost always does.
+    const bool stillMade = std::any_of(queue.keys.begin(), queue.keys.end(), [&](auto& k) {
+        return queueMadeBy(k.key, k.lease).has_value();
+    });
+    if (!keysLeft) {
         locks_.erase(found);
-    else {
+    } else {
         if (index <= queue.holderCount()) // a holder, or an RWMutex writer readers waited on
             noteHolders(queue, revision, now, recovered, out);
         countQueue(queue, +1);
     }
-    if (const auto made = queueMadeBy(key, lease))
-        endQueueUnlessMade(*made, now);
+    // The last key that made its queue one is gone: what is left, and the key named like it
+    // that was listed apart, are locks of their own again.
+    if (made && !stillMade && (keysLeft || listedApart_ > 0))
+        endQueue(std::string(*made), now);
 }
 
 void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_point now) {
@@ -352,9 +391,9 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_poin
         return;
     // Put again under another lease, or none (etcd keeps its create revision): the lease counts
     // move with it, and a key that now names its lease, or no longer does, regroups its parent.
-    const std::string name = lockNameOf(k.key);
-    touch(name);
-    const LockQueue& queue = locks_.at(name);
+    const auto lock = lockOf(k.key);
+    touch(lock->first);
+    const LockQueue& queue = lock->second;
     countQueue(queue, -1);
     countKey(k.lease, -1);
     const int64_t before = k.lease;
@@ -364,55 +403,63 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_poin
     const std::string key = k.key; // regrouping moves k
     const auto madeBefore = queueMadeBy(key, before);
     const auto madeNow = queueMadeBy(key, kv.lease());
-    if (madeNow && !isQueue(*madeNow))
-        becomeQueue(*madeNow, now);
-    else if (madeBefore && !madeNow)
-        endQueueUnlessMade(*madeBefore, now);
+    if (madeNow && !isQueue(std::string(*madeNow)))
+        becomeQueue(std::string(*madeNow), now);
+    else if (madeBefore && !madeNow) {
+        const auto stays = locks_.find(std::string(*madeBefore));
+        if (std::none_of(stays->second.keys.begin(), stays->second.keys.end(), [&](auto& other) {
+                return queueMadeBy(other.key, other.lease).has_value();
+            }))
+            endQueue(std::string(*madeBefore), now);
+    }
 }
 
-void LockTable::becomeQueue(const std::string& queue, Clock::time_point now) {
+LockTable::Locks::iterator LockTable::becomeQueue(const std::string& queue, Clock::time_point now) {
     // The keys that are locks of their own until now: the one named like the queue, and every
     // one directly under <queue>/, which Go's waiters of the queue wait on too.
     std::vector<LockKey> moving;
-    if (auto own = locks_.find(queue); own != locks_.end())
-        take(own, moving);
-    const std::string under = queue + '/';
-    for (auto it = locks_.lower_bound(under);
-         it != locks_.end() && it->first.compare(0, under.size(), under) == 0;) {
-        const LockQueue& own = it->second;
-        it = own.keyIsLock && parentOf(own.keys.front().key) == queue ? take(it, moving)
-                                                                      : std::next(it);
+    if (ownLocks_ > 0) {
+        if (auto own = locks_.find(queue); own != locks_.end())
+            take(own, moving);
+        const std::string under = queue + '/';
+        for (auto it = locks_.lower_bound(under);
+             it != locks_.end() && it->first.compare(0, under.size(), under) == 0;) {
+            const LockQueue& own = it->second;
+            it = own.keyIsLock && parentOf(own.keys.front().key) == queue ? take(it, moving)
+                                                                          : std::next(it);
+        }
     }
-    LockQueue& made = locks_[queue];
-    made.name = queue;
+    const auto made = locks_.try_emplace(queue).first;
+    made->second.name = queue;
     touch(queue);
     place(std::move(moving), now);
+    return made;
 }
 
-void LockTable::endQueueUnlessMade(const std::string& queue, Clock::time_point now) {
-    const auto found = locks_.find(queue);
-    if (found != locks_.end() && found->second.keyIsLock)
-        return; // not a queue: nothing made it one
-    if (found != locks_.end() &&
-        std::any_of(found->second.keys.begin(), found->second.keys.end(),
-                    [&](const LockKey& k) { return queueMadeBy(k.key, k.lease).has_value(); }))
-        return;
-    // Its keys are locks of their own now, and so is the key named like it.
+void LockTable::endQueue(const std::string& queue, Clock::time_point now) {
     std::vector<LockKey> moving;
-    if (found != locks_.end())
-        take(found, moving);
-    if (auto shadowed = locks_.find(queue + '\0'); shadowed != locks_.end())
-        take(shadowed, moving);
+    if (const auto left = locks_.find(queue); left != locks_.end() && !left->second.keyIsLock)
+        take(left, moving);
+    if (const auto apart = locks_.find(queue + '\0'); apart != locks_.end())
+        take(apart, moving);
     place(std::move(moving), now);
 }
 
-std::map<std::string, LockQueue>::iterator
-LockTable::take(std::map<std::string, LockQueue>::iterator lock, std::vector<LockKey>& into) {
+LockTable::Locks::iterator LockTable::take(Locks::iterator lock, std::vector<LockKey>& into) {
     touch(lock->first);
     countQueue(lock->second, -1);
+    countLock(lock->second, -1);
     for (auto& k : lock->second.keys)
         into.push_back(std::move(k));
     return locks_.erase(lock);
+}
+
+void LockTable::countLock(const LockQueue& lock, int delta) {
+    if (!lock.keyIsLock) // a queue; the counts are of locks whose key is the lock, while it has it
+        return;
+    ownLocks_ += delta;
+    if (lock.name.size() > lock.keys.front().key.size()) // its key and a NUL: listed apart
+        listedApart_ += delta;
 }
 
 void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
@@ -423,15 +470,17 @@ void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
     for (auto& k : moving) {
         const std::string name = lockNameOf(k.key);
         auto& target = locks_[name];
-        if (placed.insert(name).second) {
-            if (target.keys.empty() && target.name.empty())
-                describe(target, name, k.key, recipe_);
+        const bool fresh = target.keys.empty() && target.name.empty();
+        if (placed.insert(name).second && !fresh)
             countQueue(target, -1);
-        }
         auto at = std::upper_bound(
             target.keys.begin(), target.keys.end(), k.createRevision,
             [](int64_t rev, const LockKey& key) { return rev < key.createRevision; });
         target.keys.insert(at, std::move(k));
+        if (fresh) {
+            describe(target, name, target.keys.front().key, recipe_);
+            countLock(target, +1);
+        }
     }
     // Nothing left etcd, so no events: a key that holds now held all along by its own recipe,
     // as far as anyone can tell, and a key behind another in a queue waits.
@@ -450,6 +499,19 @@ void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
         }
         countQueue(target, +1);
     }
+}
+
+void LockTable::touch(const std::string& lock) {
+    if (!loadingPage_) {
+        touched_.push_back(lock);
+        return;
+    }
+    if (!touchedRange_)
+        touchedRange_.emplace(lock, lock);
+    else if (lock < touchedRange_->first)
+        touchedRange_->first = lock;
+    else if (lock > touchedRange_->second)
+        touchedRange_->second = lock;
 }
 
 void LockTable::countQueue(const LockQueue& queue, int delta) {

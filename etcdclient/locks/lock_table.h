@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -83,27 +84,34 @@ public:
     // key is not shaped <name>/<lease id in hex>.
     static std::optional<int64_t> leaseNamedBy(const std::string& key);
     // Whether the key's last segment is `lease` (not 0) in lowercase hex or in decimal.
-    static bool namesItsLease(const std::string& key, int64_t lease);
+    static bool namesItsLease(std::string_view key, int64_t lease);
     // The queue a key of `lease` makes under Auto: its parent when it names its lease, its
-    // RWMutex name when it is a reader or writer; nothing for any other key.
-    std::optional<std::string> queueMadeBy(const std::string& key, int64_t lease) const;
+    // RWMutex name when it is a reader or writer; nothing for any other key. A part of `key`.
+    std::optional<std::string_view> queueMadeBy(const std::string& key, int64_t lease) const;
 
 private:
+    using Locks = std::map<std::string, LockQueue>;
+    // The lock `key` is in now (end() when there is none): one lookup for a key in a queue.
+    Locks::iterator lockOf(const std::string& key);
     LockKey* find(const std::string& key);
     // Whether `name` is a queue now (Auto: a key under it names its lease, or is an RWMutex's).
     bool isQueue(const std::string& name) const;
     // A first key that makes `queue` one arrives: the keys that were locks of their own beside
     // it join it (the one named like it is listed apart). Regrouping reports no events: nothing
     // left etcd.
-    void becomeQueue(const std::string& queue, std::chrono::system_clock::time_point now);
-    // A key that made `queue` one left: when none is left, its keys are locks of their own.
-    void endQueueUnlessMade(const std::string& queue, std::chrono::system_clock::time_point now);
+    Locks::iterator becomeQueue(const std::string& queue,
+                                std::chrono::system_clock::time_point now);
+    // No key makes `queue` one any more: its keys, and the key named like it listed apart, are
+    // locks of their own.
+    void endQueue(const std::string& queue, std::chrono::system_clock::time_point now);
     // Moves a lock's keys into `into` and erases the lock; returns the next lock.
-    std::map<std::string, LockQueue>::iterator take(std::map<std::string, LockQueue>::iterator lock,
-                                                    std::vector<LockKey>& into);
+    Locks::iterator take(Locks::iterator lock, std::vector<LockKey>& into);
+    // A lock made (+1) or gone (-1): the counts of locks of their own, and of those listed apart.
+    void countLock(const LockQueue& lock, int delta);
     // Puts keys taken out back, each in the lock it is in now, keeping their times.
     void place(std::vector<LockKey> moving, std::chrono::system_clock::time_point now);
-    void touch(const std::string& lock) { touched_.push_back(lock); }
+    // A lock changed: listed in touched_, or, while a page loads, widening touchedRange_.
+    void touch(const std::string& lock);
     // A key put again with its create revision: its value, its mod revision, its lease.
     void refresh(LockKey& k, const mvccpb::KeyValue& kv, std::chrono::system_clock::time_point now);
     void insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out);
@@ -127,6 +135,12 @@ private:
     RecipeOverride recipe_;
     std::map<std::string, LockQueue> locks_;
     std::vector<std::string> touched_;
+    std::optional<std::pair<std::string, std::string>> touchedRange_; // a page's, while it loads
+    bool loadingPage_ = false;
+    // Locks whose key is the lock, and those of them listed apart (named like a queue): while
+    // there are none, a new queue has nothing to take in and nothing to look for.
+    std::size_t ownLocks_ = 0;
+    std::size_t listedApart_ = 0;
     std::set<int64_t> expiredLeases_;
     std::deque<std::pair<std::string, int64_t>> forceReleases_; // expected, oldest first
     int64_t revision_ = 0;
