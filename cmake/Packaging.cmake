@@ -47,10 +47,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# etcdctl, which lockscopectl lock pairs with; Qt's own texts (dialog buttons, --help headings)
-# in the user's language. LockScope's own catalogue is built into both programs.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "etcd-client, qt6-translations-l10n")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS etcd-server)    # the etcd binary the sandbox starts
+# The etcd binary the sandbox starts (lockscope with no endpoints, its first run); etcdctl,
+# which lockscopectl lock pairs with; Qt's own texts (dialog buttons, --help headings) in the
+# user's language. LockScope's own catalogue is built into both programs.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "etcd-server, etcd-client, qt6-translations-l10n")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)

@@ -235,7 +235,9 @@ private slots:
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(problemShown(window), 10000);
         const QString banner = test::newestProblem(window);
-        QVERIFY2(banner.contains("/nonexistent/etcd") && banner.contains("--endpoints"),
+        // What is missing, the command that installs it, and the way round it.
+        QVERIFY2(banner.contains("/nonexistent/etcd") &&
+                     banner.contains("apt install etcd-server") && banner.contains("--endpoints"),
                  qPrintable(banner));
         QVERIFY(labelText(window, "connectionLabel").contains("Sandbox failed"));
         QVERIFY(saveScreenshot(window, "main_window_no_etcd.png"));
