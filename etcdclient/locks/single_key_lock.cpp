@@ -85,18 +85,21 @@ void SingleKeyLock::attempt(uint64_t generation, TryDone done) {
     });
 }
 
-void SingleKeyLock::lock(std::function<void(const Error&)> done) {
-    std::unique_lock lock(mutex_);
-    if (state_ != State::Idle) {
-        lock.unlock();
-        done(busy(key_));
-        return;
-    }
+std::optional<uint64_t> SingleKeyLock::beginTrying(std::function<void(const Error&)>* lockDone) {
+    std::lock_guard lock(mutex_);
+    if (state_ != State::Idle)
+        return std::nullopt;
     state_ = State::Trying;
-    lockDone_ = std::move(done);
-    const uint64_t generation = ++generation_;
-    lock.unlock();
-    tryAgain(generation);
+    if (lockDone)
+        lockDone_ = std::move(*lockDone);
+    return ++generation_;
+}
+
+void SingleKeyLock::lock(std::function<void(const Error&)> done) {
+    if (const auto generation = beginTrying(&done))
+        tryAgain(*generation);
+    else
+        done(busy(key_));
 }
 
 void SingleKeyLock::tryAgain(uint64_t generation) {
@@ -116,17 +119,13 @@ void SingleKeyLock::tryAgain(uint64_t generation) {
 }
 
 void SingleKeyLock::tryLock(std::function<void(Result<bool>)> done) {
-    std::unique_lock lock(mutex_);
-    if (state_ != State::Idle) {
-        lock.unlock();
+    const auto generation = beginTrying(nullptr);
+    if (!generation) {
         done(busy(key_));
         return;
     }
-    state_ = State::Trying;
-    const uint64_t generation = ++generation_;
-    lock.unlock();
-    attempt(generation, [this, done = std::move(done)](std::unique_lock<std::mutex>& lock,
-                                                       Result<Attempt> found) {
+    attempt(*generation, [this, done = std::move(done)](std::unique_lock<std::mutex>& lock,
+                                                        Result<Attempt> found) {
         state_ = found && found->held ? State::Held : State::Idle;
         if (state_ == State::Held)
             watchOwnKey(lock);

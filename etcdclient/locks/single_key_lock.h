@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ private:
 
     SingleKeyLock(Client& client, std::shared_ptr<Session> session, std::string key,
                   std::string value);
+    // Idle to Trying, keeping `lockDone` (when given) for lock()'s answer: the attempt's
+    // generation, or nothing when already taking or holding.
+    std::optional<uint64_t> beginTrying(std::function<void(const Error&)>* lockDone);
     // The put-if-absent Txn; `done` runs with mutex_ held while `generation` is current.
     void attempt(uint64_t generation, TryDone done);
     // Waits for the DELETE of another's key, seen from `fromRevision` on, then tries again.
