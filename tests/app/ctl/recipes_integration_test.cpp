@@ -122,6 +122,33 @@ TEST_F(RecipesIntegrationTest, EveryClientsLocksAreReadByTheirOwnRecipe) {
     EXPECT_EQ(go["recipe"].toString(), "mutex");
     EXPECT_EQ(go["waiters"].toArray().size(), 1);
 
+    // The exporter counts the locks by recipe, and exports no waiter count for a lock whose
+    // waiters hold no key (unknown is not 0).
+    auto exporter = lockscopectl({"exporter", lockPrefix(), "--listen", "127.0.0.1:0"});
+    const std::string said = exporter->readLine(10s).value_or("");
+    const auto at = said.find("http://");
+    ASSERT_NE(at, std::string::npos) << said;
+    const std::string metrics = said.substr(at, said.find("/metrics", at) - at) + "/metrics";
+    std::string scraped;
+    ASSERT_TRUE(eventually([&] {
+        ChildProcess curl({"curl", "-s", "-f", metrics});
+        scraped.clear();
+        while (const auto line = curl.readLine(5s))
+            scraped += *line + "\n";
+        return scraped.find("lockscope_monitor_up 1") != std::string::npos;
+    })) << scraped;
+    for (const char* line :
+         {"lockscope_locks{recipe=\"single-key\"} 4", "lockscope_locks{recipe=\"election\"} 1",
+          "lockscope_locks{recipe=\"mutex\"} 1"})
+        EXPECT_NE(scraped.find(line), std::string::npos) << line << "\n" << scraped;
+    EXPECT_NE(scraped.find("lockscope_lock_waiters{lock=\"" + lockPrefix() + "go\"} 1"),
+              std::string::npos);
+    EXPECT_EQ(scraped.find("lockscope_lock_waiters{lock=\"" + lockPrefix() + "job\"}"),
+              std::string::npos);
+    EXPECT_NE(scraped.find("lockscope_lock_held{lock=\"" + lockPrefix() + "job\"} 1"),
+              std::string::npos);
+    exporter.reset();
+
     // Where detection cannot decide, the operator says: every key its own lock.
     const auto [code, lines] =
         runToEnd({"snapshot", "--json", "--recipe", "single-key", lockPrefix()});
