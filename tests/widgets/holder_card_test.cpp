@@ -173,8 +173,8 @@ private slots:
         QVERIFY(!view.grab().isNull()); // paints both kinds of cell
     }
 
-    // Issue 14: TTL text was hard to read over the two-tone bar (white over pale, dark over
-    // green). The text keeps WCAG's 4.5:1 over both tones, and the cell is painted in them.
+    // TTL text reads over the two-tone bar (not white over pale, nor dark over green): it keeps
+    // WCAG's 4.5:1 over both tones, and the cell is painted in them.
     void ttlTextIsReadableOverBothTonesOfTheBar() {
         for (bool low : {false, true}) {
             const QColor text = TtlCountdownDelegate::textColor();

@@ -119,8 +119,7 @@ private slots:
         QVERIFY2(strokes >= 5, qPrintable(QString::number(strokes)));
     }
 
-    // Issue 14: keys elided in the middle lost the lease suffix, the part that tells a lock's
-    // keys apart.
+    // A long key elided keeps its lease suffix, the part that tells a lock's keys apart.
     void aLongKeyElidedKeepsItsLastSegment() {
         const QFontMetrics metrics(QApplication::font());
         const QString suffix = "/694d8c3f2a1b0000";

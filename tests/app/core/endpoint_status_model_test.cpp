@@ -150,7 +150,7 @@ private slots:
         QVERIFY(failed["error"].toString().contains("refused"));
         QVERIFY(failed["alarms"].isNull()); // not known
 
-        // Issue 30: etcd refused every write under its NOSPACE alarm, and the error said nothing.
+        // An alarm is named: under NOSPACE etcd refuses every write.
         EndpointStatus full = answeredRow("c:3", 12, true);
         full.memberId = 0xabc;
         full.alarms = {{0xabc, 1}};

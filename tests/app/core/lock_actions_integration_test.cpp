@@ -123,8 +123,8 @@ private slots:
         QVERIFY(next->wait(std::chrono::seconds(10)));
     }
 
-    // Issue 14: a lock lost to `etcdctl lease revoke` stayed "ours", and acquiring it again
-    // waited forever with no key in etcd.
+    // A lock lost to `etcdctl lease revoke` is no longer ours, and acquiring it again puts a key
+    // in etcd and takes it.
     void aRevokedLeaseIsLostAndTheSameNameIsThenReallyAcquired() {
         LockActions actions(etcd_.client());
         QSignalSpy acquired(&actions, &LockActions::acquired);

@@ -71,7 +71,7 @@ private slots:
         QCOMPARE(model.rowOfLock("/locks/zz"), -1);
     }
 
-    // Issue 14: "⚠ 2 …_key" was all a 70 px cell showed of two anomalies.
+    // Two anomalies read whole in a 70 px cell, not as "⚠ 2 …_key".
     void anAnomalyBadgeIsOneShortWordWithEverythingInItsTooltip() {
         LockListModel model;
         etcd::LockMonitorState state;
@@ -90,7 +90,7 @@ private slots:
         QVERIFY(tip.contains("expired: /locks/a/65: lease 65 is gone"));
     }
 
-    // Issue 14: the lock list could not be sorted. Through the proxy the page sorts with.
+    // The lock list sorts by each column, through the proxy the page sorts with.
     void sortsByEachColumnThroughAProxy() {
         LockListModel model;
         etcd::LockMonitorState state;

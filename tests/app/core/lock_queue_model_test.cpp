@@ -53,7 +53,7 @@ private slots:
         QCOMPARE(cell(0, LockQueueModel::Predecessor).toString(), QString());
     }
 
-    // Issue 30: a TTL looked up too long ago kept counting down, to a red "0 s", as if current.
+    // A TTL looked up too long ago does not count down (to a red "0 s") as if current.
     void aStaleTtlIsShownStaleWithoutACountdown() {
         LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 1);
@@ -70,7 +70,7 @@ private slots:
         QCOMPARE(cell(Qt::DisplayRole).toString(), QString("0 s"));
     }
 
-    // Issue 14: a key there before LockScope looked showed how long since we saw it as if exact.
+    // A key there before LockScope looked shows how long since we saw it as a lower bound.
     void timesBeganBeforeWeSawTheKeyAreLowerBoundsWithTheReason() {
         LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 2);
@@ -96,7 +96,7 @@ private slots:
         QVERIFY(!model.ageIsLowerBound(2));
     }
 
-    // Issue 14: an election's keys showed "holder" and "Fencing token", proposals hidden.
+    // An election's keys read as a leader and candidates with their proposals.
     void anElectionReadsAsALeaderAndCandidatesWithTheirProposals() {
         LockQueueModel model;
         QAbstractItemModelTester tester(&model,
@@ -136,7 +136,7 @@ private slots:
         QCOMPARE(cell(0, LockQueueModel::Position), QString("holder"));
     }
 
-    // Issue 16: the RWMutex recipe's readers share, and a reader waits on the nearest writer.
+    // The RWMutex recipe's readers share, and a reader waits on the nearest writer.
     void anRwMutexShowsModesSharingHoldersAndWhatEachWaitsOn() {
         LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/rw", 3);

@@ -228,11 +228,11 @@ TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
     EXPECT_LT(scrapeMs, 5000) << "a scrape of 10k locks must fit Prometheus's default timeout";
 }
 
-// Issue 30: with etcd's NOSPACE alarm raised every write was refused, yet `status` showed no
-// error, /healthz said ok, and a write said only "database space exceeded". On an etcd with a
-// 1 MiB quota, filled until it refuses: status (table and JSON), the exporter's
-// lockscope_etcd_alarm and /healthz name the alarm, and a write names it and its cure; after
-// the cure (delete, compact, defrag, alarm disarm) all say it is gone.
+// etcd's NOSPACE alarm, under which every write is refused, is named everywhere, not only as a
+// write's "database space exceeded". On an etcd with a 1 MiB quota, filled until it refuses:
+// status (table and JSON), the exporter's lockscope_etcd_alarm and /healthz name the alarm, and a
+// write names it and its cure; after the cure (delete, compact, defrag, alarm disarm) all say it
+// is gone.
 TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
     etcd::LocalCluster small;
     small.setExtraArguments({"--quota-backend-bytes=1048576"});

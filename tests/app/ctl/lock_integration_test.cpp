@@ -137,7 +137,7 @@ TEST_F(LockscopectlLockIntegrationTest, LosingTheLockTerminatesTheCommandAndSays
     EXPECT_TRUE(said) << "lockscopectl did not say the lock was lost";
 }
 
-// Issue 29: the command's own children, and theirs, go with it: revoking the lease stops the
+// The command's own children, and theirs, go with it: revoking the lease stops the
 // whole tree at once (SIGTERM), and what ignores SIGTERM gets SIGKILL when the grace is over.
 TEST_F(LockscopectlLockIntegrationTest, ARevokedLeaseStopsTheWholeCommandTreeWithinTheGrace) {
     const std::string pids = ::testing::TempDir() + "tree-" + std::to_string(::getpid());

@@ -1,8 +1,8 @@
-// `lockscopectl lock -- COMMAND` cut off from etcd (issue 29): a proxy between it and etcd
-// turns into a black hole (connections stay open, no byte passes) while `etcdctl lock` waits
-// on etcd directly. The command is a tree, `sh -c 'writer & writer; wait'`, whose writers
-// append the wall-clock time every 50 ms: none may write after the contender got the lock,
-// and nothing of the tree may outlive lockscopectl. PARTITION_RUNS runs of each form (more in
+// `lockscopectl lock -- COMMAND` cut off from etcd must stop before the lock passes on: a proxy
+// between it and etcd turns into a black hole (connections stay open, no byte passes) while
+// `etcdctl lock` waits on etcd directly. The command is a tree, `sh -c 'writer & writer; wait'`,
+// whose writers append the wall-clock time every 50 ms: none may write after the contender got the
+// lock, and nothing of the tree may outlive lockscopectl. PARTITION_RUNS runs of each form (more in
 // the fault label).
 #include "lockscopectl_test.h"
 #include "support/black_hole_proxy.h"

@@ -119,8 +119,8 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotJsonShowsHolderQueueTtl
     EXPECT_EQ(jobs["kind"].toString(), QString("mutex"));
 }
 
-// Issue 14: `etcdctl elect` queues were shown as locks. Two real candidates: the leader and the
-// other, each with its proposal, in the JSON and the table.
+// An `etcdctl elect` queue is shown as an election, not a lock. Two real candidates: the leader and
+// the other, each with its proposal, in the JSON and the table.
 TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotShowsAnElectionsLeaderAndCandidates) {
     const std::string name = prefix() + "primary";
     auto alice = etcdctlElect(cluster().endpointList(), name, "alice");

@@ -1,4 +1,4 @@
-// The Locks page never misleads (issue 14), offscreen against a real etcd and real `etcdctl`:
+// The Locks page never misleads, offscreen against a real etcd and real `etcdctl`:
 // times that began before LockScope looked are shown as lower bounds, each prefix keeps its
 // event log for the session. Saves screenshots to $LOCKSCOPE_ARTIFACTS_DIR (or the build dir).
 #include "app/core/event_log_model.h"
@@ -69,7 +69,7 @@ private slots:
     void cleanup() { etcdctls_.clear(); }
     void cleanupTestCase() { etcd_.stop(); }
 
-    // Issue 14: "Held for 3.8 s" for a lock held for minutes before the window opened.
+    // A lock held for minutes before the window opened is not "Held for 3.8 s".
     void aLockHeldBeforeTheWindowOpenedShowsAtLeastAndWhy() {
         process::ChildProcess* holder = startEtcdctlLock("/honest/job");
         const auto holderKey = holder->readLine(std::chrono::seconds(15));
@@ -114,7 +114,7 @@ private slots:
         QVERIFY(!queueCell(window, 0, LockQueueModel::Waiting).contains("≥"));
     }
 
-    // Issue 14: the event history was wiped on a prefix change.
+    // A prefix change does not wipe the event history.
     void eachPrefixKeepsItsEventLogForTheSession() {
         MainWindow window;
         window.connectTo(etcd_.cluster().clientOptions());
@@ -142,7 +142,7 @@ private slots:
         QCOMPARE(window.lockWatch()->events()->eventAt(0).lock, std::string("/history-a/job"));
     }
 
-    // Issue 14: cut cells ("⚠ 2 …_key", keys cut in the middle) and a list that would not sort.
+    // Cells read whole (not "⚠ 2 …_key", no key cut in the middle) and the list sorts.
     void longKeysBadgesAndSortingReadWhole() {
         const std::string longName =
             "/readable/a-lock-name-long-enough-to-be-elided-in-every-table-of-the-page";
@@ -216,8 +216,8 @@ private slots:
         QCOMPARE(proxy->rowCount(), 2);
     }
 
-    // Issue 14: `etcdctl elect` keys appeared with "Holder" and "Fencing token", the
-    // candidates' proposals hidden.
+    // `etcdctl elect` keys read as an election: a leader and candidates with their proposals,
+    // not "Holder" and "Fencing token".
     void anElectionShowsItsLeaderCandidatesAndProposals() {
         auto alice = test::etcdctlElect(etcd_.cluster().endpointList(), "/elect/primary", "alice");
         const auto leaderKey = alice->readLine(std::chrono::seconds(15));
@@ -282,7 +282,7 @@ private slots:
         bob->signal(SIGINT);
     }
 
-    // Issue 16: the RWMutex recipe's readers share, and each waiter says what it waits on.
+    // The RWMutex recipe's readers share, and each waiter says what it waits on.
     void anRwMutexShowsSharingReadersModesAndWhatEachWaitsOn() {
         auto client = etcd::Client::create(etcd_.cluster().clientOptions()).value();
         auto session = etcd::createSession(*client, 30);

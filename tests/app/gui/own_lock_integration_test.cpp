@@ -54,8 +54,8 @@ private slots:
 
     void cleanupTestCase() { etcd_.stop(); }
 
-    // Issue 14: after `etcdctl lease revoke` Release stayed enabled, and acquiring the same name
-    // again waited forever with no key in etcd.
+    // A lock of ours whose lease `etcdctl lease revoke` ended is lost: Release is disabled, and
+    // acquiring the same name again puts a key in etcd and takes it.
     void aRevokedLeaseOfOursIsLostAndAcquireTakesTheLockAgain() {
         MainWindow window;
         window.connectTo(etcd_.cluster().clientOptions());
@@ -150,7 +150,7 @@ private slots:
         QVERIFY(!eventLogHas(window, etcd::LockEventKind::ForceReleased, key));
     }
 
-    // Issue 14: a cancelled wait and a forced revoke were both logged as "released".
+    // A cancelled wait and a forced revoke are logged as such, not as "released".
     void aCancelledWaitAndAForceReleaseAreLoggedAsSuch() {
         MainWindow window;
         window.connectTo(etcd_.cluster().clientOptions());

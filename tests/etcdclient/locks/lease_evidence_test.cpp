@@ -19,9 +19,9 @@ LeaseTtl answered(Clock::time_point at, int64_t ttl, int64_t granted) {
 
 } // namespace
 
-// Issue 30: 150 sessions of TTL 2 s, each renewed every TTL/6 and revoked cleanly. etcd
-// answers such a lease with 1 s left (it truncates 1.67 s), and with a lookup a second old the
-// countdown said 0 at the revoke: that was called an expiry.
+// A lease renewed on time is not an expiry when its countdown ran out: 150 sessions of TTL 2 s,
+// each renewed every TTL/6 and revoked cleanly. etcd answers such a lease with 1 s left (it
+// truncates 1.67 s), and with a lookup a second old the countdown said 0 at the revoke.
 TEST(LeaseEvidenceTest, ARenewedLeaseWhoseCountdownRanOutWasNotAnExpiry) {
     const LeaseTtl healthy = answered(t0, 1, 2);
     EXPECT_FALSE(endedByExpiry(healthy, t0 + 1200ms, refresh));

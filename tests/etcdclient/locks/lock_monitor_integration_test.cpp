@@ -307,8 +307,8 @@ TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
     holder->signal(SIGINT);
 }
 
-// Issue 30: with many short leases the lookups fell behind their TTLs, the countdowns ran out
-// and clean releases were reported as expiries. 150 sessions of TTL 2 s in 50 queues of three,
+// Clean releases are not expiries, even with so many short leases that a countdown can run out
+// before its next lookup. 150 sessions of TTL 2 s in 50 queues of three,
 // each holding 0.2-6 s and released cleanly (a revoke, or the key deleted and then a revoke):
 // none is an expiry, and no TTL is shown stale. Three more sessions stop their keepalives
 // mid-hold: theirs are, and only theirs.

@@ -146,7 +146,7 @@ TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
     EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
 }
 
-// Issue 14: a lock held for minutes before LockScope looked showed "held 3.8 s". etcd keeps no
+// A lock held for minutes before LockScope looked must not show "held 3.8 s". etcd keeps no
 // time of creation, so times of keys already there are lower bounds; watched ones are exact.
 TEST(LockTableTest, TimesOfKeysThereBeforeTheFirstLoadAreLowerBoundsAndWatchedOnesExact) {
     LockTable t;
@@ -257,7 +257,7 @@ TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
     EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
 }
 
-// Issue 14: `etcdctl elect` queues looked like locks. Campaign puts the proposal; Proclaim puts
+// An `etcdctl elect` queue is an election, not a lock. Campaign puts the proposal; Proclaim puts
 // it again (mod > create revision), even an empty one.
 TEST(LockTableTest, AQueueWithValuesOrReputKeysIsAnElection) {
     LockTable t;
