@@ -2,6 +2,7 @@
 // after later successful status polls until it is dismissed, and neither a 2,000-character
 // error nor a geometry saved on a larger screen puts the window past the screen. Saves
 // screenshots to $LOCKSCOPE_ARTIFACTS_DIR (or the build dir).
+#include "app/core/endpoint_status_model.h"
 #include "app/core/problem_log_model.h"
 #include "app/gui/locks_page.h"
 #include "app/gui/main_window.h"
@@ -14,11 +15,13 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTest>
 #include <QToolButton>
 
 using namespace lockscope;
 using lockscope::test::labelText;
+using lockscope::test::problemListed;
 using lockscope::test::saveScreenshot;
 
 namespace {
@@ -83,7 +86,7 @@ private slots:
         QTRY_VERIFY(!list->isVisible());
     }
 
-    // Issue 30: under etcd's NOSPACE alarm every write was refused and the window said nothing.
+    // An etcd alarm is said: under NOSPACE etcd refuses every write, so no lock changes hands.
     // The alarm is a problem (once, however many polls see it) and the Cluster page's Error.
     void anEtcdAlarmIsAProblemAndOnTheClusterPage() {
         test::LocalEtcd small;
