@@ -5,6 +5,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/core/cluster_session.h"
+#include "app/core/cluster_status_probe.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_watch.h"
@@ -230,6 +231,8 @@ void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& o
     connect(workspace_->session(), &ClusterSession::memberNamesChanged, this,
             [this](const QHash<quint64, QString>& names) { memberNames_ = names; });
     connect(workspace_->lockWatch(), &LockWatch::livenessChanged, this, &MainWindow::showLiveness);
+    connect(workspace_->probe(), &ClusterStatusProbe::updated, this, &MainWindow::showAlarms);
+    alarmsShown_.clear();
     locksPage_->setWorkspace(workspace_);
     helpMenu_->setWorkspace(workspace_);
     timelinePage_->setWorkspace(workspace_);
@@ -482,6 +485,18 @@ void MainWindow::stopOnRefusedPassword(const EndpointStatus& status) {
             passwords_->refused(refused, message);
         },
         Qt::QueuedConnection);
+}
+
+void MainWindow::showAlarms(const QList<EndpointStatus>& rows) {
+    QStringList alarmed;
+    for (const EndpointStatus& row : rows)
+        if (!row.alarms.empty())
+            alarmed << tr("etcd alarm on %1: %2").arg(row.endpoint, row.problem());
+    const QString alarms = alarmed.join('\n');
+    // Polled every few seconds: a standing alarm is one problem, not one a poll.
+    if (alarms != alarmsShown_ && !alarms.isEmpty())
+        showProblem(ProblemKind::Connection, alarms);
+    alarmsShown_ = alarms;
 }
 
 void MainWindow::showProblem(ProblemKind kind, const QString& message, const QString& detail) {

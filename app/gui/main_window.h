@@ -107,6 +107,8 @@ private:
     void saveSettings() const;
     void showSessionStatus(const EndpointStatus& status);
     void stopOnRefusedPassword(const EndpointStatus& status);
+    // etcd's alarms (NOSPACE: every write refused) as a problem, once each time they change.
+    void showAlarms(const QList<EndpointStatus>& rows);
     void replaceConnection(const etcd::ClientOptions& options);
     // Adds to the problems area, where it stays until dismissed.
     void showProblem(ProblemKind kind, const QString& message, const QString& detail = {});
@@ -147,6 +149,7 @@ private:
 
     Origin origin_;
     QHash<quint64, QString> memberNames_;
+    QString alarmsShown_; // the alarms last put among the problems, "" for none
     Sandbox* sandbox_ = nullptr;
     PasswordSource* passwords_ = nullptr;
     Origin pendingOrigin_; // the origin of the connection whose password is being found

@@ -1827,6 +1827,10 @@ split brains found: %9%10</source>
         <source>%1 was let go of without etcd&apos;s word: %2. Until its lease expires, our key may still hold it or keep its place in the queue.</source>
         <translation>%1 已放弃，但 etcd 未确认：%2。在其租约过期前，我们的键可能仍持有该锁，或仍在队列中占有位置。</translation>
     </message>
+    <message>
+        <source>etcd alarm on %1: %2</source>
+        <translation>%1 上的 etcd 告警：%2</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::MetricsPage</name>

@@ -4,12 +4,14 @@
 #include "etcdclient/key_range.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace lockscope::test {
 
-etcd::Result<std::unique_ptr<etcd::LocalCluster>> startCluster(int members,
-                                                               etcd::LocalClusterTls tls) {
+etcd::Result<std::unique_ptr<etcd::LocalCluster>>
+startCluster(int members, etcd::LocalClusterTls tls, std::vector<std::string> extraArguments) {
     auto cluster = std::make_unique<etcd::LocalCluster>(members, "etcd", std::move(tls));
+    cluster->setExtraArguments(std::move(extraArguments));
     const etcd::Error error = cluster->start();
     if (!error.ok())
         return etcd::Error(error.code, "could not start a " + std::to_string(members) +
@@ -21,9 +23,10 @@ etcd::Result<std::unique_ptr<etcd::Client>> clientOf(const etcd::LocalCluster& c
     return etcd::Client::create(cluster.clientOptions());
 }
 
-bool LocalEtcd::start(int members, etcd::LocalClusterTls tls) {
+bool LocalEtcd::start(int members, etcd::LocalClusterTls tls,
+                      std::vector<std::string> extraArguments) {
     stop();
-    auto cluster = startCluster(members, std::move(tls));
+    auto cluster = startCluster(members, std::move(tls), std::move(extraArguments));
     if (!cluster) {
         error_ = cluster.error().message;
         return false;
@@ -76,6 +79,18 @@ etcd::Result<int64_t> putKeys(etcd::Client& via, const std::string& keyPrefix, i
         revision = done->header().revision();
     }
     return revision;
+}
+
+etcd::Error fillUntilRefused(etcd::Client& via, const std::string& keyPrefix) {
+    etcd::pb::PutRequest put;
+    put.set_value(std::string(64 * 1024, 'x'));
+    for (int n = 0; n < 200; ++n) {
+        put.set_key(keyPrefix + std::to_string(n));
+        if (auto written = etcd::call(via, &etcd::Client::put, put); !written)
+            return written.error();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return {};
 }
 
 } // namespace lockscope::test

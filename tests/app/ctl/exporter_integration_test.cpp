@@ -4,6 +4,7 @@
 #include "etcdclient/hex_id.h"
 #include "etcdclient/locks/mutex.h"
 #include "lockscopectl_test.h"
+#include "support/local_etcd.h"
 #include "support/waiting.h"
 
 #include <QJsonArray>
@@ -13,7 +14,6 @@
 #include <QRegularExpression>
 #include <fstream>
 #include <map>
-#include <thread>
 
 using namespace std::chrono_literals;
 using namespace lockscope::test;
@@ -234,13 +234,10 @@ TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
 // write names it and its cure; after the cure (delete, compact, defrag, alarm disarm) all say it
 // is gone.
 TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
-    etcd::LocalCluster small;
-    small.setExtraArguments({"--quota-backend-bytes=1048576"});
-    ASSERT_TRUE(small.start().ok());
-    const std::string endpoints = small.endpointList();
-    auto smallClient = etcd::Client::create(small.clientOptions());
-    ASSERT_TRUE(smallClient);
-    etcd::Client& writer = **smallClient;
+    LocalEtcd small;
+    ASSERT_TRUE(small.start(1, {}, {"--quota-backend-bytes=1048576"})) << small.error();
+    const std::string endpoints = small.cluster().endpointList();
+    etcd::Client& writer = small.client();
     const std::string base = startExporter({}, endpoints);
     ASSERT_FALSE(base.empty());
     const std::string noSpace = R"(lockscope_etcd_alarm{kind="NOSPACE"})";
@@ -261,17 +258,7 @@ TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
     EXPECT_EQ(status()["alarms"].toArray(), QJsonArray());
     EXPECT_TRUE(status()["error"].isNull());
 
-    etcd::pb::PutRequest put;
-    put.set_value(std::string(64 * 1024, 'x'));
-    etcd::Error refused;
-    // etcd checks the quota against its database file, which grows as its batches commit
-    // (every 100 ms): puts in a burst pass it, so they are spaced.
-    for (int i = 0; i < 200 && refused.ok(); ++i) {
-        put.set_key("/fill/" + std::to_string(i));
-        if (auto written = etcd::call(writer, &etcd::Client::put, put); !written)
-            refused = written.error();
-        std::this_thread::sleep_for(20ms);
-    }
+    const etcd::Error refused = fillUntilRefused(writer, "/fill/");
     ASSERT_FALSE(refused.ok()) << "1 MiB of quota took 12.8 MB";
     EXPECT_NE(refused.message.find("NOSPACE alarm"), std::string::npos) << refused.message;
     EXPECT_NE(refused.message.find("etcdctl alarm disarm"), std::string::npos) << refused.message;
@@ -306,6 +293,7 @@ TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
     const QJsonObject cured = status();
     EXPECT_EQ(cured["alarms"].toArray(), QJsonArray());
     EXPECT_TRUE(cured["error"].isNull());
+    etcd::pb::PutRequest put;
     put.set_key("/fill/after");
     EXPECT_TRUE(etcd::call(writer, &etcd::Client::put, put)) << "still refused after the cure";
 }
