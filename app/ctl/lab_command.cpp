@@ -39,6 +39,8 @@ std::string reportJson(const lab::LabReport& r) {
         .value(c.writesRejectedByFencing)
         .key("writes_without_lock")
         .value(c.writesWithoutLock)
+        .key("overlaps_found")
+        .value(static_cast<int64_t>(r.overlapsFound))
         .key("overlaps")
         .beginArray();
     for (std::size_t i = 0; i < r.overlaps.size(); ++i) {
@@ -89,7 +91,7 @@ void printReport(const lab::LabReport& r) {
                 .arg(c.writesRejectedByFencing)
                 .arg(c.writesWithoutLock);
     text += QCoreApplication::translate("lockscopectl", "split brains (overlapping holds): %1\n")
-                .arg(r.overlaps.size());
+                .arg(r.overlapsFound);
     for (std::size_t i = 0; i < r.overlaps.size() && i < 20; ++i) {
         const auto& o = r.overlaps[i];
         // etcd's own verb for the end (the key was deleted, the lease expired) stays as etcd says.

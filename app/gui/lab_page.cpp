@@ -197,7 +197,7 @@ QString LabPage::figures() const {
 void LabPage::refresh() {
     if (!lab())
         return;
-    const auto report = lab()->report();
+    const auto report = lab()->report(false);
     const auto& c = report.counters;
     const double perSecond =
         static_cast<double>(c.acquisitions - lastAcquisitions_) / (RefreshIntervalMs / 1000.0);
@@ -214,7 +214,7 @@ void LabPage::refresh() {
             .arg(c.writesApplied)
             .arg(c.writesRejectedByFencing)
             .arg(c.writesWithoutLock)
-            .arg(report.overlaps.size())
+            .arg(report.overlapsFound)
             .arg(report.overlaps.empty()
                      ? QString()
                      : tr(" (longest %1 ms, workers %2 and %3 on %4)")
@@ -222,20 +222,23 @@ void LabPage::refresh() {
                            .arg(report.overlaps[0].first.worker)
                            .arg(report.overlaps[0].second.worker)
                            .arg(QString::fromStdString(displayKey(report.overlaps[0].lock)))));
-    // Each split brain goes to the timeline once (the report lists them longest first).
+    // Each split brain goes to the timeline once (the report lists the longest); only the
+    // listed ones are remembered, since one that left the list never comes back to it.
+    QSet<QString> listed;
     for (const auto& o : report.overlaps) {
         const QString id = QStringLiteral("%1|%2|%3")
                                .arg(o.first.fencingToken)
                                .arg(o.second.fencingToken)
                                .arg(QString::fromStdString(o.lock));
+        listed.insert(id);
         if (overlapsShown_.contains(id))
             continue;
-        overlapsShown_.insert(id);
         emit overlapFound(QString::fromStdString(displayKey(o.lock)),
                           etcd::unixSeconds(o.second.from),
                           etcd::unixSeconds(std::min(o.first.to, o.second.to)),
                           o.first.fencingToken, o.second.fencingToken);
     }
+    overlapsShown_ = std::move(listed);
     if (!running())
         updateButtons();
 }

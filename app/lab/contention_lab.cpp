@@ -10,7 +10,6 @@
 namespace lockscope::lab {
 
 namespace {
-constexpr std::size_t maxHoldsKept = 200000;
 constexpr std::chrono::milliseconds retryDelay{500};
 
 // The longest common prefix of the lab's lock names, so one monitor sees all of them.
@@ -160,6 +159,7 @@ void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::
     {
         std::lock_guard lock(mutex_);
         ++counters_.acquisitions;
+        checker_.began(worker->id, from);
         if (roll < options_.crashProbability) {
             ++counters_.crashes;
             recordHold(*worker, from, from);
@@ -232,9 +232,8 @@ void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::tim
 }
 
 void ContentionLab::recordHold(const Worker& worker, Clock::time_point from, Clock::time_point to) {
-    if (holds_.size() < maxHoldsKept)
-        holds_.push_back(
-            {worker.id, worker.lock, worker.mutex->key(), worker.mutex->fencingToken(), from, to});
+    checker_.ended(
+        {worker.id, worker.lock, worker.mutex->key(), worker.mutex->fencingToken(), from, to});
 }
 
 void ContentionLab::stop(std::function<void()> done) {
@@ -281,22 +280,23 @@ void ContentionLab::stop(std::function<void()> done) {
     });
 }
 
-LabReport ContentionLab::report() const {
+LabReport ContentionLab::report(bool ends) const {
     LabReport r;
-    std::vector<BelievedHold> holds;
     std::vector<etcd::LockEvent> history;
     {
         std::lock_guard lock(mutex_);
         r.counters = counters_;
         const auto end = running_ ? Clock::now() : stoppedAt_;
         r.seconds = std::chrono::duration<double>(end - startedAt_).count();
-        holds = holds_;
-        if (monitor_)
+        r.overlapsFound = checker_.found();
+        r.overlaps = checker_.longest();
+        if (monitor_ && ends && !r.overlaps.empty())
             history = monitor_->history();
     }
     r.acquisitionsPerSecond =
         r.seconds > 0 ? static_cast<double>(r.counters.acquisitions) / r.seconds : 0;
-    r.overlaps = findOverlaps(std::move(holds));
+    if (!ends)
+        return r;
     for (const auto& overlap : r.overlaps) {
         std::optional<GrantedEnd> end;
         // That incarnation of the key ended at the first release or expiry after its creation.

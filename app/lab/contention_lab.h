@@ -36,7 +36,8 @@ struct LabReport {
     LabCounters counters;
     double seconds = 0;
     double acquisitionsPerSecond = 0;
-    std::vector<Overlap> overlaps;               // split brains, longest first
+    std::size_t overlapsFound = 0;               // split brains
+    std::vector<Overlap> overlaps;               // the longest of them, longest first
     std::vector<std::optional<GrantedEnd>> ends; // for each overlap: etcd's end of the first hold
 };
 
@@ -58,7 +59,9 @@ public:
     bool running() const;
 
     LabCounters counters() const;
-    LabReport report() const;
+    // With `ends`, each overlap's end as etcd had it (read from the lab monitor's history: a
+    // display refreshed every second leaves them out).
+    LabReport report(bool ends = true) const;
     const LabOptions& options() const { return options_; }
 
 private:
@@ -79,7 +82,7 @@ private:
     std::vector<std::shared_ptr<Worker>> workers_;
     std::shared_ptr<etcd::LockMonitor> monitor_;
     LabCounters counters_;
-    std::vector<BelievedHold> holds_;
+    MutualExclusionChecker checker_;
     Clock::time_point startedAt_{};
     Clock::time_point stoppedAt_{};
     bool running_ = false;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,34 @@ struct Overlap {
     std::chrono::milliseconds lasted;
 };
 
-// Every pair of overlapping believed holds on the same lock, longest first.
-std::vector<Overlap> findOverlaps(std::vector<BelievedHold> holds);
+// Finds split brains as holds end: an ended hold is compared with the ended holds of its lock
+// that it could overlap. An ended hold is kept only while a hold in progress began before it
+// ended, since only such a hold can still overlap it; so a lab that runs for days keeps the
+// holds of its last seconds, not of its whole run (the run's holds, kept and sorted on every
+// refresh, grew the window's memory and CPU for an hour).
+class MutualExclusionChecker {
+public:
+    explicit MutualExclusionChecker(std::size_t longestKept = 100);
+
+    // `worker` believes it holds a lock from `from` on.
+    void began(int worker, Clock::time_point from);
+    // Its hold ended (a worker holds one lock at a time).
+    void ended(BelievedHold hold);
+
+    // Every pair of overlapping holds found so far.
+    std::size_t found() const { return found_; }
+    // The longest of them (at most longestKept), longest first.
+    const std::vector<Overlap>& longest() const { return longest_; }
+    std::size_t holdsKept() const;
+
+private:
+    void keepLongest(Overlap overlap);
+
+    std::size_t longestKept_;
+    std::map<int, Clock::time_point> inProgress_;            // by worker: since when it holds
+    std::map<std::string, std::vector<BelievedHold>> ended_; // by lock, as they ended
+    std::vector<Overlap> longest_;
+    std::size_t found_ = 0;
+};
 
 } // namespace lockscope::lab
