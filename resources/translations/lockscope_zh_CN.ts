@@ -1681,10 +1681,6 @@ split brains found: %9%10</source>
         <translation>已持有 %1</translation>
     </message>
     <message>
-        <source>election</source>
-        <translation>选举</translation>
-    </message>
-    <message>
         <source>Leader and candidates</source>
         <translation>领导者与候选人</translation>
     </message>
