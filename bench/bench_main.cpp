@@ -211,12 +211,12 @@ int main(int argc, char** argv) {
 
     if (soak)
         std::printf("soak: %.0f min, lab of 100 workers with chaos: after %.1f min, resident "
-                    "%+.3f MB a minute (%.1f to %.1f MB), CPU %+.3f %% a minute (%.1f %% at the "
-                    "end)\n",
+                    "%+.3f MB a minute (%.1f to %.1f MB), heap in use %+.3f MB a minute, CPU %+.3f "
+                    "%% a minute (%.1f %% at the end)\n",
                     soak->minutes, soak->settledMinutes, soak->residentMbPerMinute,
                     soak->samples.empty() ? 0 : soak->samples.front().residentMb,
                     soak->samples.empty() ? 0 : soak->samples.back().residentMb,
-                    soak->cpuPercentPerMinute,
+                    soak->heapMbPerMinute, soak->cpuPercentPerMinute,
                     soak->samples.empty() ? 0 : soak->samples.back().cpuPercent);
 
     std::vector<Target> targets;

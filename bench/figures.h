@@ -131,12 +131,14 @@ struct SoakFigure {
     struct Sample {
         double minute;
         double residentMb;
+        double heapMb;     // malloc's bytes in use
         double cpuPercent; // of one core, over the interval before the sample
     };
     double minutes = 0;
     std::vector<Sample> samples; // every 10 s
     double settledMinutes = 0;   // the slopes are of the samples after this
     double residentMbPerMinute = 0;
+    double heapMbPerMinute = 0;
     double cpuPercentPerMinute = 0;
 };
 // LockScope's main window (offscreen) on the Locks page while the contention lab runs 100

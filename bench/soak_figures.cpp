@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <malloc.h>
 
 namespace lockscope::bench {
 
@@ -20,6 +21,12 @@ constexpr std::chrono::seconds sampleEvery{10};
 // Caches, pools and the day of graphs' first columns fill in the first minutes: the slope is
 // taken after them (or after the first third of a shorter run).
 constexpr double settledMinutes = 5;
+
+// What malloc has handed out and not taken back: beside the resident set, it tells growth of
+// the heap from memory malloc keeps without using (fragmentation, per-thread arenas).
+double heapInUseMb() {
+    return static_cast<double>(mallinfo2().uordblks) / (1024.0 * 1024.0);
+}
 
 double processCpuSeconds() {
     timespec now{};
@@ -79,21 +86,24 @@ SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes 
             100 * (cpu - cpuBefore) / std::chrono::duration<double>(now - sampledAt).count();
         cpuBefore = cpu;
         sampledAt = now;
-        figure.samples.push_back({minute, residentMb(), cpuPercent});
-        std::fprintf(stderr, "soak: %5.1f min  %7.1f MB resident  %5.1f %% CPU\n", minute,
-                     figure.samples.back().residentMb, cpuPercent);
+        figure.samples.push_back({minute, residentMb(), heapInUseMb(), cpuPercent});
+        std::fprintf(
+            stderr, "soak: %5.1f min  %7.1f MB resident  %7.1f MB heap in use  %5.1f %% CPU\n",
+            minute, figure.samples.back().residentMb, figure.samples.back().heapMb, cpuPercent);
     }
     window.workspace()->stopLab();
 
     const double settled = std::min(settledMinutes, figure.minutes / 3);
-    std::vector<std::pair<double, double>> resident, cpu;
+    std::vector<std::pair<double, double>> resident, heap, cpu;
     for (const auto& s : figure.samples)
         if (s.minute >= settled) {
             resident.emplace_back(s.minute, s.residentMb);
+            heap.emplace_back(s.minute, s.heapMb);
             cpu.emplace_back(s.minute, s.cpuPercent);
         }
     figure.settledMinutes = settled;
     figure.residentMbPerMinute = slope(resident);
+    figure.heapMbPerMinute = slope(heap);
     figure.cpuPercentPerMinute = slope(cpu);
     return figure;
 }
