@@ -135,7 +135,8 @@ TEST_F(RecipesIntegrationTest, EveryClientsLocksAreReadByTheirOwnRecipe) {
         scraped.clear();
         while (const auto line = curl.readLine(5s))
             scraped += *line + "\n";
-        return scraped.find("lockscope_monitor_up 1") != std::string::npos;
+        // The sample, not its help text ("# HELP lockscope_monitor_up 1 while ...").
+        return scraped.find("\nlockscope_monitor_up 1\n") != std::string::npos;
     })) << scraped;
     for (const char* line :
          {"lockscope_locks{recipe=\"single-key\"} 4", "lockscope_locks{recipe=\"election\"} 1",
