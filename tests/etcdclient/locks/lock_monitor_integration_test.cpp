@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <mutex>
 #include <random>
 #include <set>
@@ -310,8 +311,8 @@ TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
 // Clean releases are not expiries, even with so many short leases that a countdown can run out
 // before its next lookup. 150 sessions of TTL 2 s in 50 queues of three,
 // each holding 0.2-6 s and released cleanly (a revoke, or the key deleted and then a revoke):
-// none is an expiry, and no TTL is shown stale. Three more sessions stop their keepalives
-// mid-hold: theirs are, and only theirs.
+// none is an expiry, and no TTL counts down past its staleness limit. Three more sessions stop
+// their keepalives mid-hold: theirs are, and only theirs.
 TEST_F(LockMonitorIntegrationTest,
        ManyShortLeasesReleasedCleanlyAreNotExpiriesButAbandonedOnesAre) {
     auto monitor = startMonitor();
@@ -350,7 +351,11 @@ TEST_F(LockMonitorIntegrationTest,
         byRelease.push_back(&contenders[i]);
     std::sort(byRelease.begin(), byRelease.end(),
               [](auto* a, auto* b) { return a->releaseAt < b->releaseAt; });
-    int staleSeen = 0;
+    // A TTL is shown as a countdown only while its lookup is within its staleness limit (the
+    // flag is set on the monitor's 0.5 s ticks, hence the slack); how many were stale is a
+    // figure of the lookup rate, which a slow machine (TSan) may not keep up.
+    int unmarked = 0;
+    int stale = 0;
     LockMonitorState state;
     for (Contender* c : byRelease) {
         std::this_thread::sleep_until(c->releaseAt);
@@ -361,8 +366,13 @@ TEST_F(LockMonitorIntegrationTest,
         }
         c->session->close();
         monitor->update(state);
-        staleSeen += static_cast<int>(std::count_if(state.leases.begin(), state.leases.end(),
-                                                    [](const auto& l) { return l.second.stale; }));
+        const auto now = std::chrono::steady_clock::now();
+        for (const auto& [lease, ttl] : state.leases) {
+            stale += ttl.stale ? 1 : 0;
+            unmarked +=
+                !ttl.stale && ttl.ttlSeconds >= 0 &&
+                now - ttl.fetchedAt > leaseStaleAfter(ttl.grantedTtlSeconds, 2000ms) + 750ms;
+        }
     }
     ASSERT_TRUE(eventually([&] { return monitor->state().locks.empty(); }, 15s));
 
@@ -376,7 +386,13 @@ TEST_F(LockMonitorIntegrationTest,
         }
     EXPECT_EQ(expired, abandonedKeys);
     EXPECT_EQ(departures[LockEventKind::Released] + departures[LockEventKind::Cancelled], sessions);
-    EXPECT_EQ(staleSeen, 0) << "TTLs shown stale while etcd answered";
+    EXPECT_EQ(unmarked, 0) << "TTLs counted down past their staleness limit, not marked stale";
+    std::printf("%d clean releases of TTL 2 s leases: %d expiries; TTLs seen stale %d times\n",
+                sessions,
+                static_cast<int>(std::count_if(
+                    expired.begin(), expired.end(),
+                    [&](const std::string& key) { return !abandonedKeys.contains(key); })),
+                stale);
 }
 
 TEST_F(LockMonitorIntegrationTest, ElectionsShowTheLeaderAndItsProposal) {
