@@ -119,19 +119,20 @@ void HolderCard::setHolder(const Holder& holder) {
     recipe_->setToolTip(holder.recipeWhy);
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.
-    const double remaining = holder.ttlRemainingSeconds.value_or(0);
+    const bool counting = holder.ttlRemainingSeconds && !holder.ttlStale;
+    const double remaining = counting ? *holder.ttlRemainingSeconds : 0;
     const QString text =
-        !holder.leased ? tr("no lease: held until its key is deleted")
-        : !holder.ttlRemainingSeconds
-            ? tr("not looked up yet")
+        !holder.leased                ? tr("no lease: held until its key is deleted")
+        : !holder.ttlRemainingSeconds ? tr("not looked up yet")
+        : holder.ttlStale
+            ? tr("stale: not looked up within its TTL")
             : (remaining < 0
                    ? tr("lease gone")
                    : tr("%1 s of %2 s").arg(std::ceil(remaining)).arg(holder.ttlGrantedSeconds));
     ttl_->setTtl(static_cast<int>(std::max(0.0, remaining) * 10),
                  static_cast<int>(std::max<qint64>(1, holder.ttlGrantedSeconds) * 10), text,
-                 holder.ttlRemainingSeconds &&
-                     TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
-                         TtlCountdownDelegate::LowFraction);
+                 counting && TtlCountdownDelegate::fraction(remaining, holder.ttlGrantedSeconds) <
+                                 TtlCountdownDelegate::LowFraction);
     details_->show();
 }
 

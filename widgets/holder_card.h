@@ -31,6 +31,8 @@ public:
         bool leased = true;    // false: a key without a lease, held until it is deleted
         QString recipe = {};   // the lock's recipe ("single key"), and which clients write it
         QString recipeWhy = {};
+        // The TTL was looked up too long ago to stand for the lease now: no countdown.
+        bool ttlStale = false;
     };
 
     // Our own lock's state, coloured by how it stands.

@@ -431,6 +431,7 @@ void LocksPage::showHolder() {
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;
+        card.ttlStale = holder.ttl->ttl.stale;
     }
     holderCard_->setHolder(card);
 }

@@ -937,6 +937,10 @@ Acquire with this TTL anyway?</source>
         <source>Recipe</source>
         <translation>锁方式</translation>
     </message>
+    <message>
+        <source>stale: not looked up within its TTL</source>
+        <translation>已过时：未在其 TTL 内查询</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HolderTimeline</name>

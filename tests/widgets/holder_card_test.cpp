@@ -44,6 +44,12 @@ private slots:
         QVERIFY(bar->isLow()); // under a quarter left
         card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 30, 60, "deploy", {}, false});
         QVERIFY(!bar->isLow());
+        HolderCard::Holder stale{"/locks/demo/694d", "694d", 42, "3.0 s", 1, 60, {}, {}, false};
+        stale.ttlStale = true; // a countdown from an old lookup says nothing of the lease now
+        card.setHolder(stale);
+        QCOMPARE(bar->text(), QString("stale: not looked up within its TTL"));
+        QCOMPARE(bar->value(), 0);
+        QVERIFY(!bar->isLow()); // not running out: unknown
         card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", std::nullopt, 60, {}, {}, false});
         QCOMPARE(bar->text(), QString("not looked up yet"));
         QVERIFY(!bar->isLow()); // unknown is not low
