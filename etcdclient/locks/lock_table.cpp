@@ -385,14 +385,17 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
 }
 
 void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_point now) {
+    if (k.modRevision == kv.mod_revision() && k.lease == kv.lease())
+        return; // a re-list's copy of what we have
+    // A new value (an election's proclaim) changes what its lock shows.
+    const auto lock = lockOf(k.key);
+    touch(lock->first);
     k.modRevision = kv.mod_revision();
     k.value = kv.value();
     if (k.lease == kv.lease())
         return;
     // Put again under another lease, or none (etcd keeps its create revision): the lease counts
     // move with it, and a key that now names its lease, or no longer does, regroups its parent.
-    const auto lock = lockOf(k.key);
-    touch(lock->first);
     const LockQueue& queue = lock->second;
     countQueue(queue, -1);
     countKey(k.lease, -1);

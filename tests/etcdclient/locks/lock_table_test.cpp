@@ -253,6 +253,7 @@ TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
     auto updated = kv("/e/1", 1, 11, "leader-a2");
     updated.set_mod_revision(13);
     EXPECT_TRUE(t.apply(put(updated), 13, t0).empty());
+    EXPECT_EQ(t.touched(), std::vector<std::string>{"/e"}); // a display must copy it again
     EXPECT_EQ(t.locks().at("/e").holder()->value, "leader-a2");
     EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
 }
