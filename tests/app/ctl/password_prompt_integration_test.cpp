@@ -121,7 +121,7 @@ private slots:
                           QByteArray::fromStdString(authPassword) + "\n");
         QVERIFY2(run.prompted, run.screen.constData());
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.screen.contains("\"error\": null"), run.screen.constData());
+        QVERIFY2(run.screen.contains("\"error\":null"), run.screen.constData());
         QVERIFY2(!run.screen.contains(QByteArray::fromStdString(authPassword)),
                  run.screen.constData()); // not echoed
         QVERIFY(run.echoAfter);
@@ -176,7 +176,7 @@ private slots:
                                                        << "--json");
             QVERIFY(process.waitForFinished(30000));
             const QByteArray out = process.readAllStandardOutput();
-            QVERIFY2(process.exitCode() == 0 && out.contains("\"error\": null"), out.constData());
+            QVERIFY2(process.exitCode() == 0 && out.contains("\"error\":null"), out.constData());
         }
     }
 
