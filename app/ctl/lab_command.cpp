@@ -41,6 +41,8 @@ std::string reportJson(const lab::LabReport& r) {
         .value(c.writesWithoutLock)
         .key("overlaps_found")
         .value(static_cast<int64_t>(r.overlapsFound))
+        .key("holders_overlapped_by_successors")
+        .value(static_cast<int64_t>(r.outlivingHolds))
         .key("overlaps")
         .beginArray();
     for (std::size_t i = 0; i < r.overlaps.size(); ++i) {
@@ -90,8 +92,11 @@ void printReport(const lab::LabReport& r) {
                 .arg(c.writesApplied)
                 .arg(c.writesRejectedByFencing)
                 .arg(c.writesWithoutLock);
-    text += QCoreApplication::translate("lockscopectl", "split brains (overlapping holds): %1\n")
-                .arg(r.overlapsFound);
+    text += QCoreApplication::translate("lockscopectl",
+                                        "split brains: %1 overlapping pairs of holds, from %2 "
+                                        "holders that held on after another took over\n")
+                .arg(r.overlapsFound)
+                .arg(r.outlivingHolds);
     for (std::size_t i = 0; i < r.overlaps.size() && i < 20; ++i) {
         const auto& o = r.overlaps[i];
         // etcd's own verb for the end (the key was deleted, the lease expired) stays as etcd says.

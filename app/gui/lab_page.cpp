@@ -205,7 +205,8 @@ void LabPage::refresh() {
     figures_->setText(
         tr("%1 acquisitions (%2/s now)\nchaos: %3 stalls, %4 crashes, %5 slow holds\n"
            "resource writes: %6 applied, %7 rejected by fencing, %8 landed without the lock\n"
-           "split brains found: %9%10")
+           "split brains found: %9 overlapping pairs of holds, from %10 holders that held on "
+           "after another took over%11")
             .arg(c.acquisitions)
             .arg(running() ? perSecond : 0.0, 0, 'f', 1)
             .arg(c.stalls)
@@ -215,6 +216,7 @@ void LabPage::refresh() {
             .arg(c.writesRejectedByFencing)
             .arg(c.writesWithoutLock)
             .arg(report.overlapsFound)
+            .arg(report.outlivingHolds)
             .arg(report.overlaps.empty()
                      ? QString()
                      : tr(" (longest %1 ms, workers %2 and %3 on %4)")

@@ -289,6 +289,7 @@ LabReport ContentionLab::report(bool ends) const {
         const auto end = running_ ? Clock::now() : stoppedAt_;
         r.seconds = std::chrono::duration<double>(end - startedAt_).count();
         r.overlapsFound = checker_.found();
+        r.outlivingHolds = checker_.outlivingHolds();
         r.overlaps = checker_.longest();
         if (monitor_ && ends && !r.overlaps.empty())
             history = monitor_->history();

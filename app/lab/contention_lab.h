@@ -36,7 +36,8 @@ struct LabReport {
     LabCounters counters;
     double seconds = 0;
     double acquisitionsPerSecond = 0;
-    std::size_t overlapsFound = 0;               // split brains
+    std::size_t overlapsFound = 0;               // split brains: pairs of overlapping holds
+    std::size_t outlivingHolds = 0;              // holds a later one overlapped
     std::vector<Overlap> overlaps;               // the longest of them, longest first
     std::vector<std::optional<GrantedEnd>> ends; // for each overlap: etcd's end of the first hold
 };

@@ -14,13 +14,17 @@ void MutualExclusionChecker::began(int worker, Clock::time_point from) {
 void MutualExclusionChecker::ended(BelievedHold hold) {
     inProgress_.erase(hold.worker);
     auto& ofLock = ended_[hold.lock];
-    for (const BelievedHold& other : ofLock) {
+    for (BelievedHold& other : ofLock) {
         if (other.worker == hold.worker || other.from >= hold.to || hold.from >= other.to)
             continue;
         const bool otherFirst = other.from <= hold.from;
-        const BelievedHold& first = otherFirst ? other : hold;
+        BelievedHold& first = otherFirst ? other : hold;
         const BelievedHold& second = otherFirst ? hold : other;
         ++found_;
+        if (!first.outlived) {
+            first.outlived = true;
+            ++outliving_;
+        }
         keepLongest({hold.lock, first, second,
                      std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::min(first.to, second.to) - second.from)});

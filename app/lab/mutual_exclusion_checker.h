@@ -17,6 +17,7 @@ struct BelievedHold {
     std::string key;
     int64_t fencingToken;
     Clock::time_point from, to;
+    bool outlived = false; // a later hold of another worker began before this one ended
 };
 
 // Two workers that each believed they held the same lock at the same time: a split brain.
@@ -42,6 +43,9 @@ public:
 
     // Every pair of overlapping holds found so far.
     std::size_t found() const { return found_; }
+    // The holds another worker's later hold overlapped: holders that held on after another
+    // took over (a stalled holder overlapped by seven successors is one, in seven pairs).
+    std::size_t outlivingHolds() const { return outliving_; }
     // The longest of them (at most longestKept), longest first.
     const std::vector<Overlap>& longest() const { return longest_; }
     std::size_t holdsKept() const;
@@ -54,6 +58,7 @@ private:
     std::map<std::string, std::vector<BelievedHold>> ended_; // by lock, as they ended
     std::vector<Overlap> longest_;
     std::size_t found_ = 0;
+    std::size_t outliving_ = 0;
 };
 
 } // namespace lockscope::lab

@@ -1080,22 +1080,22 @@ Acquire with this TTL anyway?</source>
         <translation>争用实验室</translation>
     </message>
     <message>
-        <source>%1 acquisitions (%2/s now)
-chaos: %3 stalls, %4 crashes, %5 slow holds
-resource writes: %6 applied, %7 rejected by fencing, %8 landed without the lock
-split brains found: %9%10</source>
-        <translation>%1 次获取（当前 %2 次/秒）
-混沌：%3 次停顿，%4 次崩溃，%5 次缓慢持有
-资源写入：%6 次生效，%7 次被防护拒绝，%8 次在未持锁时写入
-发现脑裂：%9%10</translation>
-    </message>
-    <message>
         <source> (longest %1 ms, workers %2 and %3 on %4)</source>
         <translation>（最长 %1 ms，工作者 %2 和 %3，锁 %4）</translation>
     </message>
     <message>
         <source>lock names: %1</source>
         <translation>锁名：%1</translation>
+    </message>
+    <message>
+        <source>%1 acquisitions (%2/s now)
+chaos: %3 stalls, %4 crashes, %5 slow holds
+resource writes: %6 applied, %7 rejected by fencing, %8 landed without the lock
+split brains found: %9 overlapping pairs of holds, from %10 holders that held on after another took over%11</source>
+        <translation>%1 次获取（当前 %2 次/秒）
+混沌：%3 次停顿，%4 次崩溃，%5 次缓慢持有
+资源写入：%6 次生效，%7 次被防护拒绝，%8 次在未持锁时写入
+发现脑裂：%9 对重叠的持有，来自 %10 个在他人接手后仍自认持有的持有者%11</translation>
     </message>
 </context>
 <context>
@@ -2498,12 +2498,6 @@ Usage: %2</source>
 </translation>
     </message>
     <message>
-        <source>split brains (overlapping holds): %1
-</source>
-        <translation>脑裂（重叠的持有）：%1
-</translation>
-    </message>
-    <message>
         <source>etcd %1 it at revision %2</source>
         <translation>etcd 记录该持有在修订号 %2 结束（%1）</translation>
     </message>
@@ -2964,6 +2958,12 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>Show each endpoint&apos;s status: version, member id, leader, revision, raft term and index, database size, round trip and etcd&apos;s alarms.</source>
         <translation>显示各端点的状态：版本、成员 ID、领导者、修订号、Raft 任期与索引、数据库大小、往返时间和 etcd 的告警。</translation>
+    </message>
+    <message>
+        <source>split brains: %1 overlapping pairs of holds, from %2 holders that held on after another took over
+</source>
+        <translation>脑裂：%1 对重叠的持有，来自 %2 个在他人接手后仍自认持有的持有者
+</translation>
     </message>
 </context>
 </TS>

@@ -146,6 +146,9 @@ TEST_F(ContentionLabIntegrationTest, StallsCauseSplitBrainsThatOnlyFencingKeepsF
     const auto off = labOff->report();
     EXPECT_GT(off.counters.stalls, 0);
     EXPECT_FALSE(off.overlaps.empty()) << "stalled holders should have overlapped their successors";
+    // A stalled holder overlapped by several successors is one holder in several pairs.
+    EXPECT_GT(off.outlivingHolds, 0u);
+    EXPECT_LE(off.outlivingHolds, off.overlapsFound);
     EXPECT_GT(off.counters.writesWithoutLock, 0) << "without fencing, stale writes land";
     ASSERT_EQ(off.ends.size(), off.overlaps.size());
     int expiredByEtcd = 0;
@@ -156,10 +159,11 @@ TEST_F(ContentionLabIntegrationTest, StallsCauseSplitBrainsThatOnlyFencingKeepsF
     const auto on = labOn->report();
     for (const auto* r : {&off, &on})
         std::printf(
-            "lab: %lld acquisitions (%.1f/s), %lld stalls, %zu overlaps (longest %lld ms), "
+            "lab: %lld acquisitions (%.1f/s), %lld stalls, %zu overlaps of %zu holders (longest "
+            "%lld ms), "
             "writes: %lld applied, %lld rejected by fencing, %lld landed without the lock\n",
             static_cast<long long>(r->counters.acquisitions), r->acquisitionsPerSecond,
-            static_cast<long long>(r->counters.stalls), r->overlaps.size(),
+            static_cast<long long>(r->counters.stalls), r->overlapsFound, r->outlivingHolds,
             r->overlaps.empty() ? 0LL : static_cast<long long>(r->overlaps[0].lasted.count()),
             static_cast<long long>(r->counters.writesApplied),
             static_cast<long long>(r->counters.writesRejectedByFencing),

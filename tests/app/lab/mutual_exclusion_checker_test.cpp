@@ -63,6 +63,26 @@ TEST(MutualExclusionCheckerTest, AHoldInProgressKeepsTheHoldsItMayOverlap) {
     EXPECT_EQ(checker.holdsKept(), 50u);
     checker.ended(hold(1, "/l", 0ms, 5000ms, 5));
     EXPECT_EQ(checker.found(), 50u);
+    EXPECT_EQ(checker.outlivingHolds(), 1u); // one stalled holder, fifty successors
+}
+
+// Two stalled holders, each overlapped by the holders that came after it: two outliving holds.
+TEST(MutualExclusionCheckerTest, EachStalledHolderIsCountedOnceWhateverItsSuccessors) {
+    const auto overlaps =
+        overlapsOf({hold(1, "/l", 0ms, 1000ms, 1), hold(2, "/l", 100ms, 150ms, 2),
+                    hold(3, "/l", 200ms, 1500ms, 3), hold(4, "/l", 300ms, 350ms, 4),
+                    hold(5, "/l", 1100ms, 1200ms, 5)});
+    // 1 with 2, 3 and 4; 3 with 4 and 5.
+    EXPECT_EQ(overlaps.size(), 5u);
+    MutualExclusionChecker checker;
+    for (const auto& h : {hold(1, "/l", 0ms, 1000ms, 1), hold(3, "/l", 200ms, 1500ms, 3)})
+        checker.began(h.worker, h.from);
+    for (const auto& h : {hold(2, "/l", 100ms, 150ms, 2), hold(4, "/l", 300ms, 350ms, 4),
+                          hold(1, "/l", 0ms, 1000ms, 1), hold(5, "/l", 1100ms, 1200ms, 5),
+                          hold(3, "/l", 200ms, 1500ms, 3)})
+        checker.ended(h);
+    EXPECT_EQ(checker.found(), 5u);
+    EXPECT_EQ(checker.outlivingHolds(), 2u);
     EXPECT_EQ(checker.longest().front().first.worker, 1);
     EXPECT_EQ(checker.holdsKept(), 0u); // nothing in progress: nothing can overlap them now
 }
