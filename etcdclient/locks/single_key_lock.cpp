@@ -136,13 +136,18 @@ void SingleKeyLock::tryLock(std::function<void(Result<bool>)> done) {
 
 void SingleKeyLock::waitForDelete(std::unique_lock<std::mutex>& lock, int64_t fromRevision) {
     state_ = State::Waiting;
+    watchDeletions(lock, fromRevision,
+                   {weakCallback(this, &SingleKeyLock::onWaitEvents, generation_),
+                    weakCallback(this, &SingleKeyLock::onWaitEnd, generation_)});
+}
+
+void SingleKeyLock::watchDeletions(std::unique_lock<std::mutex>& lock, int64_t fromRevision,
+                                   WatchCallbacks callbacks) {
     pb::WatchCreateRequest request;
     request.set_key(key_);
     request.set_start_revision(fromRevision);
-    request.add_filters(pb::WatchCreateRequest::NOPUT); // only its deletion frees the lock
-    WatchHandle handle =
-        client_.watch(request, {weakCallback(this, &SingleKeyLock::onWaitEvents, generation_),
-                                weakCallback(this, &SingleKeyLock::onWaitEnd, generation_)});
+    request.add_filters(pb::WatchCreateRequest::NOPUT); // only the key's deletion matters
+    WatchHandle handle = client_.watch(request, std::move(callbacks));
     std::swap(watch_, handle);
     // The replaced handle is cancelled outside mutex_: cancel() waits for a running callback of
     // it, which may be waiting for mutex_.
@@ -171,17 +176,9 @@ void SingleKeyLock::onWaitEnd(uint64_t generation, const Error&) {
 }
 
 void SingleKeyLock::watchOwnKey(std::unique_lock<std::mutex>& lock) {
-    pb::WatchCreateRequest request;
-    request.set_key(key_);
-    request.set_start_revision(myRevision_ + 1);
-    request.add_filters(pb::WatchCreateRequest::NOPUT);
-    WatchHandle handle = client_.watch(
-        request, {weakCallback(this, &SingleKeyLock::onOwnKeyEvents, generation_),
-                  [](const Error&) {}}); // the session still guards a hold whose watch ended
-    std::swap(watch_, handle);
-    lock.unlock();
-    handle.cancel();
-    lock.lock();
+    watchDeletions(lock, myRevision_ + 1,
+                   {weakCallback(this, &SingleKeyLock::onOwnKeyEvents, generation_),
+                    [](const Error&) {}}); // the session still guards a hold whose watch ended
 }
 
 void SingleKeyLock::onOwnKeyEvents(uint64_t generation, const pb::WatchResponse& response) {

@@ -64,6 +64,10 @@ private:
     void onWaitEvents(uint64_t generation, const pb::WatchResponse& response);
     void onWaitEnd(uint64_t generation, const Error& error);
     void tryAfterWait(uint64_t generation);
+    // Watches the key's deletions from `fromRevision` on, in place of the watch before (ended
+    // outside mutex_, held in `lock`).
+    void watchDeletions(std::unique_lock<std::mutex>& lock, int64_t fromRevision,
+                        WatchCallbacks callbacks);
     // Watches our own key while held: its DELETE (a force release) loses the lock.
     void watchOwnKey(std::unique_lock<std::mutex>& lock);
     void onOwnKeyEvents(uint64_t generation, const pb::WatchResponse& response);
