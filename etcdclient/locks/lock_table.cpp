@@ -367,10 +367,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     const auto index = static_cast<std::size_t>(queue.keys.erase(it) - queue.keys.begin());
     const auto made = queueMadeBy(key, lease);
     const bool keysLeft = !queue.keys.empty();
-    // Whether the queue still has a key that makes it one: the first almost always does.
-    const bool stillMade = std::any_of(queue.keys.begin(), queue.keys.end(), [&](auto& k) {
-        return queueMadeBy(k.key, k.lease).has_value();
-    });
+    const bool stillMade = made && madeByItsKeys(queue);
     if (!keysLeft) {
         locks_.erase(found);
     } else {
@@ -408,13 +405,14 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_poin
     const auto madeNow = queueMadeBy(key, kv.lease());
     if (madeNow && !isQueue(std::string(*madeNow)))
         becomeQueue(std::string(*madeNow), now);
-    else if (madeBefore && !madeNow) {
-        const auto stays = locks_.find(std::string(*madeBefore));
-        if (std::none_of(stays->second.keys.begin(), stays->second.keys.end(), [&](auto& other) {
-                return queueMadeBy(other.key, other.lease).has_value();
-            }))
-            endQueue(std::string(*madeBefore), now);
-    }
+    else if (madeBefore && !madeNow && !madeByItsKeys(locks_.at(std::string(*madeBefore))))
+        endQueue(std::string(*madeBefore), now);
+}
+
+bool LockTable::madeByItsKeys(const LockQueue& queue) const {
+    // The first key almost always does.
+    return std::any_of(queue.keys.begin(), queue.keys.end(),
+                       [&](const LockKey& k) { return queueMadeBy(k.key, k.lease).has_value(); });
 }
 
 LockTable::Locks::iterator LockTable::becomeQueue(const std::string& queue, Clock::time_point now) {

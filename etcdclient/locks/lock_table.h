@@ -94,6 +94,8 @@ private:
     // The lock `key` is in now (end() when there is none): one lookup for a key in a queue.
     Locks::iterator lockOf(const std::string& key);
     LockKey* find(const std::string& key);
+    // Whether a key of `queue` still makes it one (queueMadeBy).
+    bool madeByItsKeys(const LockQueue& queue) const;
     // Whether `name` is a queue now (Auto: a key under it names its lease, or is an RWMutex's).
     bool isQueue(const std::string& name) const;
     // A first key that makes `queue` one arrives: the keys that were locks of their own beside
