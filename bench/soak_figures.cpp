@@ -1,8 +1,8 @@
-#include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
 #include "app/gui/main_window.h"
 #include "app/lab/contention_lab.h"
 #include "figures.h"
+#include "lab_window.h"
 #include "resident_memory.h"
 #include "run_events.h"
 #include "scratch_settings.h"
@@ -54,18 +54,9 @@ SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes 
     const ScratchSettings settings;
     const std::string prefix = "/bench/soak/";
     MainWindow window;
-    window.setPrefix(QString::fromStdString(prefix));
-    window.connectTo(options);
-    window.resize(1600, 1000);
-    window.show();
-    const LockWatch* watch = window.lockWatch();
-    runEventsUntil([watch] { return watch->live(); }, std::chrono::seconds(10));
+    showLive(window, options, prefix);
 
-    lab::LabOptions lab;
-    lab.workers = soakWorkers;
-    lab.locks.clear();
-    for (int i = 0; i < soakLocks; ++i)
-        lab.locks.push_back(prefix + "lock-" + std::to_string(i));
+    lab::LabOptions lab = labOn(prefix, soakWorkers, soakLocks);
     // Chaos: stalled holders that lose their lease, crashed ones, slow ones.
     lab.stallProbability = 0.02;
     lab.crashProbability = 0.01;

@@ -4,6 +4,7 @@
 #include "app/gui/stage_page.h"
 #include "app/lab/contention_lab.h"
 #include "figures.h"
+#include "lab_window.h"
 #include "run_events.h"
 #include "scratch_settings.h"
 #include "stall_probe.h"
@@ -66,21 +67,12 @@ StageFigure measureStage(const etcd::ClientOptions& options, const Scale& scale)
     const ScratchSettings settings;
     const std::string prefix = "/bench/stage/";
     MainWindow window;
-    window.setPrefix(QString::fromStdString(prefix));
-    window.connectTo(options);
-    window.resize(1600, 1000);
-    window.show();
     auto* page = window.findChild<StagePage*>("stagePage");
     window.findChild<QTabWidget*>("mainTabs")->setCurrentWidget(page);
+    showLive(window, options, prefix);
     const LockWatch* watch = window.lockWatch();
-    runEventsUntil([watch] { return watch->live(); }, std::chrono::seconds(10));
 
-    lab::LabOptions lab;
-    lab.workers = labWorkers;
-    lab.locks.clear();
-    for (int i = 0; i < labLocks; ++i)
-        lab.locks.push_back(prefix + "lock-" + std::to_string(i));
-    window.workspace()->startLab(lab, false);
+    window.workspace()->startLab(labOn(prefix, labWorkers, labLocks), false);
     // The queues form before the figure counts.
     runEventsUntil([watch] { return watch->state().locks.size() >= labLocks; },
                    std::chrono::seconds(10));
