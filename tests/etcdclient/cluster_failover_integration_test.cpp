@@ -241,12 +241,16 @@ TEST_F(ClusterFailoverIntegrationTest, KillingTheLeaderLosesNoSession) {
     options.endpoints = endpointsFrom(*cluster, leader);
     auto client = std::move(Client::create(options)).value();
     std::vector<std::shared_ptr<Session>> sessions;
+    // TTL 6: a session is kept only while a keepalive answer came within its TTL, and the last
+    // one may be TTL/3 old when the leader dies; the election (1-2 s, more on a loaded machine)
+    // and the failover must fit in the other 4 s.
     for (int i = 0; i < 20; ++i) {
-        sessions.push_back(createSession(*client, 3));
+        sessions.push_back(createSession(*client, 6));
         ASSERT_TRUE(sessions.back());
     }
     cluster->killMember(leader);
-    std::this_thread::sleep_for(std::chrono::seconds(8));
+    std::this_thread::sleep_for(
+        std::chrono::seconds(9)); // past the TTL: kept alive, not waited out
     int lost = 0;
     for (const auto& session : sessions)
         lost += session->lost() ? 1 : 0;
