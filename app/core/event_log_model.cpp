@@ -22,21 +22,6 @@ QVariant optionalMs(const std::optional<std::chrono::milliseconds>& duration) {
     return duration ? QVariant(static_cast<qint64>(duration->count())) : QVariant();
 }
 
-// The Event column's word; CSV and JSON keep etcd::lockEventKindName()'s English one.
-QString kindText(etcd::LockEventKind kind) {
-    using Kind = etcd::LockEventKind;
-    switch (kind) {
-    case Kind::Enqueued: return EventLogModel::tr("enqueued");
-    case Kind::Acquired: return EventLogModel::tr("acquired");
-    case Kind::Released: return EventLogModel::tr("released");
-    case Kind::Cancelled: return EventLogModel::tr("cancelled");
-    case Kind::Expired: return EventLogModel::tr("expired");
-    case Kind::ForceReleased: return EventLogModel::tr("force-released");
-    case Kind::Lost: return EventLogModel::tr("lost");
-    }
-    return QString::fromLatin1(etcd::lockEventKindName(kind));
-}
-
 // A lower bound shows as "≥ 1234" (see LockEvent::atLeast).
 QVariant shownMs(const std::optional<std::chrono::milliseconds>& duration, bool atLeast) {
     if (!duration || !atLeast)
@@ -57,7 +42,8 @@ EventLogModel::EventLogModel(QObject* parent, std::size_t capacity)
     : QAbstractTableModel(parent)
     , capacity_(std::max<std::size_t>(1, capacity)) {}
 
-void EventLogModel::append(const std::vector<etcd::LockEvent>& events) {
+void EventLogModel::append(const std::vector<etcd::LockEvent>& events,
+                           const std::vector<EventCause>& causes) {
     if (events.empty())
         return;
     // Of a batch larger than the log itself, only its newest events could stay.
@@ -76,8 +62,8 @@ void EventLogModel::append(const std::vector<etcd::LockEvent>& events) {
     }
     const int first = rowCount();
     beginInsertRows({}, first, first + static_cast<int>(incoming) - 1);
-    events_.insert(events_.end(), events.end() - static_cast<std::ptrdiff_t>(incoming),
-                   events.end());
+    for (std::size_t i = events.size() - incoming; i < events.size(); ++i)
+        events_.push_back({events[i], causes.empty() ? eventCause(events[i].kind) : causes[i]});
     endInsertRows();
 }
 
@@ -87,15 +73,15 @@ void EventLogModel::clear() {
     endResetModel();
 }
 
-std::deque<etcd::LockEvent> EventLogModel::take() {
+std::deque<LoggedEvent> EventLogModel::take() {
     beginResetModel();
-    std::deque<etcd::LockEvent> taken = std::move(events_);
+    std::deque<LoggedEvent> taken = std::move(events_);
     events_.clear();
     endResetModel();
     return taken;
 }
 
-void EventLogModel::restore(std::deque<etcd::LockEvent> events) {
+void EventLogModel::restore(std::deque<LoggedEvent> events) {
     beginResetModel();
     events_ = std::move(events);
     if (events_.size() > capacity_)
@@ -106,10 +92,10 @@ void EventLogModel::restore(std::deque<etcd::LockEvent> events) {
 bool EventLogModel::saveCsv(const QString& path, QString& error) const {
     QByteArray csv =
         "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least\n";
-    for (const etcd::LockEvent& event : events_) {
+    for (const auto& [event, cause] : events_) {
         const QStringList fields = {
             QString::fromStdString(isoTime(event.observedAt)),
-            QString::fromLatin1(etcd::lockEventKindName(event.kind)),
+            QString::fromLatin1(eventCauseName(cause)),
             displayKeyText(event.lock),
             displayKeyText(event.key),
             QString::fromStdString(etcd::leaseHex(event.lease)),
@@ -129,7 +115,9 @@ bool EventLogModel::saveCsv(const QString& path, QString& error) const {
 bool EventLogModel::saveJson(const QString& path, QString& error) const {
     QByteArray json = "[";
     for (std::size_t i = 0; i < events_.size(); ++i)
-        json += (i == 0 ? "\n  " : ",\n  ") + QByteArray::fromStdString(lockEventJson(events_[i]));
+        json += (i == 0 ? "\n  " : ",\n  ") +
+                QByteArray::fromStdString(
+                    lockEventJson(events_[i].event, eventCauseName(events_[i].cause)));
     json += "\n]\n";
     return save(path, json, error);
 }
@@ -155,13 +143,16 @@ int EventLogModel::columnCount(const QModelIndex& parent) const {
 QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const etcd::LockEvent& event = events_[index.row()];
+    const auto& [event, cause] = events_[index.row()];
     if (role == Qt::TextAlignmentRole) {
         const int column = index.column();
         return column == Revision || column == Waited || column == Held
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant();
     }
+    if (role == Qt::ToolTipRole && index.column() == Kind && cause == EventCause::OwnCleanup)
+        return tr("Our own cleanup, not a force release: this window's only-if-free attempt "
+                  "found the lock held and deleted its own key");
     if (role == Qt::ToolTipRole && index.column() == Recovered && event.recovered)
         return tr("Inferred from a re-list after a gap in the watch, not seen live");
     if (role == Qt::ToolTipRole && event.atLeast &&
@@ -174,7 +165,7 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (index.column()) {
     case Time: return observedTime(event).toString("HH:mm:ss.zzz");
-    case Kind: return kindText(event.kind);
+    case Kind: return eventWord(event.recipe, cause);
     case Lock: return displayKeyText(event.lock);
     case Key: return displayKeyText(event.key);
     case Lease: return QString::fromStdString(etcd::leaseHex(event.lease));

@@ -1,11 +1,19 @@
 #pragma once
 
+#include "app/core/event_words.h"
 #include "etcdclient/locks/lock_types.h"
 
 #include <QAbstractTableModel>
 #include <deque>
 
 namespace lockscope {
+
+// A row of the event log: the event, and why it is there (eventCause(event.kind), unless this
+// window knew better). A proclaim's event is its leader's key, as Acquired: the hold goes on.
+struct LoggedEvent {
+    etcd::LockEvent event;
+    EventCause cause;
+};
 
 // The lock events seen since the watch began, oldest first, bounded: past `capacity` the oldest
 // tenth of the rows goes (rowsRemoved at the top), so a long session keeps constant memory.
@@ -17,13 +25,16 @@ public:
 
     explicit EventLogModel(QObject* parent = nullptr, std::size_t capacity = DefaultCapacity);
 
-    void append(const std::vector<etcd::LockEvent>& events);
+    // `causes` in the order of `events`; none: each event's eventCause(kind).
+    void append(const std::vector<etcd::LockEvent>& events,
+                const std::vector<EventCause>& causes = {});
     void clear();
     // Empties the log and hands its events over, oldest first; restore() puts such events back
     // in place of the log's (a prefix's history, kept while another prefix is watched).
-    std::deque<etcd::LockEvent> take();
-    void restore(std::deque<etcd::LockEvent> events);
-    const etcd::LockEvent& eventAt(int row) const { return events_[row]; }
+    std::deque<LoggedEvent> take();
+    void restore(std::deque<LoggedEvent> events);
+    const etcd::LockEvent& eventAt(int row) const { return events_[row].event; }
+    EventCause causeAt(int row) const { return events_[row].cause; }
 
     // Every event held, as CSV with a header line, or as a JSON array of the objects
     // `lockscopectl watch --json` prints. False, with `error` set, when the file cannot be written.
@@ -39,7 +50,7 @@ public:
 private:
     bool save(const QString& path, const QByteArray& content, QString& error) const;
 
-    std::deque<etcd::LockEvent> events_;
+    std::deque<LoggedEvent> events_;
     std::size_t capacity_;
 };
 

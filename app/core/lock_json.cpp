@@ -82,10 +82,14 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
 }
 
 std::string lockEventJson(const etcd::LockEvent& event) {
+    return lockEventJson(event, etcd::lockEventKindName(event.kind));
+}
+
+std::string lockEventJson(const etcd::LockEvent& event, const char* eventName) {
     JsonWriter json;
     json.beginObject()
         .key("event")
-        .value(etcd::lockEventKindName(event.kind))
+        .value(eventName)
         .bytesField("lock", event.lock)
         .key("recipe")
         .value(etcd::queueKindName(event.recipe))

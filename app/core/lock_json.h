@@ -28,6 +28,8 @@ std::string lockStateJson(const etcd::LockMonitorState& state);
 // "held_ms", "recovered", "at_least" (the wait or hold began before we saw the key: waited_ms or
 // held_ms is a lower bound).
 std::string lockEventJson(const etcd::LockEvent& event);
+// The same with another "event" name: what the window's event log knew better (event_words.h).
+std::string lockEventJson(const etcd::LockEvent& event, const char* eventName);
 
 // One lock event as a line of text.
 std::string lockEventLine(const etcd::LockEvent& event);

@@ -119,8 +119,7 @@ bool LockWatch::drain() {
     if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();
-    nameOwnDepartures(events, ownLocks_);
-    events_->append(events);
+    events_->append(events, nameOwnDepartures(events, ownLocks_));
     // Live once the models show the whole listing too, not only the monitor's copy.
     setLiveness(
         state_.live && state_.pendingLocks.empty(),
@@ -165,11 +164,30 @@ void LockWatch::showOwnLock(const OwnLock& own) {
     if (own.state != OwnLock::State::Lost)
         return;
     // The watch sees only the key's deletion; that it was ours, and held, only our session knows.
-    const std::vector<etcd::LockEvent> lost{
-        {etcd::LockEventKind::Lost, own.lock, own.key.toStdString(), own.lease, state_.revision,
-         std::chrono::system_clock::now(), std::nullopt, std::nullopt, false}};
+    std::vector<etcd::LockEvent> lost{{etcd::LockEventKind::Lost, own.lock, own.key.toStdString(),
+                                       own.lease, state_.revision, std::chrono::system_clock::now(),
+                                       std::nullopt, std::nullopt, false}};
+    lost.front().recipe = own.candidacy ? etcd::QueueKind::Election : etcd::QueueKind::Mutex;
     events_->append(lost);
     emit eventsArrived(lost);
+}
+
+void LockWatch::showProclaim(const OwnLock& own) {
+    if (!underPrefix(own.lock))
+        return;
+    // The put's revision is not in Proclaim's answer: the watch's, which it follows.
+    etcd::LockEvent proclaim{etcd::LockEventKind::Acquired,
+                             own.lock,
+                             own.key.toStdString(),
+                             own.lease,
+                             state_.revision,
+                             std::chrono::system_clock::now(),
+                             std::nullopt,
+                             std::nullopt,
+                             false};
+    proclaim.createRevision = own.fencingToken;
+    proclaim.recipe = etcd::QueueKind::Election;
+    events_->append({proclaim}, {EventCause::Proclaimed});
 }
 
 void LockWatch::selectLock(const std::string& name) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/event_log_model.h"
 #include "app/core/lock_event_inbox.h"
 #include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_monitor.h"
@@ -60,6 +61,8 @@ public:
     // One of our own locks changed state: the lock list marks it (if it is under the prefix),
     // and a lost one is an event.
     void showOwnLock(const OwnLock& own);
+    // We proclaimed a new value as the leader of `own`'s election: the event log says so.
+    void showProclaim(const OwnLock& own);
 
     LockListModel* locks() const { return locks_; }
     LockQueueModel* queue() const { return queue_; }
@@ -97,7 +100,7 @@ private:
     std::string selectedLock_;
     QHash<QByteArray, OwnLock> ownLocks_; // the last state of each, for the list of any prefix
     // The event logs of the prefixes watched before, most recently left last.
-    std::deque<std::pair<std::string, std::deque<etcd::LockEvent>>> otherHistories_;
+    std::deque<std::pair<std::string, std::deque<LoggedEvent>>> otherHistories_;
     // Shared with the monitor's listener, which may still run after the monitor is replaced.
     std::shared_ptr<LockEventInbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;

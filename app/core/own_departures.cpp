@@ -2,11 +2,12 @@
 
 namespace lockscope {
 
-void nameOwnDepartures(std::vector<etcd::LockEvent>& events,
-                       const QHash<QByteArray, OwnLock>& ownLocks) {
-    if (ownLocks.isEmpty())
-        return;
+std::vector<EventCause> nameOwnDepartures(std::vector<etcd::LockEvent>& events,
+                                          const QHash<QByteArray, OwnLock>& ownLocks) {
+    std::vector<EventCause> causes;
+    causes.reserve(events.size());
     for (etcd::LockEvent& event : events) {
+        causes.push_back(eventCause(event.kind));
         const bool departed = event.kind == etcd::LockEventKind::Released ||
                               event.kind == etcd::LockEventKind::Cancelled;
         if (!departed && event.kind != etcd::LockEventKind::Expired)
@@ -19,13 +20,21 @@ void nameOwnDepartures(std::vector<etcd::LockEvent>& events,
             // the key's deletion: that is the release we asked for, not an expiry.
             if (own->state == OwnLock::State::Releasing || own->state == OwnLock::State::Released)
                 event.kind = etcd::LockEventKind::Released;
+            causes.back() = eventCause(event.kind);
+            continue;
+        }
+        if (own->tryOnly && event.kind == etcd::LockEventKind::Cancelled) {
+            // Whether the attempt's answer came before this deletion or after it.
+            causes.back() = EventCause::OwnCleanup;
             continue;
         }
         if (!(own->alive() || own->state == OwnLock::State::Lost))
             continue; // released or cancelled by us
         event.kind =
             own->paused ? etcd::LockEventKind::Expired : etcd::LockEventKind::ForceReleased;
+        causes.back() = eventCause(event.kind);
     }
+    return causes;
 }
 
 } // namespace lockscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/event_words.h"
 #include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_types.h"
 
@@ -13,9 +14,10 @@ namespace lockscope {
 // A deletion of a key of ours that we did not ask for is not a release: our paused lease
 // expired (Expired), or someone took the lock from us (ForceReleased). One we asked for is a
 // release even when the monitor took it for an expiry: our release revoked the lease, and the
-// lease lookup saw it gone before the key's deletion. `ownLocks` holds each lock's last OwnLock,
-// by its exact name.
-void nameOwnDepartures(std::vector<etcd::LockEvent>& events,
-                       const QHash<QByteArray, OwnLock>& ownLocks);
+// lease lookup saw it gone before the key's deletion. An only-if-free attempt that found the lock
+// held deletes its own key: a waiter leaving (Cancelled), whose cause is our own cleanup.
+// `ownLocks` holds each lock's last OwnLock, by its exact name. Returns each event's cause.
+std::vector<EventCause> nameOwnDepartures(std::vector<etcd::LockEvent>& events,
+                                          const QHash<QByteArray, OwnLock>& ownLocks);
 
 } // namespace lockscope

@@ -64,8 +64,13 @@ void LockActionsBar::connectLockActions() {
     });
     connect(actions, &LockActions::ownLockChanged, this, &LockActionsBar::updateLockActions);
     connect(actions, &LockActions::acquired, this,
-            [this](const QString& name, const QByteArray&, qint64 token) {
-                emit message(tr("Acquired %1 (fencing token %2)").arg(name).arg(token), 5000);
+            [this, actions](const QString& name, const QByteArray&, qint64 token) {
+                const OwnLock* own = actions->ownLock(name);
+                emit message((own && own->candidacy ? tr("Elected in %1 (revision %2)")
+                                                    : tr("Acquired %1 (fencing token %2)"))
+                                 .arg(name)
+                                 .arg(token),
+                             5000);
                 updateLockActions();
             });
     connect(actions, &LockActions::notAcquired, this,
@@ -86,8 +91,10 @@ void LockActionsBar::connectLockActions() {
                                  .arg(reason),
                              0);
             });
-    connect(actions, &LockActions::released, this, [this](const QString& name) {
-        emit message(tr("Released %1").arg(name), 5000);
+    connect(actions, &LockActions::released, this, [this, actions](const QString& name) {
+        const OwnLock* own = actions->ownLock(name);
+        emit message((own && own->candidacy ? tr("Resigned from %1") : tr("Released %1")).arg(name),
+                     5000);
         updateLockActions();
     });
     connect(actions, &LockActions::releaseUnconfirmed, this,

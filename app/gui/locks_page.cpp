@@ -1,6 +1,7 @@
 #include "app/gui/locks_page.h"
 
 #include "app/core/event_log_model.h"
+#include "app/core/event_words.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_list_model.h"
@@ -273,7 +274,10 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
     queueTable_->setColumnHidden(LockQueueModel::Kind, true);
     queueTable_->setColumnHidden(LockQueueModel::GrantedTtl, true);
-    sizeColumns(eventTable_, {95, 105, 150, 0, 140, 70, 80, 80, 80}); // "force-released"
+    int eventWidth = 0;
+    for (const QString& word : eventWords())
+        eventWidth = std::max(eventWidth, textWidth(eventTable_, word));
+    sizeColumns(eventTable_, {95, eventWidth, 150, 0, 140, 70, 80, 80, 80});
     if (watch) {
         connect(watch, &LockWatch::refreshed, this, &LocksPage::refreshSoon);
         connect(queueTable_->selectionModel(), &QItemSelectionModel::currentRowChanged,

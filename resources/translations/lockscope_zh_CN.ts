@@ -89,6 +89,97 @@
     </message>
 </context>
 <context>
+    <name>EventWords</name>
+    <message>
+        <source>enqueued</source>
+        <translation>入队</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>获取</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>过期</translation>
+    </message>
+    <message>
+        <source>force-released</source>
+        <translation>强制释放</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>丢失</translation>
+    </message>
+    <message>
+        <source>value changed</source>
+        <translation>值已更改</translation>
+    </message>
+    <message>
+        <source>campaigning</source>
+        <translation>参选</translation>
+    </message>
+    <message>
+        <source>elected</source>
+        <translation>当选</translation>
+    </message>
+    <message>
+        <source>resigned</source>
+        <translation>辞任</translation>
+    </message>
+    <message>
+        <source>withdrew</source>
+        <translation>退出竞选</translation>
+    </message>
+    <message>
+        <source>leader expired</source>
+        <translation>领导者过期</translation>
+    </message>
+    <message>
+        <source>deposed by force</source>
+        <translation>被强制罢免</translation>
+    </message>
+    <message>
+        <source>lost leadership</source>
+        <translation>失去领导权</translation>
+    </message>
+    <message>
+        <source>proclaimed</source>
+        <translation>宣告</translation>
+    </message>
+    <message>
+        <source>key created</source>
+        <translation>键已创建</translation>
+    </message>
+    <message>
+        <source>key deleted</source>
+        <translation>键已删除</translation>
+    </message>
+    <message>
+        <source>key&apos;s lease expired</source>
+        <translation>键的租约已过期</translation>
+    </message>
+    <message>
+        <source>key force-deleted</source>
+        <translation>键被强制删除</translation>
+    </message>
+    <message>
+        <source>key lost</source>
+        <translation>键已丢失</translation>
+    </message>
+    <message>
+        <source>our try withdrew</source>
+        <translation>本窗口的尝试已撤回</translation>
+    </message>
+</context>
+<context>
     <name>KeyText</name>
     <message>
         <source>bad escape &quot;\%1&quot; at byte %2: write \xNN (two hex digits) for a byte or \\ for a backslash</source>
@@ -808,36 +899,12 @@ Acquire with this TTL anyway?</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <source>enqueued</source>
-        <translation>入队</translation>
-    </message>
-    <message>
-        <source>acquired</source>
-        <translation>获取</translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation>释放</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>expired</source>
-        <translation>过期</translation>
-    </message>
-    <message>
-        <source>force-released</source>
-        <translation>强制释放</translation>
-    </message>
-    <message>
-        <source>lost</source>
-        <translation>丢失</translation>
-    </message>
-    <message>
         <source>It began before LockScope saw the key (already there when the watch started, or during a gap in it). etcd keeps no time of creation, so this is a lower bound.</source>
         <translation>它在 LockScope 看到该键之前就已开始（监视开始时键已存在，或出现在监视中断期间）。etcd 不记录创建时间，所以这是一个下限。</translation>
+    </message>
+    <message>
+        <source>Our own cleanup, not a force release: this window&apos;s only-if-free attempt found the lock held and deleted its own key</source>
+        <translation>本窗口自己的清理，并非强制释放：本窗口的“仅在空闲时获取”尝试发现锁已被占用，于是删除了自己的键</translation>
     </message>
 </context>
 <context>
@@ -1155,22 +1222,6 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>%1 秒后重试（第 %2 次）：%3</translation>
     </message>
     <message>
-        <source>Nobody is waiting, so the lock becomes free.</source>
-        <translation>没有人在等待，因此锁变为空闲。</translation>
-    </message>
-    <message>
-        <source>The next waiter, %1, becomes the holder.</source>
-        <translation>下一个等待者 %1 成为持有者。</translation>
-    </message>
-    <message>
-        <source>Delete the key %1 (it has no lease). Whoever created it is not told. %2</source>
-        <translation>删除键 %1（它没有租约）。创建它的一方不会收到通知。%2</translation>
-    </message>
-    <message>
-        <source>Revoke lease %1. etcd deletes %2 and every other key attached to that lease; its holder loses the lock and learns it only when its own keepalive fails. %3</source>
-        <translation>撤销租约 %1。etcd 会删除 %2 以及挂在该租约上的所有其他键；其持有者失去锁，并且只有在自己的续约失败时才会知道。%3</translation>
-    </message>
-    <message>
         <source>lease revoked</source>
         <translation>租约已撤销</translation>
     </message>
@@ -1201,6 +1252,22 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>lost while its keepalive was paused, as asked: %1</source>
         <translation>按要求暂停续约期间丢失：%1</translation>
+    </message>
+    <message>
+        <source>Nobody is waiting, so the lock becomes free.</source>
+        <translation>没有人在等待，因此锁变为空闲。</translation>
+    </message>
+    <message>
+        <source>The next waiter, %1, becomes the holder.</source>
+        <translation>下一个等待者 %1 成为持有者。</translation>
+    </message>
+    <message>
+        <source>Delete the key %1 (it has no lease). Whoever created it is not told. %2</source>
+        <translation>删除键 %1（它没有租约）。创建它的一方不会收到通知。%2</translation>
+    </message>
+    <message>
+        <source>Revoke lease %1. etcd deletes %2 and every other key attached to that lease; its holder loses the lock and learns it only when its own keepalive fails. %3</source>
+        <translation>撤销租约 %1。etcd 会删除 %2 以及挂在该租约上的所有其他键；其持有者失去锁，并且只有在自己的续约失败时才会知道。%3</translation>
     </message>
 </context>
 <context>
@@ -1380,6 +1447,14 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>Could not acquire %1: %2</source>
         <translation>无法获取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Elected in %1 (revision %2)</source>
+        <translation>在 %1 中当选（修订版本 %2）</translation>
+    </message>
+    <message>
+        <source>Resigned from %1</source>
+        <translation>已辞去 %1 的领导者</translation>
     </message>
 </context>
 <context>

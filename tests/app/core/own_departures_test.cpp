@@ -68,3 +68,28 @@ TEST(OwnDeparturesTest, OtherKeysAndOtherEventsAreLeftAlone) {
     nameOwnDepartures(events, {{QByteArray::fromStdString(lockName), own(OwnLock::State::Held)}});
     EXPECT_EQ(events.front().kind, Kind::Released);
 }
+
+// An only-if-free attempt that found the lock held deletes its own waiting key: a waiter that
+// left, whose cause is our own cleanup, whether the attempt's answer came first or the deletion.
+TEST(OwnDeparturesTest, OurTryThatFoundTheLockHeldCleanedUpItsOwnKey) {
+    for (OwnLock::State state : {OwnLock::State::Waiting, OwnLock::State::NotAcquired}) {
+        OwnLock tried = own(state);
+        tried.tryOnly = true;
+        std::vector<etcd::LockEvent> events{event(Kind::Cancelled, lockName, ourKey)};
+        const auto causes =
+            nameOwnDepartures(events, {{QByteArray::fromStdString(lockName), tried}});
+        EXPECT_EQ(events.front().kind, Kind::Cancelled);
+        ASSERT_EQ(causes.size(), 1u);
+        EXPECT_EQ(causes.front(), EventCause::OwnCleanup);
+    }
+}
+
+// A try that got the lock and then had it taken is a force release like any other.
+TEST(OwnDeparturesTest, OurTryThatHeldAndWasTakenFromIsAForceRelease) {
+    OwnLock tried = own(OwnLock::State::Held);
+    tried.tryOnly = true;
+    std::vector<etcd::LockEvent> events{event(Kind::Released, lockName, ourKey),
+                                        event(Kind::Acquired, lockName, "/locks/job/7f01")};
+    const auto causes = nameOwnDepartures(events, {{QByteArray::fromStdString(lockName), tried}});
+    EXPECT_EQ(causes, (std::vector{EventCause::ForceReleased, EventCause::Acquired}));
+}

@@ -20,6 +20,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QStatusBar>
 #include <QTest>
 #include <csignal>
 
@@ -99,6 +100,13 @@ private slots:
 
         theirs->signal(SIGINT); // etcdctl resigns: we lead
         QTRY_VERIFY_WITH_TIMEOUT(ownState(window).startsWith("Ours: leading"), UiTimeoutMs);
+        // Election words, not lock words: in the status bar and in the event log.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.statusBar()->currentMessage().startsWith("Elected in /el/db (revision "),
+            UiTimeoutMs);
+        const std::string ourKey = waiting.key.toStdString();
+        QTRY_COMPARE_WITH_TIMEOUT(test::eventWordsOf(window, ourKey),
+                                  QStringList({"campaigning", "elected"}), UiTimeoutMs);
         QVERIFY2(ownState(window).contains("proposing \"ours\""), qPrintable(ownState(window)));
         QCOMPARE(resign->text(), QString("Resign"));
         QVERIFY(proclaim->isEnabled());
@@ -119,6 +127,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(proposalShown(window, waiting.key), QString("second"),
                                   UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(ownState(window).contains("proposing \"second\""), UiTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(test::eventWordsOf(window, ourKey),
+                                  QStringList({"campaigning", "elected", "proclaimed"}),
+                                  UiTimeoutMs);
         QVERIFY(saveScreenshot(window, "locks_page_leading_election.png"));
 
         resign->trigger();
@@ -127,6 +138,10 @@ private slots:
                                   UiTimeoutMs);
         QVERIFY(!resign->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(keys("/el/db/").empty(), UiTimeoutMs);
+        QCOMPARE(window.statusBar()->currentMessage(), QString("Resigned from /el/db"));
+        QTRY_COMPARE_WITH_TIMEOUT(test::eventWordsOf(window, ourKey),
+                                  QStringList({"campaigning", "elected", "proclaimed", "resigned"}),
+                                  UiTimeoutMs);
         listener->signal(SIGINT);
         QVERIFY(theirs->wait(std::chrono::seconds(5)));
     }

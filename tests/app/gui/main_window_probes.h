@@ -73,14 +73,29 @@ inline bool problemListed(MainWindow& window, const QString& part) {
     return false;
 }
 
-// How many events of `kind` the event log shows, for `key` or any key.
-inline int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
+// How many events of `cause` the event log shows, for `key` or any key.
+inline int eventCount(MainWindow& window, EventCause cause, const std::string& key = {}) {
     const EventLogModel* events = window.lockWatch()->events();
     int count = 0;
     for (int row = 0; row < events->rowCount(); ++row)
-        if (events->eventAt(row).kind == kind && (key.empty() || events->eventAt(row).key == key))
+        if (events->causeAt(row) == cause && (key.empty() || events->eventAt(row).key == key))
             ++count;
     return count;
+}
+
+// How many events of `kind` (of its cause: eventCause()) the event log shows.
+inline int eventCount(MainWindow& window, etcd::LockEventKind kind, const std::string& key = {}) {
+    return eventCount(window, eventCause(kind), key);
+}
+
+// The Event column's words for `key`, oldest first.
+inline QStringList eventWordsOf(MainWindow& window, const std::string& key) {
+    const EventLogModel* events = window.lockWatch()->events();
+    QStringList words;
+    for (int row = 0; row < events->rowCount(); ++row)
+        if (events->eventAt(row).key == key)
+            words << events->index(row, EventLogModel::Kind).data().toString();
+    return words;
 }
 
 inline bool eventLogHas(MainWindow& window, etcd::LockEventKind kind, const std::string& key) {

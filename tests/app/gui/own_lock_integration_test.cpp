@@ -188,6 +188,35 @@ private slots:
         holder->wait(std::chrono::seconds(10));
     }
 
+    // Only if free, against a held lock: our attempt deletes its own key, and the event log says
+    // that it was our own cleanup, never a force release.
+    void anOnlyIfFreeTryThatFindsTheLockHeldLogsOurOwnCleanup() {
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/own-try/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        LockActions* actions = window.workspace()->lockActions();
+        auto holder = test::etcdctlLock(etcd_.cluster().endpointList(), "/own-try/job");
+        const auto holderKey = holder->readLine(std::chrono::seconds(10));
+        QVERIFY(holderKey);
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->locks()->rowCount(), 1, UiTimeoutMs);
+
+        actions->acquire("/own-try/job", 10, true);
+        QTRY_COMPARE_WITH_TIMEOUT(actions->ownLock("/own-try/job")->state,
+                                  OwnLock::State::NotAcquired, UiTimeoutMs);
+        const std::string ourKey = actions->ownLock("/own-try/job")->key.toStdString();
+        QVERIFY(!ourKey.empty());
+        QTRY_VERIFY_WITH_TIMEOUT(test::eventCount(window, EventCause::OwnCleanup, ourKey) == 1,
+                                 UiTimeoutMs);
+        QCOMPARE(test::eventWordsOf(window, ourKey).last(), QString("our try withdrew"));
+        QVERIFY(!eventLogHas(window, etcd::LockEventKind::ForceReleased, ourKey));
+        QCOMPARE(keys("/own-try/job/"), std::vector<std::string>{*holderKey});
+        QVERIFY(saveScreenshot(window, "locks_page_own_cleanup.png"));
+        holder->signal(SIGKILL);
+        holder->wait(std::chrono::seconds(10));
+    }
+
 private:
     std::vector<std::string> keys(const std::string& prefix) {
         auto listed = test::keysUnder(etcd_.client(), prefix);
