@@ -1,6 +1,7 @@
 #include "app/ctl/exporter_command.h"
 
 #include "app/core/guarded_post.h"
+#include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/termination_signals.h"
 #include "app/ctl/lock_metrics.h"
@@ -137,10 +138,16 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     });
     http.route("/healthz", [&] {
         const auto [live, status] = monitor->liveness();
-        if (!live)
-            return QHttpServerResponse("text/plain",
-                                       QByteArray::fromStdString("not watching: " + status + "\n"),
-                                       QHttpServerResponse::StatusCode::ServiceUnavailable);
+        if (!live) {
+            // Since the last word heard from etcd, when it was watching before.
+            const auto outage = monitor->outage();
+            const std::string since =
+                outage && !outage->until ? " since " + isoTime(outage->since) : std::string();
+            return QHttpServerResponse(
+                "text/plain",
+                QByteArray::fromStdString("not watching" + since + ": " + status + "\n"),
+                QHttpServerResponse::StatusCode::ServiceUnavailable);
+        }
         if (const auto& alarms = metrics.alarms(); alarms && !alarms->empty())
             return QHttpServerResponse(
                 "text/plain",

@@ -33,6 +33,20 @@ std::string reconnectingJson(const etcd::LockMonitor::Retry& retry) {
     return json.text();
 }
 
+// `--json`'s line when the view stops being live after it was ("stale": what was printed is
+// current only until `since`, the last word heard from etcd), and when it is live again
+// ("resynced": the prefix re-read at `revision`; events of the gap follow, marked recovered).
+std::string outageJson(const etcd::LockMonitor::Outage& outage) {
+    JsonWriter json;
+    json.beginObject().key("event").value(outage.until ? "resynced" : "stale");
+    json.key("since").value(isoTime(outage.since));
+    if (outage.until)
+        json.key("until").value(isoTime(*outage.until)).key("revision").value(outage.revision);
+    else
+        json.key("reason").value(outage.reason);
+    return json.endObject().text();
+}
+
 } // namespace
 
 int runWatchCommand(const QStringList& arguments, const ConnectionOptions& connection) {
@@ -55,15 +69,19 @@ int runWatchCommand(const QStringList& arguments, const ConnectionOptions& conne
     auto wasLive = std::make_shared<std::atomic<bool>>(false);
     std::weak_ptr<etcd::LockMonitor> weak;
     auto onEvents = [json, wasLive, &weak](const std::vector<etcd::LockEvent>& events) {
+        const auto self = weak.lock();
+        const auto [live, status] = self ? self->liveness() : std::pair<bool, std::string>();
+        const bool changed = self && live != wasLive->exchange(live);
+        const auto outage = changed ? self->outage() : std::nullopt;
+        // A re-read's resync comes before the gap's recovered events it brings.
+        if (json && outage && live == outage->until.has_value())
+            std::printf("%s\n", outageJson(*outage).c_str());
         for (const auto& e : events)
             std::printf("%s\n", (json ? lockEventJson(e) : lockEventLine(e)).c_str());
-        if (auto self = weak.lock()) {
-            const auto [live, status] = self->liveness();
-            if (live != wasLive->exchange(live))
-                say(live ? QCoreApplication::translate("lockscopectl", "watching")
-                         : QCoreApplication::translate("lockscopectl", "not watching: %1")
-                               .arg(QString::fromStdString(status)));
-        }
+        if (changed)
+            say(live ? QCoreApplication::translate("lockscopectl", "watching")
+                     : QCoreApplication::translate("lockscopectl", "not watching: %1")
+                           .arg(QString::fromStdString(status)));
         std::fflush(stdout);
     };
     auto onRetry = [json](const etcd::LockMonitor::Retry& retry) {

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <utility>
 
 namespace etcd {
 
@@ -16,6 +18,20 @@ namespace {
 constexpr std::chrono::milliseconds leaseTick{500};
 constexpr std::chrono::milliseconds minBackoff{200};
 constexpr std::chrono::milliseconds maxBackoff{3000};
+constexpr std::chrono::milliseconds freshnessTick{250};
+
+// While the watch is silent, what is shown is no newer than the last word heard, and neither is
+// a TTL but one looked up a moment ago (its lookup answered: newer evidence than the watch's).
+bool staleInSilence(const LeaseTtl& ttl, std::chrono::steady_clock::time_point now) {
+    return ttl.ttlSeconds >= 0 && now - ttl.fetchedAt > LockMonitor::quietBeforeProgress;
+}
+
+// "2.0 s"
+std::string seconds(std::chrono::steady_clock::duration duration) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", std::chrono::duration<double>(duration).count());
+    return text;
+}
 } // namespace
 
 std::shared_ptr<LockMonitor> LockMonitor::create(Client& client, Options options, Listener listener,
@@ -50,9 +66,11 @@ void LockMonitor::start() {
         running_ = true;
         generation = ++generation_;
         leaseLookupsInFlight_ = 0; // the answers to earlier lookups are ignored
+        lastHeard_ = checkedAt_ = std::chrono::steady_clock::now();
     }
     list(generation);
     tickLeases(generation);
+    checkFreshness(generation);
 }
 
 void LockMonitor::stop() {
@@ -168,6 +186,11 @@ std::pair<bool, std::string> LockMonitor::liveness() const {
     return {live_, status_};
 }
 
+std::optional<LockMonitor::Outage> LockMonitor::outage() const {
+    std::lock_guard lock(mutex_);
+    return outage_;
+}
+
 bool LockMonitor::current(uint64_t generation) const {
     return running_ && generation == generation_;
 }
@@ -213,6 +236,7 @@ bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
         // between the check and the change.
         if (!current(generation))
             return false;
+        lastHeard_ = std::chrono::steady_clock::now();
         std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*page->mutable_kvs());
         listedKeys_ += static_cast<int64_t>(kvs.size());
         listingKeys_ = page->count();
@@ -232,6 +256,10 @@ bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
         if (last) {
             relisted_ = {};
             listedKeys_ = listingKeys_ = 0;
+            if (outage_ && !outage_->until) {
+                outage_->until = now;
+                outage_->revision = revision;
+            }
             live_ = true;
             status_.clear();
             backoff_ = std::chrono::milliseconds(0);
@@ -282,6 +310,7 @@ void LockMonitor::onWatchResponse(uint64_t generation, const pb::WatchResponse& 
             return;
         const auto now = std::chrono::system_clock::now();
         const auto steadyNow = std::chrono::steady_clock::now();
+        lastHeard_ = steadyNow; // an event batch, or a progress answer
         for (const auto& event : response.events()) {
             if (event.type() == mvccpb::Event::DELETE && event.has_prev_kv() &&
                 event.prev_kv().lease() != 0) {
@@ -314,8 +343,8 @@ void LockMonitor::onWatchEnd(uint64_t generation, const Error& error) {
             std::lock_guard lock(mutex_);
             if (!current(generation))
                 return;
-            live_ = false;
             status_ = "re-reading after compaction";
+            leaveLive(status_);
         }
         // Told now: a re-list of a large prefix takes seconds, and until it ends the view is
         // not live, whatever it showed last.
@@ -333,8 +362,8 @@ void LockMonitor::retryLater(uint64_t generation, const Error& error) {
         std::lock_guard lock(mutex_);
         if (!current(generation))
             return;
-        live_ = false;
         status_ = error.message;
+        leaveLive(status_);
         // Now, not at the retry: until then a half first load would pass for every lock there
         // is, under a progress bar that no longer moves.
         abandonListing();
@@ -348,6 +377,56 @@ void LockMonitor::retryLater(uint64_t generation, const Error& error) {
         listener_({});
     const auto delay = retry.delay;
     client_.schedule(delay, weakCallback(this, &LockMonitor::list, generation));
+}
+
+void LockMonitor::leaveLive(const std::string& reason) {
+    if (live_ && (!outage_ || outage_->until)) {
+        const auto quiet = std::chrono::steady_clock::now() - lastHeard_;
+        outage_ = Outage{std::chrono::system_clock::now() -
+                             std::chrono::duration_cast<std::chrono::system_clock::duration>(quiet),
+                         reason, std::nullopt, 0, outage_ ? outage_->number + 1 : 1};
+    }
+    live_ = false;
+}
+
+void LockMonitor::checkFreshness(uint64_t generation) {
+    bool askProgress = false;
+    std::optional<Error> silent;
+    {
+        std::lock_guard lock(mutex_);
+        if (!current(generation))
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        // Our own thread stalled (a starved machine, a long callback): etcd's answers may be
+        // waiting to be read, so the silence is counted from now, not blamed on etcd.
+        if (now - std::exchange(checkedAt_, now) > staleAfter / 2)
+            lastHeard_ = std::max(lastHeard_, now - quietBeforeProgress);
+        const auto quiet = now - lastHeard_;
+        if (live_ && quiet > staleAfter) {
+            silent = Error(ErrorCode::Unavailable, "no answer from etcd for " + seconds(quiet));
+            for (auto& [lease, ttl] : leases_)
+                ttl.stale = ttl.stale || staleInSilence(ttl, now);
+            ++leasesStamp_;
+        } else if (live_ && quiet >= quietBeforeProgress &&
+                   now - progressAskedAt_ >= quietBeforeProgress) {
+            askProgress = true;
+            progressAskedAt_ = now;
+        }
+    }
+    if (askProgress)
+        client_.requestWatchProgress(); // answered on the watch: onWatchResponse hears it
+    if (silent) {
+        // A watch that went silent may have missed events: dropped, and the prefix re-read
+        // (reconciled, LockTable::load) once etcd answers.
+        WatchHandle watch;
+        {
+            std::lock_guard lock(mutex_);
+            watch = std::move(watch_);
+        }
+        watch.cancel();
+        retryLater(generation, *silent);
+    }
+    client_.schedule(freshnessTick, weakCallback(this, &LockMonitor::checkFreshness, generation));
 }
 
 void LockMonitor::changedLocksOf(int64_t lease) {
@@ -385,8 +464,10 @@ void LockMonitor::tickLeases(uint64_t generation) {
         std::erase_if(expiredBeforeDeleted_, [&](int64_t lease) { return !uses.contains(lease); });
         bool changed = leases_.size() != known;
         const auto now = std::chrono::steady_clock::now();
+        const bool silent = now - lastHeard_ > staleAfter;
         for (auto& [lease, ttl] : leases_) {
-            const bool stale = leaseTtlStale(ttl, now, options_.leaseRefresh);
+            const bool stale = leaseTtlStale(ttl, now, options_.leaseRefresh) ||
+                               (silent && staleInSilence(ttl, now));
             changed = changed || stale != ttl.stale;
             ttl.stale = stale;
         }

@@ -22,10 +22,28 @@ namespace etcd {
 // re-lists and reconciles (the LockTable reports what the gap implied as recovered events), so
 // no holder change is missed or doubled. Lease TTLs are looked up for holders' leases first,
 // then the waiters', at the rate their TTLs need (bounded); a deletion is an expiry only with
-// evidence (endedByExpiry), and a TTL looked up too long ago is marked stale. Callbacks run on
-// the client's thread; state() is thread-safe.
+// evidence (endedByExpiry), and a TTL looked up too long ago is marked stale. A watch that hears
+// nothing from etcd for staleAfter (no event, no answer to the progress it asks for when quiet)
+// is not live: its TTLs are stale, it is dropped, and the prefix is re-read once etcd answers
+// again; each such outage is kept (outage()). Callbacks run on the client's thread; state() is
+// thread-safe.
 class LockMonitor : public std::enable_shared_from_this<LockMonitor> {
 public:
+    // A live watch asks etcd for its progress after this much silence, and again as often
+    // while silent; a healthy etcd answers within milliseconds (docs/design.md §3b).
+    static constexpr std::chrono::milliseconds quietBeforeProgress{500};
+    // Silent this long, the watch is not live: two questions went unanswered for a second.
+    static constexpr std::chrono::milliseconds staleAfter{2000};
+
+    // A time the view was not live after it had been: from the last word heard from etcd (what
+    // was shown was current until then) to the end of the re-read that made it live again.
+    struct Outage {
+        std::chrono::system_clock::time_point since;
+        std::string reason; // why the view stopped being live
+        std::optional<std::chrono::system_clock::time_point> until; // once re-read
+        int64_t revision = 0;                                       // re-read at, once over
+        uint64_t number = 0; // 1 for this monitor's first outage
+    };
     struct Options {
         std::string prefix;
         int64_t pageSize = 5000;
@@ -73,6 +91,8 @@ public:
     std::optional<LockChanges> tryUpdate(LockMonitorState& state, std::size_t maxLocks) const;
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
+    // The outage going on, or the last one; nothing before the first.
+    std::optional<Outage> outage() const;
     std::vector<LockEvent> history() const;
     // Before asking etcd for a force release: its deletions are reported as ForceReleased
     // (LockTable::expectForceRelease).
@@ -102,6 +122,11 @@ private:
     void onWatchResponse(uint64_t generation, const pb::WatchResponse& response);
     void onWatchEnd(uint64_t generation, const Error& error);
     void retryLater(uint64_t generation, const Error& error);
+    // Every quietBeforeProgress: asks a quiet live watch for its progress, and gives up on one
+    // silent for staleAfter.
+    void checkFreshness(uint64_t generation);
+    // The view stops being live now (mutex_ held): an outage begins if it was live.
+    void leaveLive(const std::string& reason);
     void record(uint64_t generation, std::vector<LockEvent> events);
     void tickLeases(uint64_t generation);
     void lookUpLease(uint64_t generation, int64_t lease);
@@ -132,6 +157,11 @@ private:
     std::deque<LockEvent> history_;
     bool live_ = false;
     std::string status_ = "starting";
+    // The last word from etcd on the watch or the listing (an event, a progress answer, a page).
+    std::chrono::steady_clock::time_point lastHeard_{};
+    std::chrono::steady_clock::time_point progressAskedAt_{};
+    std::chrono::steady_clock::time_point checkedAt_{}; // the last freshness check
+    std::optional<Outage> outage_;
     std::chrono::milliseconds backoff_{0};
     int failures_ = 0; // since the last successful list
     WatchHandle watch_;

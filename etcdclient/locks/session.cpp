@@ -20,6 +20,14 @@ std::chrono::steady_clock::time_point leaseEnd(std::chrono::steady_clock::time_p
                                                int64_t ttlSeconds) {
     return saturatingAdd(from, std::chrono::seconds(ttlSeconds));
 }
+
+// What a holder must have stopped by, before the lease can end at `deadline`. NTP slews a clock
+// by at most 500 ppm, so 1 ms a second of TTL covers two clocks apart; 100 ms covers a thread
+// waking late on a loaded machine and signals being delivered.
+std::chrono::steady_clock::time_point safeBefore(std::chrono::steady_clock::time_point deadline,
+                                                 int64_t ttlSeconds) {
+    return deadline - std::chrono::milliseconds(100 + ttlSeconds);
+}
 } // namespace
 
 void Session::create(Client& client, int64_t ttlSeconds, Created done) {
@@ -68,10 +76,7 @@ std::chrono::steady_clock::time_point Session::deadline() const {
 
 std::chrono::steady_clock::time_point Session::safeDeadline() const {
     std::lock_guard lock(mutex_);
-    // NTP slews a clock by at most 500 ppm, so 1 ms a second of TTL covers two clocks apart;
-    // 100 ms covers a thread waking late on a loaded machine and signals being delivered.
-    const auto margin = std::chrono::milliseconds(100 + ttl_);
-    return deadline_ - margin;
+    return safeBefore(deadline_, ttl_);
 }
 
 bool Session::lost() const {
@@ -91,7 +96,7 @@ void Session::startKeepAlive() {
     std::unique_lock lock(mutex_);
     std::swap(keepAlive_, handle);
     const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline_ - std::chrono::steady_clock::now());
+        safeBefore(deadline_, ttl_) - std::chrono::steady_clock::now());
     lock.unlock();
     handle.cancel(); // a replaced handle (none unless resumed twice)
     scheduleDeadlineCheck(wait);
@@ -117,30 +122,37 @@ void Session::onAnswer(const KeepAliveAnswer& answer) {
 }
 
 void Session::checkDeadline() {
-    std::chrono::steady_clock::time_point deadline;
+    std::chrono::steady_clock::time_point deadline, leaseEnds;
     std::chrono::milliseconds probeLead;
     {
         std::lock_guard lock(mutex_);
         checkPending_ = false;
         if (lost_ || released_)
             return;
-        deadline = deadline_;
+        leaseEnds = deadline_;
+        deadline = safeBefore(deadline_, ttl_);
         probeLead = std::chrono::milliseconds(ttl_ * 1000 / 3);
     }
     // Safety: a successor can take a lock we hold only after etcd revoked our lease, and etcd
     // cannot revoke it before deadline_ (the send time of the last answered keepalive + TTL).
-    // So we may keep going until deadline_ and not a moment longer without news from etcd.
+    // So we may keep going until the safe deadline (deadline_ less a margin, safeDeadline())
+    // and not a moment longer without news from etcd: a holder acting on the lock (the desktop
+    // showing it ours, a worker writing) must stop before etcd may hand it on.
     // When keepalive answers run late (a hung member, a leader election), we ask
     // LeaseTimeToLive from deadline_ - TTL/3 on: an answer "alive, r seconds left" to a
     // question sent at t proves the lease unrevoked until t + r, since a revoked lease never
     // comes back. Only such proofs move the deadline; when none has come by deadline_, the
     // session is lost even though etcd may still keep the lease (a leader change resets TTLs),
-    // because asking after deadline_ would let a holder run on after a successor took over.
+    // because asking after it would let a holder run on after a successor took over.
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
-        markLost(Error(ErrorCode::LeaseNotFound,
-                       "session lost: no member confirmed lease " + leaseHex(leaseId_) +
-                           " within its TTL, so etcd may have expired it"));
+        markLost(
+            Error(ErrorCode::LeaseNotFound,
+                  "session lost: no member confirmed lease " + leaseHex(leaseId_) +
+                      " in time, so etcd may expire it within " +
+                      std::to_string(
+                          std::chrono::ceil<std::chrono::milliseconds>(leaseEnds - now).count()) +
+                      " ms"));
         return;
     }
     const auto untilDeadline = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);

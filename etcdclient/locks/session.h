@@ -13,8 +13,8 @@ namespace etcd {
 // It knows the earliest moment the server may expire the lease (the send time of the last
 // answered keepalive + TTL); while keepalive answers run late it asks LeaseTimeToLive of any
 // member, whose answer can move that moment on. It reports the session lost when etcd says the
-// lease is gone, or when that moment passes unconfirmed: never later than a successor could
-// take a lock this session held.
+// lease is gone, or when the safe deadline (that moment less a margin) passes unconfirmed: before
+// a successor could take a lock this session held.
 // Thread-safe. Callbacks run on the client's thread. The Client must outlive its sessions.
 class Session : public std::enable_shared_from_this<Session> {
 public:
