@@ -425,24 +425,6 @@ void LockActions::forget(const QString& name) {
     locks_.remove(name);
 }
 
-ForceReleasePlan LockActions::planForceRelease(const QByteArray& key, qint64 lease,
-                                               qint64 createRevision, const QString& nextHolder) {
-    ForceReleasePlan plan{key, lease, createRevision, {}};
-    const QString next = nextHolder.isEmpty()
-                             ? tr("Nobody is waiting, so the lock becomes free.")
-                             : tr("The next waiter, %1, becomes the holder.").arg(nextHolder);
-    if (lease == 0)
-        plan.description = tr("Delete the key %1 (it has no lease). Whoever created it is not "
-                              "told. %2")
-                               .arg(shown(key), next);
-    else
-        plan.description =
-            tr("Revoke lease %1. etcd deletes %2 and every other key attached to that lease; "
-               "its holder loses the lock and learns it only when its own keepalive fails. %3")
-                .arg(QString::fromStdString(etcd::leaseHex(lease)), shown(key), next);
-    return plan;
-}
-
 void LockActions::forceRelease(const ForceReleasePlan& plan) {
     emit forceReleasing(plan.key, plan.lease);
     auto done = [guard = QPointer(this), key = plan.key](const QString& outcome) {

@@ -24,12 +24,12 @@ namespace lockscope {
 class CompletionLatch;
 class RetryBackoff;
 
-// What a force release will do, spelled out for the confirmation dialog.
+// The key a force release acts on, exactly as the confirmation named it
+// (force_release_standing.h says where it stands and what the release will do).
 struct ForceReleasePlan {
     QByteArray key;
     qint64 lease = 0;
     qint64 createRevision = 0;
-    QString description; // "Revoke lease …: deletes …, whose holder …"
 };
 
 // The locks this window takes and gives back by hand, and force releases of other holders.
@@ -78,9 +78,7 @@ public:
     QString keyOf(const QString& name) const;
 
     // A key without a lease is deleted (only that incarnation); one with a lease has the lease
-    // revoked, which deletes every key attached to it.
-    static ForceReleasePlan planForceRelease(const QByteArray& key, qint64 lease,
-                                             qint64 createRevision, const QString& nextHolder);
+    // revoked, which deletes every key attached to it: the plan's, whatever holds the lock now.
     void forceRelease(const ForceReleasePlan& plan);
 
     // Cancels every wait, unlocks every lock and revokes every session, also those still being

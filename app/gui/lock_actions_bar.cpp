@@ -1,5 +1,6 @@
 #include "app/gui/lock_actions_bar.h"
 
+#include "app/core/force_release_standing.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_queue_model.h"
@@ -17,6 +18,7 @@
 #include <QGuiApplication>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QPushButton>
 
 namespace lockscope {
 
@@ -342,16 +344,25 @@ void LockActionsBar::forceReleaseTarget() {
         return;
     const LockQueueModel* queue = workspace_->lockWatch()->queue();
     const LockQueueModel::Entry& entry = queue->entryAt(row);
-    const QString next =
-        row + 1 < queue->rowCount() && row == 0 ? queue->entryAt(row + 1).keyText : QString();
-    const ForceReleasePlan plan = LockActions::planForceRelease(
-        QByteArray::fromStdString(entry.key), entry.lease, entry.createRevision, next);
-    QMessageBox confirm(QMessageBox::Warning, tr("Force release"), plan.description,
-                        QMessageBox::Cancel, this);
-    confirm.addButton(entry.lease ? tr("Revoke lease") : tr("Delete key"),
-                      QMessageBox::DestructiveRole);
+    const ForceReleasePlan plan{QByteArray::fromStdString(entry.key), entry.lease,
+                                entry.createRevision};
+    QMessageBox confirm(QMessageBox::Warning, tr("Force release"), QString(), QMessageBox::Cancel,
+                        this);
+    QPushButton* act = confirm.addButton(entry.lease ? tr("Revoke lease") : tr("Delete key"),
+                                         QMessageBox::DestructiveRole);
     confirm.setDefaultButton(QMessageBox::Cancel);
-    if (confirm.exec() == QMessageBox::Cancel || !workspace_ || !workspace_->lockActions())
+    // The queue moves on while the user reads: the text follows the key it named, and refuses
+    // once that key is gone. What is done is always the plan: that key, that lease.
+    auto follow = [&confirm, act, plan, queue] {
+        const ForceReleaseStanding standing = standingOf(plan, *queue);
+        confirm.setText(forceReleaseText(plan, standing));
+        act->setEnabled(!standing.gone());
+    };
+    follow();
+    connect(workspace_->lockWatch(), &LockWatch::refreshed, &confirm, follow);
+    confirm.exec();
+    if (confirm.clickedButton() != act || !workspace_ || !workspace_->lockActions() ||
+        standingOf(plan, *queue).gone())
         return;
     workspace_->lockActions()->forceRelease(plan);
 }

@@ -180,6 +180,41 @@
     </message>
 </context>
 <context>
+    <name>ForceReleaseConfirmation</name>
+    <message>
+        <source>%1 holds the lock now.</source>
+        <translation>%1 现在持有该锁。</translation>
+    </message>
+    <message>
+        <source>%1 waits now, number %2 in the queue; %3 holds the lock.</source>
+        <translation>%1 现在在等待，排在队列第 %2 位；%3 持有该锁。</translation>
+    </message>
+    <message>
+        <source>The holder keeps the lock; the waiters behind it move up.</source>
+        <translation>持有者保留该锁；排在它后面的等待者依次前移。</translation>
+    </message>
+    <message>
+        <source>Nobody is waiting, so the lock becomes free.</source>
+        <translation>没有人在等待，因此锁变为空闲。</translation>
+    </message>
+    <message>
+        <source>The next waiter, %1, becomes the holder.</source>
+        <translation>下一个等待者 %1 成为持有者。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer in the queue (released, expired, or taken away since you asked): there is nothing to force release.</source>
+        <translation>%1 已不在队列中（自您发起操作以来已被释放、已过期或被他人移除）：没有可强制释放的对象。</translation>
+    </message>
+    <message>
+        <source>Delete the key %1 (it has no lease). Whoever created it is not told.</source>
+        <translation>删除键 %1（它没有租约）。创建它的一方不会收到通知。</translation>
+    </message>
+    <message>
+        <source>Revoke lease %1. etcd deletes %2 and every other key attached to that lease; its holder loses the lock and learns it only when its own keepalive fails.</source>
+        <translation>撤销租约 %1。etcd 会删除 %2 以及挂在该租约上的所有其他键；其持有者失去锁，并且只有在自己的续约失败时才会知道。</translation>
+    </message>
+</context>
+<context>
     <name>KeyText</name>
     <message>
         <source>bad escape &quot;\%1&quot; at byte %2: write \xNN (two hex digits) for a byte or \\ for a backslash</source>
@@ -1252,22 +1287,6 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>lost while its keepalive was paused, as asked: %1</source>
         <translation>按要求暂停续约期间丢失：%1</translation>
-    </message>
-    <message>
-        <source>Nobody is waiting, so the lock becomes free.</source>
-        <translation>没有人在等待，因此锁变为空闲。</translation>
-    </message>
-    <message>
-        <source>The next waiter, %1, becomes the holder.</source>
-        <translation>下一个等待者 %1 成为持有者。</translation>
-    </message>
-    <message>
-        <source>Delete the key %1 (it has no lease). Whoever created it is not told. %2</source>
-        <translation>删除键 %1（它没有租约）。创建它的一方不会收到通知。%2</translation>
-    </message>
-    <message>
-        <source>Revoke lease %1. etcd deletes %2 and every other key attached to that lease; its holder loses the lock and learns it only when its own keepalive fails. %3</source>
-        <translation>撤销租约 %1。etcd 会删除 %2 以及挂在该租约上的所有其他键；其持有者失去锁，并且只有在自己的续约失败时才会知道。%3</translation>
     </message>
 </context>
 <context>

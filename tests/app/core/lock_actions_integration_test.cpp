@@ -187,10 +187,8 @@ private slots:
         auto holder = etcdctlLock("/actions/e");
         QVERIFY(holder->readLine(std::chrono::seconds(10)));
         auto kv = onlyKey("/actions/e/");
-        const auto plan = LockActions::planForceRelease(QByteArray::fromStdString(kv.key()),
-                                                        kv.lease(), kv.create_revision(), "");
-        QVERIFY(plan.description.contains("Revoke lease"));
-        QVERIFY(plan.description.contains("becomes free"));
+        const ForceReleasePlan plan{QByteArray::fromStdString(kv.key()), kv.lease(),
+                                    kv.create_revision()};
         LockActions actions(etcd_.client());
         QSignalSpy done(&actions, &LockActions::forceReleased);
         actions.forceRelease(plan);
@@ -206,17 +204,16 @@ private slots:
         put.set_key("/actions/f/stray");
         QVERIFY(etcd::call(etcd_.client(), &etcd::Client::put, put).ok());
         auto kv = onlyKey("/actions/f/");
-        auto stale = LockActions::planForceRelease(QByteArray::fromStdString(kv.key()), 0,
-                                                   kv.create_revision() - 1, "/actions/f/next");
-        QVERIFY(stale.description.contains("/actions/f/next"));
+        const ForceReleasePlan stale{QByteArray::fromStdString(kv.key()), 0,
+                                     kv.create_revision() - 1};
         LockActions actions(etcd_.client());
         QSignalSpy done(&actions, &LockActions::forceReleased);
         actions.forceRelease(stale);
         QTRY_COMPARE(done.size(), 1);
         QVERIFY(done[0][1].toString().contains("changed since you looked"));
         QCOMPARE(keysUnder("/actions/f/").size(), 1);
-        actions.forceRelease(LockActions::planForceRelease(QByteArray::fromStdString(kv.key()), 0,
-                                                           kv.create_revision(), ""));
+        actions.forceRelease(
+            ForceReleasePlan{QByteArray::fromStdString(kv.key()), 0, kv.create_revision()});
         QTRY_COMPARE(done.size(), 2);
         QCOMPARE(done[1][1].toString(), QString("key deleted"));
         QVERIFY(keysUnder("/actions/f/").isEmpty());

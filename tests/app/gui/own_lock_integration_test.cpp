@@ -177,8 +177,8 @@ private slots:
         QCOMPARE(keys("/own-events/job/"), std::vector<std::string>{*holderKey});
 
         const auto kv = only("/own-events/job/");
-        actions->forceRelease(LockActions::planForceRelease(QByteArray::fromStdString(kv.key()),
-                                                            kv.lease(), kv.create_revision(), {}));
+        actions->forceRelease(ForceReleasePlan{QByteArray::fromStdString(kv.key()), kv.lease(),
+                                               kv.create_revision()});
         QTRY_VERIFY_WITH_TIMEOUT(
             eventLogHas(window, etcd::LockEventKind::ForceReleased, *holderKey), UiTimeoutMs);
         QVERIFY(!eventLogHas(window, etcd::LockEventKind::Released, *holderKey));
