@@ -1,8 +1,11 @@
 // libFuzzer target for LockTable: bytes become a script of puts, deletes and reloads over a
 // few lock names, and after every step the table must still be a set of well-formed queues,
-// each key in the one lock the recipes' rule gives it from the keys alone.
+// each key in the one lock the recipes' rule gives it from the keys alone, and the wait-for
+// graph kept from the locks each step touched must equal one built from every lock.
 #include "etcdclient/locks/lock_table.h"
+#include "etcdclient/locks/wait_for_graph.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -91,6 +94,27 @@ void verify(const LockTable& table, const Store& store) {
     }
 }
 
+// The graph kept a lock at a time (from LockTable::touched) is the one every lock gives, and
+// what it answers holds together.
+void verifyGraph(WaitForGraph& kept, const LockTable& table) {
+    for (const std::string& name : table.touched()) {
+        auto lock = table.locks().find(name);
+        kept.setLock(name, lock == table.locks().end() ? nullptr : &lock->second);
+    }
+    WaitForGraph rebuilt;
+    for (const auto& [name, queue] : table.locks())
+        rebuilt.setLock(name, &queue);
+    check(kept == rebuilt);
+    for (const Deadlock& deadlock : kept.deadlocks()) {
+        check(deadlock.sessions.size() > 1 && deadlock.waits.size() >= deadlock.sessions.size());
+        check(std::find(deadlock.sessions.begin(), deadlock.sessions.end(), deadlock.breakBy) !=
+              deadlock.sessions.end());
+    }
+    for (const RootBlocker& root : kept.rootBlockers())
+        check(root.direct >= 1 && root.transitive >= root.direct &&
+              kept.waitsFrom(root.session).empty());
+}
+
 // A lock whose waiters hold no key has no queue to join and no wait to show.
 void verifyEvents(const std::vector<LockEvent>& events) {
     for (const auto& e : events) {
@@ -118,6 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                      "write/1795530066567608002",
                                      "read/1795530066567608003"};
     LockTable table;
+    WaitForGraph graph;
     Store store;
     const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1));
     table.load({}, store.revision, now);
@@ -158,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80);
         verify(table, store);
+        verifyGraph(graph, table);
         (void)table.anomalies();
     }
     return 0;
