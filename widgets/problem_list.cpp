@@ -115,6 +115,10 @@ QWidget* ProblemList::line(int row) {
             model_->removeRow(index.row());
     });
 
+    // A problem that is over (its model gives it a colour of its own) is not drawn as an alarm.
+    if (const QVariant color = model_->index(row, 1).data(Qt::ForegroundRole); color.isValid())
+        for (QLabel* label : {time, kind, static_cast<QLabel*>(message)})
+            label->setStyleSheet(QStringLiteral("color: %1").arg(color.toString()));
     auto* shown = new QWidget;
     auto* layout = new QHBoxLayout(shown);
     layout->setContentsMargins(0, 0, 0, 0);

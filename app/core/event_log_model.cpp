@@ -12,10 +12,13 @@ namespace lockscope {
 
 namespace {
 
-QDateTime observedTime(const etcd::LockEvent& event) {
-    const auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(event.observedAt.time_since_epoch());
+QDateTime toDateTime(std::chrono::system_clock::time_point at) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
     return QDateTime::fromMSecsSinceEpoch(ms.count());
+}
+
+QDateTime observedTime(const etcd::LockEvent& event) {
+    return toDateTime(event.observedAt);
 }
 
 QVariant optionalMs(const std::optional<std::chrono::milliseconds>& duration) {
@@ -67,6 +70,18 @@ void EventLogModel::append(const std::vector<etcd::LockEvent>& events,
     endInsertRows();
 }
 
+void EventLogModel::appendOutage(std::chrono::system_clock::time_point since,
+                                 const std::string& reason,
+                                 std::chrono::system_clock::time_point at, int64_t revision) {
+    etcd::LockEvent event{};
+    event.observedAt = at;
+    event.revision = revision;
+    append({event}, {revision == 0 ? EventCause::OutageBegan : EventCause::OutageEnded});
+    LoggedEvent& row = events_.back();
+    row.since = since;
+    row.reason = reason;
+}
+
 void EventLogModel::clear() {
     beginResetModel();
     events_.clear();
@@ -92,7 +107,9 @@ void EventLogModel::restore(std::deque<LoggedEvent> events) {
 bool EventLogModel::saveCsv(const QString& path, QString& error) const {
     QByteArray csv =
         "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least\n";
-    for (const auto& [event, cause] : events_) {
+    for (const LoggedEvent& row : events_) {
+        const etcd::LockEvent& event = row.event;
+        const EventCause cause = row.cause;
         const QStringList fields = {
             QString::fromStdString(isoTime(event.observedAt)),
             QString::fromLatin1(eventCauseName(cause)),
@@ -143,7 +160,10 @@ int EventLogModel::columnCount(const QModelIndex& parent) const {
 QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const auto& [event, cause] = events_[index.row()];
+    const LoggedEvent& row = events_[index.row()];
+    const etcd::LockEvent& event = row.event;
+    const EventCause cause = row.cause;
+    const bool outage = cause == EventCause::OutageBegan || cause == EventCause::OutageEnded;
     if (role == Qt::TextAlignmentRole) {
         const int column = index.column();
         return column == Revision || column == Waited || column == Held
@@ -163,6 +183,18 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
                   "bound.");
     if (role != Qt::DisplayRole)
         return {};
+    if (outage && index.column() != Time && index.column() != Kind) {
+        const QString since = toDateTime(row.since).toString("HH:mm:ss.zzz");
+        if (index.column() == Revision && cause == EventCause::OutageEnded)
+            return static_cast<qint64>(event.revision);
+        if (index.column() != Key) // the widest column
+            return {};
+        return cause == EventCause::OutageBegan
+                   ? tr("data stale since %1: %2").arg(since, QString::fromStdString(row.reason))
+                   : tr("outage from %1 to %2, re-read at revision %3")
+                         .arg(since, observedTime(event).toString("HH:mm:ss.zzz"))
+                         .arg(event.revision);
+    }
     switch (index.column()) {
     case Time: return observedTime(event).toString("HH:mm:ss.zzz");
     case Kind: return eventWord(event.recipe, cause);

@@ -13,6 +13,11 @@ namespace lockscope {
 struct LoggedEvent {
     etcd::LockEvent event;
     EventCause cause;
+    // An outage row's (OutageBegan, OutageEnded): the last word heard from etcd, and why the
+    // view stopped being live. Its event's time is when it stopped, or was live again, and its
+    // revision the one re-read.
+    std::chrono::system_clock::time_point since = {};
+    std::string reason = {};
 };
 
 // The lock events seen since the watch began, oldest first, bounded: past `capacity` the oldest
@@ -28,6 +33,11 @@ public:
     // `causes` in the order of `events`; none: each event's eventCause(kind).
     void append(const std::vector<etcd::LockEvent>& events,
                 const std::vector<EventCause>& causes = {});
+    // A row of the view's own: it stopped being live at `at`, what it shows being as of `since`
+    // (the last word from etcd), for `reason`; or, with `revision` (not 0), it was re-read at
+    // `revision` and is live again from `at`.
+    void appendOutage(std::chrono::system_clock::time_point since, const std::string& reason,
+                      std::chrono::system_clock::time_point at, int64_t revision = 0);
     void clear();
     // Empties the log and hands its events over, oldest first; restore() puts such events back
     // in place of the log's (a prefix's history, kept while another prefix is watched).

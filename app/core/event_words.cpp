@@ -23,6 +23,8 @@ QString lockWord(EventCause cause) {
     case EventCause::ForceReleased: return EventWords::tr("force-released");
     case EventCause::Lost: return EventWords::tr("lost");
     case EventCause::Proclaimed: return EventWords::tr("value changed");
+    case EventCause::OutageBegan:
+    case EventCause::OutageEnded: break; // the view's words: eventWord()
     }
     return {};
 }
@@ -39,6 +41,8 @@ QString electionWord(EventCause cause) {
     case EventCause::ForceReleased: return EventWords::tr("deposed by force");
     case EventCause::Lost: return EventWords::tr("lost leadership");
     case EventCause::Proclaimed: return EventWords::tr("proclaimed");
+    case EventCause::OutageBegan:
+    case EventCause::OutageEnded: break; // the view's words: eventWord()
     }
     return {};
 }
@@ -55,6 +59,8 @@ QString keyWord(EventCause cause) {
     case EventCause::ForceReleased: return EventWords::tr("key force-deleted");
     case EventCause::Lost: return EventWords::tr("key lost");
     case EventCause::Proclaimed: return EventWords::tr("value changed");
+    case EventCause::OutageBegan:
+    case EventCause::OutageEnded: break; // the view's words: eventWord()
     }
     return {};
 }
@@ -87,6 +93,8 @@ const char* eventCauseName(EventCause cause) {
     case EventCause::ForceReleased: return etcd::lockEventKindName(Kind::ForceReleased);
     case EventCause::Lost: return etcd::lockEventKindName(Kind::Lost);
     case EventCause::Proclaimed: return "proclaimed";
+    case EventCause::OutageBegan: return "stale";
+    case EventCause::OutageEnded: return "resynced";
     }
     return "";
 }
@@ -94,12 +102,17 @@ const char* eventCauseName(EventCause cause) {
 QStringList eventWords() {
     QStringList words;
     for (auto kind : {etcd::QueueKind::Mutex, etcd::QueueKind::Election, etcd::QueueKind::Unknown})
-        for (int cause = 0; cause <= static_cast<int>(EventCause::Proclaimed); ++cause)
+        for (int cause = 0; cause <= static_cast<int>(EventCause::OutageEnded); ++cause)
             words << eventWord(kind, static_cast<EventCause>(cause));
     return words;
 }
 
 QString eventWord(etcd::QueueKind kind, EventCause cause) {
+    // The view's, whatever lock it is shown beside.
+    if (cause == EventCause::OutageBegan)
+        return EventWords::tr("stale");
+    if (cause == EventCause::OutageEnded)
+        return EventWords::tr("resynced");
     switch (kind) {
     case etcd::QueueKind::Election: return electionWord(cause);
     case etcd::QueueKind::Unknown: return keyWord(cause);

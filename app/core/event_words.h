@@ -18,12 +18,16 @@ enum class EventCause {
     Expired,
     ForceReleased,
     Lost,
-    Proclaimed // the last: eventWords() counts up to it
+    Proclaimed,
+    // Not a lock's: the view stopped being live (what it shows is as of the last word from etcd),
+    // and it was re-read and is live again (LockWatch::outageBegan, outageEnded).
+    OutageBegan,
+    OutageEnded // the last: eventWords() counts up to it
 };
 
 EventCause eventCause(etcd::LockEventKind kind);
-// Stable English for exports: lockEventKindName()'s for the watch's kinds, else "own-cleanup"
-// or "proclaimed".
+// Stable English for exports: lockEventKindName()'s for the watch's kinds, else "own-cleanup",
+// "proclaimed", or "stale" and "resynced" (as `lockscopectl watch --json` says them).
 const char* eventCauseName(EventCause cause);
 
 // The event log's word for `cause` in a lock of `kind`, translated: lock words for a queue whose

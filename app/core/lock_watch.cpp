@@ -13,6 +13,17 @@
 
 namespace lockscope {
 
+namespace {
+QDateTime dateTime(std::chrono::system_clock::time_point at) {
+    return QDateTime::fromMSecsSinceEpoch(
+        std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count());
+}
+// "14:02:07.310": when the view was last current.
+QString wallClock(std::chrono::system_clock::time_point at) {
+    return dateTime(at).toString("HH:mm:ss.zzz");
+}
+} // namespace
+
 LockWatch::LockWatch(QObject* parent)
     : QObject(parent)
     , locks_(new LockListModel(this))
@@ -58,6 +69,9 @@ void LockWatch::restart() {
         monitor_->stop();
     monitor_.reset();
     state_ = {};
+    monitorLive_ = false;
+    outage_.reset();
+    outageEndSaid_ = 0;
     locks_->clearOwnLocks();
     for (const OwnLock& own : ownLocks_)
         if (underPrefix(own.lock))
@@ -119,17 +133,39 @@ bool LockWatch::drain() {
     if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();
+    noteOutage(); // its line goes before the events a re-read recovered
     events_->append(events, nameOwnDepartures(events, ownLocks_));
     // Live once the models show the whole listing too, not only the monitor's copy.
-    setLiveness(
-        state_.live && state_.pendingLocks.empty(),
+    const QString why =
         state_.failures > 0
             ? tr("reconnecting: %1").arg(QString::fromStdString(state_.status))
-            : tr("loading the locks under %1").arg(QString::fromStdString(displayKey(prefix_))));
+            : tr("loading the locks under %1").arg(QString::fromStdString(displayKey(prefix_)));
+    setLiveness(state_.live && state_.pendingLocks.empty(),
+                outage_ && !outage_->until
+                    ? tr("stale since %1 — %2").arg(wallClock(outage_->since), why)
+                    : why);
     if (!events.empty())
         emit eventsArrived(events);
     emit refreshed();
     return true;
+}
+
+void LockWatch::noteOutage() {
+    if (state_.live == std::exchange(monitorLive_, state_.live))
+        return;
+    // Only on a change: the monitor's lock is taken, briefly, and it has just let go of it.
+    outage_ = monitor_->outage();
+    if (!outage_)
+        return;
+    const QDateTime since = dateTime(outage_->since);
+    if (!outage_->until) {
+        events_->appendOutage(outage_->since, outage_->reason, std::chrono::system_clock::now());
+        emit outageBegan(since, QString::fromStdString(outage_->reason));
+    } else if (state_.live && std::exchange(outageEndSaid_, outage_->number) != outage_->number) {
+        // One line for the whole outage, before the events its re-read recovered.
+        events_->appendOutage(outage_->since, outage_->reason, *outage_->until, outage_->revision);
+        emit outageEnded(since, dateTime(*outage_->until), outage_->revision);
+    }
 }
 
 void LockWatch::drainAgainIn(int ms) {

@@ -5,11 +5,13 @@
 #include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_monitor.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QObject>
 #include <QTimer>
 #include <deque>
 #include <memory>
+#include <optional>
 
 namespace lockscope {
 
@@ -74,6 +76,11 @@ public:
 signals:
     // `why` says what the monitor is waiting for when it is not live.
     void livenessChanged(bool live, const QString& why);
+    // The view stopped being live after it was: what it shows is as of `since`, the last word
+    // heard from etcd (etcd::LockMonitor::Outage).
+    void outageBegan(const QDateTime& since, const QString& reason);
+    // It is live again: the prefix was re-read at `revision`, done at `until`.
+    void outageEnded(const QDateTime& since, const QDateTime& until, qint64 revision);
     void selectedLockChanged(const QString& name);
     // After each update of the models, drained or ticked: a good moment to redraw a summary.
     void refreshed();
@@ -88,6 +95,8 @@ private:
     void tick();
     void showSelectedQueue();
     void setLiveness(bool live, const QString& why);
+    // On a change of the monitor's liveness: the outage it began or ended, said once.
+    void noteOutage();
     bool underPrefix(const std::string& lock) const;
 
     LockListModel* locks_;
@@ -107,6 +116,9 @@ private:
     etcd::LockMonitorState state_;
     bool live_ = false;
     QString notLiveReason_;
+    bool monitorLive_ = false; // state_.live when the outage was last looked at
+    std::optional<etcd::LockMonitor::Outage> outage_;
+    uint64_t outageEndSaid_ = 0; // the number of the last outage whose end was said
     QTimer tickTimer_;
     bool drainRetryPending_ = false;
 };

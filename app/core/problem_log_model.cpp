@@ -7,7 +7,7 @@ ProblemLogModel::ProblemLogModel(QObject* parent, int capacity)
     , capacity_(std::max(1, capacity)) {}
 
 void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& detail,
-                          const QDateTime& at) {
+                          const QDateTime& at, const QString& condition) {
     const auto same = std::find_if(problems_.begin(), problems_.end(), [&](const Problem& p) {
         return p.kind == kind && p.text == text;
     });
@@ -17,6 +17,8 @@ void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& 
         again.last = at;
         again.detail = detail;
         ++again.count;
+        again.recovered = {}; // back again
+        again.recoveredNote.clear();
         if (row > 0) {
             beginMoveRows({}, row, row, {}, 0);
             problems_.erase(same);
@@ -29,10 +31,22 @@ void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& 
         return;
     }
     beginInsertRows({}, 0, 0);
-    problems_.push_front({kind, text, detail, at, at, 1});
+    problems_.push_front({kind, text, detail, at, at, 1, condition, {}, {}});
     endInsertRows();
     if (rowCount() > capacity_)
         removeRows(capacity_, rowCount() - capacity_);
+}
+
+void ProblemLogModel::recover(const QString& condition, const QDateTime& at, const QString& note) {
+    for (std::size_t row = 0; row < problems_.size(); ++row) {
+        Problem& problem = problems_[row];
+        if (condition.isEmpty() || problem.condition != condition || problem.recovered.isValid())
+            continue;
+        problem.recovered = at;
+        problem.recoveredNote = note;
+        const int shown = static_cast<int>(row);
+        emit dataChanged(index(shown, 0), index(shown, ColumnCount - 1));
+    }
 }
 
 QString ProblemLogModel::kindText(ProblemKind kind) {
@@ -65,17 +79,32 @@ QVariant ProblemLogModel::data(const QModelIndex& index, int role) const {
             tip += "\n\n" +
                    tr("%n times, first at %1, last at %2", nullptr, problem.count)
                        .arg(problem.first.toString("HH:mm:ss"), problem.last.toString("HH:mm:ss"));
+        if (problem.recovered.isValid())
+            tip += "\n\n" + tr("Recovered at %1").arg(problem.recovered.toString("HH:mm:ss.zzz")) +
+                   (problem.recoveredNote.isEmpty() ? QString() : ": " + problem.recoveredNote);
         return tip;
     }
+    if (role == Qt::ForegroundRole && problem.recovered.isValid())
+        return QStringLiteral("#2e7d32"); // the window's green: no longer going on
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
     case Time: return problem.last.toString("HH:mm:ss");
-    case Kind:
-        return problem.count > 1
-                   ? QStringLiteral("%1 ×%2").arg(kindText(problem.kind)).arg(problem.count)
-                   : kindText(problem.kind);
-    case Message: return QString(problem.text).replace('\n', ' '); // one line; all in the tooltip
+    case Kind: {
+        const QString kind =
+            problem.count > 1
+                ? QStringLiteral("%1 ×%2").arg(kindText(problem.kind)).arg(problem.count)
+                : kindText(problem.kind);
+        return problem.recovered.isValid()
+                   ? tr("%1, recovered %2").arg(kind, problem.recovered.toString("HH:mm:ss"))
+                   : kind;
+    }
+    case Message: {
+        QString text = QString(problem.text).replace('\n', ' '); // one line; all in the tooltip
+        if (problem.recovered.isValid() && !problem.recoveredNote.isEmpty())
+            text += " — " + problem.recoveredNote;
+        return text;
+    }
     }
     return {};
 }

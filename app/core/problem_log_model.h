@@ -13,7 +13,9 @@ enum class ProblemKind { Connection, Authentication, Lock, Sandbox };
 // The problems the window has met, newest first, each kept until the user dismisses it (a
 // later success does not hide an earlier failure). The same problem again (same kind and
 // text) is counted on its row and moves to the top, so a failure repeated every second is one
-// row. Bounded: past `capacity` the oldest go.
+// row. A problem that names the condition it stands for (a connection that does not answer, an
+// outage of the view) is marked recovered, with the time, once that condition clears; it stays
+// listed, as a record, until dismissed. Bounded: past `capacity` the oldest go.
 class ProblemLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -27,12 +29,19 @@ public:
         QDateTime first;
         QDateTime last;
         int count = 1;
+        QString condition;     // what clears it (recover()); empty: only dismissing does
+        QDateTime recovered;   // null while it stands
+        QString recoveredNote; // how it ended, for the tooltip
     };
 
     explicit ProblemLogModel(QObject* parent = nullptr, int capacity = DefaultCapacity);
 
+    // `condition` names what clears it, as a value the window decides on (never shown).
     void add(ProblemKind kind, const QString& text, const QString& detail = {},
-             const QDateTime& at = QDateTime::currentDateTime());
+             const QDateTime& at = QDateTime::currentDateTime(), const QString& condition = {});
+    // `condition` cleared at `at`: its standing problems are marked recovered, with `note`.
+    void recover(const QString& condition, const QDateTime& at = QDateTime::currentDateTime(),
+                 const QString& note = {});
     // The Kind column's word for `kind`, translated.
     static QString kindText(ProblemKind kind);
     const Problem& problemAt(int row) const { return problems_[static_cast<std::size_t>(row)]; }

@@ -45,6 +45,13 @@
 
 namespace lockscope {
 
+namespace {
+// What clears a problem (ProblemLogModel::recover): the cluster answering our status, and the
+// lock view live again.
+const QString UnansweredCondition = QStringLiteral("unanswered");
+const QString OutageCondition = QStringLiteral("outage");
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , prefixBar_(new PrefixBar)
@@ -231,6 +238,23 @@ void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& o
     connect(workspace_->session(), &ClusterSession::memberNamesChanged, this,
             [this](const QHash<quint64, QString>& names) { memberNames_ = names; });
     connect(workspace_->lockWatch(), &LockWatch::livenessChanged, this, &MainWindow::showLiveness);
+    // An outage of the view is on the record: a problem from its start, marked recovered with
+    // both times and the revision re-read at its end.
+    connect(workspace_->lockWatch(), &LockWatch::outageBegan, this,
+            [this](const QDateTime& since, const QString& reason) {
+                problems_->add(ProblemKind::Connection,
+                               tr("The locks shown are as of %1, the last word from etcd: %2")
+                                   .arg(since.toString("HH:mm:ss.zzz"), reason),
+                               {}, QDateTime::currentDateTime(), OutageCondition);
+            });
+    connect(workspace_->lockWatch(), &LockWatch::outageEnded, this,
+            [this](const QDateTime& since, const QDateTime& until, qint64 revision) {
+                problems_->recover(
+                    OutageCondition, until,
+                    tr("outage from %1 to %2, re-read at revision %3")
+                        .arg(since.toString("HH:mm:ss.zzz"), until.toString("HH:mm:ss.zzz"))
+                        .arg(revision));
+            });
     connect(workspace_->probe(), &ClusterStatusProbe::updated, this, &MainWindow::showAlarms);
     alarmsShown_.clear();
     locksPage_->setWorkspace(workspace_);
@@ -455,12 +479,14 @@ void MainWindow::showSessionStatus(const EndpointStatus& status) {
         const bool unreachable = status.errorCode == etcd::ErrorCode::Unavailable;
         connectionStatus_->setState(unreachable ? tr("Unreachable") : tr("Not connected"),
                                     "#c62828");
-        showProblem(ProblemKind::Connection,
-                    unreachable ? tr("Cannot reach the cluster: %1").arg(status.error)
-                                : status.error);
+        problems_->add(ProblemKind::Connection,
+                       unreachable ? tr("Cannot reach the cluster: %1").arg(status.error)
+                                   : status.error,
+                       {}, QDateTime::currentDateTime(), UnansweredCondition);
         connectionStatus_->clearFigures();
         return;
     }
+    problems_->recover(UnansweredCondition);
     passwords_->accepted(workspace_->options());
     connectionStatus_->showAnswer(status, originLabel(), memberNames_);
 }

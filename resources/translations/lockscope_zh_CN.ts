@@ -178,6 +178,14 @@
         <source>our try withdrew</source>
         <translation>本窗口的尝试已撤回</translation>
     </message>
+    <message>
+        <source>stale</source>
+        <translation>已过时</translation>
+    </message>
+    <message>
+        <source>resynced</source>
+        <translation>已重新同步</translation>
+    </message>
 </context>
 <context>
     <name>ForceReleaseConfirmation</name>
@@ -940,6 +948,14 @@ Acquire with this TTL anyway?</source>
     <message>
         <source>Our own cleanup, not a force release: this window&apos;s only-if-free attempt found the lock held and deleted its own key</source>
         <translation>本窗口自己的清理，并非强制释放：本窗口的“仅在空闲时获取”尝试发现锁已被占用，于是删除了自己的键</translation>
+    </message>
+    <message>
+        <source>data stale since %1: %2</source>
+        <translation>数据自 %1 起已过时：%2</translation>
+    </message>
+    <message>
+        <source>outage from %1 to %2, re-read at revision %3</source>
+        <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
     </message>
 </context>
 <context>
@@ -1715,6 +1731,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>reconnecting: %1</source>
         <translation>正在重连：%1</translation>
     </message>
+    <message>
+        <source>stale since %1 — %2</source>
+        <translation>自 %1 起已过时 — %2</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LocksPage</name>
@@ -1924,6 +1944,14 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>etcd alarm on %1: %2</source>
         <translation>%1 上的 etcd 告警：%2</translation>
+    </message>
+    <message>
+        <source>The locks shown are as of %1, the last word from etcd: %2</source>
+        <translation>所显示的锁为 %1（etcd 最后一次应答）时的状态：%2</translation>
+    </message>
+    <message>
+        <source>outage from %1 to %2, re-read at revision %3</source>
+        <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
     </message>
 </context>
 <context>
@@ -2282,6 +2310,14 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>Sandbox</source>
         <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>Recovered at %1</source>
+        <translation>已于 %1 恢复</translation>
+    </message>
+    <message>
+        <source>%1, recovered %2</source>
+        <translation>%1，已于 %2 恢复</translation>
     </message>
 </context>
 <context>
@@ -3058,6 +3094,60 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
 </source>
         <translation>脑裂：%1 对重叠的持有，来自 %2 个在他人接手后仍自认持有的持有者
 </translation>
+    </message>
+    <message>
+        <source>Show who waits for whom under PREFIX: root blockers and deadlocks (--json; exit code 5 on a deadlock).</source>
+        <translation>显示 PREFIX 下谁在等谁：根阻塞者与死锁（--json；有死锁时退出码为 5）。</translation>
+    </message>
+    <message>
+        <source>lease %1</source>
+        <translation>租约 %1</translation>
+    </message>
+    <message>
+        <source>key %1 (no lease)</source>
+        <translation>键 %1（无租约）</translation>
+    </message>
+    <message>
+        <source>%1 waits in %2 for %3 of %4</source>
+        <translation>%1 在 %2 中等待 %4 的 %3</translation>
+    </message>
+    <message>
+        <source>DEADLOCK: %1 wait on each other; none lets go until a lease ends</source>
+        <translation>死锁：%1 相互等待；在某个租约结束前谁也不会放手</translation>
+    </message>
+    <message>
+        <source>, TTL %1 s of %2 s</source>
+        <translation>，TTL 剩 %1 秒（共 %2 秒）</translation>
+    </message>
+    <message>
+        <source>  nobody has renewed its lease for half its TTL: its holder may be hung or cut off, the likely culprit (etcd ends the lease in %1 s)</source>
+        <translation>  其租约已有半个 TTL 无人续约：持有者可能已挂起或断开，最可能是元凶（etcd 将在 %1 秒后结束该租约）</translation>
+    </message>
+    <message>
+        <source>nobody waits on anybody</source>
+        <translation>没有人在等待任何人</translation>
+    </message>
+    <message>
+        <source>Show who waits for whom across every lock under PREFIX: the root blockers with their waiters, and deadlocks with the lease to revoke to break each. Exits 5 when there is a deadlock.</source>
+        <translation>显示 PREFIX 下所有锁之间谁在等谁：根阻塞者及其等待者，以及死锁和打破每个死锁应撤销的租约。存在死锁时退出码为 5。</translation>
+    </message>
+    <message numerus="yes">
+        <source>revision %1 under %2: %n session(s) waiting</source>
+        <translation>
+            <numerusform>修订版本 %1，%2 下：%n 个会话在等待</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  to break it, revoke %1 (it holds %n key(s)): %2</source>
+        <translation>
+            <numerusform>  要打破它，请撤销 %1（它持有 %n 个键）：%2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>root blocker %1 blocks %n session(s), %2 directly (keys held: %3%4)</source>
+        <translation>
+            <numerusform>根阻塞者 %1 阻塞了 %n 个会话，其中 %2 个直接等待它（持有的键：%3%4）</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

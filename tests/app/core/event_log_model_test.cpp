@@ -56,6 +56,36 @@ QByteArray exported(const EventLogModel& model, const QString& name) {
 class EventLogModelTest : public QObject {
     Q_OBJECT
 private slots:
+    // The view's outage: a line when it began (since when the data is stale, and why), one when it
+    // ended (both times and the revision re-read), exported as watch --json names them.
+    void anOutageIsALineWhenItBeginsAndOneWithBothTimesWhenItEnds() {
+        EventLogModel log;
+        QAbstractItemModelTester tester(&log);
+        const auto at = [](const char* time) {
+            return std::chrono::system_clock::time_point(std::chrono::milliseconds(
+                QDateTime::fromString(QString("2026-11-24T") + time, Qt::ISODateWithMs)
+                    .toMSecsSinceEpoch()));
+        };
+        log.appendOutage(at("08:00:01.250"), "no answer from etcd for 2.1 s", at("08:00:03.400"));
+        log.appendOutage(at("08:00:01.250"), "no answer from etcd for 2.1 s", at("08:00:09.875"),
+                         57);
+        QCOMPARE(log.rowCount(), 2);
+        QCOMPARE(log.causeAt(0), EventCause::OutageBegan);
+        QCOMPARE(log.index(0, EventLogModel::Time).data().toString(), QString("08:00:03.400"));
+        QCOMPARE(log.index(0, EventLogModel::Kind).data().toString(), QString("stale"));
+        QCOMPARE(log.index(0, EventLogModel::Key).data().toString(),
+                 QString("data stale since 08:00:01.250: no answer from etcd for 2.1 s"));
+        QCOMPARE(log.index(0, EventLogModel::Revision).data(), QVariant());
+        QCOMPARE(log.causeAt(1), EventCause::OutageEnded);
+        QCOMPARE(log.index(1, EventLogModel::Kind).data().toString(), QString("resynced"));
+        QCOMPARE(log.index(1, EventLogModel::Key).data().toString(),
+                 QString("outage from 08:00:01.250 to 08:00:09.875, re-read at revision 57"));
+        QCOMPARE(log.index(1, EventLogModel::Revision).data().toLongLong(), 57);
+        for (int column : {EventLogModel::Lock, EventLogModel::Lease, EventLogModel::Held,
+                           EventLogModel::Recovered})
+            QCOMPARE(log.index(1, column).data(), QVariant());
+    }
+
     void isAWellBehavedModel() {
         EventLogModel model(nullptr, 5);
         QAbstractItemModelTester tester(&model,

@@ -2,6 +2,7 @@
 #include "app/core/problem_log_model.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace lockscope;
@@ -37,6 +38,44 @@ private slots:
         QCOMPARE(problems.rowCount(), 1);
         QCOMPARE(problems.problemAt(0).kind, ProblemKind::Connection);
         QVERIFY(!problems.removeRow(1));
+    }
+
+    // A problem naming its condition is marked recovered, with the time, when it clears, and
+    // stays listed; one that comes back stands again. A problem of another condition, or of
+    // none, stays as it is.
+    void aClearedConditionMarksItsProblemsRecoveredWithTheTime() {
+        ProblemLogModel problems;
+        QAbstractItemModelTester tester(&problems);
+        const QDateTime t0 = QDateTime::fromString("2026-11-24T08:00:00", Qt::ISODate);
+        problems.add(ProblemKind::Lock, "Lost the lock /a", {}, t0);
+        for (int i = 0; i < 19; ++i)
+            problems.add(ProblemKind::Connection, "Cannot reach the cluster", {}, t0.addSecs(i),
+                         "unanswered");
+        problems.add(ProblemKind::Connection, "etcd alarm: NOSPACE", {}, t0, "alarm");
+        QSignalSpy changed(&problems, &QAbstractItemModel::dataChanged);
+        problems.recover("unanswered", t0.addSecs(30), "answered again");
+        QCOMPARE(changed.count(), 1);
+        const int row = 1; // newest first: the alarm, then the connection
+        QCOMPARE(problems.problemAt(row).recovered, t0.addSecs(30));
+        QCOMPARE(problems.index(row, ProblemLogModel::Kind).data().toString(),
+                 QString("Connection ×19, recovered 08:00:30"));
+        QVERIFY(problems.index(row, ProblemLogModel::Message)
+                    .data()
+                    .toString()
+                    .endsWith("answered again"));
+        QVERIFY(problems.index(row, ProblemLogModel::Kind).data(Qt::ForegroundRole).isValid());
+        QVERIFY(!problems.problemAt(0).recovered.isValid());
+        QVERIFY(!problems.problemAt(2).recovered.isValid());
+        QVERIFY(!problems.index(0, ProblemLogModel::Kind).data(Qt::ForegroundRole).isValid());
+
+        problems.recover("unanswered", t0.addSecs(40)); // already recovered: kept as it was
+        QCOMPARE(problems.problemAt(row).recovered, t0.addSecs(30));
+        problems.add(ProblemKind::Connection, "Cannot reach the cluster", {}, t0.addSecs(50),
+                     "unanswered");
+        QCOMPARE(problems.problemAt(0).count, 20);
+        QVERIFY(!problems.problemAt(0).recovered.isValid());
+        QCOMPARE(problems.index(0, ProblemLogModel::Kind).data().toString(),
+                 QString("Connection ×20"));
     }
 
     void aMessageIsOneLineAndTheTooltipHasAllOfIt() {
