@@ -205,7 +205,26 @@ void LatencyPlot::setPaused(bool paused) {
         redraw();
 }
 
+void LatencyPlot::wrapLegend() {
+    QCPLegend* legend = plot_->legend;
+    if (!legend->visible() || legend->itemCount() == 0)
+        return;
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) // a wrapped grid has empty cells
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const QMargins margins = legend->margins();
+    const int room = plot_->width() - margins.left() - margins.right();
+    const int spacing = legend->columnSpacing();
+    const int perRow = std::clamp((room + spacing) / (widest + spacing), 1, legend->itemCount());
+    if (perRow == legend->wrap())
+        return;
+    legend->setWrap(perRow);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // again, in rows of perRow
+}
+
 void LatencyPlot::showView() {
+    wrapLegend();
     const QCPRange shown = plot_->xAxis->range();
     const int columns = std::max(1, plot_->axisRect()->width());
     QVector<QCPGraphData> data;

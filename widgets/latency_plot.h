@@ -77,6 +77,8 @@ private:
     // Before every replot: hands each graph what the view shows of its history, decimated to
     // the axis's pixels; dense series as plain thin lines, sparse ones with a marker per point.
     void showView();
+    // As many legend entries a row as the plot's width shows whole; the others wrap below.
+    void wrapLegend();
     void redraw();
     // The axes over the newest window of points (unless paused).
     void followNewest();

@@ -138,6 +138,10 @@ LocksPage::LocksPage(QWidget* parent)
     , refreshPacer_(FollowInterval, [this] { refreshNow(); }) {
     lockTable_->setItemDelegateForColumn(
         LockListModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+    // Lock names in the middle: their start and end both say which lock it is, where a key's
+    // last segment (its lease) is what tells it from the other keys of its lock.
+    lockTable_->setItemDelegateForColumn(LockListModel::Name, new PlainTextDelegate(lockTable_));
+    eventTable_->setItemDelegateForColumn(EventLogModel::Lock, new PlainTextDelegate(eventTable_));
     queueTable_->setItemDelegateForColumn(
         LockQueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
     connect(lockFilter_, &QLineEdit::textChanged, lockProxy_, &LockListProxy::setNameFilter);

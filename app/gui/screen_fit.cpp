@@ -4,6 +4,7 @@
 #include <QScreen>
 #include <QTimer>
 #include <QWidget>
+#include <QWindow>
 #include <algorithm>
 
 namespace lockscope {
@@ -34,6 +35,41 @@ void fitNow(QWidget& window) {
         window.move(topLeft);
 }
 
+// Fits the window again when it moves to another screen, or when its screen's available area
+// changes (a resolution, a panel), for as long as the window lives.
+class ScreenFollower : public QObject {
+public:
+    static constexpr const char* Name = "lockscopeScreenFollower";
+
+    explicit ScreenFollower(QWidget& window)
+        : QObject(&window)
+        , window_(window) {
+        setObjectName(Name);
+        connect(window.windowHandle(), &QWindow::screenChanged, this, &ScreenFollower::follow);
+        follow(window.windowHandle()->screen());
+    }
+
+private:
+    void follow(QScreen* screen) {
+        disconnect(geometry_);
+        if (!screen)
+            return;
+        geometry_ =
+            connect(screen, &QScreen::availableGeometryChanged, this, [this] { fitNow(window_); });
+        fitNow(window_);
+    }
+
+    QWidget& window_;
+    QMetaObject::Connection geometry_;
+};
+
+void fitOnScreenChanges(QWidget& window) {
+    // One follower a window, however often it is fitted.
+    if (window.windowHandle() &&
+        !window.findChild<QObject*>(ScreenFollower::Name, Qt::FindDirectChildrenOnly))
+        new ScreenFollower(window);
+}
+
 // A window not shown yet has no frame: it is fitted again once shown, frame included.
 class FitWhenShown : public QObject {
 public:
@@ -44,7 +80,10 @@ public:
             auto* window = static_cast<QWidget*>(watched);
             window->removeEventFilter(this);
             // Once the window system has placed it and told us its frame.
-            QTimer::singleShot(0, window, [window] { fitNow(*window); });
+            QTimer::singleShot(0, window, [window] {
+                fitNow(*window);
+                fitOnScreenChanges(*window);
+            });
             deleteLater();
         }
         return false;
@@ -55,7 +94,9 @@ public:
 
 void fitToScreen(QWidget& window) {
     fitNow(window);
-    if (!window.isVisible())
+    if (window.isVisible())
+        fitOnScreenChanges(window);
+    else
         window.installEventFilter(new FitWhenShown(&window));
 }
 

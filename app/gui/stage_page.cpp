@@ -50,12 +50,13 @@ StagePage::StagePage(LockActionsBar* lockActions, QWidget* parent)
 
     auto* present = new QToolButton;
     present->setDefaultAction(presentation_);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("A lane per lock: the holder in front, the waiters behind in "
+    auto* legend = new QLabel(tr("A lane per lock: the holder in front, the waiters behind in "
                                  "fencing-token order; the ring is the lease's TTL left (red "
                                  "when low); blue: this window's own. Right-click a token for "
-                                 "its actions.")),
-                   1);
+                                 "its actions."));
+    legend->setWordWrap(true); // on one line it would make the window wider than a small screen
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(legend, 1);
     bar->addWidget(present);
     scroll_->setObjectName("stageScroll");
     scroll_->setWidget(view_);

@@ -82,11 +82,12 @@ TimelinePage::TimelinePage(QWidget* parent)
     exportButton->setToolTip(tr("Export a graph as PNG or PDF (also on each graph's right-click "
                                 "menu)"));
     exportButton->setMenu(exportMenu);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Holders over time: a lane per lock, a bar per hold (hover for "
+    auto* legend = new QLabel(tr("Holders over time: a lane per lock, a bar per hold (hover for "
                                  "details), red where two believed they held it; a faded left "
-                                 "edge: held since before LockScope started watching")),
-                   1);
+                                 "edge: held since before LockScope started watching"));
+    legend->setWordWrap(true); // on one line it would make the window wider than a small screen
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(legend, 1);
     bar->addWidget(pause);
     bar->addWidget(exportButton);
 
