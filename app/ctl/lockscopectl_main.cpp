@@ -4,6 +4,7 @@
 #include "app/core/lossless_arguments.h"
 #include "app/core/terminal_password_prompt.h"
 #include "app/core/ui_language.h"
+#include "app/ctl/blockers_command.h"
 #include "app/ctl/ctl_command.h"
 #include "app/ctl/elect_command.h"
 #include "app/ctl/exporter_command.h"
@@ -47,6 +48,11 @@ constexpr std::array commands = {
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Show every lock under PREFIX: holder, queue, TTLs (--json)."),
                runSnapshotCommand},
+    CtlCommand{"blockers",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Show who waits for whom under PREFIX: root blockers and "
+                                 "deadlocks (--json; exit code 5 on a deadlock)."),
+               runBlockersCommand},
     CtlCommand{"watch",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Print lock events under PREFIX as they happen (--json)."),

@@ -4,9 +4,8 @@
 #include "app/core/lock_json.h"
 #include "app/core/lock_queue_model.h"
 #include "app/ctl/prefix_arguments.h"
+#include "app/ctl/snapshot_read.h"
 #include "app/ctl/text_table.h"
-#include "etcdclient/blocking.h"
-#include "etcdclient/locks/lock_snapshot.h"
 
 #include <QConcatenateTablesProxyModel>
 #include <QCoreApplication>
@@ -27,14 +26,9 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
     if (!args)
         return exitCode;
 
-    const auto client = connect(connection, exitCode);
-    if (!client)
-        return exitCode;
-    const auto state = etcd::waitFor<etcd::Result<etcd::LockMonitorState>>([&](auto done) {
-        etcd::readLockSnapshot(*client, args->prefix, std::move(done), args->recipe);
-    });
+    const auto state = readSnapshotUnder(*args, connection, exitCode);
     if (!state)
-        return failWith(state.error());
+        return exitCode;
     if (args->json) {
         std::printf("%s\n", lockStateJson(*state).c_str());
         return ExitOk;

@@ -14,6 +14,12 @@
 //	                 Each holds until SIGINT or SIGTERM, then unlocks, prints "released" and
 //	                 exits 0. A signal while it still waits revokes the session (so its key
 //	                 goes) and exits 0 without "released".
+//	mutexes NAME... concurrency.Mutexes on the names in turn, all on one session (as one Go
+//	                 client holding one lock while it waits for the next): "held <key> <create
+//	                 revision>" once it holds each; before each further name it waits for a
+//	                 line "next" on stdin. Holds them all until SIGINT or SIGTERM, then unlocks
+//	                 them, prints "released" and exits 0; a signal while it waits revokes the
+//	                 session and exits 0.
 //	campaign NAME PROPOSAL
 //	                 Election.Campaign: "leader <key> <create revision>" once it leads. Then
 //	                 reads commands from stdin, one a line: "proclaim VALUE" (prints
@@ -60,7 +66,7 @@ func fail(format string, args ...interface{}) {
 
 func usage() {
 	fail("usage: lockscope-go-anchor --endpoints HOST:PORT[,...] " +
-		"mutex|rlock|wlock|campaign|observe|handoff NAME [ARGS]")
+		"mutex|mutexes|rlock|wlock|campaign|observe|handoff NAME [ARGS]")
 }
 
 func openSession(client *clientv3.Client) *concurrency.Session {
@@ -131,6 +137,45 @@ func hold(client *clientv3.Client, command, name string) {
 	<-stop
 	if err := unlock(); err != nil {
 		fail("unlock: %v", err)
+	}
+	fmt.Println("released")
+	s.Close()
+}
+
+func holdInTurn(client *clientv3.Client, names []string) {
+	s := openSession(client)
+	fmt.Printf("session %x\n", int64(s.Lease()))
+	stop := stopSignals()
+	next := make(chan struct{})
+	go func() {
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			if in.Text() == "next" {
+				next <- struct{}{}
+			}
+		}
+	}()
+	var held []*concurrency.Mutex
+	for i, name := range names {
+		if i > 0 {
+			select {
+			case <-next:
+			case <-stop:
+				s.Close()
+				os.Exit(0)
+			}
+		}
+		m := concurrency.NewMutex(s, name)
+		acquireOrStop(s, stop, func() error { return m.Lock(context.Background()) })
+		held = append(held, m)
+		key, rev := ownKey(client, s, name+"/")
+		fmt.Printf("held %s %d\n", key, rev)
+	}
+	<-stop
+	for _, m := range held {
+		if err := m.Unlock(context.Background()); err != nil {
+			fail("unlock: %v", err)
+		}
 	}
 	fmt.Println("released")
 	s.Close()
@@ -279,6 +324,8 @@ func main() {
 	switch command {
 	case "mutex", "rlock", "wlock":
 		hold(client, command, name)
+	case "mutexes":
+		holdInTurn(client, args[1:])
 	case "campaign":
 		if len(args) != 3 {
 			usage()

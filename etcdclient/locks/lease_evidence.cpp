@@ -47,8 +47,11 @@ bool endedByExpiry(const LeaseTtl& lastAlive, std::chrono::steady_clock::time_po
         return false;
     const bool trustworthy = !leaseTtlStale(lastAlive, endedAt, refresh);
     const bool ranOut = lastAlive.remainingAt(endedAt) <= 0;
-    const bool unrenewedHalfItsTtl = 2 * (lastAlive.ttlSeconds + 1) <= lastAlive.grantedTtlSeconds;
-    return trustworthy && ranOut && unrenewedHalfItsTtl;
+    return trustworthy && ranOut && leaseUnrenewed(lastAlive);
+}
+
+bool leaseUnrenewed(const LeaseTtl& answer) {
+    return answer.ttlSeconds >= 0 && 2 * (answer.ttlSeconds + 1) <= answer.grantedTtlSeconds;
 }
 
 } // namespace etcd

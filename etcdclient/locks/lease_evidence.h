@@ -43,4 +43,9 @@ int leaseLookupsPerSecond(const std::unordered_map<int64_t, LockTable::LeaseUse>
 bool endedByExpiry(const LeaseTtl& lastAlive, std::chrono::steady_clock::time_point endedAt,
                    std::chrono::milliseconds refresh);
 
+// Whether an answer shows a lease unrenewed for at least half its TTL, as above: nobody keeps
+// it alive (a holder that hung or lost its connection, or a client that renews by hand, such as
+// python-etcd3's Lock), and etcd ends it when its countdown runs out.
+bool leaseUnrenewed(const LeaseTtl& answer);
+
 } // namespace etcd

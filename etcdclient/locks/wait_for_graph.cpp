@@ -121,34 +121,43 @@ std::vector<SessionId> WaitForGraph::rootsOf(const SessionId& session) const {
     return roots;
 }
 
+std::vector<Wait> WaitForGraph::waitsBehind(const SessionId& session) const {
+    std::vector<Wait> out;
+    std::set<SessionId> seen{session};
+    std::deque<SessionId> next{session};
+    while (!next.empty()) {
+        const SessionId at = next.front();
+        next.pop_front();
+        auto by = waitedOnBy_.find(at);
+        if (by == waitedOnBy_.end())
+            continue;
+        for (const auto& [waiter, count] : by->second) {
+            for (const auto& [key, wait] : waitsFrom_.at(waiter))
+                if (wait.on == at)
+                    out.push_back(wait);
+            if (seen.insert(waiter).second)
+                next.push_back(waiter);
+        }
+    }
+    return out;
+}
+
 std::vector<RootBlocker> WaitForGraph::rootBlockers() const {
     std::vector<RootBlocker> out;
     for (const auto& [session, waiters] : waitedOnBy_) {
         if (waitsFrom_.count(session))
             continue; // it waits itself: not a root
         RootBlocker root{session, held(session), waiters.size(), 0, {}, false};
-        bool any = false;
-        std::set<SessionId> seen{session};
-        std::deque<SessionId> next{session};
-        while (!next.empty()) {
-            const SessionId at = next.front();
-            next.pop_front();
-            auto by = waitedOnBy_.find(at);
-            if (by == waitedOnBy_.end())
-                continue;
-            for (const auto& [waiter, count] : by->second) {
-                if (!seen.insert(waiter).second)
-                    continue;
-                next.push_back(waiter);
-                for (const auto& [key, wait] : waitsFrom_.at(waiter))
-                    if (!any || wait.since < root.oldestWaitSince) {
-                        any = true;
-                        root.oldestWaitSince = wait.since;
-                        root.oldestAtLeast = wait.sinceAtLeast;
-                    }
+        const std::vector<Wait> behind = waitsBehind(session);
+        std::set<SessionId> blocked;
+        for (const Wait& wait : behind) {
+            if (blocked.empty() || wait.since < root.oldestWaitSince) {
+                root.oldestWaitSince = wait.since;
+                root.oldestAtLeast = wait.sinceAtLeast;
             }
+            blocked.insert(wait.waiter);
         }
-        root.transitive = seen.size() - 1;
+        root.transitive = blocked.size();
         out.push_back(std::move(root));
     }
     std::sort(out.begin(), out.end(), [](const RootBlocker& a, const RootBlocker& b) {

@@ -77,6 +77,9 @@ public:
     std::vector<SessionId> rootsOf(const SessionId& session) const;
     // Most sessions blocked first, then the oldest wait.
     std::vector<RootBlocker> rootBlockers() const;
+    // The waits that lead to `session`, directly or through others, nearest first: its tree
+    // of waiters.
+    std::vector<Wait> waitsBehind(const SessionId& session) const;
     // Every group of sessions that wait on each other in a cycle, each once.
     std::vector<Deadlock> deadlocks() const;
 

@@ -114,6 +114,10 @@ TEST(WaitForGraphTest, AChainOfFiveSessionsNamesItsRootAndTheRootMovesAsLocksAre
     EXPECT_EQ(roots[0].transitive, 4u);
     EXPECT_EQ(roots[0].held, 1u);
     EXPECT_EQ(graph.rootsOf(lease(5)), std::vector<SessionId>{lease(1)});
+    const auto tree = graph.waitsBehind(lease(1));
+    ASSERT_EQ(tree.size(), 4u);
+    EXPECT_EQ(tree.front().waiter, lease(2)) << "nearest first";
+    EXPECT_EQ(tree.back().waiter, lease(5));
     EXPECT_TRUE(graph.deadlocks().empty());
 
     // Session 1 lets go of /c/1: 2 holds it, and is the root of 3, 4 and 5.
