@@ -26,6 +26,27 @@ bool staleInSilence(const LeaseTtl& ttl, std::chrono::steady_clock::time_point n
     return ttl.ttlSeconds >= 0 && now - ttl.fetchedAt > LockMonitor::quietBeforeProgress;
 }
 
+// A re-read after a gap reports what the gap implies (LockTable::load), each event somewhere
+// between the gap's start (the last word heard) and the re-read (`now`); the table counts a wait
+// or hold that ended in it up to `now`, an upper bound that passed for the time itself ("held
+// 28 s" for a 10 s hold). It lasted at least until the gap began: that lower bound is what is
+// known, or nothing when it is 0.
+void boundRecovered(std::vector<LockEvent>& events, std::chrono::system_clock::time_point gapFrom,
+                    std::chrono::system_clock::time_point now) {
+    const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(now - gapFrom);
+    for (LockEvent& event : events) {
+        if (!event.recovered)
+            continue;
+        for (auto* duration : {&event.waited, &event.held}) {
+            if (*duration && **duration - gap > std::chrono::milliseconds(0))
+                *duration = **duration - gap;
+            else
+                duration->reset();
+        }
+        event.atLeast = event.waited || event.held;
+    }
+}
+
 // "2.0 s"
 std::string seconds(std::chrono::steady_clock::duration duration) {
     char text[32];
@@ -250,6 +271,7 @@ bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
                              std::make_move_iterator(kvs.end()));
             if (last) {
                 events = table_.load(relisted_, revision, now);
+                boundRecovered(events, outage_ && !outage_->until ? outage_->since : now, now);
                 changes_.changedAll();
             }
         }

@@ -15,6 +15,8 @@
 #include <QRegularExpression>
 #include <csignal>
 #include <iostream>
+#include <map>
+#include <thread>
 
 using namespace std::chrono_literals;
 using namespace lockscope::test;
@@ -130,6 +132,14 @@ TEST_F(OutageTest, WatchSaysStaleWithinASecondOfABlackHoleAndResyncsAtTheRevisio
     ASSERT_EQ(proxy.error(), "");
     auto watch = lockscopectlOn(proxy.endpoint(), {"watch", prefix(), "--json"});
     ASSERT_EQ(watch->readLine(10s), std::optional<std::string>("lockscopectl: watching"));
+    // A hold seen live that ends in the gap: the re-read knows only that it lasted at least
+    // until the gap began, never how long it was (heldFrom..heldTo bounds it from outside).
+    const auto heldFrom = Clock::now();
+    auto held = etcdctlLock(prefix() + "held");
+    const auto heldKey = held->readLine(10s);
+    ASSERT_TRUE(heldKey);
+    ASSERT_TRUE(nextJsonEvent(*watch, "acquired"));
+    std::this_thread::sleep_for(1s); // held, and seen held, for a while before the gap
 
     proxy.setBlackHole(true);
     const auto cutAt = Clock::now();
@@ -142,21 +152,41 @@ TEST_F(OutageTest, WatchSaysStaleWithinASecondOfABlackHoleAndResyncsAtTheRevisio
     EXPECT_TRUE((*stale)["reason"].toString().contains("no answer from etcd"))
         << (*stale)["reason"].toString().toStdString();
 
+    held->signal(SIGINT);
+    EXPECT_TRUE(held->wait(10s));
+    const auto heldTo = Clock::now();
     // A lock taken during the gap, straight on etcd: the watch learns of it from the re-read.
     auto holder = etcdctlLock(prefix() + "gap");
     const auto key = holder->readLine(10s);
     ASSERT_TRUE(key);
+    std::this_thread::sleep_for(1500ms); // a gap longer than the hold's end within it
     proxy.setBlackHole(false);
     const auto resynced = nextJsonEvent(*watch, "resynced");
     ASSERT_TRUE(resynced) << "no resynced event";
     EXPECT_EQ((*resynced)["since"], (*stale)["since"]);
     EXPECT_GE((*resynced)["until"].toString(), (*resynced)["since"].toString());
     EXPECT_GT((*resynced)["revision"].toInteger(), 0);
-    const auto acquired = nextJsonEvent(*watch, "acquired");
-    ASSERT_TRUE(acquired) << "the lock taken in the gap was not reported";
-    EXPECT_EQ((*acquired)["key"].toString().toStdString(), *key);
-    EXPECT_TRUE((*acquired)["recovered"].toBool());
-    EXPECT_LE((*acquired)["revision"].toInteger(), (*resynced)["revision"].toInteger());
+    // What the re-read recovered, by event and key.
+    std::map<std::pair<QString, std::string>, QJsonObject> recovered;
+    while (recovered.size() < 3) {
+        const auto line = watch->readLine(10s);
+        ASSERT_TRUE(line) << "the re-read did not report the gap's events";
+        const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(*line));
+        if (doc.isObject())
+            recovered[{doc["event"].toString(), doc["key"].toString().toStdString()}] =
+                doc.object();
+    }
+    const QJsonObject acquired = recovered[{"acquired", *key}];
+    ASSERT_FALSE(acquired.isEmpty()) << "the lock taken in the gap was not reported";
+    EXPECT_TRUE(acquired["recovered"].toBool());
+    EXPECT_LE(acquired["revision"].toInteger(), (*resynced)["revision"].toInteger());
+    EXPECT_TRUE(acquired["waited_ms"].isNull()) << "a wait that began and ended unseen";
+    const QJsonObject released = recovered[{"released", *heldKey}];
+    ASSERT_FALSE(released.isEmpty()) << "the hold that ended in the gap was not reported";
+    EXPECT_TRUE(released["recovered"].toBool());
+    EXPECT_TRUE(released["at_least"].toBool());
+    EXPECT_LE(released["held_ms"].toInteger(), ms(heldTo - heldFrom))
+        << "a recovered hold longer than it was";
     holder->signal(SIGINT);
     EXPECT_TRUE(holder->wait(10s));
     watch->signal(SIGINT);
