@@ -27,7 +27,8 @@ public:
 private:
     QPointer<Workspace> workspace_;
     EndpointStatusModel* statusModel_;
-    LatencyPlot* latencyPlot_;
+    LatencyPlot* latencyPlot_; // round trips
+    LatencyPlot* waitPlot_;    // calls the server holds until the lock is ours or we lead
     QSplitter* splitter_;
 };
 

@@ -51,14 +51,13 @@ public:
     QTableWidget* table() const { return table_; }
     LatencyPlot* leadershipPlot() const { return leadership_; }
     LatencyPlot* leasePlot() const { return leases_; }
+    LatencyPlot* watcherPlot() const { return watchers_; }
 
 private:
     struct Member {
         std::optional<EtcdMemberMetrics> last;
         double lastAt = 0;
         std::optional<EtcdMemberRates> rates;
-        double leaderChangesSeen = 0; // since this page began reading the member
-        double leasesExpiredSeen = 0;
         QString problem; // why the last read failed; empty when it worked
         bool failed() const { return !problem.isEmpty(); }
     };

@@ -704,6 +704,18 @@ Acquire with this TTL anyway?</source>
         <source>Round trip by RPC method (right-click to export)</source>
         <translation>各 RPC 方法的往返时间（右键可导出）</translation>
     </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>No Lock.Lock or Election.Campaign call yet</source>
+        <translation>尚无 Lock.Lock 或 Election.Campaign 调用</translation>
+    </message>
+    <message>
+        <source>Waits on the server: etcd&apos;s Lock and Election services answer once the lock is ours or we lead</source>
+        <translation>在服务器上的等待：etcd 的 Lock 与 Election 服务在我们获得锁或成为领导者时才应答</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::ConnectionDialog</name>
@@ -2053,10 +2065,6 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>毫秒</translation>
     </message>
     <message>
-        <source>Leadership and lease expiries</source>
-        <translation>领导权与租约过期</translation>
-    </message>
-    <message>
         <source>Leases (the leader&apos;s counts)</source>
         <translation>租约（领导者的计数）</translation>
     </message>
@@ -2105,20 +2113,12 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>…</translation>
     </message>
     <message>
-        <source>leader changes since opened</source>
-        <translation>打开以来的领导者变更</translation>
-    </message>
-    <message>
         <source>members without a leader</source>
         <translation>无领导者的成员</translation>
     </message>
     <message>
         <source>members not answering</source>
         <translation>无应答的成员</translation>
-    </message>
-    <message>
-        <source>lease expiries since opened</source>
-        <translation>打开以来的租约过期</translation>
     </message>
     <message>
         <source>expired</source>
@@ -2141,10 +2141,6 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>慢监视者</translation>
     </message>
     <message>
-        <source>pending events</source>
-        <translation>待处理事件</translation>
-    </message>
-    <message>
         <source>proposals pending</source>
         <translation>待处理提案</translation>
     </message>
@@ -2155,6 +2151,14 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>backend commit p99</source>
         <translation>后端提交 p99</translation>
+    </message>
+    <message>
+        <source>members</source>
+        <translation>成员数</translation>
+    </message>
+    <message>
+        <source>Leadership</source>
+        <translation>领导关系</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include "when_modal.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/campaign_dialog.h"
+#include "widgets/latency_plot.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -183,6 +184,15 @@ private slots:
         QVERIFY(held.serverLock);
         QVERIFY(held.fencingToken > 0);
         QCOMPARE(keys("/sl/job/"), std::vector<std::string>{held.key.toStdString()});
+        // The Cluster page: Lock.Lock waits on the server, so it is a wait, not a round trip.
+        auto* roundTrips = window.findChild<LatencyPlot*>("latencyPlot");
+        auto* waits = window.findChild<LatencyPlot*>("waitPlot");
+        QVERIFY(roundTrips && waits);
+        QTRY_VERIFY_WITH_TIMEOUT(waits->pointCount("Lock.Lock") > 0, UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(roundTrips->pointCount("KV.Range") > 0, UiTimeoutMs);
+        QVERIFY2(!roundTrips->seriesNames().contains("Lock.Lock"),
+                 qPrintable(roundTrips->seriesNames().join(", ")));
+        QCOMPARE(waits->seriesNames(), QStringList({"Lock.Lock"}));
 
         window.findChild<QAction*>("releaseAction")->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(actions->ownLock("/sl/job")->state, OwnLock::State::Released,
