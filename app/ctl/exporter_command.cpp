@@ -130,9 +130,10 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     QObject::connect(&alarmPoll, &QTimer::timeout, askAlarms);
 
     QHttpServer http;
+    etcd::WaitForGraph graph; // kept from what each scrape's update copied
     http.route("/metrics", [&] {
-        monitor->update(state);
-        const std::string text = metrics.render(state, std::chrono::steady_clock::now());
+        graph.apply(monitor->update(state), state.locks);
+        const std::string text = metrics.render(state, graph, std::chrono::steady_clock::now());
         return QHttpServerResponse("text/plain; version=0.0.4; charset=utf-8",
                                    QByteArray::fromStdString(text));
     });

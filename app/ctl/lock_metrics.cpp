@@ -98,6 +98,7 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
 }
 
 std::string LockMetrics::render(const etcd::LockMonitorState& state,
+                                const etcd::WaitForGraph& graph,
                                 std::chrono::steady_clock::time_point now) {
     std::map<etcd::QueueKind, double> recipes = {{etcd::QueueKind::Mutex, 0},
                                                  {etcd::QueueKind::Election, 0},
@@ -215,6 +216,31 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
                   "reached its quota and every write, locks included, is refused).",
                   MetricType::Gauge, std::move(alarms));
     }
+    out.write("lockscope_deadlocks",
+              "Groups of sessions (leases) waiting on each other in a cycle now: none lets go "
+              "until a lease ends (lockscopectl blockers names the lease to revoke).",
+              MetricType::Gauge,
+              {sample(static_cast<double>(graph.deadlocks().size()), MetricType::Gauge)});
+    out.write("lockscope_blocked_sessions",
+              "Sessions (leases) with a key waiting behind another session's key now.",
+              MetricType::Gauge,
+              {sample(static_cast<double>(graph.sessionsWaiting()), MetricType::Gauge)});
+    // Per lock held by a root blocker that someone waits on: how many sessions that root
+    // blocks, directly or through others; the locks without series of their own, the most.
+    std::map<std::string, double> rootWaiters;
+    for (const etcd::RootBlocker& root : graph.rootBlockers())
+        for (const etcd::Wait& wait : graph.waitsOn(root.session)) {
+            const std::string label =
+                tracked_.count(wait.lock) ? displayKey(wait.lock) : otherLocks;
+            rootWaiters[label] = std::max(rootWaiters[label], static_cast<double>(root.transitive));
+        }
+    std::vector<ClientMetric> roots;
+    for (const auto& [label, count] : rootWaiters)
+        roots.push_back(sample(count, MetricType::Gauge, {{"lock", label}}));
+    out.write("lockscope_root_blocker_waiters",
+              "For a lock whose holder waits on nobody while others wait on it: how many "
+              "sessions that holder blocks, directly or through others.",
+              MetricType::Gauge, std::move(roots));
     out.write("lockscope_build_info", "Always 1; the exporter's version is a label.",
               MetricType::Gauge, {sample(1, MetricType::Gauge, {{"version", LOCKSCOPE_VERSION}})});
     return out.text();

@@ -2,6 +2,7 @@
 
 #include "etcdclient/alarms.h"
 #include "etcdclient/locks/lock_monitor.h"
+#include "etcdclient/locks/wait_for_graph.h"
 
 #include <chrono>
 #include <cstdint>
@@ -30,7 +31,8 @@ public:
         alarms_ = std::move(alarms);
     }
     const std::optional<std::vector<etcd::RaisedAlarm>>& alarms() const { return alarms_; }
-    std::string render(const etcd::LockMonitorState& state,
+    // `graph` is who waits for whom among `state`'s locks.
+    std::string render(const etcd::LockMonitorState& state, const etcd::WaitForGraph& graph,
                        std::chrono::steady_clock::time_point now);
 
 private:

@@ -55,6 +55,20 @@ void WaitForGraph::setLock(const std::string& name, const LockQueue* queue) {
         waitsByLock_.emplace(name, std::move(waits));
 }
 
+void WaitForGraph::apply(const LockChanges& changes,
+                         const std::map<std::string, LockQueue>& locks) {
+    if (changes.all) {
+        clear();
+        for (const auto& [name, queue] : locks)
+            setLock(name, &queue);
+        return;
+    }
+    for (const std::string& name : changes.locks) {
+        const auto lock = locks.find(name);
+        setLock(name, lock == locks.end() ? nullptr : &lock->second);
+    }
+}
+
 void WaitForGraph::clear() {
     *this = WaitForGraph();
 }

@@ -65,6 +65,8 @@ class WaitForGraph {
 public:
     // Lock `name` is now `queue`; null when it is gone.
     void setLock(const std::string& name, const LockQueue* queue);
+    // What a LockMonitor::update copied into `locks`: every lock, or the ones it names.
+    void apply(const LockChanges& changes, const std::map<std::string, LockQueue>& locks);
     void clear();
 
     std::size_t sessionsWaiting() const { return waitsFrom_.size(); }

@@ -182,6 +182,50 @@ TEST_F(ExporterIntegrationTest, HolderWhoseLeaseRunsOutIsALoss) {
     EXPECT_EQ(figures.at(series("lockscope_lock_acquisitions_total", name)), 1);
 }
 
+// Two sessions' keys laid out as a deadlock (each holds one lock and waits for the other's, as
+// two Go sessions leave them), and a third session waiting behind one of them: the exporter counts
+// the cycle and the blocked sessions, and the cycle is gone once one of its leases is revoked.
+TEST_F(ExporterIntegrationTest, ADeadlockIsCountedWhileItLasts) {
+    const std::string base = startExporter();
+    ASSERT_FALSE(base.empty());
+    ASSERT_TRUE(eventually([&] { return get(base + "/healthz").first == 0; }));
+    auto grant = [&] {
+        etcd::pb::LeaseGrantRequest request;
+        request.set_ttl(60);
+        const auto lease = etcd::call(*client, &etcd::Client::leaseGrant, request);
+        EXPECT_TRUE(lease);
+        return lease ? lease->id() : 0;
+    };
+    auto put = [&](const std::string& lock, int64_t lease) {
+        etcd::pb::PutRequest request;
+        request.set_key(prefix() + lock + "/" + etcd::leaseHex(lease));
+        request.set_lease(lease);
+        EXPECT_TRUE(etcd::call(*client, &etcd::Client::put, request));
+    };
+    const int64_t a = grant(), b = grant(), c = grant();
+    put("one", a);
+    put("two", b);
+    put("two", a);
+    put("one", b);
+    put("one", c);
+    ASSERT_TRUE(eventually([&] { return samples(scrape(base))["lockscope_deadlocks"] == 1; }))
+        << "the deadlock was never counted";
+    const auto figures = samples(scrape(base));
+    EXPECT_EQ(figures.at("lockscope_blocked_sessions"), 3);
+    EXPECT_EQ(figures.count(series("lockscope_root_blocker_waiters", prefix() + "one")), 0u)
+        << "a lock held inside a cycle has no root blocker";
+
+    etcd::pb::LeaseRevokeRequest revoke;
+    revoke.set_id(a);
+    ASSERT_TRUE(etcd::call(*client, &etcd::Client::leaseRevoke, revoke));
+    ASSERT_TRUE(eventually([&] { return samples(scrape(base))["lockscope_deadlocks"] == 0; }))
+        << "the deadlock outlived its lease";
+    // b holds both locks now, and c waits behind it.
+    const auto after = samples(scrape(base));
+    EXPECT_EQ(after.at("lockscope_blocked_sessions"), 1);
+    EXPECT_EQ(after.at(series("lockscope_root_blocker_waiters", prefix() + "one")), 1);
+}
+
 // A printed measurement: scrape time and the exporter's memory with 10,000 held locks, each
 // with its own series.
 TEST_F(ExporterIntegrationTest, ScrapesTenThousandLocks) {
