@@ -1,6 +1,7 @@
 #include "widgets/holder_timeline.h"
 
 #include "widgets/plot_export.h"
+#include "widgets/series_palette.h"
 #include "widgets/shared_time_axis.h"
 
 #include <QDateTime>
@@ -16,7 +17,6 @@ namespace lockscope {
 namespace {
 constexpr double laneHalfHeight = 0.35;
 constexpr double overlapHalfHeight = 0.48;
-const QColor overlapColor(220, 20, 60);
 // A hold seen already in progress fades in over this many pixels from its left edge: its start
 // lies further left, unknown.
 constexpr double openEdgePixels = 24;
@@ -76,9 +76,9 @@ protected:
                 drawnTo = std::floor(bar.right());
             }
             // Overlap marks are few and may nest: each one in view is drawn.
-            painter->setPen(QPen(overlapColor, 2));
+            painter->setPen(QPen(alarmColor(), 2));
             painter->setBrush(
-                QColor(overlapColor.red(), overlapColor.green(), overlapColor.blue(), 110));
+                QColor(alarmColor().red(), alarmColor().green(), alarmColor().blue(), 110));
             for (const Interval& mark : timeline_.overlaps_.value(lock))
                 if (mark.end >= shown.lower && mark.start <= shown.upper)
                     painter->drawRect(rectOf(mark, lane, overlapHalfHeight));
@@ -159,13 +159,6 @@ HolderTimeline::HolderTimeline(QWidget* parent)
     connect(&replotTimer_, &QTimer::timeout, this, &HolderTimeline::redraw);
 }
 
-QColor HolderTimeline::colorOf(const QString& holder) {
-    // Similar keys hash to nearby values: spread them around the hue circle (Knuth's
-    // multiplicative hash) so neighbouring holders get clearly different colours.
-    const auto spread = static_cast<quint32>(qHash(holder)) * 2654435761u;
-    return QColor::fromHsv(static_cast<int>(spread % 360), 150, 215);
-}
-
 int HolderTimeline::laneOf(const QString& lock) {
     if (const auto known = laneIndex_.constFind(lock); known != laneIndex_.constEnd())
         return *known;
@@ -183,7 +176,7 @@ void HolderTimeline::beginHold(const QString& lock, const Hold& hold, double sta
         return;
     endHold(lock, start);
     laneOf(lock);
-    holds.append({colorOf(hold.key), start, start, true, hold});
+    holds.append({holderColor(hold.key), start, start, true, hold});
     if (earliest_ == 0 || start < earliest_)
         earliest_ = start;
     if (sharedAxis_)
@@ -206,7 +199,7 @@ void HolderTimeline::endHold(const QString& lock, double end) {
 void HolderTimeline::markOverlap(const QString& lock, double from, double to) {
     laneOf(lock);
     QList<Interval>& marks = overlaps_[lock];
-    const Interval mark{overlapColor, from, std::max(from, to), false, {}};
+    const Interval mark{alarmColor(), from, std::max(from, to), false, {}};
     // Kept in order of their ends, as pruning expects.
     marks.insert(std::upper_bound(marks.begin(), marks.end(), mark.end,
                                   [](double end, const Interval& m) { return end < m.end; }),

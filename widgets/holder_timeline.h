@@ -64,7 +64,6 @@ public:
 
     QStringList lanes() const { return lanes_; }
     int intervalCount() const;
-    static QColor colorOf(const QString& holder);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -1,6 +1,7 @@
 #include "widgets/latency_plot.h"
 
 #include "widgets/plot_export.h"
+#include "widgets/series_palette.h"
 #include "widgets/shared_time_axis.h"
 
 #include <QVBoxLayout>
@@ -10,11 +11,6 @@
 namespace lockscope {
 
 namespace {
-
-// Distinct, readable on white; series beyond the palette reuse it.
-const QList<QColor> seriesColors = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
-                                    QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
-                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
 
 // Above this many milliseconds in view, a duration axis reads seconds.
 constexpr double secondsAboveMs = 10000;
@@ -178,9 +174,8 @@ LatencyPlot::Series& LatencyPlot::seriesFor(const QString& name) {
     QCPGraph* graph = plot_->addGraph();
     graph->setName(name);
     const auto chosen = colors_.find(name);
-    graph->setPen(QPen(chosen != colors_.end() ? chosen->second
-                                               : seriesColors.at(static_cast<int>(series_.size()) %
-                                                                 seriesColors.size())));
+    graph->setPen(chosen != colors_.end() ? QPen(chosen->second)
+                                          : seriesPen(static_cast<int>(series_.size())));
     styleSeries(graph, false);
     if (!plot_->legend->visible()) {
         // In a row of its own above the plotted area, so it never covers a line. Only once

@@ -1,9 +1,12 @@
 #include "widgets/holder_timeline.h"
+#include "widgets/series_palette.h"
 
 #include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
 
+using lockscope::alarmColor;
+using lockscope::holderColor;
 using lockscope::HolderTimeline;
 
 class HolderTimelineTest : public QObject {
@@ -75,10 +78,10 @@ private slots:
             return count;
         };
         for (int holder = 0; holder < 5; ++holder) {
-            const QColor color = HolderTimeline::colorOf(QString("holder-%1").arg(holder));
+            const QColor color = holderColor(QString("holder-%1").arg(holder));
             QVERIFY2(pixelsOf(color) > 200, qPrintable(QString("holder-%1").arg(holder)));
         }
-        QVERIFY(pixelsOf(QColor(220, 20, 60)) > 50);
+        QVERIFY(pixelsOf(alarmColor()) > 50);
     }
 
     // Thousands of holds a lane, each thinner than a pixel: all kept, and the lanes filled.
@@ -195,15 +198,15 @@ private slots:
         const QImage image = timeline.grab().toImage();
         const QPoint left = timeline.pointOf("/locks/cron", start + 20) + QPoint(2, 0);
         const QPoint inside = timeline.pointOf("/locks/cron", start + 40);
-        const QColor full = HolderTimeline::colorOf(hold.key);
+        const QColor full = holderColor(hold.key);
         QCOMPARE(image.pixelColor(inside).rgb(), full.rgb());
         QVERIFY2(image.pixelColor(left).hsvSaturation() < full.hsvSaturation() / 2,
                  qPrintable(image.pixelColor(left).name()));
     }
 
     void holdersGetStableDistinctColours() {
-        QCOMPARE(HolderTimeline::colorOf("/l/694d"), HolderTimeline::colorOf("/l/694d"));
-        QVERIFY(HolderTimeline::colorOf("/l/694d") != HolderTimeline::colorOf("/l/694e"));
+        QCOMPARE(holderColor("/l/694d"), holderColor("/l/694d"));
+        QVERIFY(holderColor("/l/694d") != holderColor("/l/694e"));
     }
 };
 
