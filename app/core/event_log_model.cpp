@@ -181,20 +181,22 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
         return tr("It began before LockScope saw the key (already there when the watch started, "
                   "or during a gap in it). etcd keeps no time of creation, so this is a lower "
                   "bound.");
-    if (role != Qt::DisplayRole)
-        return {};
-    if (outage && index.column() != Time && index.column() != Kind) {
-        const QString since = toDateTime(row.since).toString("HH:mm:ss.zzz");
-        if (index.column() == Revision && cause == EventCause::OutageEnded)
+    if (outage && (role == Qt::DisplayRole || role == Qt::ToolTipRole) && index.column() != Time &&
+        index.column() != Kind) {
+        if (role == Qt::DisplayRole && index.column() == Revision &&
+            cause == EventCause::OutageEnded)
             return static_cast<qint64>(event.revision);
-        if (index.column() != Key) // the widest column
+        if (role == Qt::DisplayRole && index.column() != Key) // the widest column
             return {};
+        const QString since = toDateTime(row.since).toString("HH:mm:ss.zzz");
         return cause == EventCause::OutageBegan
                    ? tr("data stale since %1: %2").arg(since, QString::fromStdString(row.reason))
                    : tr("outage from %1 to %2, re-read at revision %3")
                          .arg(since, observedTime(event).toString("HH:mm:ss.zzz"))
                          .arg(event.revision);
     }
+    if (role != Qt::DisplayRole)
+        return {};
     switch (index.column()) {
     case Time: return observedTime(event).toString("HH:mm:ss.zzz");
     case Kind: return eventWord(event.recipe, cause);

@@ -242,6 +242,10 @@ void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& o
     // both times and the revision re-read at its end.
     connect(workspace_->lockWatch(), &LockWatch::outageBegan, this,
             [this](const QDateTime& since, const QString& reason) {
+                // The last status answered is as old: its figures go until etcd answers again.
+                connectionStatus_->setState(
+                    tr("No answer since %1").arg(since.toString("HH:mm:ss.zzz")), "#b07d00");
+                connectionStatus_->clearFigures();
                 problems_->add(ProblemKind::Connection,
                                tr("The locks shown are as of %1, the last word from etcd: %2")
                                    .arg(since.toString("HH:mm:ss.zzz"), reason),

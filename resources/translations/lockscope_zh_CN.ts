@@ -1962,6 +1962,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>所显示的锁为 %1（etcd 最后一次应答）时的状态：%2</translation>
     </message>
     <message>
+        <source>No answer since %1</source>
+        <translation>自 %1 起无应答</translation>
+    </message>
+    <message>
         <source>outage from %1 to %2, re-read at revision %3</source>
         <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
     </message>

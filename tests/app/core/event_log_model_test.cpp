@@ -81,6 +81,9 @@ private slots:
         QCOMPARE(log.index(1, EventLogModel::Key).data().toString(),
                  QString("outage from 08:00:01.250 to 08:00:09.875, re-read at revision 57"));
         QCOMPARE(log.index(1, EventLogModel::Revision).data().toLongLong(), 57);
+        // Whole in the tooltip, however narrow the column.
+        QCOMPARE(log.index(1, EventLogModel::Key).data(Qt::ToolTipRole),
+                 log.index(1, EventLogModel::Key).data());
         for (int column : {EventLogModel::Lock, EventLogModel::Lease, EventLogModel::Held,
                            EventLogModel::Recovered})
             QCOMPARE(log.index(1, column).data(), QVariant());

@@ -68,6 +68,52 @@ private slots:
     }
     void cleanupTestCase() { etcd_.stop(); }
 
+    // (Runs first: the Chinese row below leaves its translation installed.)
+    // etcd stopped outright (SIGSTOP: connections open, nothing answers) says the same, and
+    // the status bar stops showing the last answer's figures as current.
+    void aStoppedEtcdLeavesLiveWithinASecondAndComesBack() {
+        auto own = test::startCluster(); // stopping the suite's etcd would stop the other test
+        QVERIFY2(own, own ? "" : own.error().message.c_str());
+        MainWindow window;
+        window.connectTo((*own)->clientOptions());
+        window.setPrefix("/stopped/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        LockActions* actions = window.workspace()->lockActions();
+        actions->acquire("/stopped/job", 30, false);
+        QTRY_VERIFY_WITH_TIMEOUT(cell(window, "/stopped/job", LockListModel::Ttl).endsWith(" s"),
+                                 UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(test::labelText(window, "connectionLabel").contains("Connected"),
+                                 UiTimeoutMs);
+
+        std::optional<Clock::duration> liveLeft;
+        const auto stoppedAt = Clock::now();
+        connect(window.lockWatch(), &LockWatch::livenessChanged, this, [&](bool live) {
+            if (!live && !liveLeft)
+                liveLeft = Clock::now() - stoppedAt;
+        });
+        const pid_t member = (*own)->pid(0);
+        ::kill(member, SIGSTOP);
+        QTRY_VERIFY_WITH_TIMEOUT(liveLeft.has_value(), UiTimeoutMs);
+        qInfo("live left %lld ms after etcd stopped", ms(*liveLeft));
+        QVERIFY2(*liveLeft < allowed, qPrintable(QString("after %1 ms").arg(ms(*liveLeft))));
+        QTRY_COMPARE_WITH_TIMEOUT(cell(window, "/stopped/job", LockListModel::Ttl),
+                                  QString("stale"), 1000);
+        QVERIFY(test::labelText(window, "connectionLabel").contains("No answer since"));
+        QVERIFY(test::saveScreenshot(window, "stopped_etcd_en.png"));
+
+        ::kill(member, SIGCONT);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(cell(window, "/stopped/job", LockListModel::Ttl).endsWith(" s"),
+                                 UiTimeoutMs);
+        QCOMPARE(test::eventCount(window, EventCause::OutageEnded), 1);
+        QVERIFY(outageProblem(window) && outageProblem(window)->recovered.isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(test::labelText(window, "connectionLabel").contains("Connected"),
+                                 UiTimeoutMs);
+        QCOMPARE(actions->ownLock("/stopped/job")->state, OwnLock::State::Held);
+    }
+
     void aBlackHoleLeavesLiveWithinASecondAndLosesOurLockBeforeTheContenderGetsIt_data() {
         QTest::addColumn<QString>("language");
         QTest::newRow("English") << "en";
@@ -154,7 +200,7 @@ private slots:
         QCOMPARE(test::eventCount(window, EventCause::OutageBegan), 1);
         QCOMPARE(test::eventCount(window, EventCause::OutageEnded), 1);
         QVERIFY2(outage->recoveredNote.contains(QRegularExpression(
-                     QCoreApplication::translate("MainWindow",
+                     QCoreApplication::translate("lockscope::MainWindow",
                                                  "outage from %1 to %2, re-read at revision %3")
                          .arg("[0-9:.]+", "[0-9:.]+", "[0-9]+"))),
                  qPrintable(outage->recoveredNote));
