@@ -96,6 +96,21 @@ QString displayValueText(const std::string& bytes) {
     return QString::fromStdString(displayValue(bytes));
 }
 
+QString shortValueText(const std::string& bytes) {
+    // Only the head is converted (text or hex, as its head is): a megabyte value costs no
+    // megabyte of text. Cut before a UTF-8 continuation byte, so text stays text.
+    std::size_t head = std::min<std::size_t>(bytes.size(), 4 * ShortValueChars);
+    while (head < bytes.size() && head > 0 &&
+           (static_cast<unsigned char>(bytes[head]) & 0xc0) == 0x80)
+        --head;
+    QString text = displayValueText(bytes.substr(0, head));
+    if (head == bytes.size() && text.size() <= ShortValueChars)
+        return displayValueText(bytes);
+    text.truncate(ShortValueChars);
+    const int length = static_cast<int>(bytes.size()); // a cast in the call hides it from lupdate
+    return QCoreApplication::translate("KeyText", "%1… (%n byte(s))", nullptr, length).arg(text);
+}
+
 std::optional<std::string> parseKeyText(const std::string& text, std::string& problem) {
     std::string out;
     out.reserve(text.size());

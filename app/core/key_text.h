@@ -18,6 +18,10 @@ QString displayKeyText(const std::string& bytes);
 // mis-decoded text.
 std::string displayValue(const std::string& bytes);
 QString displayValueText(const std::string& bytes);
+// displayValueText cut for a line or a table cell: past ShortValueChars it ends with an
+// ellipsis and the value's length, "… (1048576 byte(s))". JSON keeps values whole.
+constexpr int ShortValueChars = 64;
+QString shortValueText(const std::string& bytes);
 
 // The other way: `\xNN` (two hex digits, either case) is that byte, `\\` is one backslash, and
 // every other byte is itself, so raw non-UTF-8 bytes pass through unchanged. A backslash that

@@ -29,7 +29,7 @@ void LockQueueModel::setQueue(const etcd::LockQueue* queue,
             next.push_back({key.key + '@' + std::to_string(key.createRevision), key.key,
                             displayKeyText(key.key), lockText, key.lease,
                             QString::fromStdString(etcd::leaseHex(key.lease)), key.createRevision,
-                            displayValueText(key.value), key.enqueuedAt, key.acquiredAt,
+                            shortValueText(key.value), key.enqueuedAt, key.acquiredAt,
                             LeaseCountdown::of(leases, key.lease), key.enqueuedBeforeSeen,
                             key.acquiredBeforeSeen, i < holders, key.mode,
                             waitsOn ? displayKeyText(waitsOn->key) : QString()});

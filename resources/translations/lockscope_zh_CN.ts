@@ -228,6 +228,12 @@
         <source>bad escape &quot;\%1&quot; at byte %2: write \xNN (two hex digits) for a byte or \\ for a backslash</source>
         <translation>错误的转义“\%1”，位于第 %2 个字节：字节请写成 \xNN（两位十六进制数），反斜杠请写成 \\</translation>
     </message>
+    <message numerus="yes">
+        <source>%1… (%n byte(s))</source>
+        <translation>
+            <numerusform>%1…（%n 字节）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>LeaseCountdown</name>

@@ -205,6 +205,24 @@ TEST(KeyTextTest, AValueIsTextOnlyWhenPrintableUtf8ElseHex) {
     EXPECT_EQ(displayValue("\xc2\x85"), "0xc285");                    // U+0085, a C1 control
 }
 
+TEST(KeyTextTest, ALongValueIsCutWithItsLengthShown) {
+    EXPECT_EQ(shortValueText("host-a"), QString("host-a"));
+    const std::string megabyte(1 << 20, 'x');
+    EXPECT_EQ(shortValueText(megabyte),
+              QString(ShortValueChars, 'x') + QString::fromUtf8("… (1048576 byte(s))"));
+    const std::string exact(ShortValueChars, 'y');
+    EXPECT_EQ(shortValueText(exact), QString::fromStdString(exact));
+    // Cut between characters, never inside one: still text, not hex.
+    std::string chinese;
+    for (int i = 0; i < 200; ++i)
+        chinese += "主";
+    EXPECT_EQ(shortValueText(chinese),
+              QString(ShortValueChars, QChar(0x4e3b)) + QString::fromUtf8("… (600 byte(s))"));
+    const std::string binary(1000, '\x01');
+    EXPECT_EQ(shortValueText(binary), "0x" + QString("01").repeated((ShortValueChars - 2) / 2) +
+                                          QString::fromUtf8("… (1000 byte(s))"));
+}
+
 TEST(LockJsonTest, KeyLikeFieldsCarryTheirExactBytesInBase64) {
     etcd::LockMonitorState state;
     etcd::LockQueue queue;

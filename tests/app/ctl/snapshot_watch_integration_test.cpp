@@ -289,3 +289,35 @@ TEST_F(LockscopectlWatchAuthIntegrationTest, WatchOfAPrefixTheUserMayNotReadExit
 }
 
 } // namespace
+
+// A megabyte value: the table shows its head and its length on one short line; the JSON keeps
+// every byte.
+TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotTextShortensALongValueAndJsonKeepsIt) {
+    const std::string name = prefix() + "big";
+    const std::string value(1 << 20, 'v');
+    pb::PutRequest put;
+    put.set_key(name);
+    put.set_value(value);
+    ASSERT_TRUE(call(*client, &Client::put, put));
+
+    const auto [tableExit, table] = runToEnd({"snapshot", prefix()});
+    EXPECT_EQ(tableExit, 0);
+    std::size_t longest = 0;
+    std::vector<std::string> bigRow;
+    for (const std::string& line : table) {
+        longest = std::max(longest, line.size());
+        if (const auto cells = cellsOf(line); cells.size() == 10 && cells[0] == name)
+            bigRow = cells;
+    }
+    EXPECT_LT(longest, 1000u);
+    ASSERT_EQ(bigRow.size(), 10u);
+    EXPECT_EQ(bigRow[9], std::string(64, 'v') + "… (1048576 byte(s))");
+
+    const auto [jsonExit, json] = runToEnd({"snapshot", prefix(), "--json"});
+    EXPECT_EQ(jsonExit, 0);
+    ASSERT_EQ(json.size(), 1u);
+    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(json[0]));
+    const QJsonArray locks = doc["locks"].toArray();
+    ASSERT_EQ(locks.size(), 1);
+    EXPECT_EQ(locks[0]["holder"]["value"].toString().toStdString(), value);
+}
