@@ -29,6 +29,8 @@ std::optional<std::chrono::milliseconds> parseGoDuration(const QString& text) {
     static const QRegularExpression part(
         QStringLiteral(R"((\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))"));
     const QString trimmed = text.trimmed();
+    if (trimmed == u"0") // Go's one number without a unit
+        return std::chrono::milliseconds(0);
     if (!whole.match(trimmed).hasMatch())
         return std::nullopt;
     double total = 0;

@@ -158,6 +158,12 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
     const QCommandLineOption noFencing(
         "no-fencing",
         QCoreApplication::translate("lockscopectl", "Write the resource without the guard."));
+    const QCommandLineOption deadlock(
+        "deadlock",
+        QCoreApplication::translate("lockscopectl",
+                                    "Each worker holds its lock and then takes the next one in "
+                                    "--locks on the same session: with a worker per lock, a real "
+                                    "deadlock (see lockscopectl blockers)."));
     const QCommandLineOption duration(
         "duration", QCoreApplication::translate("lockscopectl", "How long to run."), "duration",
         "10s");
@@ -165,8 +171,8 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
         "json", QCoreApplication::translate("lockscopectl", "Print the report as JSON."));
     const QCommandLineOption help({"h", "help"},
                                   QCoreApplication::translate("lockscopectl", "Show this help."));
-    parser.addOptions(
-        {workers, locks, hold, think, ttl, stall, crash, slow, noFencing, duration, json, help});
+    parser.addOptions({workers, locks, hold, think, ttl, stall, crash, slow, noFencing, deadlock,
+                       duration, json, help});
     auto fail = [](const QString& problem) { return usageProblem("lab", problem); };
     if (const auto done = parseCommandLine(parser, arguments, help,
                                            "lockscopectl [connection flags] lab [options]"))
@@ -214,6 +220,7 @@ int runLabCommand(const QStringList& arguments, const ConnectionOptions& connect
             refuse(*option, QCoreApplication::translate("lockscopectl", "a number from 0 to 1"));
     }
     options.fencing = !parser.isSet(noFencing);
+    options.deadlock = parser.isSet(deadlock);
     if (problem.isEmpty())
         problem = QString::fromStdString(options.problem());
     if (!problem.isEmpty())

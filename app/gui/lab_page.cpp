@@ -65,12 +65,18 @@ LabPage::LabPage(QWidget* parent)
                               "until the lease expires")))
     , slow_(percent(this, tr("Chance that a holder keeps the lock five times as long")))
     , fencing_(new QCheckBox(tr("Fence resource writes with the lock's fencing token"), this))
+    , deadlock_(new QCheckBox(tr("Deadlock: each worker also takes the next lock"), this))
     , start_(new QPushButton(tr("Start"), this))
     , step_(new QPushButton(tr("Step"), this))
     , stop_(new QPushButton(tr("Stop"), this))
     , figures_(new QLabel(this)) {
     locks_->setToolTip(tr("Comma-separated lock names the workers contend on"));
     fencing_->setChecked(true);
+    deadlock_->setToolTip(
+        tr("Each worker holds its lock, then takes the next name in Locks on the same session, as "
+           "a program holding one lock while it takes another. With a worker per lock the "
+           "sessions wait on each other in a ring that no TTL ends (lockscopectl blockers names "
+           "it)."));
     figures_->setWordWrap(true);
     figures_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     step_->setToolTip(tr("Each worker acquires once, then stops"));
@@ -85,6 +91,7 @@ LabPage::LabPage(QWidget* parent)
     form->addRow(tr("Crash"), crash_);
     form->addRow(tr("Slow"), slow_);
     form->addRow(QString(), fencing_);
+    form->addRow(QString(), deadlock_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(start_);
     buttons->addWidget(step_);
@@ -133,6 +140,7 @@ lab::LabOptions LabPage::options() const {
     o.crashProbability = crash_->value() / 100;
     o.slowProbability = slow_->value() / 100;
     o.fencing = fencing_->isChecked();
+    o.deadlock = deadlock_->isChecked();
     return o;
 }
 
@@ -149,6 +157,7 @@ void LabPage::setOptions(const lab::LabOptions& o) {
     crash_->setValue(o.crashProbability * 100);
     slow_->setValue(o.slowProbability * 100);
     fencing_->setChecked(o.fencing);
+    deadlock_->setChecked(o.deadlock);
 }
 
 void LabPage::start() {

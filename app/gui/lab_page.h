@@ -73,6 +73,7 @@ private:
     QDoubleSpinBox* crash_;
     QDoubleSpinBox* slow_;
     QCheckBox* fencing_;
+    QCheckBox* deadlock_;
     QPushButton* start_;
     QPushButton* step_;
     QPushButton* stop_;

@@ -25,9 +25,11 @@ std::string commonPrefix(const std::vector<std::string>& locks) {
 struct ContentionLab::Worker {
     int id;
     std::string lock;
+    std::string nextLock; // LabOptions::deadlock: taken while holding `lock`
     std::mt19937 rng;
     std::shared_ptr<etcd::Session> session;
     std::shared_ptr<etcd::Mutex> mutex;
+    std::shared_ptr<etcd::Mutex> nextMutex;            // LabOptions::deadlock
     std::vector<std::shared_ptr<etcd::Mutex>> crashed; // kept so their keys expire, not delete
     int cyclesLeft = -1;                               // -1: until stopped
     bool stopped = false;
@@ -78,7 +80,10 @@ void ContentionLab::launch(int cycles) {
         for (int i = 0; i < options_.workers; ++i) {
             auto w = std::make_shared<Worker>();
             w->id = i;
-            w->lock = options_.locks[static_cast<std::size_t>(i) % options_.locks.size()];
+            const auto lockCount = options_.locks.size();
+            w->lock = options_.locks[static_cast<std::size_t>(i) % lockCount];
+            if (options_.deadlock)
+                w->nextLock = options_.locks[static_cast<std::size_t>(i + 1) % lockCount];
             w->rng.seed(options_.seed + static_cast<uint32_t>(i));
             w->cyclesLeft = cycles;
             workers_.push_back(w);
@@ -134,6 +139,9 @@ void ContentionLab::cycle(const std::shared_ptr<Worker>& worker) {
             }
             worker->session = made.value();
             worker->mutex = etcd::Mutex::create(self->client_, worker->session, worker->lock);
+            if (!worker->nextLock.empty())
+                worker->nextMutex =
+                    etcd::Mutex::create(self->client_, worker->session, worker->nextLock);
             self->cycle(worker);
         });
         return;
@@ -149,6 +157,10 @@ void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::
     }
     if (worker->stopped) {
         worker->mutex->unlock();
+        return;
+    }
+    if (worker->nextMutex && !worker->nextMutex->held()) {
+        worker->nextMutex->lock(etcd::weakCallback(this, &ContentionLab::onNextLocked, worker));
         return;
     }
     const auto from = Clock::now();
@@ -187,6 +199,18 @@ void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::
     later(hold, etcd::weakCallback(this, &ContentionLab::finishHold, worker, from, stalled));
 }
 
+void ContentionLab::onNextLocked(const std::shared_ptr<Worker>& worker, const etcd::Error& error) {
+    if (error.ok()) {
+        onLocked(worker, error);
+        return;
+    }
+    // Its session ended while it waited (a deadlock broken by revoking its lease): the first
+    // lock went with it; start over on a new session.
+    worker->mutex->unlock();
+    worker->session.reset();
+    later(options_.think, etcd::weakCallback(this, &ContentionLab::cycle, worker));
+}
+
 void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::time_point from,
                                bool stalled) {
     if (worker->stopped) { // the lab's stop already let go of this hold: nothing to write
@@ -221,6 +245,8 @@ void ContentionLab::finishHold(const std::shared_ptr<Worker>& worker, Clock::tim
         }
         if (stalled)
             worker->session.reset(); // expired by now: the next cycle starts a new one
+        if (worker->nextMutex)
+            worker->nextMutex->unlock();
         worker->mutex->unlock([weak, worker](auto) {
             if (auto s = weak.lock())
                 s->later(s->options_.think,
@@ -261,10 +287,11 @@ void ContentionLab::stop(std::function<void()> done) {
         };
         for (auto& w : workers) {
             w->stopped = true;
-            if (w->mutex) {
-                w->mutex->cancel();
-                w->mutex->unlock();
-            }
+            for (const auto& mutex : {w->mutex, w->nextMutex})
+                if (mutex) {
+                    mutex->cancel();
+                    mutex->unlock();
+                }
             // A crashed holder's lease would outlive the lab by its TTL.
             for (const auto& crashed : w->crashed)
                 revoke(*crashed->session());

@@ -71,6 +71,7 @@ private:
     void launch(int cycles);
     void cycle(const std::shared_ptr<Worker>& worker);
     void onLocked(const std::shared_ptr<Worker>& worker, const etcd::Error& error);
+    void onNextLocked(const std::shared_ptr<Worker>& worker, const etcd::Error& error);
     void finishHold(const std::shared_ptr<Worker>& worker, Clock::time_point from, bool stalled);
     // What the worker believed it held, for the checker; with mutex_ held, and bounded.
     void recordHold(const Worker& worker, Clock::time_point from, Clock::time_point to);

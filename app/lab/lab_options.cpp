@@ -9,6 +9,8 @@ std::string LabOptions::problem() const {
         return "the lab runs 1 to 200 workers";
     if (locks.empty())
         return "give the lab at least one lock name";
+    if (deadlock && locks.size() < 2)
+        return "a deadlock needs at least two lock names (each worker takes its own and the next)";
     if (hold.count() < 0 || think.count() < 0)
         return "hold and think times cannot be negative";
     if (const std::string ttlProblem = etcd::leaseTtlProblem(ttlSeconds); !ttlProblem.empty())

@@ -18,6 +18,12 @@ struct LabOptions {
     double crashProbability = 0;         // per hold: the worker vanishes without releasing
     double slowProbability = 0;          // per hold: it holds five times as long
     bool fencing = true;                 // resource writes are guarded by the fencing token
+    // Each worker holds its lock, then takes the next one in `locks` too, on the same session, as
+    // one Go client holding a lock while it takes another: with a worker per lock, a ring of
+    // sessions each waiting for the next, a deadlock no TTL ends (it is real on etcd, for
+    // lockscopectl blockers and the Blockers page). Revoking one of them breaks it; that worker
+    // starts over with a new session.
+    bool deadlock = false;
     std::string resourceKey = "/lockscope-lab-resource"; // outside the locks' prefix
     uint32_t seed = 1;
 

@@ -1233,6 +1233,14 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
 资源写入：%6 次生效，%7 次被防护拒绝，%8 次在未持锁时写入
 发现脑裂：%9 对重叠的持有，来自 %10 个在他人接手后仍自认持有的持有者%11</translation>
     </message>
+    <message>
+        <source>Deadlock: each worker also takes the next lock</source>
+        <translation>死锁：每个工作者还会获取下一个锁</translation>
+    </message>
+    <message>
+        <source>Each worker holds its lock, then takes the next name in Locks on the same session, as a program holding one lock while it takes another. With a worker per lock the sessions wait on each other in a ring that no TTL ends (lockscopectl blockers names it).</source>
+        <translation>每个工作者持有自己的锁，然后在同一会话上获取“锁”中的下一个名称，就像程序持有一个锁时再获取另一个。每个锁一个工作者时，会话会形成互相等待的环，任何 TTL 都无法结束它（lockscopectl blockers 会指出它）。</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LanguageMenu</name>
@@ -1968,12 +1976,12 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>所显示的锁为 %1（etcd 最后一次应答）时的状态：%2</translation>
     </message>
     <message>
-        <source>No answer since %1</source>
-        <translation>自 %1 起无应答</translation>
-    </message>
-    <message>
         <source>outage from %1 to %2, re-read at revision %3</source>
         <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
+    </message>
+    <message>
+        <source>No answer since %1</source>
+        <translation>自 %1 起无应答</translation>
     </message>
 </context>
 <context>
@@ -3162,6 +3170,10 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>
             <numerusform>根阻塞者 %1 阻塞了 %n 个会话，其中 %2 个直接等待它（持有的键：%3%4）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Each worker holds its lock and then takes the next one in --locks on the same session: with a worker per lock, a real deadlock (see lockscopectl blockers).</source>
+        <translation>每个工作者持有自己的锁，然后在同一会话上获取 --locks 中的下一个：每个锁一个工作者时，就是真正的死锁（见 lockscopectl blockers）。</translation>
     </message>
 </context>
 </TS>

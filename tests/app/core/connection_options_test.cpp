@@ -230,6 +230,7 @@ private slots:
         QTest::newRow("micro sign") << "2000µs" << qint64(2);
         QTest::newRow("nanoseconds") << "3000000ns" << qint64(3);
         QTest::newRow("zero") << "0s" << qint64(0);
+        QTest::newRow("bare zero, as Go takes it") << "0" << qint64(0);
     }
     void durations() {
         QFETCH(QString, text);

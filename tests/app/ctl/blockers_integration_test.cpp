@@ -130,6 +130,43 @@ TEST_F(BlockersIntegrationTest, AChainOfFiveSessionsNamesItsRootAndTheRootMovesO
     EXPECT_TRUE(eventually([&] { return keysUnderNow("/ch/") == 0; })) << "keys left behind";
 }
 
+// The lab's deadlock demo makes a real one: two workers, each holding its lock and taking the
+// other's on the same session. Revoking the lease blockers names breaks it; the lab leaves no
+// key behind.
+TEST_F(BlockersIntegrationTest, TheLabsDeadlockDemoIsARealDeadlockThatTheNamedLeaseBreaks) {
+    auto lab =
+        lockscopectl({"lab", "--deadlock", "--workers", "2", "--locks", "/lab-dl/a,/lab-dl/b",
+                      "--hold", "100ms", "--think", "0", "--ttl", "5", "--duration", "12s"});
+    QJsonObject report;
+    ASSERT_TRUE(eventually(
+        [&] {
+            std::optional<int> code;
+            std::tie(code, report) = blockers("/lab-dl/");
+            return code == 5;
+        },
+        10s))
+        << "the lab's workers never deadlocked";
+    const QJsonArray deadlocks = report["deadlocks"].toArray();
+    ASSERT_EQ(deadlocks.size(), 1);
+    EXPECT_EQ(deadlocks[0].toObject()["sessions"].toArray().size(), 2);
+    const std::string breakBy =
+        deadlocks[0].toObject()["break_by"].toObject()["lease_hex"].toString().toStdString();
+    const auto revoked = etcdctl(cluster().endpointList(), {"lease", "revoke", breakBy});
+    ASSERT_EQ(revoked.exitCode, 0) << revoked.output;
+    // The other worker now holds both and goes on; the revoked one starts over, and may well
+    // deadlock again: but not on the lease that was revoked.
+    EXPECT_TRUE(eventually([&] {
+        const auto [code, after] = blockers("/lab-dl/");
+        for (const auto& deadlock : after["deadlocks"].toArray())
+            for (const auto& session : deadlock.toObject()["sessions"].toArray())
+                if (session.toObject()["lease_hex"].toString().toStdString() == breakBy)
+                    return false;
+        return true;
+    }));
+    EXPECT_EQ(lab->wait(30s), 0);
+    EXPECT_TRUE(eventually([&] { return keysUnderNow("/lab-dl/") == 0; })) << "keys left behind";
+}
+
 TEST_F(BlockersIntegrationTest, EtcdctlSessionsOnePerLockNeverFormACycleAndTheTextSaysWhoBlocks) {
     std::vector<std::unique_ptr<lockscope::process::ChildProcess>> locks;
     for (const char* name : {"/mx/a", "/mx/a", "/mx/a", "/mx/b", "/mx/b"})
