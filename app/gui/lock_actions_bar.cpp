@@ -19,8 +19,14 @@
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 
 namespace lockscope {
+
+namespace {
+const char* const AcquireTtlSetting = "acquire/ttlSeconds";
+const char* const AcquireTryOnlySetting = "acquire/tryOnly";
+} // namespace
 
 LockActionsBar::LockActionsBar(QAbstractItemView* queueView, QWidget* parent)
     : QToolBar(parent)
@@ -258,7 +264,11 @@ void LockActionsBar::setReadOnly(bool readOnly) {
 void LockActionsBar::acquireLock() {
     if (!workspace_ || !workspace_->lockActions() || readOnly_)
         return;
-    AcquireDialog dialog(workspace_->lockWatch()->selectedLockText(), this);
+    AcquireDialog dialog(selectedNameFor(false), this);
+    // The TTL and the only-if-free choice of the last Acquire, also after a restart.
+    QSettings settings;
+    dialog.setTtlSeconds(settings.value(AcquireTtlSetting, dialog.ttlSeconds()).toLongLong());
+    dialog.setTryOnly(settings.value(AcquireTryOnlySetting, false).toBool());
     const auto text = [](const std::string& problem) { return QString::fromStdString(problem); };
     dialog.setChecks({[text](const QString& name) {
                           std::string problem;
@@ -269,6 +279,8 @@ void LockActionsBar::acquireLock() {
                       [text](qint64 ttl) { return text(etcd::longLeaseTtlWarning(ttl)); }});
     if (dialog.exec() != QDialog::Accepted)
         return;
+    settings.setValue(AcquireTtlSetting, dialog.ttlSeconds());
+    settings.setValue(AcquireTryOnlySetting, dialog.tryOnly());
     // The connection may have changed while the dialog was open: the actions of the one now.
     LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
     if (!actions)
@@ -297,11 +309,17 @@ void LockActionsBar::acquireLock() {
                                           : LockBackendKind::Mutex);
 }
 
+QString LockActionsBar::selectedNameFor(bool election) const {
+    const LockWatch* watch = workspace_->lockWatch();
+    const bool isElection = watch->queue()->kind() == etcd::QueueKind::Election;
+    return isElection == election ? watch->selectedLockText() : QString();
+}
+
 void LockActionsBar::campaign() {
     LockActions* actions = workspace_ ? workspace_->lockActions() : nullptr;
     if (!actions || readOnly_)
         return;
-    CampaignDialog dialog(workspace_->lockWatch()->selectedLockText(), this);
+    CampaignDialog dialog(selectedNameFor(true), this);
     dialog.setChecks(
         {[](const QString& name) {
              std::string problem;

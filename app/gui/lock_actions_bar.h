@@ -55,6 +55,9 @@ private:
     void acquireLock();
     void releaseLock();
     void campaign();
+    // The selected lock's name to pre-fill Campaign… (an election) or Acquire… (any other
+    // recipe); empty when the selected lock is of the other kind.
+    QString selectedNameFor(bool election) const;
     void proclaim();
     void forceReleaseTarget();
     void copyTargetKey();

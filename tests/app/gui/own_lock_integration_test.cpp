@@ -16,10 +16,14 @@
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "test_settings.h"
+#include "when_modal.h"
 #include "widgets/holder_card.h"
 #include "widgets/problem_list.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QDialog>
+#include <QLineEdit>
 #include <QSettings>
 #include <QTest>
 #include <csignal>
@@ -29,6 +33,7 @@ using lockscope::test::eventLogHas;
 using lockscope::test::ownState;
 using lockscope::test::problemListed;
 using lockscope::test::saveScreenshot;
+using lockscope::test::whenModal;
 
 namespace {
 
@@ -213,6 +218,73 @@ private slots:
         QVERIFY(!eventLogHas(window, etcd::LockEventKind::ForceReleased, ourKey));
         QCOMPARE(keys("/own-try/job/"), std::vector<std::string>{*holderKey});
         QVERIFY(saveScreenshot(window, "locks_page_own_cleanup.png"));
+        holder->signal(SIGKILL);
+        holder->wait(std::chrono::seconds(10));
+    }
+
+    // Acquire… keeps the last TTL and only-if-free choice; Campaign… does not take a mutex's name
+    // for an election's, and Acquire… takes it.
+    void theDialogsRememberTheirChoicesAndPrefillOnlyTheirKind() {
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/own-dialog/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto holder = test::etcdctlLock(etcd_.cluster().endpointList(), "/own-dialog/mutex");
+        QVERIFY(holder->readLine(std::chrono::seconds(10)));
+        QTRY_VERIFY_WITH_TIMEOUT(test::selectLock(window, "/own-dialog/mutex"), UiTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 1, UiTimeoutMs);
+
+        struct Shown {
+            QString name;
+            QString ttl;
+            bool tryOnly = false;
+        };
+        // Opens the dialog `action` opens, notes what it shows, then fills it in (when `fill`)
+        // and accepts, or cancels.
+        const auto open = [&window](const char* action, const std::function<void(QDialog&)>& fill) {
+            Shown shown;
+            bool answered = false;
+            const auto poll = whenModal(
+                [&shown, &fill](QWidget* modal) {
+                    auto* dialog = qobject_cast<QDialog*>(modal);
+                    if (!dialog) {
+                        modal->close();
+                        return;
+                    }
+                    const auto* name = dialog->findChild<QLineEdit*>("lockName")
+                                           ? dialog->findChild<QLineEdit*>("lockName")
+                                           : dialog->findChild<QLineEdit*>("electionName");
+                    shown.name = name ? name->text() : "(no name field)";
+                    shown.ttl = dialog->findChild<QLineEdit*>("ttlSeconds")->text();
+                    const auto* tryOnly = dialog->findChild<QCheckBox*>("tryOnly");
+                    shown.tryOnly = tryOnly && tryOnly->isChecked();
+                    if (fill) {
+                        fill(*dialog);
+                        dialog->accept();
+                    } else {
+                        dialog->reject();
+                    }
+                },
+                answered);
+            window.findChild<QAction*>(action)->trigger();
+            return answered ? shown : Shown{"(no dialog)", {}, false};
+        };
+
+        const Shown campaign = open("campaignAction", {});
+        QCOMPARE(campaign.name, QString());
+        const Shown first = open("acquireAction", [](QDialog& dialog) {
+            dialog.findChild<QLineEdit*>("lockName")->setText("/own-dialog/other");
+            dialog.findChild<QLineEdit*>("ttlSeconds")->setText("17");
+            dialog.findChild<QCheckBox*>("tryOnly")->setChecked(true);
+        });
+        QCOMPARE(first.name, QString("/own-dialog/mutex"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window.workspace()->lockActions()->ownLock("/own-dialog/other")->state,
+            OwnLock::State::Held, UiTimeoutMs);
+        const Shown again = open("acquireAction", {});
+        QCOMPARE(again.ttl, QString("17"));
+        QVERIFY(again.tryOnly);
         holder->signal(SIGKILL);
         holder->wait(std::chrono::seconds(10));
     }
