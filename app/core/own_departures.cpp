@@ -30,8 +30,11 @@ std::vector<EventCause> nameOwnDepartures(std::vector<etcd::LockEvent>& events,
         }
         if (!(own->alive() || own->state == OwnLock::State::Lost))
             continue; // released or cancelled by us
-        event.kind =
-            own->paused ? etcd::LockEventKind::Expired : etcd::LockEventKind::ForceReleased;
+        // Found gone by a re-read after a gap, our lease may as well have expired while we were
+        // cut off as have been revoked: lost, nobody named as having taken it.
+        event.kind = own->paused       ? etcd::LockEventKind::Expired
+                     : event.recovered ? etcd::LockEventKind::Lost
+                                       : etcd::LockEventKind::ForceReleased;
         causes.back() = eventCause(event.kind);
     }
     return causes;

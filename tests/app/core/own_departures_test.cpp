@@ -43,6 +43,15 @@ TEST(OwnDeparturesTest, OurKeyDeletedWhileWeHoldItWasTakenFromUs) {
     EXPECT_EQ(named(Kind::Released, own(OwnLock::State::Lost)), Kind::ForceReleased);
 }
 
+// A re-read after a partition finds our lost key gone: an expiry as likely as a force release,
+// so neither is claimed: it is lost.
+TEST(OwnDeparturesTest, OurKeyFoundGoneByAReReadIsNotSaidTakenFromUs) {
+    std::vector<etcd::LockEvent> events{event(Kind::Released, lockName, ourKey)};
+    events.front().recovered = true;
+    nameOwnDepartures(events, {{QByteArray::fromStdString(lockName), own(OwnLock::State::Lost)}});
+    EXPECT_EQ(events.front().kind, Kind::Lost);
+}
+
 TEST(OwnDeparturesTest, OurPausedKeyDeletedExpired) {
     EXPECT_EQ(named(Kind::Released, own(OwnLock::State::Held, true)), Kind::Expired);
 }

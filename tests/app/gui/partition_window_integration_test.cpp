@@ -199,6 +199,9 @@ private slots:
         // And in the event log: a line when it began, one with both times when it ended.
         QCOMPARE(test::eventCount(window, EventCause::OutageBegan), 1);
         QCOMPARE(test::eventCount(window, EventCause::OutageEnded), 1);
+        // Our key, found gone by the re-read, may have expired as well as been revoked: no one
+        // is named as having taken it.
+        QCOMPARE(test::eventCount(window, EventCause::ForceReleased), 0);
         QVERIFY2(outage->recoveredNote.contains(QRegularExpression(
                      QCoreApplication::translate("lockscope::MainWindow",
                                                  "outage from %1 to %2, re-read at revision %3")
