@@ -1,5 +1,7 @@
 #include "widgets/plot_export.h"
 
+#include "widgets/export_path.h"
+
 #include <QAction>
 #include <QFileDialog>
 #include <QImageWriter>
@@ -82,14 +84,16 @@ void addPlotExportActions(QWidget* owner, QCustomPlot* plot, PlotExporter export
         action->setObjectName(format.objectName);
         QObject::connect(action, &QAction::triggered, owner, [owner, exporter, format] {
             QString path = QFileDialog::getSaveFileName(
-                owner, format.text.chopped(1), "lockscope-" + owner->objectName() + format.suffix,
-                format.filter);
+                owner, format.text.chopped(1),
+                defaultExportPath(owner->windowTitle(), format.suffix), format.filter);
             if (path.isEmpty())
                 return;
             if (!path.endsWith(format.suffix, Qt::CaseInsensitive))
                 path += format.suffix;
             QString error;
-            if (!exporter(path, error))
+            if (exporter(path, error))
+                rememberExportFolder(path);
+            else
                 QMessageBox::warning(owner, format.text.chopped(1),
                                      QObject::tr("Could not write %1: %2").arg(path, error));
         });

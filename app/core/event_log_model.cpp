@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QSaveFile>
+#include <numeric>
 
 namespace lockscope {
 
@@ -104,12 +105,21 @@ void EventLogModel::restore(std::deque<LoggedEvent> events) {
     endResetModel();
 }
 
-bool EventLogModel::saveCsv(const QString& path, QString& error) const {
+std::vector<int> EventLogModel::rowsOrAll(const std::optional<std::vector<int>>& rows) const {
+    if (rows)
+        return *rows;
+    std::vector<int> all(events_.size());
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+}
+
+bool EventLogModel::saveCsv(const QString& path, QString& error,
+                            const std::optional<std::vector<int>>& rows) const {
     QByteArray csv =
         "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least\n";
-    for (const LoggedEvent& row : events_) {
-        const etcd::LockEvent& event = row.event;
-        const EventCause cause = row.cause;
+    for (int index : rowsOrAll(rows)) {
+        const etcd::LockEvent& event = events_[index].event;
+        const EventCause cause = events_[index].cause;
         const QStringList fields = {
             QString::fromStdString(isoTime(event.observedAt)),
             QString::fromLatin1(eventCauseName(cause)),
@@ -129,12 +139,16 @@ bool EventLogModel::saveCsv(const QString& path, QString& error) const {
     return save(path, csv, error);
 }
 
-bool EventLogModel::saveJson(const QString& path, QString& error) const {
+bool EventLogModel::saveJson(const QString& path, QString& error,
+                             const std::optional<std::vector<int>>& rows) const {
     QByteArray json = "[";
-    for (std::size_t i = 0; i < events_.size(); ++i)
-        json += (i == 0 ? "\n  " : ",\n  ") +
-                QByteArray::fromStdString(
-                    lockEventJson(events_[i].event, eventCauseName(events_[i].cause)));
+    const char* separator = "\n  ";
+    for (int index : rowsOrAll(rows)) {
+        const LoggedEvent& row = events_[index];
+        json += separator +
+                QByteArray::fromStdString(lockEventJson(row.event, eventCauseName(row.cause)));
+        separator = ",\n  ";
+    }
     json += "\n]\n";
     return save(path, json, error);
 }

@@ -5,6 +5,8 @@
 
 #include <QAbstractTableModel>
 #include <deque>
+#include <optional>
+#include <vector>
 
 namespace lockscope {
 
@@ -46,10 +48,13 @@ public:
     const etcd::LockEvent& eventAt(int row) const { return events_[row].event; }
     EventCause causeAt(int row) const { return events_[row].cause; }
 
-    // Every event held, as CSV with a header line, or as a JSON array of the objects
-    // `lockscopectl watch --json` prints. False, with `error` set, when the file cannot be written.
-    bool saveCsv(const QString& path, QString& error) const;
-    bool saveJson(const QString& path, QString& error) const;
+    // The events of `rows` (every event held, when none are given), as CSV with a header line,
+    // or as a JSON array of the objects `lockscopectl watch --json` prints. False, with `error`
+    // set, when the file cannot be written.
+    bool saveCsv(const QString& path, QString& error,
+                 const std::optional<std::vector<int>>& rows = std::nullopt) const;
+    bool saveJson(const QString& path, QString& error,
+                  const std::optional<std::vector<int>>& rows = std::nullopt) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -59,6 +64,7 @@ public:
 
 private:
     bool save(const QString& path, const QByteArray& content, QString& error) const;
+    std::vector<int> rowsOrAll(const std::optional<std::vector<int>>& rows) const;
 
     std::deque<LoggedEvent> events_;
     std::size_t capacity_;

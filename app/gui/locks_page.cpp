@@ -12,6 +12,7 @@
 #include "app/core/workspace.h"
 #include "app/gui/lock_actions_bar.h"
 #include "widgets/cached_scroll_bar.h"
+#include "widgets/export_path.h"
 #include "widgets/holder_card.h"
 #include "widgets/plain_text_delegate.h"
 #include "widgets/ttl_countdown_delegate.h"
@@ -337,26 +338,54 @@ void LocksPage::focusLockFilter() {
     lockFilter_->selectAll();
 }
 
-bool LocksPage::exportEventLog(const QString& path, QString& error) const {
+bool LocksPage::exportEventLog(const QString& path, QString& error, EventExport what) const {
     if (!workspace_) {
         error = tr("not connected: there is no event log to export");
         return false;
     }
     const EventLogModel* events = workspace_->lockWatch()->events();
-    return path.endsWith(".json", Qt::CaseInsensitive) ? events->saveJson(path, error)
-                                                       : events->saveCsv(path, error);
+    std::optional<std::vector<int>> rows;
+    if (what == EventExport::Shown) {
+        rows.emplace();
+        for (int row = 0; row < eventProxy_->rowCount(); ++row)
+            rows->push_back(eventProxy_->mapToSource(eventProxy_->index(row, 0)).row());
+    }
+    return path.endsWith(".json", Qt::CaseInsensitive) ? events->saveJson(path, error, rows)
+                                                       : events->saveCsv(path, error, rows);
 }
 
 void LocksPage::chooseEventLogFile() {
+    const QString title = tr("Export event log");
+    EventExport what = EventExport::Shown;
+    const int shown = eventProxy_->rowCount();
+    const int all = eventProxy_->sourceModel() ? eventProxy_->sourceModel()->rowCount() : 0;
+    if (shown < all) {
+        QMessageBox which(QMessageBox::Question, title,
+                          tr("The filter \"%1\" shows %2 of the %3 events.")
+                              .arg(eventFilter_->text())
+                              .arg(shown)
+                              .arg(all),
+                          QMessageBox::Cancel, this);
+        which.setObjectName("eventExportScope");
+        QPushButton* shownOnly =
+            which.addButton(tr("Export the %1 shown").arg(shown), QMessageBox::AcceptRole);
+        QPushButton* every = which.addButton(tr("Export all %1").arg(all), QMessageBox::AcceptRole);
+        which.setDefaultButton(shownOnly);
+        which.exec();
+        if (which.clickedButton() != shownOnly && which.clickedButton() != every)
+            return;
+        what = which.clickedButton() == every ? EventExport::All : EventExport::Shown;
+    }
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export event log"), "lock-events.csv",
+        this, title, defaultExportPath(tr("Lock events"), ".csv"),
         tr("CSV (*.csv);;JSON array of watch --json objects (*.json)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportEventLog(path, error))
-        QMessageBox::warning(this, tr("Export event log"),
-                             tr("Could not write %1: %2").arg(path, error));
+    if (exportEventLog(path, error, what))
+        rememberExportFolder(path);
+    else
+        QMessageBox::warning(this, title, tr("Could not write %1: %2").arg(path, error));
 }
 
 void LocksPage::saveState(QSettings& settings) const {

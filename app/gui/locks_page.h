@@ -42,8 +42,13 @@ public:
     LockActionsBar* lockActionsBar() const { return lockActionsBar_; }
     void focusLockFilter();
 
+    // Which events an export writes: those the event filter shows, or every one held.
+    enum class EventExport { Shown, All };
     // Writes the event log to `path`: JSON when it ends in .json, else CSV.
-    bool exportEventLog(const QString& path, QString& error) const;
+    bool exportEventLog(const QString& path, QString& error,
+                        EventExport what = EventExport::Shown) const;
+    // Asks where (and, while the filter hides some, whether the events shown or all), then
+    // exports.
     void chooseEventLogFile();
 
     void saveState(QSettings& settings) const;

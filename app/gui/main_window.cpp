@@ -193,8 +193,9 @@ QToolBar* MainWindow::lockActionsBar() const {
     return locksPage_->lockActionsBar();
 }
 
-bool MainWindow::exportEventLog(const QString& path, QString& error) const {
-    return locksPage_->exportEventLog(path, error);
+bool MainWindow::exportEventLog(const QString& path, QString& error,
+                                LocksPage::EventExport what) const {
+    return locksPage_->exportEventLog(path, error, what);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

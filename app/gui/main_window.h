@@ -2,6 +2,7 @@
 
 #include "app/core/endpoint_status.h"
 #include "app/core/workspace.h"
+#include "app/gui/locks_page.h"
 #include "etcdclient/client_options.h"
 
 #include <QHash>
@@ -26,7 +27,6 @@ class ConnectionStatus;
 class HelpMenu;
 class LabPage;
 class LockWatch;
-class LocksPage;
 class LockPrefixDialog;
 class PasswordSource;
 class PrefixCheck;
@@ -83,8 +83,10 @@ public:
     LockWatch* lockWatch() const;
     // Where actions on the selected lock go (acquire, release, ...).
     QToolBar* lockActionsBar() const;
-    // Writes the event log to `path`: JSON when it ends in .json, else CSV.
-    bool exportEventLog(const QString& path, QString& error) const;
+    // Writes the event log (the events shown, or all) to `path`: JSON when it ends in .json,
+    // else CSV.
+    bool exportEventLog(const QString& path, QString& error,
+                        LocksPage::EventExport what = LocksPage::EventExport::Shown) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -74,6 +74,7 @@ TimelinePage::TimelinePage(QWidget* parent)
                                                   {waits_, tr("Wait and handoff times")},
                                                   {depth_, tr("Queue depth")}};
     for (const auto& [plot, title] : plots) {
+        plot->setWindowTitle(title); // the name its exports are offered
         exportMenu->addSection(title);
         exportMenu->addActions(plot->actions());
     }

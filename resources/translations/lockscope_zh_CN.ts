@@ -1844,6 +1844,18 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>Holder (waiters watch the key and are not visible)</source>
         <translation>持有者（等待者监视该键，不可见）</translation>
     </message>
+    <message>
+        <source>The filter &quot;%1&quot; shows %2 of the %3 events.</source>
+        <translation>筛选条件“%1”显示了 %3 个事件中的 %2 个。</translation>
+    </message>
+    <message>
+        <source>Export the %1 shown</source>
+        <translation>导出显示的 %1 个</translation>
+    </message>
+    <message>
+        <source>Export all %1</source>
+        <translation>导出全部 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::MainWindow</name>

@@ -20,6 +20,8 @@
 #include <QAbstractProxyModel>
 #include <QComboBox>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSet>
@@ -172,6 +174,25 @@ private slots:
         QFile file(exported);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.readAll().contains(QByteArray::fromStdString(nextKey)));
+        file.close();
+        // With a filter: the events shown, or every one when asked.
+        const int all = window.lockWatch()->events()->rowCount();
+        window.findChild<QLineEdit*>("eventFilter")->setText(QString::fromStdString(nextKey));
+        const auto exportedEvents = [&](LocksPage::EventExport what) {
+            QString failed;
+            const QString path = directory.filePath("filtered.json");
+            if (!window.exportEventLog(path, failed, what))
+                return -1;
+            QFile written(path);
+            return written.open(QIODevice::ReadOnly)
+                       ? static_cast<int>(QJsonDocument::fromJson(written.readAll()).array().size())
+                       : -1;
+        };
+        const int shown = window.findChild<QTableView*>("eventTable")->model()->rowCount();
+        QVERIFY2(shown > 0 && shown < all, qPrintable(QString("%1 of %2").arg(shown).arg(all)));
+        QCOMPARE(exportedEvents(LocksPage::EventExport::Shown), shown);
+        QCOMPARE(exportedEvents(LocksPage::EventExport::All), all);
+        window.findChild<QLineEdit*>("eventFilter")->clear();
 
         // Another prefix restarts the watch (once its keys are counted): /locks/demo is not
         // under it.
