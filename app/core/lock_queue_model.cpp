@@ -47,6 +47,14 @@ void LockQueueModel::setQueue(const etcd::LockQueue* queue,
     }
 }
 
+void LockQueueModel::setOwnKey(const std::string& key) {
+    if (key == ownKey_)
+        return;
+    ownKey_ = key;
+    if (!rows_.empty())
+        emit dataChanged(index(0, Position), index(rowCount() - 1, Position));
+}
+
 void LockQueueModel::tick(std::chrono::steady_clock::time_point now,
                           std::chrono::system_clock::time_point wallNow) {
     now_ = now;
@@ -133,11 +141,15 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Position:
-        if (kind_ == etcd::QueueKind::RwMutex)
-            return entry.holds ? tr("holder, %1").arg(modeText(entry.mode))
-                               : tr("%1, %2").arg(row).arg(modeText(entry.mode));
-        return row > 0 ? QString::number(row) : election() ? tr("leader") : tr("holder");
+    case Position: {
+        const QString position = kind_ == etcd::QueueKind::RwMutex
+                                     ? entry.holds ? tr("holder, %1").arg(modeText(entry.mode))
+                                                   : tr("%1, %2").arg(row).arg(modeText(entry.mode))
+                                 : row > 0    ? QString::number(row)
+                                 : election() ? tr("leader")
+                                              : tr("holder");
+        return !ownKey_.empty() && entry.key == ownKey_ ? tr("%1 (ours)").arg(position) : position;
+    }
     case Key: return entry.keyText;
     case Lease: return entry.leaseHex;
     case CreateRevision: return static_cast<qint64>(entry.createRevision);

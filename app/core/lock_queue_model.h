@@ -78,6 +78,8 @@ public:
     QString ageToolTip(int row) const;
     std::chrono::steady_clock::time_point now() const { return now_; }
     etcd::QueueKind kind() const { return kind_; }
+    // This window's own key in the queue (empty: none): its row says "(ours)".
+    void setOwnKey(const std::string& key);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -92,6 +94,7 @@ private:
     static QString modeText(etcd::KeyMode mode);
 
     std::vector<Entry> rows_;
+    std::string ownKey_;
     etcd::QueueKind kind_ = etcd::QueueKind::Mutex;
     std::chrono::steady_clock::time_point now_;
     std::chrono::system_clock::time_point wallNow_;

@@ -197,6 +197,8 @@ void LockWatch::showOwnLock(const OwnLock& own) {
     if (!underPrefix(own.lock))
         return;
     locks_->setOwnLock(own);
+    if (own.lock == selectedLock_)
+        showSelectedQueue();
     if (own.state != OwnLock::State::Lost)
         return;
     // The watch sees only the key's deletion; that it was ours, and held, only our session knows.
@@ -242,6 +244,11 @@ QString LockWatch::selectedLockText() const {
 void LockWatch::showSelectedQueue() {
     const auto queue = state_.locks.find(selectedLock_);
     queue_->setQueue(queue == state_.locks.end() ? nullptr : &queue->second, state_.leases);
+    // Our key while it is in the queue: waiting, holding, or let go of but not yet gone.
+    const auto own = ownLocks_.constFind(QByteArray::fromStdString(selectedLock_));
+    const bool inQueue =
+        own != ownLocks_.constEnd() && (own->alive() || own->state == OwnLock::State::Releasing);
+    queue_->setOwnKey(inQueue ? own->key.toStdString() : std::string());
 }
 
 void LockWatch::setLiveness(bool live, const QString& why) {

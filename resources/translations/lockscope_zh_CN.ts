@@ -1738,6 +1738,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>Recipe</source>
         <translation>锁方式</translation>
     </message>
+    <message>
+        <source>%1 (ours)</source>
+        <translation>%1（本窗口的）</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::LockWatch</name>

@@ -30,6 +30,27 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // This window's own key says so in its row, holding or waiting, and only while it is set.
+    void ourOwnRowSaysSo() {
+        LockQueueModel model;
+        etcd::LockQueue queue = lockQueue("/locks/a", 2);
+        model.setQueue(&queue, {}, Epoch, WallEpoch);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setOwnKey(queue.keys[1].key);
+        QCOMPARE(changed.size(), 1);
+        const auto position = [&model](int row) {
+            return model.index(row, LockQueueModel::Position).data().toString();
+        };
+        QCOMPARE(position(0), QString("holder"));
+        QCOMPARE(position(1), QString("1 (ours)"));
+        QCOMPARE(position(2), QString("2"));
+        model.setOwnKey(queue.keys[0].key);
+        QCOMPARE(position(0), QString("holder (ours)"));
+        QCOMPARE(position(1), QString("1"));
+        model.setOwnKey({});
+        QCOMPARE(position(0), QString("holder"));
+    }
+
     void showsPositionsPredecessorsAndClocks() {
         LockQueueModel model;
         etcd::LockQueue queue = lockQueue("/locks/a", 2);

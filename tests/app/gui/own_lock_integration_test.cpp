@@ -172,6 +172,10 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(keys("/own-events/job/").size(), std::size_t(2), UiTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 2, UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(ownState(window).startsWith("Ours: waiting"), UiTimeoutMs);
+        // Our row in the queue says it is ours.
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window.lockWatch()->queue()->index(1, LockQueueModel::Position).data().toString(),
+            QString("1 (ours)"), UiTimeoutMs);
         QCOMPARE(release->text(), QString("Cancel wait"));
         const std::string ourKey = actions->ownLock("/own-events/job")->key.toStdString();
         release->trigger();
