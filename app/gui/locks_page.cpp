@@ -126,7 +126,7 @@ LocksPage::LocksPage(QWidget* parent)
     , lockFilter_(filterBox("lockFilter", tr("Filter locks by name (Ctrl+F)")))
     , loadProgress_(new QProgressBar)
     , lockProxy_(new LockListProxy(this))
-    , lockTable_(tableView("lockTable", LockListModel::Name))
+    , lockTable_(tableView("lockTable", LockListModel::Ours))
     , detailHeading_(heading(tr("Holder and queue")))
     , holderCard_(new HolderCard)
     , queueTable_(tableView("queueTable", LockQueueModel::Key))
@@ -272,7 +272,12 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     // An RWMutex's positions say the mode too, and the key's last segment (shown) does not.
     const int position =
         textWidth(queueTable_, LockQueueModel::tr("holder, %1").arg(LockQueueModel::tr("write")));
-    sizeColumns(lockTable_, {0, kind, 100, waiting, 75, badge, ours}); // the name keeps ~100
+    // The name has a width of its own: stretched, it was what a narrow panel squeezed to "…".
+    // Ours, last, takes what is left, never less than its words; past the panel's width the
+    // table scrolls.
+    const int name = textWidth(lockTable_, QString(24, 'n'));
+    lockTable_->horizontalHeader()->setMinimumSectionSize(ours);
+    sizeColumns(lockTable_, {name, kind, 100, waiting, 75, badge, 0});
     sizeColumns(queueTable_, {0, position, 125, 70, 70, age, 130, 130});
     // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
     // was granted.
