@@ -41,14 +41,19 @@ long long ms(Clock::duration duration) {
 }
 
 // The lock list's `column` cell of `lock`, as shown.
-// The problem listed that stands for the view's outage, if any.
-const ProblemLogModel::Problem* outageProblem(MainWindow& window) {
+// The problem listed that stands for `condition` ("outage": the view's; "unanswered": the
+// cluster not answering our status), if any.
+const ProblemLogModel::Problem* problemFor(MainWindow& window, const QString& condition) {
     auto* list = window.findChild<ProblemList*>();
     const auto* problems = list ? qobject_cast<const ProblemLogModel*>(list->model()) : nullptr;
     for (int row = 0; problems && row < problems->rowCount(); ++row)
-        if (problems->problemAt(row).condition == "outage")
+        if (problems->problemAt(row).condition == condition)
             return &problems->problemAt(row);
     return nullptr;
+}
+
+const ProblemLogModel::Problem* outageProblem(MainWindow& window) {
+    return problemFor(window, "outage");
 }
 
 QString cell(MainWindow& window, const std::string& lock, LockListModel::Column column) {
@@ -102,6 +107,8 @@ private slots:
                                   QString("stale"), 1000);
         QVERIFY(test::labelText(window, "connectionLabel").contains("No answer since"));
         QVERIFY(test::saveScreenshot(window, "stopped_etcd_en.png"));
+        // The status call gives up at the command timeout: the cluster does not answer.
+        QTRY_VERIFY_WITH_TIMEOUT(problemFor(window, "unanswered"), UiTimeoutMs);
 
         ::kill(member, SIGCONT);
         QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
@@ -112,6 +119,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(test::labelText(window, "connectionLabel").contains("Connected"),
                                  UiTimeoutMs);
         QCOMPARE(actions->ownLock("/stopped/job")->state, OwnLock::State::Held);
+        // Both problems are over, and say when.
+        QTRY_VERIFY_WITH_TIMEOUT(problemFor(window, "unanswered")->recovered.isValid(),
+                                 UiTimeoutMs);
+        QVERIFY(test::saveScreenshot(window, "stopped_etcd_recovered_en.png"));
     }
 
     void aBlackHoleLeavesLiveWithinASecondAndLosesOurLockBeforeTheContenderGetsIt_data() {
