@@ -69,6 +69,7 @@ void LockWatch::restart() {
         monitor_->stop();
     monitor_.reset();
     state_ = {};
+    graph_.clear();
     monitorLive_ = false;
     outage_.reset();
     outageEndSaid_ = 0;
@@ -130,6 +131,7 @@ bool LockWatch::drain() {
     if (state_.listingKeys > 0) // at most as many locks as keys
         locks_->expectRows(static_cast<std::size_t>(state_.listingKeys));
     locks_->update(state_, *changes);
+    graph_.apply(*changes, state_.locks);
     if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();

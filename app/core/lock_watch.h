@@ -4,6 +4,7 @@
 #include "app/core/lock_event_inbox.h"
 #include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_monitor.h"
+#include "etcdclient/locks/wait_for_graph.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -72,6 +73,8 @@ public:
     bool live() const { return live_; }
     const QString& whyNotLive() const { return notLiveReason_; }
     const etcd::LockMonitorState& state() const { return state_; }
+    // Who waits for whom among the locks shown, kept from each drain's changes.
+    const etcd::WaitForGraph& waitForGraph() const { return graph_; }
 
 signals:
     // `why` says what the monitor is waiting for when it is not live.
@@ -114,6 +117,7 @@ private:
     std::shared_ptr<LockEventInbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;
     etcd::LockMonitorState state_;
+    etcd::WaitForGraph graph_;
     bool live_ = false;
     QString notLiveReason_;
     bool monitorLive_ = false; // state_.live when the outage was last looked at

@@ -1,6 +1,7 @@
 #include "app/ctl/blockers_command.h"
 
 #include "app/core/blockers_json.h"
+#include "app/core/blockers_model.h"
 #include "app/core/key_text.h"
 #include "app/ctl/prefix_arguments.h"
 #include "app/ctl/snapshot_read.h"
@@ -17,13 +18,6 @@ namespace {
 
 void print(const QString& line) {
     std::fputs(qPrintable(line + '\n'), stdout);
-}
-
-QString sessionText(const etcd::SessionId& session) {
-    return session.lease != 0 ? QCoreApplication::translate("lockscopectl", "lease %1")
-                                    .arg(QString::fromStdString(etcd::leaseHex(session.lease)))
-                              : QCoreApplication::translate("lockscopectl", "key %1 (no lease)")
-                                    .arg(displayKeyText(session.key));
 }
 
 QString waitText(const etcd::Wait& wait) {

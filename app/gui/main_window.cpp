@@ -12,6 +12,7 @@
 #include "app/core/prefix_check.h"
 #include "app/core/problem_log_model.h"
 #include "app/core/sandbox.h"
+#include "app/gui/blockers_page.h"
 #include "app/gui/cluster_page.h"
 #include "app/gui/connection_profiles.h"
 #include "app/gui/connection_status.h"
@@ -64,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
     , clusterPage_(new ClusterPage)
     , metricsPage_(new MetricsPage)
     , labPage_(new LabPage)
+    , blockersPage_(new BlockersPage)
     , stagePage_(new StagePage(locksPage_->lockActionsBar()))
     , prefixCheck_(new PrefixCheck(this)) {
     setWindowTitle("LockScope");
@@ -93,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* tabs = new SteadyTabWidget;
     tabs->setObjectName("mainTabs");
     tabs->addTab(locksPage_, tr("Locks"));
+    tabs->addTab(blockersPage_, tr("Blockers"));
     tabs->addTab(timelinePage_, tr("Timeline"));
     tabs->addTab(clusterPage_, tr("Cluster"));
     tabs->addTab(metricsPage_, tr("Metrics"));
@@ -103,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
     clusterPage_->setObjectName("clusterPage");
     metricsPage_->setObjectName("metricsPage");
     labPage_->setObjectName("labPanel");
+    blockersPage_->setObjectName("blockersPage");
     stagePage_->setObjectName("stagePage");
     connect(labPage_, &LabPage::overlapFound, timelinePage_, &TimelinePage::markOverlap);
     connect(labPage_, &LabPage::overlapFound, stagePage_, &StagePage::showSplitBrain);
@@ -110,6 +114,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(locksPage_, &LocksPage::message, statusMessages_, &StatusMessages::show);
     connect(locksPage_, &LocksPage::problem, this,
             [this](const QString& message) { showProblem(ProblemKind::Lock, message); });
+    // A deadlock is one problem while it lasts, marked recovered when it ends.
+    connect(blockersPage_, &BlockersPage::deadlockBegan, this,
+            [this](const QString& id, const QString& text) {
+                problems_->add(ProblemKind::Lock, text, {}, QDateTime::currentDateTime(),
+                               QStringLiteral("deadlock:") + id);
+            });
+    connect(blockersPage_, &BlockersPage::deadlockEnded, this,
+            [this](const QString& id) { problems_->recover(QStringLiteral("deadlock:") + id); });
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -268,6 +280,7 @@ void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& o
     clusterPage_->setWorkspace(workspace_);
     metricsPage_->setWorkspace(workspace_);
     labPage_->setWorkspace(workspace_);
+    blockersPage_->setWorkspace(workspace_);
     stagePage_->setWorkspace(workspace_);
     if (labDemo_ && workspace_->client()) {
         labDemo_ = false;
@@ -393,6 +406,7 @@ void MainWindow::endWorkspace() {
     clusterPage_->setWorkspace(nullptr);
     metricsPage_->setWorkspace(nullptr);
     labPage_->setWorkspace(nullptr);
+    blockersPage_->setWorkspace(nullptr);
     stagePage_->setWorkspace(nullptr);
     ending->session()->disconnect(this);
     ending->lockWatch()->disconnect(this);

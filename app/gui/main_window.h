@@ -25,6 +25,7 @@ class SandboxMenu;
 class StagePage;
 class ConnectionStatus;
 class HelpMenu;
+class BlockersPage;
 class LabPage;
 class LockWatch;
 class LockPrefixDialog;
@@ -136,6 +137,7 @@ private:
     ClusterPage* clusterPage_;
     MetricsPage* metricsPage_;
     LabPage* labPage_;
+    BlockersPage* blockersPage_;
     StagePage* stagePage_;
 
     SandboxMenu* sandboxMenu_ = nullptr;

@@ -670,6 +670,114 @@ Acquire with this TTL anyway?</source>
     </message>
 </context>
 <context>
+    <name>lockscope::BlockersModel</name>
+    <message>
+        <source>lease %1</source>
+        <translation>租约 %1</translation>
+    </message>
+    <message>
+        <source>key %1 (no lease)</source>
+        <translation>键 %1（无租约）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deadlock: %n session(s) wait on each other</source>
+        <translation>
+            <numerusform>死锁：%n 个会话相互等待</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>break: revoke %1 (it holds %n key(s))</source>
+        <translation>
+            <numerusform>打破：撤销 %1（它持有 %n 个键）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Waits in lock</source>
+        <translation>在其中等待的锁</translation>
+    </message>
+    <message>
+        <source>Waits for key</source>
+        <translation>等待的键</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>阻塞</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>已等待</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s), %1 directly; holds %2 key(s)</source>
+        <translation>
+            <numerusform>%n 个会话，其中 %1 个直接等待；持有 %2 个键</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::BlockersPage</name>
+    <message>
+        <source>Break deadlock…</source>
+        <translation>打破死锁…</translation>
+    </message>
+    <message>
+        <source>A session is a lease: Go&apos;s concurrency.Session puts all of a client&apos;s locks on one, so a lease that holds one lock and waits in another is one client holding one while it waits for the other. Waiters that hold no key (single-key locks, as python-etcd3, node etcd3&apos;s lock() and tooz take them) wait invisibly and are not shown.</source>
+        <translation>一个会话就是一个租约：Go 的 concurrency.Session 把一个客户端的所有锁放在同一个租约上，因此持有一个锁又在另一个锁中等待的租约，就是一个客户端持有一个锁的同时在等待另一个。不持有键的等待者（单键锁，如 python-etcd3、node etcd3 的 lock() 和 tooz 获取的锁）的等待不可见，不会显示。</translation>
+    </message>
+    <message>
+        <source>Revoke the lease named to end the selected deadlock (asks first)</source>
+        <translation>撤销所指出的租约以结束所选死锁（会先询问）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) waiting</source>
+        <translation>
+            <numerusform>%n 个会话在等待</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deadlock(s)</source>
+        <translation>
+            <numerusform>%n 个死锁</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n root blocker(s)</source>
+        <translation>
+            <numerusform>%n 个根阻塞者</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deadlock: %1 wait on each other; revoke lease %2 to break it (Blockers tab)</source>
+        <translation>死锁：%1 相互等待；撤销租约 %2 即可打破（见“阻塞”标签页）</translation>
+    </message>
+    <message>
+        <source>The deadlock that lease %1 was in has ended: there is nothing to break.</source>
+        <translation>租约 %1 所在的死锁已经结束：没有需要打破的了。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Revoke lease %1 to end the deadlock of %2 sessions?
+
+etcd deletes every key of that lease: the %n lock(s) it holds go to their next waiters, and its program finds its session lost.</source>
+        <translation>
+            <numerusform>撤销租约 %1 以结束这 %2 个会话的死锁？
+
+etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个等待者，其程序会发现会话已丢失。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Break deadlock</source>
+        <translation>打破死锁</translation>
+    </message>
+    <message>
+        <source>Revoke lease</source>
+        <translation>撤销租约</translation>
+    </message>
+</context>
+<context>
     <name>lockscope::CampaignDialog</name>
     <message>
         <source>Campaign</source>
@@ -1999,6 +2107,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>No answer since %1</source>
         <translation>自 %1 起无应答</translation>
     </message>
+    <message>
+        <source>Blockers</source>
+        <translation>阻塞</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::MetricsPage</name>
@@ -3136,14 +3248,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>Show who waits for whom under PREFIX: root blockers and deadlocks (--json; exit code 5 on a deadlock).</source>
         <translation>显示 PREFIX 下谁在等谁：根阻塞者与死锁（--json；有死锁时退出码为 5）。</translation>
-    </message>
-    <message>
-        <source>lease %1</source>
-        <translation>租约 %1</translation>
-    </message>
-    <message>
-        <source>key %1 (no lease)</source>
-        <translation>键 %1（无租约）</translation>
     </message>
     <message>
         <source>%1 waits in %2 for %3 of %4</source>

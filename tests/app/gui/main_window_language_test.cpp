@@ -59,8 +59,8 @@ private slots:
     void englishWindow() {
         MainWindow window;
         QCOMPARE(menuTitles(window), QStringList({"&File", "&Lock", "&View", "&Sandbox", "&Help"}));
-        QCOMPARE(tabTitles(window),
-                 QStringList({"Locks", "Timeline", "Cluster", "Metrics", "Lab", "Stage"}));
+        QCOMPARE(tabTitles(window), QStringList({"Locks", "Blockers", "Timeline", "Cluster",
+                                                 "Metrics", "Lab", "Stage"}));
         const QStringList texts = pageTexts(window);
         for (const char* text : {"Holder and queue", "Lock events", "Members", "Start"})
             QVERIFY2(texts.contains(text), text);
@@ -72,7 +72,7 @@ private slots:
         QCOMPARE(menuTitles(window),
                  QStringList({"文件(&F)", "锁(&L)", "视图(&V)", "沙箱(&S)", "帮助(&H)"}));
         QCOMPARE(tabTitles(window),
-                 QStringList({"锁", "时间线", "集群", "指标", "实验室", "舞台"}));
+                 QStringList({"锁", "阻塞", "时间线", "集群", "指标", "实验室", "舞台"}));
         const QStringList texts = pageTexts(window);
         for (const char* text : {"持有者与等待队列", "锁事件", "成员", "开始"})
             QVERIFY2(texts.contains(QString::fromUtf8(text)), text);

@@ -1,0 +1,189 @@
+#include "app/core/blockers_model.h"
+
+#include "app/core/duration_text.h"
+#include "app/core/key_text.h"
+#include "etcdclient/hex_id.h"
+
+#include <map>
+
+namespace lockscope {
+
+QString sessionText(const etcd::SessionId& session) {
+    return session.lease != 0
+               ? BlockersModel::tr("lease %1")
+                     .arg(QString::fromStdString(etcd::leaseHex(session.lease)))
+               : BlockersModel::tr("key %1 (no lease)").arg(displayKeyText(session.key));
+}
+
+BlockersModel::BlockersModel(QObject* parent)
+    : QAbstractItemModel(parent) {}
+
+int BlockersModel::add(Node node, int parent) {
+    const int at = static_cast<int>(nodes_.size());
+    std::vector<int>& siblings =
+        parent < 0 ? top_ : nodes_[static_cast<std::size_t>(parent)].children;
+    node.parent = parent;
+    node.row = static_cast<int>(siblings.size());
+    siblings.push_back(at);
+    nodes_.push_back(std::move(node));
+    return at;
+}
+
+void BlockersModel::refresh(const etcd::WaitForGraph& graph,
+                            std::chrono::system_clock::time_point now) {
+    now_ = now;
+    std::vector<Node> before;
+    std::vector<int> topBefore;
+    before.swap(nodes_);
+    topBefore.swap(top_);
+    deadlocks_ = graph.deadlocks();
+    roots_ = graph.rootBlockers();
+    for (const etcd::Deadlock& deadlock : deadlocks_) {
+        Node cycle;
+        cycle.deadlock = true;
+        cycle.cycle = deadlock.sessions.size();
+        cycle.session = deadlock.breakBy;
+        cycle.held = deadlock.breakLosesHeld;
+        cycle.breakBy = deadlock.breakBy;
+        const int top = add(cycle, -1);
+        for (const etcd::Wait& wait : deadlock.waits) {
+            Node waiter;
+            waiter.deadlock = true;
+            waiter.session = wait.waiter;
+            waiter.wait = wait;
+            waiter.held = graph.held(wait.waiter);
+            waiter.breakBy = deadlock.breakBy;
+            add(waiter, top);
+        }
+    }
+    for (const etcd::RootBlocker& root : roots_) {
+        Node node;
+        node.session = root.session;
+        node.held = root.held;
+        node.blocks = root.transitive;
+        node.direct = root.direct;
+        std::map<etcd::SessionId, int> placed{{root.session, add(node, -1)}};
+        // Nearest first: the session each waits on is placed before it. A session that waits on
+        // two in the tree shows under both, its own waiters under the first.
+        for (const etcd::Wait& wait : graph.waitsBehind(root.session)) {
+            Node waiter;
+            waiter.session = wait.waiter;
+            waiter.wait = wait;
+            waiter.held = graph.held(wait.waiter);
+            const int at = add(waiter, placed.at(wait.on));
+            placed.emplace(wait.waiter, at);
+        }
+    }
+    if (nodes_ == before && top_ == topBefore) {
+        // The same tree: only the waiting times moved.
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (nodes_[i].wait) {
+                const QModelIndex cell =
+                    createIndex(nodes_[i].row, Waiting, static_cast<quintptr>(i));
+                emit dataChanged(cell, cell, {Qt::DisplayRole});
+            }
+        return;
+    }
+    // Shown rows must not change under the view before it is told: put back, then reset.
+    std::vector<Node> after;
+    std::vector<int> topAfter;
+    after.swap(nodes_);
+    topAfter.swap(top_);
+    nodes_.swap(before);
+    top_.swap(topBefore);
+    beginResetModel();
+    nodes_.swap(after);
+    top_.swap(topAfter);
+    endResetModel();
+}
+
+QModelIndex BlockersModel::index(int row, int column, const QModelIndex& parent) const {
+    const std::vector<int>& rows =
+        parent.isValid() ? nodes_[static_cast<std::size_t>(parent.internalId())].children : top_;
+    if (row < 0 || row >= static_cast<int>(rows.size()) || column < 0 || column >= ColumnCount)
+        return {};
+    return createIndex(row, column, static_cast<quintptr>(rows[static_cast<std::size_t>(row)]));
+}
+
+QModelIndex BlockersModel::parent(const QModelIndex& child) const {
+    if (!child.isValid())
+        return {};
+    const int parent = nodes_[static_cast<std::size_t>(child.internalId())].parent;
+    if (parent < 0)
+        return {};
+    return createIndex(nodes_[static_cast<std::size_t>(parent)].row, 0,
+                       static_cast<quintptr>(parent));
+}
+
+int BlockersModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid())
+        return static_cast<int>(top_.size());
+    if (parent.column() != 0)
+        return 0;
+    return static_cast<int>(nodes_[static_cast<std::size_t>(parent.internalId())].children.size());
+}
+
+int BlockersModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
+
+QVariant BlockersModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid())
+        return {};
+    const Node& node = nodes_[static_cast<std::size_t>(index.internalId())];
+    switch (role) {
+    case LeaseRole: return static_cast<qint64>(node.session.lease);
+    case SessionKeyRole: return QByteArray::fromStdString(node.session.key);
+    case DeadlockRole: return node.deadlock;
+    case BreakLeaseRole:
+        return node.breakBy ? QVariant(static_cast<qint64>(node.breakBy->lease)) : QVariant();
+    case Qt::DisplayRole: break;
+    default: return {};
+    }
+    const bool cycleRow = node.deadlock && !node.wait;
+    switch (index.column()) {
+    case Session:
+        if (cycleRow)
+            return tr("Deadlock: %n session(s) wait on each other", nullptr,
+                      static_cast<int>(node.cycle));
+        return sessionText(node.session);
+    case Lock: return node.wait ? displayKeyText(node.wait->lock) : QString();
+    case WaitsFor:
+        return node.wait ? QStringLiteral("%1 (%2)").arg(displayKeyText(node.wait->onKey),
+                                                         sessionText(node.wait->on))
+                         : QString();
+    case Blocks:
+        if (cycleRow)
+            return tr("break: revoke %1 (it holds %n key(s))", nullptr, static_cast<int>(node.held))
+                .arg(sessionText(*node.breakBy));
+        if (!node.deadlock && node.parent < 0)
+            return tr("%n session(s), %1 directly; holds %2 key(s)", nullptr,
+                      static_cast<int>(node.blocks))
+                .arg(node.direct)
+                .arg(node.held);
+        return QString();
+    case Waiting:
+        if (!node.wait)
+            return QString();
+        return durationText(
+            std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::max(now_ - node.wait->since, std::chrono::system_clock::duration::zero())),
+            node.wait->sinceAtLeast);
+    default: return {};
+    }
+}
+
+QVariant BlockersModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Session: return tr("Session");
+    case Lock: return tr("Waits in lock");
+    case WaitsFor: return tr("Waits for key");
+    case Blocks: return tr("Blocks");
+    case Waiting: return tr("Waiting");
+    default: return {};
+    }
+}
+
+} // namespace lockscope

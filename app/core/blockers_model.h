@@ -1,0 +1,71 @@
+#pragma once
+
+#include "etcdclient/locks/lock_types.h"
+#include "etcdclient/locks/wait_for_graph.h"
+
+#include <QAbstractItemModel>
+#include <chrono>
+#include <vector>
+
+namespace lockscope {
+
+// A session as the Blockers page and lockscopectl blockers name it: "lease <hex>", or "key
+// <key> (no lease)" for a key without one.
+QString sessionText(const etcd::SessionId& session);
+
+// The Blockers page's tree: the deadlocks first (each with the waits that close its cycle),
+// then the root blockers, most sessions blocked first, each with its tree of waiters (a session
+// under the one it waits on). Rebuilt from the wait-for graph by refresh(), and only when what
+// it shows changed, so the user's selection and the expanded branches stay while nothing moves.
+class BlockersModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { Session, Lock, WaitsFor, Blocks, Waiting, ColumnCount };
+    enum Role {
+        LeaseRole = Qt::UserRole, // qint64: the row's session's lease (0: a key without one)
+        SessionKeyRole,           // QByteArray: for a session without a lease, its key
+        DeadlockRole,             // bool: the row is in a deadlock
+        BreakLeaseRole,           // qint64: on a deadlock's rows, the lease to revoke to end it
+    };
+
+    explicit BlockersModel(QObject* parent = nullptr);
+
+    // Reads the graph again; `now` for how long keys have waited.
+    void refresh(const etcd::WaitForGraph& graph, std::chrono::system_clock::time_point now);
+    std::size_t deadlockCount() const { return deadlocks_.size(); }
+    std::size_t rootCount() const { return roots_.size(); }
+    const std::vector<etcd::Deadlock>& deadlocks() const { return deadlocks_; }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Node {
+        int parent = -1; // index in nodes_; -1 for a top row
+        std::vector<int> children;
+        int row = 0; // among its parent's children (or the top rows)
+        etcd::SessionId session;
+        std::optional<etcd::Wait> wait; // the wait that puts it under its parent
+        std::size_t held = 0;
+        std::size_t blocks = 0; // a root's sessions blocked
+        std::size_t direct = 0; // of those, waiting on it directly
+        std::size_t cycle = 0;  // a deadlock's sessions
+        std::optional<etcd::SessionId> breakBy;
+        bool deadlock = false;
+        bool operator==(const Node&) const = default;
+    };
+    int add(Node node, int parent);
+
+    std::vector<Node> nodes_;
+    std::vector<int> top_;
+    std::vector<etcd::Deadlock> deadlocks_;
+    std::vector<etcd::RootBlocker> roots_;
+    std::chrono::system_clock::time_point now_{};
+};
+
+} // namespace lockscope

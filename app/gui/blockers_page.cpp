@@ -1,0 +1,203 @@
+#include "app/gui/blockers_page.h"
+
+#include "app/core/blockers_model.h"
+#include "app/core/key_text.h"
+#include "app/core/lock_actions.h"
+#include "app/core/lock_watch.h"
+#include "app/core/workspace.h"
+#include "etcdclient/hex_id.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStyledItemDelegate>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+
+QString leaseText(qint64 lease) {
+    return QString::fromStdString(etcd::leaseHex(lease));
+}
+
+// A deadlock's id: its sessions, which stay the same while it lasts.
+QString idOf(const etcd::Deadlock& deadlock) {
+    QStringList sessions;
+    for (const etcd::SessionId& session : deadlock.sessions)
+        sessions << (session.lease != 0 ? leaseText(session.lease)
+                                        : QString::fromStdString(displayKey(session.key)));
+    return sessions.join(',');
+}
+
+// A deadlock's rows in the alarm colour: it never ends by itself.
+class DeadlockRowsInRed : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.data(BlockersModel::DeadlockRole).toBool())
+            option->palette.setColor(QPalette::Text, QColor(0xc6, 0x28, 0x28));
+    }
+};
+
+} // namespace
+
+BlockersPage::BlockersPage(QWidget* parent)
+    : QWidget(parent)
+    , model_(new BlockersModel(this))
+    , summary_(new QLabel(this))
+    , view_(new QTreeView(this))
+    , break_(new QPushButton(tr("Break deadlock…"), this)) {
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* note = new QLabel(
+        tr("A session is a lease: Go's concurrency.Session puts all of a client's locks on one, "
+           "so a lease that holds one lock and waits in another is one client holding one while "
+           "it waits for the other. Waiters that hold no key (single-key locks, as python-etcd3, "
+           "node etcd3's lock() and tooz take them) wait invisibly and are not shown."),
+        this);
+    note->setWordWrap(true);
+    note->setEnabled(false); // the palette's quieter text
+    view_->setModel(model_);
+    view_->setItemDelegate(new DeadlockRowsInRed(view_));
+    view_->setObjectName("blockersView");
+    view_->setUniformRowHeights(true);
+    view_->setAlternatingRowColors(true);
+    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->header()->setSectionResizeMode(QHeaderView::Interactive);
+    view_->header()->setStretchLastSection(true);
+    view_->header()->resizeSection(BlockersModel::Session, 330);
+    view_->header()->resizeSection(BlockersModel::Lock, 170);
+    view_->header()->resizeSection(BlockersModel::WaitsFor, 330);
+    view_->header()->resizeSection(BlockersModel::Blocks, 330);
+    break_->setObjectName("breakDeadlockButton");
+    break_->setToolTip(tr("Revoke the lease named to end the selected deadlock (asks first)"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(break_);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary_);
+    layout->addWidget(note);
+    layout->addWidget(view_, 1);
+    layout->addLayout(buttons);
+
+    connect(break_, &QPushButton::clicked, this, &BlockersPage::breakSelectedDeadlock);
+    connect(model_, &QAbstractItemModel::modelReset, view_, &QTreeView::expandAll);
+    connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::updateButtons);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &BlockersPage::updateButtons);
+    refreshTimer_.setInterval(RefreshIntervalMs);
+    connect(&refreshTimer_, &QTimer::timeout, this, &BlockersPage::refresh);
+    refresh();
+}
+
+BlockersPage::~BlockersPage() = default;
+
+void BlockersPage::setWorkspace(Workspace* workspace) {
+    workspace_ = workspace;
+    if (workspace)
+        refreshTimer_.start();
+    else
+        refreshTimer_.stop();
+    refresh();
+}
+
+void BlockersPage::refresh() {
+    const etcd::WaitForGraph none;
+    const etcd::WaitForGraph& graph = workspace_ ? workspace_->lockWatch()->waitForGraph() : none;
+    model_->refresh(graph, std::chrono::system_clock::now());
+    summary_->setText(
+        tr("%n session(s) waiting", nullptr, static_cast<int>(graph.sessionsWaiting())) +
+        QStringLiteral(" · ") +
+        tr("%n deadlock(s)", nullptr, static_cast<int>(model_->deadlockCount())) +
+        QStringLiteral(" · ") +
+        tr("%n root blocker(s)", nullptr, static_cast<int>(model_->rootCount())));
+    QSet<QString> now;
+    for (const etcd::Deadlock& deadlock : model_->deadlocks()) {
+        const QString id = idOf(deadlock);
+        now.insert(id);
+        if (!deadlocksShown_.contains(id))
+            emit deadlockBegan(id, tr("Deadlock: %1 wait on each other; revoke lease %2 to break "
+                                      "it (Blockers tab)")
+                                       .arg(id, leaseText(deadlock.breakBy.lease)));
+    }
+    for (const QString& id : std::as_const(deadlocksShown_))
+        if (!now.contains(id))
+            emit deadlockEnded(id);
+    deadlocksShown_ = now;
+    updateButtons();
+}
+
+QString BlockersPage::summary() const {
+    return summary_->text();
+}
+
+void BlockersPage::updateButtons() {
+    const QModelIndex current = view_->currentIndex();
+    const bool canAct = workspace_ && workspace_->lockActions();
+    break_->setEnabled(canAct && current.isValid() &&
+                       current.data(BlockersModel::DeadlockRole).toBool());
+}
+
+const etcd::Deadlock* BlockersPage::deadlockOf(qint64 lease) const {
+    for (const etcd::Deadlock& deadlock : model_->deadlocks())
+        if (deadlock.breakBy.lease == lease)
+            return &deadlock;
+    return nullptr;
+}
+
+QString BlockersPage::breakText(const etcd::Deadlock* deadlock, qint64 lease) const {
+    if (!deadlock)
+        return tr("The deadlock that lease %1 was in has ended: there is nothing to break.")
+            .arg(leaseText(lease));
+    return tr("Revoke lease %1 to end the deadlock of %2 sessions?\n\netcd deletes every key of "
+              "that lease: the %n lock(s) it holds go to their next waiters, and its program "
+              "finds its session lost.",
+              nullptr, static_cast<int>(deadlock->breakLosesHeld))
+        .arg(leaseText(lease))
+        .arg(deadlock->sessions.size());
+}
+
+void BlockersPage::breakSelectedDeadlock() {
+    const QModelIndex current = view_->currentIndex();
+    if (!workspace_ || !workspace_->lockActions() || !current.isValid() ||
+        !current.data(BlockersModel::DeadlockRole).toBool())
+        return;
+    const qint64 lease = current.data(BlockersModel::BreakLeaseRole).toLongLong();
+    const etcd::Deadlock* deadlock = deadlockOf(lease);
+    if (!deadlock || lease == 0)
+        return; // a key without a lease: Force release on the Locks page deletes it
+    // The plan is what the confirmation names: this lease, through one of its waiting keys.
+    ForceReleasePlan plan;
+    plan.lease = lease;
+    for (const etcd::Wait& wait : deadlock->waits)
+        if (wait.waiter.lease == lease)
+            plan.key = QByteArray::fromStdString(wait.waitingKey);
+    QMessageBox confirm(QMessageBox::Warning, tr("Break deadlock"), QString(), QMessageBox::Cancel,
+                        this);
+    QPushButton* act = confirm.addButton(tr("Revoke lease"), QMessageBox::DestructiveRole);
+    confirm.setDefaultButton(QMessageBox::Cancel);
+    // The sessions may end the deadlock themselves while the user reads (a lease expires):
+    // the text follows it, and refuses once it is gone.
+    auto follow = [this, &confirm, act, lease] {
+        const etcd::Deadlock* now = deadlockOf(lease);
+        confirm.setText(breakText(now, lease));
+        act->setEnabled(now != nullptr);
+    };
+    follow();
+    connect(&refreshTimer_, &QTimer::timeout, &confirm, follow);
+    confirm.exec();
+    if (confirm.clickedButton() != act || !workspace_ || !workspace_->lockActions() ||
+        !deadlockOf(lease))
+        return;
+    workspace_->lockActions()->forceRelease(plan);
+}
+
+} // namespace lockscope

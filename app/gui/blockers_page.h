@@ -1,0 +1,61 @@
+#pragma once
+
+#include "etcdclient/locks/wait_for_graph.h"
+
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTreeView;
+
+namespace lockscope {
+
+class BlockersModel;
+class Workspace;
+
+// The Blockers tab: who waits for whom across every lock under the prefix (etcd::WaitForGraph,
+// kept by the LockWatch). Deadlocks first, in red, each with "Break deadlock…": the lease the
+// graph names is revoked after a confirmation that follows the deadlock while it is open (and
+// refuses once it ended). Then the root blockers, most sessions blocked first, each with its
+// tree of waiters. Read once a second, whichever tab is shown, so a deadlock reaches the
+// problems area within a second of the key that closed it.
+class BlockersPage : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int RefreshIntervalMs = 1000;
+
+    explicit BlockersPage(QWidget* parent = nullptr);
+    ~BlockersPage() override;
+
+    void setWorkspace(Workspace* workspace);
+    BlockersModel* model() const { return model_; }
+    QString summary() const; // the text above the tree, for tests
+    void refresh();
+    // Asks to break the deadlock of the selected row (the lease it names).
+    void breakSelectedDeadlock();
+
+signals:
+    // A deadlock among these sessions began, or ended: the problems area lists it once while it
+    // lasts. `id` names the deadlock (its sessions), `text` says what to do.
+    void deadlockBegan(const QString& id, const QString& text);
+    void deadlockEnded(const QString& id);
+
+private:
+    void updateButtons();
+    // The deadlock `lease` is in now, if it is in one.
+    const etcd::Deadlock* deadlockOf(qint64 lease) const;
+    QString breakText(const etcd::Deadlock* deadlock, qint64 lease) const;
+
+    QPointer<Workspace> workspace_;
+    BlockersModel* model_;
+    QLabel* summary_;
+    QTreeView* view_;
+    QPushButton* break_;
+    QTimer refreshTimer_;
+    QSet<QString> deadlocksShown_; // by id, for deadlockBegan/Ended
+};
+
+} // namespace lockscope

@@ -1,0 +1,119 @@
+// The Blockers page against a real etcd: a deadlock laid out as two sessions leave it reaches
+// the page and the problems signal within about a second, its Break revokes the lease it names
+// through the confirmation, and the page and the signal then say it ended.
+#include "app/core/blockers_model.h"
+#include "app/core/lock_watch.h"
+#include "app/core/workspace.h"
+#include "app/gui/blockers_page.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/hex_id.h"
+#include "etcdclient/key_range.h"
+#include "support/local_etcd.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace lockscope;
+
+class BlockersPageIntegrationTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(etcd_.start(), etcd_.error().c_str()); }
+    void cleanupTestCase() { etcd_.stop(); }
+
+    void aDeadlockIsShownAndBrokenByRevokingTheLeaseItNames() {
+        Workspace workspace(etcd_.client().options());
+        workspace.lockWatch()->setPrefix("/bp/");
+        BlockersPage page;
+        QSignalSpy began(&page, &BlockersPage::deadlockBegan);
+        QSignalSpy ended(&page, &BlockersPage::deadlockEnded);
+        page.setWorkspace(&workspace);
+
+        // a holds /bp/1 and waits for /bp/2, b the other way round; c waits behind b in /bp/1.
+        const int64_t a = grant(), b = grant(), c = grant();
+        put("/bp/1", a);
+        put("/bp/2", b);
+        put("/bp/2", a);
+        QElapsedTimer sinceClosed;
+        put("/bp/1", b);
+        sinceClosed.start();
+        put("/bp/1", c);
+        QTRY_COMPARE_WITH_TIMEOUT(began.size(), 1, 5000);
+        qInfo("deadlock shown %lld ms after the key that closed it", sinceClosed.elapsed());
+        QVERIFY2(sinceClosed.elapsed() < 2500, "a deadlock must show within about a second");
+        QCOMPARE(page.model()->deadlockCount(), std::size_t(1));
+        QVERIFY2(page.summary().contains("3 session"), qPrintable(page.summary()));
+        const QModelIndex cycle = page.model()->index(0, BlockersModel::Session);
+        QVERIFY(cycle.data(BlockersModel::DeadlockRole).toBool());
+        QCOMPARE(page.model()->rowCount(cycle), 2);
+        const qint64 named = cycle.data(BlockersModel::BreakLeaseRole).toLongLong();
+        QVERIFY(named == a || named == b);
+
+        page.resize(1200, 500);
+        const QString dir = qEnvironmentVariable("LOCKSCOPE_ARTIFACTS_DIR", QT_TESTCASE_BUILDDIR);
+        QDir().mkpath(dir);
+        QVERIFY(page.grab().save(dir + "/blockers_page.png"));
+
+        // Break: the confirmation names the lease, and Revoke revokes that one.
+        auto* view = page.findChild<QTreeView*>("blockersView");
+        QVERIFY(view);
+        view->setCurrentIndex(cycle);
+        QString asked;
+        QTimer::singleShot(200, this, [&asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            asked = box->text();
+            for (QAbstractButton* button : box->buttons())
+                if (box->buttonRole(button) == QMessageBox::DestructiveRole)
+                    button->click();
+        });
+        page.breakSelectedDeadlock();
+        QVERIFY2(asked.contains(QString::fromStdString(etcd::leaseHex(named))), qPrintable(asked));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 5000);
+        QCOMPARE(page.model()->deadlockCount(), std::size_t(0));
+        QCOMPARE(keysOfLease("/bp/", named), 0);
+        QCOMPARE(keysOfLease("/bp/", named == a ? b : a), 2); // the other session holds both
+        revoke(a);
+        revoke(b);
+        revoke(c);
+    }
+
+private:
+    int64_t grant() {
+        etcd::pb::LeaseGrantRequest request;
+        request.set_ttl(60);
+        const auto lease = etcd::call(etcd_.client(), &etcd::Client::leaseGrant, request);
+        return lease ? lease->id() : 0;
+    }
+    void revoke(int64_t lease) {
+        etcd::pb::LeaseRevokeRequest request;
+        request.set_id(lease);
+        etcd::call(etcd_.client(), &etcd::Client::leaseRevoke, request);
+    }
+    void put(const std::string& lock, int64_t lease) {
+        etcd::pb::PutRequest request;
+        request.set_key(lock + "/" + etcd::leaseHex(lease));
+        request.set_lease(lease);
+        QVERIFY(etcd::call(etcd_.client(), &etcd::Client::put, request));
+    }
+    int keysOfLease(const std::string& prefix, int64_t lease) {
+        etcd::pb::RangeRequest request;
+        request.set_key(prefix);
+        request.set_range_end(etcd::prefixRangeEnd(prefix));
+        const auto got = etcd::call(etcd_.client(), &etcd::Client::range, request);
+        int count = 0;
+        if (got)
+            for (const auto& kv : got->kvs())
+                count += kv.lease() == lease ? 1 : 0;
+        return count;
+    }
+
+    test::LocalEtcd etcd_;
+};
+
+QTEST_MAIN(BlockersPageIntegrationTest)
+#include "blockers_page_integration_test.moc"
