@@ -6,8 +6,19 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Each phase's time, printed at the end (a fresh machine's figures: docs/performance-history.md).
+phases=()
+phase_began=$(date +%s)
+phase_done() {
+  phases+=("$(printf '%5d s  %s' $(( $(date +%s) - phase_began )) "$1")")
+  phase_began=$(date +%s)
+}
+print_phases() { echo "== phases"; printf '%s\n' "${phases[@]}"; }
+trap print_phases EXIT
+
 source "$root/scripts/deps.sh"
 lockscope_install_deps
+phase_done "Debian packages"
 
 build_dir="$root/build"
 args=()
@@ -24,7 +35,6 @@ for arg in "$@"; do
   esac
 done
 
-began=$(date +%s)
 if $tsan; then
   # Only the programs of the tests labelled tsan (tests/CMakeLists.txt), as the labels say: the
   # GUI's under TSan would take long to build and are not run.
@@ -35,7 +45,7 @@ if $tsan; then
   for program in "${programs[@]}"; do targets+=("$(basename "$program")"); done
 fi
 "$root/scripts/build.sh" "${args[@]}" --build-dir "$build_dir" "${targets[@]}"
-echo "== built $(basename "$build_dir") in $(( $(date +%s) - began )) s"
+phase_done "build ($(basename "$build_dir"))"
 if $tsan; then
   # ctest leaves out a GoogleTest program that is not built, with its labels: say it instead.
   for program in "${programs[@]}"; do
@@ -66,9 +76,11 @@ cd "$build_dir"
 # the machine to itself, and only in the plain build (a sanitizer's slowdown is a fault of its
 # own: sessions starved of CPU past their TTL are rightly declared lost).
 "${run[@]}" ctest --output-on-failure --parallel 2 --timeout 300 -LE fault "${ctest_args[@]}"
+phase_done "tests"
 if [ "$build_dir" = "$root/build" ]; then
   echo "== fault suite: etcd members killed, stopped and restarted under lock contention"
   # Verbose: each scenario prints its figures (acquisitions per second before, during and
   # after the fault, sessions lost, time to recover, keys and leases left, stale writes).
   ctest --output-on-failure --timeout 300 -L fault --verbose
+  phase_done "fault suite"
 fi
