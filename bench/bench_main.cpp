@@ -29,8 +29,9 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
     return none;
 }
 
-const std::vector<std::string> figureGroups = {"floor",  "locks", "anchor", "monitor", "gui",
-                                               "window", "large", "replot", "stage",   "filter"};
+const std::vector<std::string> figureGroups = {"floor", "locks",  "anchor", "monitor",
+                                               "gui",   "window", "large",  "replot",
+                                               "stage", "filter", "graph"};
 // Groups only --only runs: they take long.
 const std::vector<std::string> longGroups = {"soak"};
 
@@ -44,7 +45,8 @@ int usage() {
                "  with their floors), anchor (Go's Mutex in-process, and etcdctl), monitor, gui\n"
                "  (event to model), window (on 10k locks), large (the window on a million keys),\n"
                "  replot, stage (frames while the lab\n"
-               "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks).\n"
+               "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks),\n"
+               "  graph (the wait-for graph on 1M lock keys, in memory).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -171,6 +173,14 @@ int main(int argc, char** argv) {
         all.push_back(filter->sort);
         all.push_back(filter->insert);
     }
+    const auto graph =
+        wanted("graph")
+            ? std::optional(measureWaitForGraph(quick ? 25000 : 250000, 4, quick ? 2000 : 20000))
+            : std::nullopt;
+    if (graph) {
+        all.push_back(graph->tableApply);
+        all.push_back(graph->graphApply);
+    }
     if (stage) {
         all.push_back(stage->frames);
         all.push_back(stage->frameCpu);
@@ -209,6 +219,15 @@ int main(int argc, char** argv) {
                     w.load.fullListSeconds, w.load.longestStallMs, w.residentMb,
                     w.residentMb * 1024 * 1024 / w.shape.keys());
 
+    if (graph)
+        std::printf("graph: %d locks x %d keys: built in %.3f s, %.1f MB resident; a deadlock of "
+                    "%zu sessions found in %.1f ms; with 1000 waits, %zu deadlock and %zu root "
+                    "blockers found in %.3f ms; an event costs %.2f x the table's apply alone "
+                    "(p50)\n",
+                    graph->locks, graph->keysPerLock, graph->buildSeconds, graph->residentMb,
+                    graph->deadlockSessions, graph->cycleSearchMs, graph->sparseDeadlocks,
+                    graph->sparseRootBlockers, graph->sparseQuestionsMs,
+                    graph->graphApply.p(50) / std::max(1e-9, graph->tableApply.p(50)));
     if (soak)
         std::printf("soak: %.0f min, lab of 100 workers with chaos: after %.1f min, resident "
                     "%+.3f MB a minute (%.1f to %.1f MB), heap in use %+.3f MB a minute, CPU %+.3f "

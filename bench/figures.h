@@ -103,6 +103,23 @@ struct ReplotFigure {
 // QCustomPlot replot (in the running QApplication), and the memory a day takes.
 ReplotFigure measureReplot();
 
+struct WaitForGraphFigure {
+    int locks = 0;
+    int keysPerLock = 0;
+    double buildSeconds = 0;  // the graph from every lock of a loaded table
+    double residentMb = 0;    // the graph's growth of the resident set
+    double cycleSearchMs = 0; // deadlocks() with every session in one ring
+    std::size_t deadlockSessions = 0;
+    Samples tableApply;           // the lock table's apply of one event, alone
+    Samples graphApply;           // the same with the graph kept from the touched locks
+    double sparseQuestionsMs = 0; // deadlocks() and rootBlockers() with 1000 waits
+    std::size_t sparseDeadlocks = 0;
+    std::size_t sparseRootBlockers = 0;
+};
+// The wait-for graph in memory on `locks` x `keysPerLock` Go lock keys whose sessions wait on
+// each other round the whole prefix, `events` waiters joining and leaving.
+WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events);
+
 struct LockFilterFigure {
     int locks;
     double listSeconds; // the lock list (model and sorting proxy) taking every lock

@@ -13,8 +13,9 @@ namespace lockscope {
 // "lease_hex"} and, for a key without a lease (a session of its own), {"key", "key_b64"}. A wait
 // is {"lock", "waiting_key", "on_key" (each with "*_b64"), "waiter", "on"}; a root blocker's
 // "waits" are its tree of waiters, nearest first. "unrenewed": its lease's TTL shows nobody
-// renewed it for half its TTL (etcd::leaseUnrenewed), the likely culprit. No times: one read
-// cannot tell how long anyone has waited.
+// renewed it for half its TTL (etcd::leaseUnrenewed), the likely culprit. "held" and
+// "break_loses_held" count the locks held that someone waits for. No times: one read cannot tell
+// how long anyone has waited.
 std::string blockersJson(const etcd::WaitForGraph& graph, const etcd::LockMonitorState& state);
 
 } // namespace lockscope

@@ -154,10 +154,11 @@ QVariant BlockersModel::data(const QModelIndex& index, int role) const {
                          : QString();
     case Blocks:
         if (cycleRow)
-            return tr("break: revoke %1 (it holds %n key(s))", nullptr, static_cast<int>(node.held))
+            return tr("break: revoke %1 (it holds %n lock(s) others wait for)", nullptr,
+                      static_cast<int>(node.held))
                 .arg(sessionText(*node.breakBy));
         if (!node.deadlock && node.parent < 0)
-            return tr("%n session(s), %1 directly; holds %2 key(s)", nullptr,
+            return tr("%n session(s), %1 directly; holds %2 lock(s) others wait for", nullptr,
                       static_cast<int>(node.blocks))
                 .arg(node.direct)
                 .arg(node.held);

@@ -53,9 +53,10 @@ void printText(const etcd::WaitForGraph& graph, const etcd::LockMonitorState& st
                 .arg(sessions.join(QStringLiteral(", "))));
         for (const etcd::Wait& wait : deadlock.waits)
             print(QStringLiteral("  ") + waitText(wait));
-        print(QCoreApplication::translate("lockscopectl",
-                                          "  to break it, revoke %1 (it holds %n key(s)): %2",
-                                          nullptr, held)
+        print(QCoreApplication::translate(
+                  "lockscopectl",
+                  "  to break it, revoke %1 (it holds %n lock(s) others wait for): %2", nullptr,
+                  held)
                   .arg(sessionText(deadlock.breakBy), breakCommand(deadlock.breakBy)));
     }
     for (const etcd::RootBlocker& root : roots) {
@@ -66,10 +67,10 @@ void printText(const etcd::WaitForGraph& graph, const etcd::LockMonitorState& st
             lease = QCoreApplication::translate("lockscopectl", ", TTL %1 s of %2 s")
                         .arg(ttl->second.ttlSeconds)
                         .arg(ttl->second.grantedTtlSeconds);
-        print(QCoreApplication::translate(
-                  "lockscopectl",
-                  "root blocker %1 blocks %n session(s), %2 directly (keys held: %3%4)", nullptr,
-                  blocked)
+        print(QCoreApplication::translate("lockscopectl",
+                                          "root blocker %1 blocks %n session(s), %2 directly "
+                                          "(locks held that others wait for: %3%4)",
+                                          nullptr, blocked)
                   .arg(sessionText(root.session), QString::number(root.direct),
                        QString::number(root.held), lease));
         if (root.session.lease != 0 && ttl != state.leases.end() &&

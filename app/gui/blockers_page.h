@@ -21,7 +21,8 @@ class Workspace;
 // graph names is revoked after a confirmation that follows the deadlock while it is open (and
 // refuses once it ended). Then the root blockers, most sessions blocked first, each with its
 // tree of waiters. Read once a second, whichever tab is shown, so a deadlock reaches the
-// problems area within a second of the key that closed it.
+// problems area within a second of the key that closed it (less often when a read takes over a
+// fifth of that).
 class BlockersPage : public QWidget {
     Q_OBJECT
 public:

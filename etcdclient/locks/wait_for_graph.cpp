@@ -22,7 +22,8 @@ void WaitForGraph::setLock(const std::string& name, const LockQueue* queue) {
                 held_.erase(holder);
         holdersByLock_.erase(old);
     }
-    if (!queue || queue->keys.empty())
+    // Only a queue with someone waiting in it has waits or holders worth keeping.
+    if (!queue || !queue->waitersVisible() || queue->keys.size() <= queue->holderCount())
         return;
     std::vector<SessionId> holders;
     std::vector<Wait> waits;
@@ -35,7 +36,7 @@ void WaitForGraph::setLock(const std::string& name, const LockQueue* queue) {
             continue;
         }
         const LockKey* on = queue->waitsOn(i);
-        if (!on || !queue->waitersVisible())
+        if (!on)
             continue;
         Wait wait{name,
                   key.key,

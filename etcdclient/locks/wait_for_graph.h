@@ -36,18 +36,19 @@ struct Wait {
 };
 
 // Sessions each waiting on the next, round to the first: none lets go until a lease ends, and a
-// kept-alive lease never does. Revoking breakBy's lease ends it losing the fewest held keys.
+// kept-alive lease never does. Revoking breakBy's lease ends it, handing on the fewest locks
+// that others wait for.
 struct Deadlock {
     std::vector<SessionId> sessions; // in order
     std::vector<Wait> waits;         // the waits among them
     SessionId breakBy;
-    std::size_t breakLosesHeld = 0; // keys breakBy holds, lost with its lease
+    std::size_t breakLosesHeld = 0; // held(breakBy): handed on when its lease goes
 };
 
 // A session that waits on nobody while others wait on it, directly or through others.
 struct RootBlocker {
     SessionId session;
-    std::size_t held = 0;       // keys it holds
+    std::size_t held = 0;       // WaitForGraph::held
     std::size_t direct = 0;     // sessions waiting on it
     std::size_t transitive = 0; // sessions it blocks, directly or through others
     // The oldest wait among the sessions it blocks.
@@ -73,6 +74,8 @@ public:
     // What `session` waits on, by waiting key; and the waits on it.
     std::vector<Wait> waitsFrom(const SessionId& session) const;
     std::vector<Wait> waitsOn(const SessionId& session) const;
+    // The keys `session` holds in locks that someone waits for. Locks nobody waits for are not
+    // kept at all: a million uncontended locks cost the graph nothing.
     std::size_t held(const SessionId& session) const;
     // The root blockers `session` waits for in the end (none when it waits on nobody, or only
     // on a deadlock).

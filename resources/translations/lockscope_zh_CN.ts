@@ -685,12 +685,6 @@ Acquire with this TTL anyway?</source>
             <numerusform>死锁：%n 个会话相互等待</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>break: revoke %1 (it holds %n key(s))</source>
-        <translation>
-            <numerusform>打破：撤销 %1（它持有 %n 个键）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Session</source>
         <translation>会话</translation>
@@ -712,9 +706,15 @@ Acquire with this TTL anyway?</source>
         <translation>已等待</translation>
     </message>
     <message numerus="yes">
-        <source>%n session(s), %1 directly; holds %2 key(s)</source>
+        <source>break: revoke %1 (it holds %n lock(s) others wait for)</source>
         <translation>
-            <numerusform>%n 个会话，其中 %1 个直接等待；持有 %2 个键</numerusform>
+            <numerusform>打破：撤销 %1（它持有 %n 个他人在等待的锁）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s), %1 directly; holds %2 lock(s) others wait for</source>
+        <translation>
+            <numerusform>%n 个会话，其中 %1 个直接等待；持有 %2 个他人在等待的锁</numerusform>
         </translation>
     </message>
 </context>
@@ -3279,21 +3279,21 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
             <numerusform>修订版本 %1，%2 下：%n 个会话在等待</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>  to break it, revoke %1 (it holds %n key(s)): %2</source>
-        <translation>
-            <numerusform>  要打破它，请撤销 %1（它持有 %n 个键）：%2</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>root blocker %1 blocks %n session(s), %2 directly (keys held: %3%4)</source>
-        <translation>
-            <numerusform>根阻塞者 %1 阻塞了 %n 个会话，其中 %2 个直接等待它（持有的键：%3%4）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Each worker holds its lock and then takes the next one in --locks on the same session: with a worker per lock, a real deadlock (see lockscopectl blockers).</source>
         <translation>每个工作者持有自己的锁，然后在同一会话上获取 --locks 中的下一个：每个锁一个工作者时，就是真正的死锁（见 lockscopectl blockers）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>  to break it, revoke %1 (it holds %n lock(s) others wait for): %2</source>
+        <translation>
+            <numerusform>  要打破它，请撤销 %1（它持有 %n 个他人在等待的锁）：%2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>root blocker %1 blocks %n session(s), %2 directly (locks held that others wait for: %3%4)</source>
+        <translation>
+            <numerusform>根阻塞者 %1 阻塞了 %n 个会话，其中 %2 个直接等待它（持有的他人在等待的锁：%3%4）</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -119,7 +119,7 @@ TEST_F(BlockersIntegrationTest, AChainOfFiveSessionsNamesItsRootAndTheRootMovesO
     EXPECT_EQ(roots[0].toObject()["session"].toObject()["lease_hex"].toString().toStdString(),
               leases[1]);
     EXPECT_EQ(roots[0].toObject()["transitive"].toInt(), 3);
-    EXPECT_EQ(roots[0].toObject()["held"].toInt(), 2);
+    EXPECT_EQ(roots[0].toObject()["held"].toInt(), 1) << "/ch/2: /ch/1 has nobody waiting";
     // The rest let go in turn, each once it holds both of its locks.
     for (int i = 1; i < 5; ++i) {
         if (i > 1) {
