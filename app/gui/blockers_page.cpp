@@ -6,6 +6,7 @@
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
 #include "etcdclient/hex_id.h"
+#include "widgets/wait_graph_view.h"
 
 #include <QElapsedTimer>
 #include <QHBoxLayout>
@@ -13,9 +14,13 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <map>
 
 namespace lockscope {
 
@@ -54,6 +59,7 @@ BlockersPage::BlockersPage(QWidget* parent)
     , model_(new BlockersModel(this))
     , summary_(new QLabel(this))
     , view_(new QTreeView(this))
+    , graphView_(new WaitGraphView)
     , break_(new QPushButton(tr("Break deadlock…"), this)) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -86,12 +92,21 @@ BlockersPage::BlockersPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary_);
     layout->addWidget(note);
-    layout->addWidget(view_, 1);
+    auto* drawing = new QScrollArea;
+    drawing->setWidget(graphView_);
+    drawing->setWidgetResizable(true);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(view_);
+    split->addWidget(drawing);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
     layout->addLayout(buttons);
 
     connect(break_, &QPushButton::clicked, this, &BlockersPage::breakSelectedDeadlock);
     connect(model_, &QAbstractItemModel::modelReset, view_, &QTreeView::expandAll);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::updateButtons);
+    connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::drawGraph);
+    connect(graphView_, &WaitGraphView::nodeClicked, this, &BlockersPage::selectSession);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &BlockersPage::updateButtons);
     refreshTimer_.setInterval(RefreshIntervalMs);
@@ -141,6 +156,61 @@ void BlockersPage::refresh() {
     // more than a fifth of the time.
     refreshTimer_.setInterval(
         std::max(RefreshIntervalMs, 5 * static_cast<int>(std::min<qint64>(took.elapsed(), 60000))));
+}
+
+void BlockersPage::drawGraph() {
+    std::vector<WaitGraphView::Node> nodes;
+    std::vector<WaitGraphView::Edge> edges;
+    std::map<etcd::SessionId, int> placed;
+    auto place = [&](const etcd::SessionId& session, int column, bool deadlock) {
+        if (auto found = placed.find(session); found != placed.end())
+            return found->second;
+        if (static_cast<int>(nodes.size()) >= MaxDrawnSessions)
+            return -1;
+        nodes.push_back({QString::number(session.lease), sessionText(session), column, deadlock});
+        return placed[session] = static_cast<int>(nodes.size()) - 1;
+    };
+    auto link = [&](const etcd::Wait& wait) {
+        const auto on = placed.find(wait.on);
+        const int from =
+            on == placed.end()
+                ? -1
+                : place(wait.waiter, nodes[static_cast<std::size_t>(on->second)].column + 1, false);
+        if (from >= 0)
+            edges.push_back({from, on->second, displayKeyText(wait.lock)});
+    };
+    const etcd::WaitForGraph none;
+    const etcd::WaitForGraph& graph = workspace_ ? workspace_->lockWatch()->waitForGraph() : none;
+    for (const etcd::Deadlock& deadlock : model_->deadlocks()) {
+        for (const etcd::SessionId& session : deadlock.sessions)
+            place(session, 0, true);
+        for (const etcd::Wait& wait : deadlock.waits)
+            if (placed.count(wait.waiter) && placed.count(wait.on))
+                edges.push_back({placed[wait.waiter], placed[wait.on], displayKeyText(wait.lock)});
+        // Who waits on the deadlock from outside it is blocked by it for good.
+        for (const etcd::SessionId& session : deadlock.sessions)
+            for (const etcd::Wait& wait : graph.waitsBehind(session))
+                if (!std::binary_search(deadlock.sessions.begin(), deadlock.sessions.end(),
+                                        wait.waiter))
+                    link(wait);
+    }
+    for (const etcd::RootBlocker& root : graph.rootBlockers()) {
+        if (place(root.session, 0, false) < 0)
+            break;
+        for (const etcd::Wait& wait : graph.waitsBehind(root.session))
+            link(wait);
+    }
+    graphView_->setGraph(std::move(nodes), std::move(edges));
+}
+
+void BlockersPage::selectSession(const QString& lease) {
+    const QModelIndexList found =
+        model_->match(model_->index(0, 0), BlockersModel::LeaseRole, lease.toLongLong(), 1,
+                      Qt::MatchExactly | Qt::MatchRecursive | Qt::MatchWrap);
+    if (!found.isEmpty()) {
+        view_->setCurrentIndex(found.front());
+        view_->scrollTo(found.front());
+    }
 }
 
 QString BlockersPage::summary() const {

@@ -14,25 +14,29 @@ class QTreeView;
 namespace lockscope {
 
 class BlockersModel;
+class WaitGraphView;
 class Workspace;
 
 // The Blockers tab: who waits for whom across every lock under the prefix (etcd::WaitForGraph,
 // kept by the LockWatch). Deadlocks first, in red, each with "Break deadlock…": the lease the
 // graph names is revoked after a confirmation that follows the deadlock while it is open (and
 // refuses once it ended). Then the root blockers, most sessions blocked first, each with its
-// tree of waiters. Read once a second, whichever tab is shown, so a deadlock reaches the
-// problems area within a second of the key that closed it (less often when a read takes over a
-// fifth of that).
+// tree of waiters; below, the same as a drawing (WaitGraphView, the first MaxDrawnSessions
+// sessions), whose boxes select their rows. Read once a second, whichever tab is shown, so a
+// deadlock reaches the problems area within a second of the key that closed it (less often when a
+// read takes over a fifth of that).
 class BlockersPage : public QWidget {
     Q_OBJECT
 public:
     static constexpr int RefreshIntervalMs = 1000;
+    static constexpr int MaxDrawnSessions = 400;
 
     explicit BlockersPage(QWidget* parent = nullptr);
     ~BlockersPage() override;
 
     void setWorkspace(Workspace* workspace);
     BlockersModel* model() const { return model_; }
+    WaitGraphView* graphView() const { return graphView_; }
     QString summary() const; // the text above the tree, for tests
     void refresh();
     // Asks to break the deadlock of the selected row (the lease it names).
@@ -46,6 +50,9 @@ signals:
 
 private:
     void updateButtons();
+    // The drawing from the graph, after the tree changed.
+    void drawGraph();
+    void selectSession(const QString& lease);
     // The deadlock `lease` is in now, if it is in one.
     const etcd::Deadlock* deadlockOf(qint64 lease) const;
     QString breakText(const etcd::Deadlock* deadlock, qint64 lease) const;
@@ -54,6 +61,7 @@ private:
     BlockersModel* model_;
     QLabel* summary_;
     QTreeView* view_;
+    WaitGraphView* graphView_;
     QPushButton* break_;
     QTimer refreshTimer_;
     QSet<QString> deadlocksShown_; // by id, for deadlockBegan/Ended

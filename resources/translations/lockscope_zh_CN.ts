@@ -2716,6 +2716,13 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     </message>
 </context>
 <context>
+    <name>lockscope::WaitGraphView</name>
+    <message>
+        <source>waits in %1 for %2</source>
+        <translation>在 %1 中等待 %2</translation>
+    </message>
+</context>
+<context>
     <name>lockscopectl</name>
     <message>
         <source>Usage: %1

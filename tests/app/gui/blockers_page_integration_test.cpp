@@ -9,6 +9,7 @@
 #include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
 #include "support/local_etcd.h"
+#include "widgets/wait_graph_view.h"
 
 #include <QMessageBox>
 #include <QPushButton>
@@ -51,6 +52,8 @@ private slots:
         QVERIFY(cycle.data(BlockersModel::DeadlockRole).toBool());
         QCOMPARE(page.model()->rowCount(cycle), 2);
         const qint64 named = cycle.data(BlockersModel::BreakLeaseRole).toLongLong();
+        // The drawing: the two of the deadlock, and c, blocked by it for good.
+        QCOMPARE(page.graphView()->nodeCount(), 3);
         QVERIFY(named == a || named == b);
 
         page.resize(1200, 500);
