@@ -14,9 +14,10 @@ const char* const FolderSetting = "export/folder";
 
 QString defaultExportPath(const QString& title, const QString& suffix) {
     QString folder = QSettings().value(FolderSetting).toString();
+    // A folder that is gone (or a Documents never made) would have the file dialog complain.
     if (folder.isEmpty() || !QDir(folder).exists())
         folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    if (folder.isEmpty())
+    if (folder.isEmpty() || !QDir(folder).exists())
         folder = QDir::homePath();
     QString name = title.section(QRegularExpression("\\s*[(（]"), 0, 0);
     name.replace(QRegularExpression(R"([/\\:*?"<>|]+)"), "-");

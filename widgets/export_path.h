@@ -5,8 +5,8 @@
 namespace lockscope {
 
 // Where an export is offered to go: the folder of the last export, else the user's Documents
-// (never the folder LockScope happened to be started from), and a file named after what is
-// exported, as the user reads it: "lockscope-Round trip by RPC method.png", not an internal
+// (else home; never the folder LockScope happened to be started from), and a file named after what
+// is exported, as the user reads it: "lockscope-Round trip by RPC method.png", not an internal
 // object name. `title` is cut before any parenthesis and freed of characters a file name cannot
 // hold.
 QString defaultExportPath(const QString& title, const QString& suffix);

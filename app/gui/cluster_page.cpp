@@ -37,7 +37,7 @@ ClusterPage::ClusterPage(QWidget* parent)
 
     latencyPlot_->setObjectName("latencyPlot");
     latencyPlot_->setWindowSeconds(120);
-    waitPlot_->setObjectName("waitPlot");
+    waitPlot_->setObjectName("serverWaitPlot");
     waitPlot_->setWindowSeconds(120);
     waitPlot_->setDurationLabel(tr("wait"));
     waitPlot_->setEmptyText(tr("No Lock.Lock or Election.Campaign call yet"));

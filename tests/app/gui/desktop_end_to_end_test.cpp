@@ -185,7 +185,7 @@ private slots:
         QCOMPARE(queueKeyAt(window, 0), firstKey);
         QCOMPARE(queueCell(window, 0, LockQueueModel::Position), QString("holder"));
         QCOMPARE(queueKeyAt(window, 1), ourKey);
-        QCOMPARE(queueCell(window, 1, LockQueueModel::Position), QString("1"));
+        QCOMPARE(queueCell(window, 1, LockQueueModel::Position), QString("1 (ours)")); // our row
         QCOMPARE(queueCell(window, 1, LockQueueModel::Predecessor), firstKey);
         auto* card = window.findChild<HolderCard*>("holderCard");
         QCOMPARE(card->key(), firstKey);

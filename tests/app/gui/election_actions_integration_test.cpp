@@ -186,7 +186,7 @@ private slots:
         QCOMPARE(keys("/sl/job/"), std::vector<std::string>{held.key.toStdString()});
         // The Cluster page: Lock.Lock waits on the server, so it is a wait, not a round trip.
         auto* roundTrips = window.findChild<LatencyPlot*>("latencyPlot");
-        auto* waits = window.findChild<LatencyPlot*>("waitPlot");
+        auto* waits = window.findChild<LatencyPlot*>("serverWaitPlot");
         QVERIFY(roundTrips && waits);
         QTRY_VERIFY_WITH_TIMEOUT(waits->pointCount("Lock.Lock") > 0, UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(roundTrips->pointCount("KV.Range") > 0, UiTimeoutMs);

@@ -270,7 +270,8 @@ private slots:
         QStringList owners;
         for (const QCustomPlot* plot : plots)
             owners << plot->parentWidget()->objectName();
-        for (const char* name : {"holderTimeline", "waitPlot", "queueDepthPlot", "latencyPlot"})
+        for (const char* name :
+             {"holderTimeline", "waitPlot", "queueDepthPlot", "latencyPlot", "serverWaitPlot"})
             QVERIFY2(owners.contains(name), qPrintable(owners.join(", ")));
         QTemporaryDir directory;
         QVERIFY(directory.isValid());
