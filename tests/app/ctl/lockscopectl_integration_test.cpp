@@ -218,8 +218,8 @@ private slots:
              QString::fromUtf8(main.out).section("\nCommands:\n", 1).split('\n'))
             if (const auto match = commandLine.match(line); match.hasMatch())
                 commands << match.captured(1);
-        QCOMPARE(commands,
-                 (QStringList{"status", "lock", "elect", "snapshot", "watch", "lab", "exporter"}));
+        QCOMPARE(commands, (QStringList{"status", "lock", "elect", "snapshot", "blockers", "watch",
+                                        "lab", "exporter"}));
         for (const QString& command : commands) {
             const Run help = runCtl({command, "--help"});
             QVERIFY2(help.exitCode == 0, qPrintable(command + ": " + help.err));

@@ -212,7 +212,7 @@ private slots:
                                      {"Lock → Release", "Ctrl+Shift+R"},
                                      {"Lock → Force release", "Ctrl+Shift+Del"},
                                      {"Lock → Copy key", "Ctrl+Shift+C"},
-                                     {"View → Timeline", "Ctrl+2"},
+                                     {"View → Timeline", "Ctrl+3"},
                                      {"View → Lock prefix", "Ctrl+L"},
                                      {"View → Filter locks", "Ctrl+F"},
                                      {"File → Connect", "Ctrl+O"},
