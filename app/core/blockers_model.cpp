@@ -18,24 +18,21 @@ QString sessionText(const etcd::SessionId& session) {
 BlockersModel::BlockersModel(QObject* parent)
     : QAbstractItemModel(parent) {}
 
-int BlockersModel::add(Node node, int parent) {
-    const int at = static_cast<int>(nodes_.size());
+int BlockersModel::Tree::add(Node node, int parent) {
+    const int at = static_cast<int>(nodes.size());
     std::vector<int>& siblings =
-        parent < 0 ? top_ : nodes_[static_cast<std::size_t>(parent)].children;
+        parent < 0 ? top : nodes[static_cast<std::size_t>(parent)].children;
     node.parent = parent;
     node.row = static_cast<int>(siblings.size());
     siblings.push_back(at);
-    nodes_.push_back(std::move(node));
+    nodes.push_back(std::move(node));
     return at;
 }
 
 void BlockersModel::refresh(const etcd::WaitForGraph& graph,
                             std::chrono::system_clock::time_point now) {
     now_ = now;
-    std::vector<Node> before;
-    std::vector<int> topBefore;
-    before.swap(nodes_);
-    topBefore.swap(top_);
+    Tree next;
     deadlocks_ = graph.deadlocks();
     roots_ = graph.rootBlockers();
     for (const etcd::Deadlock& deadlock : deadlocks_) {
@@ -45,7 +42,7 @@ void BlockersModel::refresh(const etcd::WaitForGraph& graph,
         cycle.session = deadlock.breakBy;
         cycle.held = deadlock.breakLosesHeld;
         cycle.breakBy = deadlock.breakBy;
-        const int top = add(cycle, -1);
+        const int top = next.add(cycle, -1);
         for (const etcd::Wait& wait : deadlock.waits) {
             Node waiter;
             waiter.deadlock = true;
@@ -53,7 +50,7 @@ void BlockersModel::refresh(const etcd::WaitForGraph& graph,
             waiter.wait = wait;
             waiter.held = graph.held(wait.waiter);
             waiter.breakBy = deadlock.breakBy;
-            add(waiter, top);
+            next.add(waiter, top);
         }
     }
     for (const etcd::RootBlocker& root : roots_) {
@@ -62,7 +59,7 @@ void BlockersModel::refresh(const etcd::WaitForGraph& graph,
         node.held = root.held;
         node.blocks = root.transitive;
         node.direct = root.direct;
-        std::map<etcd::SessionId, int> placed{{root.session, add(node, -1)}};
+        std::map<etcd::SessionId, int> placed{{root.session, next.add(node, -1)}};
         // Nearest first: the session each waits on is placed before it. A session that waits on
         // two in the tree shows under both, its own waiters under the first.
         for (const etcd::Wait& wait : graph.waitsBehind(root.session)) {
@@ -70,36 +67,29 @@ void BlockersModel::refresh(const etcd::WaitForGraph& graph,
             waiter.session = wait.waiter;
             waiter.wait = wait;
             waiter.held = graph.held(wait.waiter);
-            const int at = add(waiter, placed.at(wait.on));
+            const int at = next.add(waiter, placed.at(wait.on));
             placed.emplace(wait.waiter, at);
         }
     }
-    if (nodes_ == before && top_ == topBefore) {
+    if (next == tree_) {
         // The same tree: only the waiting times moved.
-        for (std::size_t i = 0; i < nodes_.size(); ++i)
-            if (nodes_[i].wait) {
+        for (std::size_t i = 0; i < tree_.nodes.size(); ++i)
+            if (tree_.nodes[i].wait) {
                 const QModelIndex cell =
-                    createIndex(nodes_[i].row, Waiting, static_cast<quintptr>(i));
+                    createIndex(tree_.nodes[i].row, Waiting, static_cast<quintptr>(i));
                 emit dataChanged(cell, cell, {Qt::DisplayRole});
             }
         return;
     }
-    // Shown rows must not change under the view before it is told: put back, then reset.
-    std::vector<Node> after;
-    std::vector<int> topAfter;
-    after.swap(nodes_);
-    topAfter.swap(top_);
-    nodes_.swap(before);
-    top_.swap(topBefore);
     beginResetModel();
-    nodes_.swap(after);
-    top_.swap(topAfter);
+    tree_ = std::move(next);
     endResetModel();
 }
 
 QModelIndex BlockersModel::index(int row, int column, const QModelIndex& parent) const {
     const std::vector<int>& rows =
-        parent.isValid() ? nodes_[static_cast<std::size_t>(parent.internalId())].children : top_;
+        parent.isValid() ? tree_.nodes[static_cast<std::size_t>(parent.internalId())].children
+                         : tree_.top;
     if (row < 0 || row >= static_cast<int>(rows.size()) || column < 0 || column >= ColumnCount)
         return {};
     return createIndex(row, column, static_cast<quintptr>(rows[static_cast<std::size_t>(row)]));
@@ -108,19 +98,20 @@ QModelIndex BlockersModel::index(int row, int column, const QModelIndex& parent)
 QModelIndex BlockersModel::parent(const QModelIndex& child) const {
     if (!child.isValid())
         return {};
-    const int parent = nodes_[static_cast<std::size_t>(child.internalId())].parent;
+    const int parent = tree_.nodes[static_cast<std::size_t>(child.internalId())].parent;
     if (parent < 0)
         return {};
-    return createIndex(nodes_[static_cast<std::size_t>(parent)].row, 0,
+    return createIndex(tree_.nodes[static_cast<std::size_t>(parent)].row, 0,
                        static_cast<quintptr>(parent));
 }
 
 int BlockersModel::rowCount(const QModelIndex& parent) const {
     if (!parent.isValid())
-        return static_cast<int>(top_.size());
+        return static_cast<int>(tree_.top.size());
     if (parent.column() != 0)
         return 0;
-    return static_cast<int>(nodes_[static_cast<std::size_t>(parent.internalId())].children.size());
+    return static_cast<int>(
+        tree_.nodes[static_cast<std::size_t>(parent.internalId())].children.size());
 }
 
 int BlockersModel::columnCount(const QModelIndex&) const {
@@ -130,7 +121,7 @@ int BlockersModel::columnCount(const QModelIndex&) const {
 QVariant BlockersModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid())
         return {};
-    const Node& node = nodes_[static_cast<std::size_t>(index.internalId())];
+    const Node& node = tree_.nodes[static_cast<std::size_t>(index.internalId())];
     switch (role) {
     case LeaseRole: return static_cast<qint64>(node.session.lease);
     case SessionKeyRole: return QByteArray::fromStdString(node.session.key);

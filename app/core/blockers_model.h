@@ -35,6 +35,7 @@ public:
     std::size_t deadlockCount() const { return deadlocks_.size(); }
     std::size_t rootCount() const { return roots_.size(); }
     const std::vector<etcd::Deadlock>& deadlocks() const { return deadlocks_; }
+    const std::vector<etcd::RootBlocker>& roots() const { return roots_; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -46,7 +47,7 @@ public:
 
 private:
     struct Node {
-        int parent = -1; // index in nodes_; -1 for a top row
+        int parent = -1; // index in Tree::nodes; -1 for a top row
         std::vector<int> children;
         int row = 0; // among its parent's children (or the top rows)
         etcd::SessionId session;
@@ -59,10 +60,15 @@ private:
         bool deadlock = false;
         bool operator==(const Node&) const = default;
     };
-    int add(Node node, int parent);
+    // The rows: nodes by index, each knowing its children; the top rows' indexes.
+    struct Tree {
+        std::vector<Node> nodes;
+        std::vector<int> top;
+        int add(Node node, int parent); // its index
+        bool operator==(const Tree&) const = default;
+    };
 
-    std::vector<Node> nodes_;
-    std::vector<int> top_;
+    Tree tree_;
     std::vector<etcd::Deadlock> deadlocks_;
     std::vector<etcd::RootBlocker> roots_;
     std::chrono::system_clock::time_point now_{};
