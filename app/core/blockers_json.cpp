@@ -30,12 +30,14 @@ void writeWaits(JsonWriter& json, const std::vector<etcd::Wait>& waits) {
 
 } // namespace
 
-std::string blockersJson(const etcd::WaitForGraph& graph, const etcd::LockMonitorState& state) {
+std::string blockersJson(const etcd::WaitForGraph& graph,
+                         const std::vector<etcd::Deadlock>& deadlocks,
+                         const etcd::LockMonitorState& state) {
     JsonWriter json;
     json.beginObject().key("revision").value(state.revision);
     json.key("sessions_waiting").value(static_cast<int64_t>(graph.sessionsWaiting()));
     json.key("deadlocks").beginArray();
-    for (const etcd::Deadlock& deadlock : graph.deadlocks()) {
+    for (const etcd::Deadlock& deadlock : deadlocks) {
         json.beginObject().key("sessions").beginArray();
         for (const etcd::SessionId& session : deadlock.sessions)
             writeSession(json, session);

@@ -4,6 +4,7 @@
 #include "etcdclient/locks/wait_for_graph.h"
 
 #include <string>
+#include <vector>
 
 namespace lockscope {
 
@@ -16,6 +17,9 @@ namespace lockscope {
 // renewed it for half its TTL (etcd::leaseUnrenewed), the likely culprit. "held" and
 // "break_loses_held" count the locks held that someone waits for. No times: one read cannot tell
 // how long anyone has waited.
-std::string blockersJson(const etcd::WaitForGraph& graph, const etcd::LockMonitorState& state);
+// `deadlocks` are graph.deadlocks(), found once by the caller, who also needs them.
+std::string blockersJson(const etcd::WaitForGraph& graph,
+                         const std::vector<etcd::Deadlock>& deadlocks,
+                         const etcd::LockMonitorState& state);
 
 } // namespace lockscope

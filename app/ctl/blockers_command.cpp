@@ -33,9 +33,8 @@ QString breakCommand(const etcd::SessionId& session) {
                               : QStringLiteral("etcdctl del %1").arg(displayKeyText(session.key));
 }
 
-void printText(const etcd::WaitForGraph& graph, const etcd::LockMonitorState& state,
-               const std::string& prefix) {
-    const auto deadlocks = graph.deadlocks();
+void printText(const etcd::WaitForGraph& graph, const std::vector<etcd::Deadlock>& deadlocks,
+               const etcd::LockMonitorState& state, const std::string& prefix) {
     const auto roots = graph.rootBlockers();
     const int waiting = static_cast<int>(graph.sessionsWaiting());
     print(QCoreApplication::translate("lockscopectl", "revision %1 under %2: %n session(s) waiting",
@@ -107,11 +106,12 @@ int runBlockersCommand(const QStringList& arguments, const ConnectionOptions& co
     etcd::WaitForGraph graph;
     for (const auto& [name, queue] : state->locks)
         graph.setLock(name, &queue);
+    const std::vector<etcd::Deadlock> deadlocks = graph.deadlocks();
     if (args->json)
-        std::printf("%s\n", blockersJson(graph, *state).c_str());
+        std::printf("%s\n", blockersJson(graph, deadlocks, *state).c_str());
     else
-        printText(graph, *state, args->prefix);
-    return graph.deadlocks().empty() ? ExitOk : ExitDeadlock;
+        printText(graph, deadlocks, *state, args->prefix);
+    return deadlocks.empty() ? ExitOk : ExitDeadlock;
 }
 
 } // namespace lockscope

@@ -194,7 +194,7 @@ void BlockersPage::drawGraph() {
                                         wait.waiter))
                     link(wait);
     }
-    for (const etcd::RootBlocker& root : graph.rootBlockers()) {
+    for (const etcd::RootBlocker& root : model_->roots()) {
         if (place(root.session, 0, false) < 0)
             break;
         for (const etcd::Wait& wait : graph.waitsBehind(root.session))
