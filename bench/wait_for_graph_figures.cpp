@@ -27,13 +27,6 @@ std::string lockName(int i) {
     return "/bench/graph/lock" + std::to_string(i);
 }
 
-void follow(etcd::WaitForGraph& graph, const etcd::LockTable& table) {
-    for (const std::string& name : table.touched()) {
-        const auto lock = table.locks().find(name);
-        graph.setLock(name, lock == table.locks().end() ? nullptr : &lock->second);
-    }
-}
-
 } // namespace
 
 WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events) {
@@ -55,10 +48,8 @@ WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events) {
     kvs.clear();
     kvs.shrink_to_fit();
     const double before = residentMb();
-    etcd::WaitForGraph graph;
     auto began = Clock::now();
-    for (const auto& [name, queue] : table.locks())
-        graph.setLock(name, &queue);
+    etcd::WaitForGraph graph = etcd::WaitForGraph::of(table.locks());
     figure.buildSeconds = std::chrono::duration<double>(Clock::now() - began).count();
     figure.residentMb = residentMb() - before;
 
@@ -85,10 +76,10 @@ WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events) {
             const auto start = Clock::now();
             table.apply(*event, event == &put ? revision : ++revision, t0);
             if (withGraph)
-                follow(graph, table);
+                graph.setLocks(table.touched(), table.locks());
             (withGraph ? figure.graphApply : figure.tableApply).add(Clock::now() - start);
             if (!withGraph)
-                follow(graph, table); // kept current, untimed
+                graph.setLocks(table.touched(), table.locks()); // kept current, untimed
         }
     }
 

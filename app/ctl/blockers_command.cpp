@@ -103,9 +103,7 @@ int runBlockersCommand(const QStringList& arguments, const ConnectionOptions& co
     const auto state = readSnapshotUnder(*args, connection, exitCode);
     if (!state)
         return exitCode;
-    etcd::WaitForGraph graph;
-    for (const auto& [name, queue] : state->locks)
-        graph.setLock(name, &queue);
+    const etcd::WaitForGraph graph = etcd::WaitForGraph::of(state->locks);
     const std::vector<etcd::Deadlock> deadlocks = graph.deadlocks();
     if (args->json)
         std::printf("%s\n", blockersJson(graph, deadlocks, *state).c_str());

@@ -56,18 +56,27 @@ void WaitForGraph::setLock(const std::string& name, const LockQueue* queue) {
         waitsByLock_.emplace(name, std::move(waits));
 }
 
-void WaitForGraph::apply(const LockChanges& changes,
-                         const std::map<std::string, LockQueue>& locks) {
-    if (changes.all) {
-        clear();
-        for (const auto& [name, queue] : locks)
-            setLock(name, &queue);
-        return;
-    }
-    for (const std::string& name : changes.locks) {
+void WaitForGraph::setLocks(const std::vector<std::string>& names,
+                            const std::map<std::string, LockQueue>& locks) {
+    for (const std::string& name : names) {
         const auto lock = locks.find(name);
         setLock(name, lock == locks.end() ? nullptr : &lock->second);
     }
+}
+
+void WaitForGraph::apply(const LockChanges& changes,
+                         const std::map<std::string, LockQueue>& locks) {
+    if (changes.all)
+        *this = of(locks);
+    else
+        setLocks(changes.locks, locks);
+}
+
+WaitForGraph WaitForGraph::of(const std::map<std::string, LockQueue>& locks) {
+    WaitForGraph graph;
+    for (const auto& [name, queue] : locks)
+        graph.setLock(name, &queue);
+    return graph;
 }
 
 void WaitForGraph::clear() {

@@ -97,14 +97,8 @@ void verify(const LockTable& table, const Store& store) {
 // The graph kept a lock at a time (from LockTable::touched) is the one every lock gives, and
 // what it answers holds together.
 void verifyGraph(WaitForGraph& kept, const LockTable& table) {
-    for (const std::string& name : table.touched()) {
-        auto lock = table.locks().find(name);
-        kept.setLock(name, lock == table.locks().end() ? nullptr : &lock->second);
-    }
-    WaitForGraph rebuilt;
-    for (const auto& [name, queue] : table.locks())
-        rebuilt.setLock(name, &queue);
-    check(kept == rebuilt);
+    kept.setLocks(table.touched(), table.locks());
+    check(kept == WaitForGraph::of(table.locks()));
     for (const Deadlock& deadlock : kept.deadlocks()) {
         check(deadlock.sessions.size() > 1 && deadlock.waits.size() >= deadlock.sessions.size());
         check(std::find(deadlock.sessions.begin(), deadlock.sessions.end(), deadlock.breakBy) !=

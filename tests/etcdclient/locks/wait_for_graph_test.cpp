@@ -42,20 +42,10 @@ SessionId lease(int64_t id) {
     return SessionId{id, {}};
 }
 
-WaitForGraph graphOf(const LockTable& table) {
-    WaitForGraph graph;
-    for (const auto& [name, queue] : table.locks())
-        graph.setLock(name, &queue);
-    return graph;
-}
-
 // Applies an event to the table and the lock changes it made to the graph, as a monitor does.
 void apply(LockTable& table, WaitForGraph& graph, const mvccpb::Event& event, int64_t revision) {
     table.apply(event, revision, t0);
-    for (const std::string& name : table.touched()) {
-        auto lock = table.locks().find(name);
-        graph.setLock(name, lock == table.locks().end() ? nullptr : &lock->second);
-    }
+    graph.setLocks(table.touched(), table.locks());
 }
 
 TEST(WaitForGraphTest, TwoSessionsEachHoldingWhatTheOtherWaitsForAreADeadlock) {
@@ -63,7 +53,7 @@ TEST(WaitForGraphTest, TwoSessionsEachHoldingWhatTheOtherWaitsForAreADeadlock) {
     table.load({goKey("/d/1", 0xa, 10), goKey("/d/2", 0xb, 11), goKey("/d/2", 0xa, 12),
                 goKey("/d/1", 0xb, 13)},
                13, t0);
-    const WaitForGraph graph = graphOf(table);
+    const WaitForGraph graph = WaitForGraph::of(table.locks());
 
     const auto deadlocks = graph.deadlocks();
     ASSERT_EQ(deadlocks.size(), 1u);
@@ -84,7 +74,7 @@ TEST(WaitForGraphTest, RevokingTheNamedLeaseLeavesNoCycle) {
     table.load({goKey("/d/1", 0xa, 10), goKey("/d/2", 0xb, 11), goKey("/d/2", 0xa, 12),
                 goKey("/d/1", 0xb, 13)},
                13, t0);
-    graph = graphOf(table);
+    graph = WaitForGraph::of(table.locks());
     ASSERT_EQ(graph.deadlocks().size(), 1u);
     // etcd deletes the revoked lease's keys: B then holds both locks.
     apply(table, graph, del("/d/1/a"), 14);
@@ -93,7 +83,7 @@ TEST(WaitForGraphTest, RevokingTheNamedLeaseLeavesNoCycle) {
     EXPECT_EQ(graph.held(lease(0xb)), 0u) << "nobody waits for what it holds: nothing kept";
     EXPECT_EQ(graph, WaitForGraph());
     EXPECT_EQ(graph.sessionsWaiting(), 0u);
-    EXPECT_EQ(graph, graphOf(table));
+    EXPECT_EQ(graph, WaitForGraph::of(table.locks()));
 }
 
 TEST(WaitForGraphTest, AChainOfFiveSessionsNamesItsRootAndTheRootMovesAsLocksAreHandedOn) {
@@ -106,7 +96,7 @@ TEST(WaitForGraphTest, AChainOfFiveSessionsNamesItsRootAndTheRootMovesAsLocksAre
     for (int64_t i = 2; i <= 5; ++i)
         keys.push_back(goKey("/c/" + std::to_string(i - 1), i, ++revision));
     table.load(keys, revision, t0);
-    WaitForGraph graph = graphOf(table);
+    WaitForGraph graph = WaitForGraph::of(table.locks());
 
     auto roots = graph.rootBlockers();
     ASSERT_EQ(roots.size(), 1u);
@@ -128,7 +118,7 @@ TEST(WaitForGraphTest, AChainOfFiveSessionsNamesItsRootAndTheRootMovesAsLocksAre
     EXPECT_EQ(roots[0].session, lease(2));
     EXPECT_EQ(roots[0].transitive, 3u);
     EXPECT_EQ(graph.held(lease(2)), 1u) << "/c/1, which nobody waits for now, is not counted";
-    EXPECT_EQ(graph, graphOf(table));
+    EXPECT_EQ(graph, WaitForGraph::of(table.locks()));
 }
 
 TEST(WaitForGraphTest, OneSessionPerLockNeverFormsACycleAndKeysWithoutLeaseAreSessionsOfTheirOwn) {
@@ -137,7 +127,7 @@ TEST(WaitForGraphTest, OneSessionPerLockNeverFormsACycleAndKeysWithoutLeaseAreSe
     table.load({goKey("/m/1", 1, 10), goKey("/m/1", 2, 11), goKey("/m/1", 3, 12),
                 goKey("/m/2", 4, 13), goKey("/m/2", 5, 14), plainKey("/m/2/stray", 0, 15)},
                15, t0);
-    const WaitForGraph graph = graphOf(table);
+    const WaitForGraph graph = WaitForGraph::of(table.locks());
     EXPECT_TRUE(graph.deadlocks().empty());
     const SessionId stray{0, "/m/2/stray"};
     EXPECT_EQ(graph.rootsOf(stray), std::vector<SessionId>{lease(4)});
@@ -154,7 +144,7 @@ TEST(WaitForGraphTest, OneSessionPerLockNeverFormsACycleAndKeysWithoutLeaseAreSe
 TEST(WaitForGraphTest, ASingleKeyLocksWaitersAreInvisibleSoItHasNoWaits) {
     LockTable table; // python-etcd3: the key is the lock
     table.load({plainKey("/locks/x", 7, 10)}, 10, t0);
-    const WaitForGraph graph = graphOf(table);
+    const WaitForGraph graph = WaitForGraph::of(table.locks());
     EXPECT_EQ(graph.sessionsWaiting(), 0u);
     EXPECT_TRUE(graph.rootBlockers().empty());
     EXPECT_EQ(graph, WaitForGraph()) << "a lock nobody is seen waiting for costs nothing";
@@ -167,7 +157,7 @@ TEST(WaitForGraphTest, TheLeaseToRevokeEndsEveryCycleOfTheGroupWithTheFewestHeld
                 goKey("/g/4", 0xc, 13), goKey("/g/3", 0xa, 14), goKey("/g/4", 0xa, 15),
                 goKey("/g/1", 0xb, 16), goKey("/g/2", 0xc, 17)},
                17, t0);
-    const auto deadlocks = graphOf(table).deadlocks();
+    const auto deadlocks = WaitForGraph::of(table.locks()).deadlocks();
     ASSERT_EQ(deadlocks.size(), 1u);
     EXPECT_EQ(deadlocks[0].sessions.size(), 3u);
     EXPECT_EQ(deadlocks[0].breakBy, lease(0xa)) << "B or C alone leaves the other cycle";
@@ -178,7 +168,7 @@ TEST(WaitForGraphTest, TheLeaseToRevokeEndsEveryCycleOfTheGroupWithTheFewestHeld
     two.load({goKey("/p/1", 1, 10), goKey("/p/2", 2, 11), goKey("/p/3", 2, 12),
               goKey("/p/2", 1, 13), goKey("/p/1", 2, 14)},
              14, t0);
-    const auto pair = graphOf(two).deadlocks();
+    const auto pair = WaitForGraph::of(two.locks()).deadlocks();
     ASSERT_EQ(pair.size(), 1u);
     EXPECT_EQ(pair[0].breakBy, lease(1)) << "lease 2 holds two keys, lease 1 one";
 }
@@ -187,7 +177,7 @@ TEST(WaitForGraphTest, TheOldestWaitBehindARootIsItsTransitiveWaitersOldest) {
     LockTable table;
     table.load({goKey("/o/1", 1, 10), goKey("/o/1", 2, 11), goKey("/o/2", 2, 12)}, 12,
                t0 - std::chrono::minutes(5)); // seen five minutes ago: waited at least so long
-    WaitForGraph graph = graphOf(table);
+    WaitForGraph graph = WaitForGraph::of(table.locks());
     mvccpb::Event put;
     put.set_type(mvccpb::Event::PUT);
     *put.mutable_kv() = goKey("/o/2", 3, 13);
@@ -205,7 +195,7 @@ TEST(WaitForGraphTest, RemovingEveryLockLeavesAnEmptyGraph) {
     table.load({goKey("/d/1", 0xa, 10), goKey("/d/2", 0xb, 11), goKey("/d/2", 0xa, 12),
                 goKey("/d/1", 0xb, 13)},
                13, t0);
-    WaitForGraph graph = graphOf(table);
+    WaitForGraph graph = WaitForGraph::of(table.locks());
     graph.setLock("/d/1", nullptr);
     graph.setLock("/d/2", nullptr);
     EXPECT_EQ(graph, WaitForGraph());
