@@ -60,8 +60,9 @@ WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events) {
 
     // Events: a new waiter joins a lock, then leaves it, at random-looking locks; each timed
     // through the table alone and through the table and the graph.
-    figure.tableApply.name = "graph: lock table apply alone, 1M keys";
-    figure.graphApply.name = "graph: lock table apply + wait-for graph, 1M keys";
+    const std::string keys = std::to_string(locks * keysPerLock / 1000) + "k keys";
+    figure.tableApply.name = "graph: lock table apply alone, " + keys;
+    figure.graphApply.name = "graph: lock table apply + wait-for graph, " + keys;
     for (int e = 0; e < events; ++e) {
         const int lock = static_cast<int>((int64_t(e) * 7919) % locks);
         const int64_t lease = base + locks + e; // a new session
