@@ -26,8 +26,13 @@ QVariant optionalMs(const std::optional<std::chrono::milliseconds>& duration) {
     return duration ? QVariant(static_cast<qint64>(duration->count())) : QVariant();
 }
 
-// A lower bound shows as "≥ 1234" (see LockEvent::atLeast).
-QVariant shownMs(const std::optional<std::chrono::milliseconds>& duration, bool atLeast) {
+// A lower bound shows as "≥ 1234" (see LockEvent::atLeast); bounds after a gap as "1234–5678",
+// or "≤ 5678" when it may have ended at once.
+QVariant shownMs(const std::optional<std::chrono::milliseconds>& duration, bool atLeast,
+                 const std::optional<std::chrono::milliseconds>& atMost) {
+    if (atMost)
+        return duration ? QStringLiteral("%1–%2").arg(duration->count()).arg(atMost->count())
+                        : QStringLiteral("≤ %1").arg(atMost->count());
     if (!duration || !atLeast)
         return optionalMs(duration);
     return QStringLiteral("≥ %1").arg(duration->count());
@@ -116,7 +121,8 @@ std::vector<int> EventLogModel::rowsOrAll(const std::optional<std::vector<int>>&
 bool EventLogModel::saveCsv(const QString& path, QString& error,
                             const std::optional<std::vector<int>>& rows) const {
     QByteArray csv =
-        "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least\n";
+        "observed_at,event,lock,key,lease_hex,revision,waited_ms,held_ms,recovered,at_least,"
+        "waited_at_most_ms,held_at_most_ms\n";
     for (int index : rowsOrAll(rows)) {
         const etcd::LockEvent& event = events_[index].event;
         const EventCause cause = events_[index].cause;
@@ -130,7 +136,9 @@ bool EventLogModel::saveCsv(const QString& path, QString& error,
             optionalMs(event.waited).toString(),
             optionalMs(event.held).toString(),
             event.recovered ? QStringLiteral("true") : QStringLiteral("false"),
-            event.atLeast ? QStringLiteral("true") : QStringLiteral("false")};
+            event.atLeast ? QStringLiteral("true") : QStringLiteral("false"),
+            optionalMs(event.waitedAtMost).toString(),
+            optionalMs(event.heldAtMost).toString()};
         QByteArrayList line;
         for (const QString& field : fields)
             line << csvField(field);
@@ -189,6 +197,12 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
                   "found the lock held and deleted its own key");
     if (role == Qt::ToolTipRole && index.column() == Recovered && event.recovered)
         return tr("Inferred from a re-list after a gap in the watch, not seen live");
+    const bool bounded = index.column() == Waited ? event.waitedAtMost.has_value()
+                                                  : index.column() == Held && event.heldAtMost;
+    if (role == Qt::ToolTipRole && bounded)
+        return tr("It ended during a gap in the watch, somewhere between the last word heard from "
+                  "etcd and the re-read: at least the first figure (none when it may have ended "
+                  "at once), at most the second.");
     if (role == Qt::ToolTipRole && event.atLeast &&
         (index.column() == Waited ? event.waited.has_value()
                                   : index.column() == Held && event.held.has_value()))
@@ -218,8 +232,8 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     case Key: return displayKeyText(event.key);
     case Lease: return QString::fromStdString(etcd::leaseHex(event.lease));
     case Revision: return static_cast<qint64>(event.revision);
-    case Waited: return shownMs(event.waited, event.atLeast);
-    case Held: return shownMs(event.held, event.atLeast);
+    case Waited: return shownMs(event.waited, event.atLeast, event.waitedAtMost);
+    case Held: return shownMs(event.held, event.atLeast, event.heldAtMost);
     case Recovered: return event.recovered ? tr("recovered") : QString();
     }
     return {};

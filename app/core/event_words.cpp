@@ -77,6 +77,7 @@ EventCause eventCause(etcd::LockEventKind kind) {
     case Kind::Expired: return EventCause::Expired;
     case Kind::ForceReleased: return EventCause::ForceReleased;
     case Kind::Lost: return EventCause::Lost;
+    case Kind::Proclaimed: return EventCause::Proclaimed;
     }
     return EventCause::Released;
 }
@@ -92,7 +93,7 @@ const char* eventCauseName(EventCause cause) {
     case EventCause::Expired: return etcd::lockEventKindName(Kind::Expired);
     case EventCause::ForceReleased: return etcd::lockEventKindName(Kind::ForceReleased);
     case EventCause::Lost: return etcd::lockEventKindName(Kind::Lost);
-    case EventCause::Proclaimed: return "proclaimed";
+    case EventCause::Proclaimed: return etcd::lockEventKindName(Kind::Proclaimed);
     case EventCause::OutageBegan: return "stale";
     case EventCause::OutageEnded: return "resynced";
     }

@@ -107,7 +107,13 @@ std::string lockEventJson(const etcd::LockEvent& event, const char* eventName) {
     json.key("held_ms");
     event.held ? json.value(static_cast<int64_t>(event.held->count())) : json.null();
     json.key("recovered").value(event.recovered);
-    json.key("at_least").value(event.atLeast).endObject();
+    json.key("at_least").value(event.atLeast);
+    json.key("waited_at_most_ms");
+    event.waitedAtMost ? json.value(static_cast<int64_t>(event.waitedAtMost->count()))
+                       : json.null();
+    json.key("held_at_most_ms");
+    event.heldAtMost ? json.value(static_cast<int64_t>(event.heldAtMost->count())) : json.null();
+    json.endObject();
     return json.text();
 }
 
@@ -115,11 +121,22 @@ std::string lockEventLine(const etcd::LockEvent& event) {
     std::string line = isoTime(event.observedAt) + "  " + etcd::lockEventKindName(event.kind) +
                        "  " + displayKey(event.lock) + "  " + displayKey(event.key) + "  lease " +
                        etcd::leaseHex(event.lease) + "  rev " + std::to_string(event.revision);
-    const std::string atLeast = event.atLeast ? "≥ " : "";
-    if (event.waited)
-        line += "  waited " + atLeast + std::to_string(event.waited->count()) + " ms";
-    if (event.held)
-        line += "  held " + atLeast + std::to_string(event.held->count()) + " ms";
+    // "held 900 ms", "held ≥ 900 ms", and after a gap "held 900–2700 ms" or "held ≤ 2700 ms".
+    auto duration = [&](const char* what, const std::optional<std::chrono::milliseconds>& at,
+                        const std::optional<std::chrono::milliseconds>& atMost) {
+        if (!at && !atMost)
+            return;
+        line += std::string("  ") + what + " ";
+        if (at && atMost)
+            line += std::to_string(at->count()) + "–" + std::to_string(atMost->count());
+        else if (atMost)
+            line += "≤ " + std::to_string(atMost->count());
+        else
+            line += (event.atLeast ? "≥ " : "") + std::to_string(at->count());
+        line += " ms";
+    };
+    duration("waited", event.waited, event.waitedAtMost);
+    duration("held", event.held, event.heldAtMost);
     if (event.recovered)
         line += "  (recovered after a gap)";
     return line;

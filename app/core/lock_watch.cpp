@@ -68,8 +68,14 @@ void LockWatch::restart() {
     if (monitor_)
         monitor_->stop();
     monitor_.reset();
+    // What this view saw, for the next views of these keys: a prefix left and watched again
+    // shows how long its keys have waited or held, not "at least" since it came back.
+    if (seenTimes_.size() >= MaxSeenKeys)
+        seenTimes_.clear();
+    etcd::addSeenTimes(state_.locks, seenTimes_, MaxSeenKeys);
     state_ = {};
     graph_.clear();
+    pickSession(std::nullopt);
     monitorLive_ = false;
     outage_.reset();
     outageEndSaid_ = 0;
@@ -94,6 +100,7 @@ void LockWatch::restart() {
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
     options.recipe = recipe_;
+    options.seenTimes = std::make_shared<const etcd::SeenTimesByKey>(seenTimes_);
     // Runs on the client's thread: a queued drain when the inbox asks for one.
     auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](
                         const std::vector<etcd::LockEvent>& events) {
@@ -210,24 +217,6 @@ void LockWatch::showOwnLock(const OwnLock& own) {
     lost.front().recipe = own.candidacy ? etcd::QueueKind::Election : etcd::QueueKind::Mutex;
     events_->append(lost);
     emit eventsArrived(lost);
-}
-
-void LockWatch::showProclaim(const OwnLock& own) {
-    if (!underPrefix(own.lock))
-        return;
-    // The put's revision is not in Proclaim's answer: the watch's, which it follows.
-    etcd::LockEvent proclaim{etcd::LockEventKind::Acquired,
-                             own.lock,
-                             own.key.toStdString(),
-                             own.lease,
-                             state_.revision,
-                             std::chrono::system_clock::now(),
-                             std::nullopt,
-                             std::nullopt,
-                             false};
-    proclaim.createRevision = own.fencingToken;
-    proclaim.recipe = etcd::QueueKind::Election;
-    events_->append({proclaim}, {EventCause::Proclaimed});
 }
 
 void LockWatch::selectLock(const std::string& name) {

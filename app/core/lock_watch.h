@@ -43,13 +43,16 @@ public:
     void setClient(etcd::Client* client);
     // Restarts the monitor on the new prefix; the models start over, but the event log: each
     // prefix keeps its own for the session (the last KeptHistories), so going back to a
-    // prefix brings back what was seen under it. Nothing is watched before the first prefix is
-    // set.
-    // `recipe` says how the keys form locks (etcd::LockTable); a new one restarts the monitor.
+    // prefix brings back what was seen under it, and so do the times seen of keys still there
+    // (how long each has waited or held: etcd keeps no times). Nothing is watched before the first
+    // prefix is set. `recipe` says how the keys form locks (etcd::LockTable); a new one restarts
+    // the monitor.
     void setPrefix(const std::string& prefix,
                    etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto);
     etcd::RecipeOverride recipe() const { return recipe_; }
     static constexpr std::size_t KeptHistories = 8;
+    // The most keys whose times are carried from one view to the next (about 100 bytes each).
+    static constexpr std::size_t MaxSeenKeys = 100000;
     const std::string& prefix() const { return prefix_; }
     bool hasPrefix() const { return prefixSet_; }
 
@@ -64,8 +67,6 @@ public:
     // One of our own locks changed state: the lock list marks it (if it is under the prefix),
     // and a lost one is an event.
     void showOwnLock(const OwnLock& own);
-    // We proclaimed a new value as the leader of `own`'s election: the event log says so.
-    void showProclaim(const OwnLock& own);
 
     LockListModel* locks() const { return locks_; }
     LockQueueModel* queue() const { return queue_; }

@@ -29,9 +29,6 @@ Workspace::Workspace(const etcd::ClientOptions& options, QObject* parent)
         connect(
             lockActions_, &LockActions::ownLockChanged, lockWatch_,
             [this](const QString& name) { lockWatch_->showOwnLock(*lockActions_->ownLock(name)); });
-        connect(lockActions_, &LockActions::proclaimed, lockWatch_, [this](const QString& name) {
-            lockWatch_->showProclaim(*lockActions_->ownLock(name));
-        });
     }
     refreshTimer_.setInterval(RefreshIntervalMs);
     connect(&refreshTimer_, &QTimer::timeout, this, [this] {

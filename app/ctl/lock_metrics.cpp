@@ -92,6 +92,7 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
                 hold_.Observe(seconds(*event.held));
             break;
         case etcd::LockEventKind::Enqueued:
+        case etcd::LockEventKind::Proclaimed:
         case etcd::LockEventKind::Lost: break;
         }
     }

@@ -29,7 +29,8 @@ std::optional<StageDeparture> departureOf(etcd::LockEventKind kind) {
     case etcd::LockEventKind::ForceReleased: return StageDeparture::ForceReleased;
     case etcd::LockEventKind::Lost: return StageDeparture::Lost;
     case etcd::LockEventKind::Enqueued:
-    case etcd::LockEventKind::Acquired: break;
+    case etcd::LockEventKind::Acquired:
+    case etcd::LockEventKind::Proclaimed: break;
     }
     return std::nullopt;
 }

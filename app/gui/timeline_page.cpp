@@ -166,6 +166,7 @@ void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
             }
             break;
         case etcd::LockEventKind::Enqueued:
+        case etcd::LockEventKind::Proclaimed:
         case etcd::LockEventKind::Lost: break;
         }
     }

@@ -28,16 +28,18 @@ bool staleInSilence(const LeaseTtl& ttl, std::chrono::steady_clock::time_point n
 
 // A re-read after a gap reports what the gap implies (LockTable::load), each event somewhere
 // between the gap's start (the last word heard) and the re-read (`now`); the table counts a wait
-// or hold that ended in it up to `now`, an upper bound that passed for the time itself ("held
-// 28 s" for a 10 s hold). It lasted at least until the gap began: that lower bound is what is
-// known, or nothing when it is 0.
+// or hold that ended in it up to `now`: an upper bound ("held 28 s" for a 10 s hold, when it was
+// taken for the time itself). It lasted at least until the gap began: a lower bound, or nothing
+// when that is 0. Both are kept: at least `held`, at most `heldAtMost`.
 void boundRecovered(std::vector<LockEvent>& events, std::chrono::system_clock::time_point gapFrom,
                     std::chrono::system_clock::time_point now) {
     const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(now - gapFrom);
     for (LockEvent& event : events) {
         if (!event.recovered)
             continue;
-        for (auto* duration : {&event.waited, &event.held}) {
+        for (auto [duration, atMost] : {std::pair{&event.waited, &event.waitedAtMost},
+                                        std::pair{&event.held, &event.heldAtMost}}) {
+            *atMost = *duration;
             if (*duration && **duration - gap > std::chrono::milliseconds(0))
                 *duration = **duration - gap;
             else
@@ -72,7 +74,7 @@ LockMonitor::LockMonitor(Client& client, Options options, Listener listener,
     , options_(std::move(options))
     , listener_(std::move(listener))
     , retryListener_(std::move(retryListener))
-    , table_(options_.recipe) {}
+    , table_(options_.recipe, options_.seenTimes) {}
 
 LockMonitor::~LockMonitor() {
     stop();
@@ -300,7 +302,7 @@ bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
 
 void LockMonitor::abandonListing() {
     if (!table_.loaded() && !table_.locks().empty()) {
-        table_ = LockTable(options_.recipe);
+        table_ = LockTable(options_.recipe, options_.seenTimes);
         changes_.changedAll();
     }
     relisted_ = {};

@@ -54,6 +54,8 @@ public:
         int maxLeaseLookupsPerSecond = 400;
         std::chrono::milliseconds leaseRefresh{2000}; // the longest a lease goes unlooked-at
         RecipeOverride recipe = RecipeOverride::Auto; // how keys group into locks (LockTable)
+        // What an earlier view of this cluster saw of its keys' times (LockTable, SeenTimes).
+        std::shared_ptr<const SeenTimesByKey> seenTimes = {};
     };
     // Each batch of lock events, and an empty batch when only TTLs, liveness or the progress of
     // a listing changed.

@@ -44,6 +44,7 @@ LockStats computeLockStats(const std::vector<LockEvent>& history, std::chrono::s
             }
             break;
         case LockEventKind::Enqueued:
+        case LockEventKind::Proclaimed:
         case LockEventKind::Lost: break; // ours; the watch reports the key's deletion
         }
     }

@@ -224,7 +224,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
             arrived.push_back(&kv);
             continue;
         }
-        refresh(*known, kv, now);
+        refresh(*known, kv, revision, now, true, out);
     }
     sortByCreateRevision(arrived);
     for (auto* kv : arrived)
@@ -273,7 +273,7 @@ std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revi
     }
     if (LockKey* known = find(kv.key())) {
         if (known->createRevision == kv.create_revision()) {
-            refresh(*known, kv, now); // a value update (an election's proclaim)
+            refresh(*known, kv, revision, now, false, out); // an election's proclaim
             return out;
         }
         erase(kv.key(), revision, now, false, out); // a missed delete: the key was re-created
@@ -307,6 +307,10 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     countKey(key.lease, +1);
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     key.enqueuedBeforeSeen = unseen(recovered);
+    if (const SeenTimes* seen = key.enqueuedBeforeSeen ? seenBefore(key) : nullptr) {
+        key.enqueuedAt = seen->enqueuedAt;
+        key.enqueuedBeforeSeen = seen->enqueuedBeforeSeen;
+    }
     LockEvent enqueued{LockEventKind::Enqueued,
                        name,
                        key.key,
@@ -381,13 +385,28 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         endQueue(std::string(*made), now);
 }
 
-void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, Clock::time_point now) {
+void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision,
+                        Clock::time_point now, bool recovered, std::vector<LockEvent>& out) {
     if (k.modRevision == kv.mod_revision() && k.lease == kv.lease())
         return; // a re-list's copy of what we have
     // A new value (an election's proclaim) changes what its lock shows.
     const auto lock = lockOf(k.key);
     touch(lock->first);
     k.modRevision = kv.mod_revision();
+    if (k.value != kv.value()) {
+        LockEvent proclaimed{LockEventKind::Proclaimed,
+                             lock->first,
+                             k.key,
+                             kv.lease(),
+                             revision,
+                             now,
+                             std::nullopt,
+                             std::nullopt,
+                             recovered,
+                             k.createRevision};
+        proclaimed.recipe = lock->second.kind();
+        out.push_back(std::move(proclaimed));
+    }
     k.value = kv.value();
     if (k.lease == kv.lease())
         return;
@@ -569,6 +588,11 @@ void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_poin
             continue;
         holder.acquiredAt = now;
         holder.acquiredBeforeSeen = unseen(recovered);
+        if (const SeenTimes* seen = holder.acquiredBeforeSeen ? seenBefore(holder) : nullptr;
+            seen && seen->acquiredAt) {
+            holder.acquiredAt = seen->acquiredAt;
+            holder.acquiredBeforeSeen = seen->acquiredBeforeSeen;
+        }
         LockEvent acquired{LockEventKind::Acquired,
                            queue.name,
                            holder.key,
@@ -588,6 +612,26 @@ void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_poin
     }
     for (std::size_t i = holders; i < std::min(heldBefore, queue.keys.size()); ++i)
         queue.keys[i].acquiredAt.reset();
+}
+
+const SeenTimes* LockTable::seenBefore(const LockKey& key) const {
+    if (!seen_)
+        return nullptr;
+    const auto found = seen_->find(key.key);
+    return found != seen_->end() && found->second.createRevision == key.createRevision
+               ? &found->second
+               : nullptr;
+}
+
+void addSeenTimes(const std::map<std::string, LockQueue>& locks, SeenTimesByKey& seen,
+                  std::size_t most) {
+    for (const auto& [name, queue] : locks)
+        for (const LockKey& key : queue.keys) {
+            if (seen.size() >= most)
+                return;
+            seen[key.key] = {key.createRevision, key.enqueuedAt, key.acquiredAt,
+                             key.enqueuedBeforeSeen, key.acquiredBeforeSeen};
+        }
 }
 
 bool LockTable::unseen(bool recovered) const {

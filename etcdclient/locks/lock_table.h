@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,21 @@ namespace etcd {
 std::vector<mvccpb::KeyValue>
 takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs);
 
+// What a view saw of a key's times, carried into the next table over the same cluster (a prefix
+// left and watched again): a key still there with the same create revision keeps them, so its
+// wait or hold does not start over as a lower bound. etcd keeps no times; only a watcher does.
+struct SeenTimes {
+    int64_t createRevision = 0;
+    std::chrono::system_clock::time_point enqueuedAt{};
+    std::optional<std::chrono::system_clock::time_point> acquiredAt;
+    bool enqueuedBeforeSeen = false;
+    bool acquiredBeforeSeen = false;
+};
+using SeenTimesByKey = std::unordered_map<std::string, SeenTimes>;
+// Adds the times of every key of `locks` to `seen`, while it holds fewer than `most` keys.
+void addSeenTimes(const std::map<std::string, LockQueue>& locks, SeenTimesByKey& seen,
+                  std::size_t most);
+
 // Turns lock keys and watch events into locks, holders, queues and lock events. Pure: no I/O,
 // no clock of its own; times come in with the data. Which keys form one lock is the recipes'
 // rule (docs/design.md §1c): a key whose last segment names its own lease (in hex, as Go's
@@ -30,8 +46,11 @@ takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs);
 // its own: a single-key lock when it has a lease. Two keys share a queue only so.
 class LockTable {
 public:
-    explicit LockTable(RecipeOverride recipe = RecipeOverride::Auto)
-        : recipe_(recipe) {}
+    // `seen`: what an earlier view saw of keys that may be here (SeenTimes), or null.
+    explicit LockTable(RecipeOverride recipe = RecipeOverride::Auto,
+                       std::shared_ptr<const SeenTimesByKey> seen = nullptr)
+        : recipe_(recipe)
+        , seen_(std::move(seen)) {}
 
     // Replaces the state with a snapshot at `revision`. The first load reports nothing; a later
     // one (after compaction or a reconnect) reports what the gap implies, marked recovered.
@@ -94,6 +113,8 @@ private:
     // The lock `key` is in now (end() when there is none): one lookup for a key in a queue.
     Locks::iterator lockOf(const std::string& key);
     LockKey* find(const std::string& key);
+    // What an earlier view saw of `key`, if it is the same key (its create revision).
+    const SeenTimes* seenBefore(const LockKey& key) const;
     // Whether a key of `queue` still makes it one (queueMadeBy).
     bool madeByItsKeys(const LockQueue& queue) const;
     // Whether `name` is a queue now (Auto: a key under it names its lease, or is an RWMutex's).
@@ -114,8 +135,11 @@ private:
     void place(std::vector<LockKey> moving, std::chrono::system_clock::time_point now);
     // A lock changed: listed in touched_, or, while a page loads, widening touchedRange_.
     void touch(const std::string& lock);
-    // A key put again with its create revision: its value, its mod revision, its lease.
-    void refresh(LockKey& k, const mvccpb::KeyValue& kv, std::chrono::system_clock::time_point now);
+    // A key put again with its create revision: its value, its mod revision, its lease. A new
+    // value is a Proclaimed event.
+    void refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision,
+                 std::chrono::system_clock::time_point now, bool recovered,
+                 std::vector<LockEvent>& out);
     void insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out);
     void erase(const std::string& key, int64_t revision, std::chrono::system_clock::time_point now,
                bool recovered, std::vector<LockEvent>& out);
@@ -135,6 +159,7 @@ private:
                      bool recovered, std::vector<LockEvent>& out, std::size_t heldBefore = 0);
 
     RecipeOverride recipe_;
+    std::shared_ptr<const SeenTimesByKey> seen_;
     std::map<std::string, LockQueue> locks_;
     std::vector<std::string> touched_;
     std::optional<std::pair<std::string, std::string>> touchedRange_; // a page's, while it loads

@@ -98,6 +98,7 @@ const char* lockEventKindName(LockEventKind kind) {
     case LockEventKind::Expired: return "expired";
     case LockEventKind::ForceReleased: return "force-released";
     case LockEventKind::Lost: return "lost";
+    case LockEventKind::Proclaimed: return "proclaimed";
     }
     return "unknown";
 }

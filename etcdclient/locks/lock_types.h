@@ -100,8 +100,19 @@ using AnomaliesByLock = std::map<std::string, std::vector<Anomaly>>;
 // What happened to a key: it joined a queue (Enqueued), became the holder (Acquired), or left:
 // the holder deleted it (Released), a waiter gave up (Cancelled), its lease ran out (Expired), or
 // someone else took it away (ForceReleased: a force release this process asked for). Lost is
-// never seen in a watch: our own session learnt that a lock it held is gone.
-enum class LockEventKind { Enqueued, Acquired, Released, Cancelled, Expired, ForceReleased, Lost };
+// never seen in a watch: our own session learnt that a lock it held is gone. Proclaimed: a key
+// put again with a new value and the same create revision (an election's leader proclaiming; in
+// a lock, its value changed), by any client.
+enum class LockEventKind {
+    Enqueued,
+    Acquired,
+    Released,
+    Cancelled,
+    Expired,
+    ForceReleased,
+    Lost,
+    Proclaimed
+};
 const char* lockEventKindName(LockEventKind kind);
 
 struct LockEvent {
@@ -118,6 +129,10 @@ struct LockEvent {
     int64_t createRevision = 0; // the key's; an Acquired holder's fencing token
     // `waited` or `held` began before LockScope saw it (LockKey::enqueuedBeforeSeen): at least.
     bool atLeast = false;
+    // A recovered event ended somewhere in the gap before the re-read: its wait or hold lasted
+    // at most this (with `waited` or `held` at least, or unknown when it may have ended at once).
+    std::optional<std::chrono::milliseconds> waitedAtMost = {};
+    std::optional<std::chrono::milliseconds> heldAtMost = {};
     QueueKind recipe = QueueKind::Mutex; // the lock's, as the event left it
 };
 

@@ -172,10 +172,35 @@ private slots:
         QVERIFY(!model.index(1, EventLogModel::Held).data(Qt::ToolTipRole).isValid());
         QVERIFY(!model.index(0, EventLogModel::Waited).data(Qt::ToolTipRole).isValid());
         const QList<QByteArray> lines = exported(model, "events.csv").split('\n');
-        QVERIFY2(lines[2].endsWith(",250,,false,true"), lines[2].constData());
+        QVERIFY2(lines[2].endsWith(",250,,false,true,,"), lines[2].constData());
         const QJsonArray array = QJsonDocument::fromJson(exported(model, "events.json")).array();
         QCOMPARE(array[1].toObject()["at_least"].toBool(), true);
         QCOMPARE(array[0].toObject()["at_least"].toBool(), false);
+    }
+
+    // After a gap: at least and at most, or only at most when it may have ended at once.
+    void aRecoveredTimeShowsItsBoundsWithWhyAndIsExportedSo() {
+        EventLogModel model;
+        auto batch = events(1, 2);
+        for (auto& event : batch)
+            event.recovered = true;
+        batch[0].waited.reset();
+        batch[0].waitedAtMost = std::chrono::milliseconds(900);
+        batch[1].atLeast = true;
+        batch[1].waitedAtMost = std::chrono::milliseconds(1250);
+        model.append(batch);
+        QCOMPARE(model.index(0, EventLogModel::Waited).data().toString(), QString("≤ 900"));
+        QCOMPARE(model.index(1, EventLogModel::Waited).data().toString(), QString("250–1250"));
+        QVERIFY(model.index(1, EventLogModel::Waited)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("at most the second"));
+        const QList<QByteArray> lines = exported(model, "events.csv").split('\n');
+        QVERIFY2(lines[1].endsWith(",true,false,900,"), lines[1].constData());
+        QVERIFY2(lines[2].endsWith(",250,,true,true,1250,"), lines[2].constData());
+        const QJsonArray array = QJsonDocument::fromJson(exported(model, "events.json")).array();
+        QCOMPARE(array[1].toObject()["waited_at_most_ms"].toInt(), 1250);
+        QVERIFY(array[1].toObject()["held_at_most_ms"].isNull());
     }
 
     // \xfd and \xfe are two locks: shown, exported as CSV and as JSON, never as one U+FFFD.

@@ -196,6 +196,22 @@ TEST(LockJsonTest, AHoldThatBeganBeforeWeSawItIsMarkedAtLeast) {
     EXPECT_NE(lockEventLine(event).find("held 1500 ms"), std::string::npos);
 }
 
+// Recovered after a gap: between its bounds, or at most the upper one.
+TEST(LockJsonTest, ARecoveredHoldGivesItsBounds) {
+    etcd::LockEvent event{etcd::LockEventKind::Released,   "/n", "/n/a", 0xa, 5, {}, {},
+                          std::chrono::milliseconds(1500), true, 0,      true};
+    event.heldAtMost = std::chrono::milliseconds(4200);
+    EXPECT_NE(lockEventJson(event).find(
+                  R"("at_least":true,"waited_at_most_ms":null,"held_at_most_ms":4200})"),
+              std::string::npos)
+        << lockEventJson(event);
+    EXPECT_NE(lockEventLine(event).find("held 1500–4200 ms"), std::string::npos)
+        << lockEventLine(event);
+    event.held.reset();
+    EXPECT_NE(lockEventLine(event).find("held ≤ 4200 ms"), std::string::npos)
+        << lockEventLine(event);
+}
+
 TEST(KeyTextTest, AValueIsTextOnlyWhenPrintableUtf8ElseHex) {
     EXPECT_EQ(displayValue("host-a"), "host-a");
     EXPECT_EQ(displayValue("主机 a"), "主机 a");

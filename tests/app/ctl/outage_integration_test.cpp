@@ -133,12 +133,14 @@ TEST_F(OutageTest, WatchSaysStaleWithinASecondOfABlackHoleAndResyncsAtTheRevisio
     auto watch = lockscopectlOn(proxy.endpoint(), {"watch", prefix(), "--json"});
     ASSERT_EQ(watch->readLine(10s), std::optional<std::string>("lockscopectl: watching"));
     // A hold seen live that ends in the gap: the re-read knows only that it lasted at least
-    // until the gap began, never how long it was (heldFrom..heldTo bounds it from outside).
+    // until the gap began, and at most until the re-read (heldFrom..heldTo bounds it from
+    // outside, seenHeld..letGo from inside).
     const auto heldFrom = Clock::now();
     auto held = etcdctlLock(prefix() + "held");
     const auto heldKey = held->readLine(10s);
     ASSERT_TRUE(heldKey);
     ASSERT_TRUE(nextJsonEvent(*watch, "acquired"));
+    const auto seenHeld = Clock::now();
     std::this_thread::sleep_for(1s); // held, and seen held, for a while before the gap
 
     proxy.setBlackHole(true);
@@ -152,6 +154,7 @@ TEST_F(OutageTest, WatchSaysStaleWithinASecondOfABlackHoleAndResyncsAtTheRevisio
     EXPECT_TRUE((*stale)["reason"].toString().contains("no answer from etcd"))
         << (*stale)["reason"].toString().toStdString();
 
+    const auto letGo = Clock::now();
     held->signal(SIGINT);
     EXPECT_TRUE(held->wait(10s));
     const auto heldTo = Clock::now();
@@ -187,6 +190,9 @@ TEST_F(OutageTest, WatchSaysStaleWithinASecondOfABlackHoleAndResyncsAtTheRevisio
     EXPECT_TRUE(released["at_least"].toBool());
     EXPECT_LE(released["held_ms"].toInteger(), ms(heldTo - heldFrom))
         << "a recovered hold longer than it was";
+    EXPECT_GE(released["held_at_most_ms"].toInteger(), ms(letGo - seenHeld))
+        << "a recovered hold's upper bound shorter than it was";
+    EXPECT_GE(released["held_at_most_ms"].toInteger(), released["held_ms"].toInteger());
     holder->signal(SIGINT);
     EXPECT_TRUE(holder->wait(10s));
     watch->signal(SIGINT);

@@ -142,6 +142,48 @@ private slots:
         QCOMPARE(window.lockWatch()->events()->eventAt(0).lock, std::string("/history-a/job"));
     }
 
+    // A hold seen from its start is still exact when its prefix is watched again: etcd keeps no
+    // times, but this window saw it begin.
+    void aHoldSeenBeginsKeepsItsTimeAcrossAPrefixSwitch() {
+        MainWindow window;
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/carried/");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        process::ChildProcess* holder = startEtcdctlLock("/carried/job");
+        QVERIFY(holder->readLine(std::chrono::seconds(15)));
+        QTRY_VERIFY_WITH_TIMEOUT(selectLock(window, "/carried/job"), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(queueCell(window, 0, LockQueueModel::Waiting).startsWith("held "),
+                                 UiTimeoutMs);
+        QVERIFY(!window.lockWatch()->queue()->ageIsLowerBound(0));
+        QTest::qWait(1500); // held a while, so a restarted count would show less
+
+        window.setPrefix("/elsewhere/");
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->prefix(), std::string("/elsewhere/"),
+                                  UiTimeoutMs);
+        window.setPrefix("/carried/");
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(selectLock(window, "/carried/job"), UiTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 1, UiTimeoutMs);
+        QVERIFY2(!window.lockWatch()->queue()->ageIsLowerBound(0),
+                 qPrintable(queueCell(window, 0, LockQueueModel::Waiting)));
+        QVERIFY(!queueCell(window, 0, LockQueueModel::Waiting).contains("≥"));
+        QVERIFY2(window.lockWatch()->queue()->ageOf(0) >= std::chrono::milliseconds(1500),
+                 qPrintable(queueCell(window, 0, LockQueueModel::Waiting)));
+        // Its release is exact too.
+        holder->signal(SIGINT);
+        QTRY_VERIFY_WITH_TIMEOUT(test::eventCount(window, etcd::LockEventKind::Released) >= 1,
+                                 UiTimeoutMs);
+        const etcd::LockEvent* released = nullptr;
+        for (int row = 0; row < window.lockWatch()->events()->rowCount(); ++row)
+            if (window.lockWatch()->events()->eventAt(row).kind == etcd::LockEventKind::Released)
+                released = &window.lockWatch()->events()->eventAt(row);
+        QVERIFY(released && released->held);
+        QVERIFY(!released->atLeast);
+        QVERIFY(*released->held >= std::chrono::milliseconds(1500));
+    }
+
     // Cells read whole (not "⚠ 2 …_key", no key cut in the middle) and the list sorts.
     void longKeysBadgesAndSortingReadWhole() {
         const std::string longName =

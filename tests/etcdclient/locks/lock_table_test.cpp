@@ -247,15 +247,33 @@ TEST(LockTableTest, KeysArrivingOutOfCreateOrderSortIntoPlace) {
     EXPECT_FALSE(t.locks().at("/l").keys[1].acquiredAt.has_value());
 }
 
-TEST(LockTableTest, ElectionValueUpdatesKeepThePlace) {
+// Any client's proclaim is an event: the leader's key, its create revision, the put's revision.
+TEST(LockTableTest, ElectionValueUpdatesKeepThePlaceAndAreProclaims) {
     LockTable t;
     t.load({kv("/e/1", 1, 11, "leader-a"), kv("/e/2", 2, 12, "b")}, 12, t0);
     auto updated = kv("/e/1", 1, 11, "leader-a2");
     updated.set_mod_revision(13);
-    EXPECT_TRUE(t.apply(put(updated), 13, t0).empty());
+    const auto events = t.apply(put(updated), 13, t0);
+    ASSERT_EQ(kinds(events), std::vector{LockEventKind::Proclaimed});
+    EXPECT_EQ(events[0].key, "/e/1");
+    EXPECT_EQ(events[0].lock, "/e");
+    EXPECT_EQ(events[0].revision, 13);
+    EXPECT_EQ(events[0].createRevision, 11);
+    EXPECT_EQ(events[0].recipe, QueueKind::Election);
+    EXPECT_FALSE(events[0].recovered);
+    EXPECT_STREQ(lockEventKindName(events[0].kind), "proclaimed");
     EXPECT_EQ(t.touched(), std::vector<std::string>{"/e"}); // a display must copy it again
     EXPECT_EQ(t.locks().at("/e").holder()->value, "leader-a2");
     EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
+    // The same value put again (etcd's Proclaim of an unchanged proposal) says nothing new.
+    updated.set_mod_revision(14);
+    EXPECT_TRUE(t.apply(put(updated), 14, t0).empty());
+    // A re-read after a gap that finds a new value reports it, recovered.
+    auto relisted = kv("/e/1", 1, 11, "leader-a3");
+    relisted.set_mod_revision(15);
+    const auto recovered = t.load({relisted, kv("/e/2", 2, 12, "b")}, 15, t0);
+    ASSERT_EQ(kinds(recovered), std::vector{LockEventKind::Proclaimed});
+    EXPECT_TRUE(recovered[0].recovered);
 }
 
 // An `etcdctl elect` queue is an election, not a lock. Campaign puts the proposal; Proclaim puts
@@ -612,3 +630,39 @@ TEST(LockTableTest, AnOverriddenRecipeGroupsEveryKeyItsWay) {
 }
 
 } // namespace
+
+// A key seen from its start keeps its times in the next table (a prefix watched again); a key
+// deleted and created again in between is a new key and starts over as "at least".
+TEST(LockTableTest, SeenTimesCarryIntoTheNextTableForTheSameKeys) {
+    const auto t1 = t0 + std::chrono::seconds(5);
+    const auto t2 = t0 + std::chrono::seconds(60);
+    LockTable first;
+    first.load({}, 10, t0);
+    first.apply(put(kv("/l/a", 0xa, 11)), 11, t1);
+    first.apply(put(kv("/l/b", 0xb, 12)), 12, t1);
+    auto seen = std::make_shared<SeenTimesByKey>();
+    addSeenTimes(first.locks(), *seen, 100);
+    ASSERT_EQ(seen->size(), 2u);
+
+    LockTable next(RecipeOverride::Auto, seen);
+    next.load({kv("/l/a", 0xa, 11), kv("/l/b", 0xb, 20)}, 20, t2);
+    const LockKey& a = next.locks().at("/l").keys[0];
+    EXPECT_EQ(a.enqueuedAt, t1);
+    EXPECT_EQ(a.acquiredAt, t1);
+    EXPECT_FALSE(a.enqueuedBeforeSeen);
+    EXPECT_FALSE(a.acquiredBeforeSeen);
+    const LockKey& b = next.locks().at("/l").keys[1]; // created again: not the key seen
+    EXPECT_EQ(b.enqueuedAt, t2);
+    EXPECT_TRUE(b.enqueuedBeforeSeen);
+    // Its release says how long it held, exactly.
+    const auto released = next.apply(del("/l/a"), 21, t2);
+    ASSERT_FALSE(released.empty());
+    EXPECT_EQ(released[0].kind, LockEventKind::Released);
+    EXPECT_EQ(released[0].held, std::chrono::milliseconds(55000));
+    EXPECT_FALSE(released[0].atLeast);
+
+    // At most `most` keys are kept.
+    SeenTimesByKey few;
+    addSeenTimes(first.locks(), few, 1);
+    EXPECT_EQ(few.size(), 1u);
+}
