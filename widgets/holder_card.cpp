@@ -119,12 +119,14 @@ void HolderCard::setHolder(const Holder& holder) {
     recipe_->setToolTip(holder.recipeWhy);
 
     // Tenths of a second, so the bar moves smoothly between whole seconds.
-    const bool counting = holder.ttlRemainingSeconds && !holder.ttlStale;
+    using Staleness = Holder::Staleness;
+    const bool counting = holder.ttlRemainingSeconds && holder.ttlStale == Staleness::Fresh;
     const double remaining = counting ? *holder.ttlRemainingSeconds : 0;
     const QString text =
-        !holder.leased                ? tr("no lease: held until its key is deleted")
-        : !holder.ttlRemainingSeconds ? tr("not looked up yet")
-        : holder.ttlStale
+        !holder.leased                             ? tr("no lease: held until its key is deleted")
+        : !holder.ttlRemainingSeconds              ? tr("not looked up yet")
+        : holder.ttlStale == Staleness::EtcdSilent ? tr("stale: etcd is not answering")
+        : holder.ttlStale == Staleness::NotLookedUp
             ? tr("stale: not looked up within its TTL")
             : (remaining < 0
                    ? tr("lease gone")

@@ -31,8 +31,13 @@ public:
         bool leased = true;    // false: a key without a lease, held until it is deleted
         QString recipe = {};   // the lock's recipe ("single key"), and which clients write it
         QString recipeWhy = {};
-        // The TTL was looked up too long ago to stand for the lease now: no countdown.
-        bool ttlStale = false;
+        // Whether the TTL stands for the lease now, and if not why: no countdown then.
+        enum class Staleness {
+            Fresh,
+            NotLookedUp, // its last look-up is older than its TTL (too many leases to look up)
+            EtcdSilent,  // etcd has not answered the watch for a while: nothing shown is current
+        };
+        Staleness ttlStale = Staleness::Fresh;
     };
 
     // Our own lock's state, coloured by how it stands.

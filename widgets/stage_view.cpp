@@ -1,5 +1,7 @@
 #include "widgets/stage_view.h"
 
+#include "widgets/series_palette.h"
+
 #include <QContextMenuEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -14,10 +16,12 @@ const QColor holderFill(0x2e, 0x7d, 0x32);
 const QColor waiterFill(0x60, 0x7d, 0x8b);
 const QColor oursFill(0x15, 0x65, 0xc0);
 const QColor ringColor(0x26, 0xa6, 0x9a);
-const QColor lowColor(0xd3, 0x2f, 0x2f);
+// Red is the alarm (a split brain) and nothing else: a lease running low, and the expiry it leads
+// to, are orange; a lock lost is brown.
+const QColor lowColor(0xe6, 0x51, 0x00);
 const QColor expiredColor(0xef, 0x6c, 0x00);
 const QColor forceReleasedColor(0x8e, 0x24, 0xaa);
-const QColor lostColor(0xc6, 0x28, 0x28);
+const QColor lostColor(0x6d, 0x4c, 0x41);
 const QColor releasedColor(0x9e, 0x9e, 0x9e);
 constexpr double presentationScale = 2.2;
 
@@ -520,8 +524,9 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
     painter.fillRect(band, index % 2 ? palette().alternateBase() : palette().base());
     const double splitAge = lane.splitBrain ? msBetween(lane.splitBrain->since, now) : 0;
     const bool flash = lane.splitBrain && flashOn(splitAge);
+    const QColor alarm = alarmColor();
     if (flash)
-        painter.fillRect(band, QColor(lowColor.red(), lowColor.green(), lowColor.blue(), 50));
+        painter.fillRect(band, QColor(alarm.red(), alarm.green(), alarm.blue(), 50));
     painter.setPen(QPen(palette().color(QPalette::Mid), 1));
     painter.drawLine(band.bottomLeft(), band.bottomRight());
 
@@ -541,7 +546,7 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
     if (lane.splitBrain) {
         status =
             tr("split brain: #%1 and #%2").arg(lane.splitBrain->first).arg(lane.splitBrain->second);
-        statusColor = lowColor;
+        statusColor = alarm;
     } else if (const auto named_ = std::find_if(lane.ghosts.rbegin(), lane.ghosts.rend(),
                                                 [](const Ghost& g) { return named(g.how); });
                named_ != lane.ghosts.rend()) {
@@ -565,10 +570,10 @@ void StageView::paintLane(QPainter& painter, int index, Clock::time_point now) c
         const qint64 tokens[] = {lane.splitBrain->first, lane.splitBrain->second};
         for (int i = 0; i < 2; ++i) {
             const QRectF disk(label.left() + i * (diameter * 1.8), y, diameter * 1.6, diameter);
-            painter.setPen(QPen(lowColor, 2));
-            painter.setBrush(flash ? lowColor : QColor(Qt::white));
+            painter.setPen(QPen(alarm, 2));
+            painter.setBrush(flash ? alarm : QColor(Qt::white));
             painter.drawRoundedRect(disk, diameter / 2, diameter / 2);
-            painter.setPen(flash ? QColor(Qt::white) : lowColor);
+            painter.setPen(flash ? QColor(Qt::white) : alarm);
             painter.setFont(m.bold);
             painter.drawText(disk, Qt::AlignCenter, QStringLiteral("#%1").arg(tokens[i]));
             painter.setFont(m.plain);
@@ -610,7 +615,7 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
                            bool holder, bool flashRed, Clock::time_point now) const {
     const Metrics& m = metrics();
     const auto fraction = fractionOf(token, now);
-    const QColor fill = flashRed     ? lowColor
+    const QColor fill = flashRed     ? alarmColor()
                         : token.ours ? oursFill
                         : holder     ? holderFill
                                      : waiterFill;

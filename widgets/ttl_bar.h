@@ -14,7 +14,7 @@ class TtlBar : public QProgressBar {
 public:
     explicit TtlBar(QWidget* parent = nullptr);
 
-    // `value` of `maximum` left, with `text` on the bar, in the red tones when `low`. Painted
+    // `value` of `maximum` left, with `text` on the bar, in the orange tones when `low`. Painted
     // with the window's next frame: QProgressBar's own setters paint at once.
     void setTtl(int value, int maximum, const QString& text, bool low);
     bool isLow() const { return low_; }

@@ -15,15 +15,15 @@ double TtlCountdownDelegate::fraction(double remaining, double granted) {
 }
 
 QColor TtlCountdownDelegate::fillColor(bool low) {
-    return low ? QColor("#ef9a9a") : QColor("#a5d6a7");
+    return low ? QColor("#ffcc80") : QColor("#a5d6a7");
 }
 
 QColor TtlCountdownDelegate::trackColor(bool low) {
-    return low ? QColor("#ffebee") : QColor("#e8f5e9");
+    return low ? QColor("#fff3e0") : QColor("#e8f5e9");
 }
 
 QColor TtlCountdownDelegate::edgeColor(bool low) {
-    return low ? QColor("#c62828") : QColor("#2e7d32");
+    return low ? QColor("#e65100") : QColor("#2e7d32");
 }
 
 QColor TtlCountdownDelegate::textColor() {

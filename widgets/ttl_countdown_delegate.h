@@ -9,7 +9,7 @@
 
 namespace lockscope {
 
-// Paints a TTL cell as a small bar, remaining over granted, with the cell's text on it; red
+// Paints a TTL cell as a small bar, remaining over granted, with the cell's text on it; orange
 // when under a quarter is left. The model gives the two numbers under roles of its choosing;
 // cells without them are painted as plain text. Both tones of the bar are light enough for
 // one dark text colour to stay readable wherever the text falls (HolderCard's bar uses them too).

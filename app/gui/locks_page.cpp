@@ -473,7 +473,10 @@ void LocksPage::showHolder() {
     if (holder.ttl) {
         card.ttlRemainingSeconds = holder.ttl->ttl.remainingAt(queue->now());
         card.ttlGrantedSeconds = holder.ttl->ttl.grantedTtlSeconds;
-        card.ttlStale = holder.ttl->ttl.stale;
+        // Stale while etcd is silent (every TTL is then), or for want of a look-up in time.
+        if (holder.ttl->ttl.stale)
+            card.ttlStale = watch->live() ? HolderCard::Holder::Staleness::NotLookedUp
+                                          : HolderCard::Holder::Staleness::EtcdSilent;
     }
     holderCard_->setHolder(card);
 }

@@ -45,11 +45,16 @@ private slots:
         card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", 30, 60, "deploy", {}, false});
         QVERIFY(!bar->isLow());
         HolderCard::Holder stale{"/locks/demo/694d", "694d", 42, "3.0 s", 1, 60, {}, {}, false};
-        stale.ttlStale = true; // a countdown from an old lookup says nothing of the lease now
+        // A countdown from an old lookup says nothing of the lease now; the reason is said.
+        stale.ttlStale = HolderCard::Holder::Staleness::NotLookedUp;
         card.setHolder(stale);
         QCOMPARE(bar->text(), QString("stale: not looked up within its TTL"));
         QCOMPARE(bar->value(), 0);
         QVERIFY(!bar->isLow()); // not running out: unknown
+        stale.ttlStale = HolderCard::Holder::Staleness::EtcdSilent;
+        card.setHolder(stale);
+        QCOMPARE(bar->text(), QString("stale: etcd is not answering"));
+        QCOMPARE(bar->value(), 0);
         card.setHolder({"/locks/demo/694d", "694d", 42, "3.0 s", std::nullopt, 60, {}, {}, false});
         QCOMPARE(bar->text(), QString("not looked up yet"));
         QVERIFY(!bar->isLow()); // unknown is not low

@@ -17,7 +17,9 @@
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "test_settings.h"
+#include "widgets/holder_card.h"
 #include "widgets/problem_list.h"
+#include "widgets/ttl_bar.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -91,6 +93,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(test::labelText(window, "connectionLabel").contains("Connected"),
                                  UiTimeoutMs);
+        window.lockWatch()->selectLock("/stopped/job");
+        auto* holderCard = window.findChild<HolderCard*>("holderCard");
+        QVERIFY(holderCard);
+        auto* holderTtl = holderCard->findChild<TtlBar*>();
+        QVERIFY(holderTtl);
+        QTRY_VERIFY_WITH_TIMEOUT(holderTtl->text().endsWith(" of 30 s"), UiTimeoutMs);
 
         std::optional<Clock::duration> liveLeft;
         const auto stoppedAt = Clock::now();
@@ -105,6 +113,9 @@ private slots:
         QVERIFY2(*liveLeft < allowed, qPrintable(QString("after %1 ms").arg(ms(*liveLeft))));
         QTRY_COMPARE_WITH_TIMEOUT(cell(window, "/stopped/job", LockListModel::Ttl),
                                   QString("stale"), 1000);
+        // The holder card says why: etcd is silent, not a look-up that came late.
+        QTRY_COMPARE_WITH_TIMEOUT(holderTtl->text(), QString("stale: etcd is not answering"),
+                                  1000);
         QVERIFY(test::labelText(window, "connectionLabel").contains("No answer since"));
         QVERIFY(test::saveScreenshot(window, "stopped_etcd_en.png"));
         // The status call gives up at the command timeout: the cluster does not answer.
