@@ -1,6 +1,7 @@
 #include "widgets/plain_text_delegate.h"
 
 #include "widgets/elided_key.h"
+#include "widgets/series_palette.h"
 
 #include <QApplication>
 #include <QFontMetrics>
@@ -31,6 +32,17 @@ void PlainTextDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
         styleOf(cell)->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, cell.widget) + 1;
     paintText(painter, cell, cell.rect.adjusted(margin, 0, -margin, 0), cell.text,
               cell.displayAlignment);
+}
+
+void PlainTextDelegate::initStyleOption(QStyleOptionViewItem* option,
+                                        const QModelIndex& index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    if (markRole_ >= 0 && index.data(markRole_).toBool()) {
+        // Translucent over the alternating rows, so the marked rows stay rows of the table.
+        QColor mark = pickedSessionColor();
+        mark.setAlpha(110);
+        option->backgroundBrush = mark;
+    }
 }
 
 void PlainTextDelegate::paintPanel(QPainter* painter, const QStyleOptionViewItem& cell) {

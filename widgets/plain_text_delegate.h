@@ -23,11 +23,14 @@ public:
     // Texts that are keys or lock names: too long for the cell, they keep their last '/'
     // segment whole (elidedKey) instead of the view's elision.
     void setKeepsLastSegment(bool keep) { keepsLastSegment_ = keep; }
+    // Rows whose `role` is true are marked: the session picked on the Blockers page.
+    void setMarkRole(int role) { markRole_ = role; }
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
 
 protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
     // Everything but the text.
     static void paintPanel(QPainter* painter, const QStyleOptionViewItem& cell);
     // `text` within `area`, elided as the view elides; `color` defaults to the cell's.
@@ -50,6 +53,7 @@ private:
     mutable TwoGenerationCache<Key, QStaticText> laidOut_{LaidOutGeneration};
     mutable QFont laidOutFont_; // what laidOut_ was laid out in
     bool keepsLastSegment_ = false;
+    int markRole_ = -1;
 };
 
 } // namespace lockscope

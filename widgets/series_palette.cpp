@@ -5,6 +5,10 @@
 
 namespace lockscope {
 
+QColor pickedSessionColor() {
+    return QColor(0xff, 0xb3, 0x00);
+}
+
 QColor alarmColor() {
     return QColor(220, 20, 60);
 }

@@ -11,6 +11,10 @@ namespace lockscope {
 // brain) and nothing else: no series and no holder is drawn in a red, a crimson or a pink.
 QColor alarmColor();
 
+// The session picked on the Blockers page, wherever its keys are shown: amber, far from the
+// alarm's red and from the blue of our own keys.
+QColor pickedSessionColor();
+
 // Plot series colours, each far from the others and from the alarm (seriesPalette_test measures
 // it). A plot with more series than colours draws the next round dashed, then dotted, so no two
 // legend entries look alike.

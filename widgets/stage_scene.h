@@ -20,6 +20,7 @@ struct StageToken {
     double grantedSeconds = 0;
     bool ours = false;   // taken by this window
     bool paused = false; // ours, with its keepalives stopped
+    bool picked = false; // of the session picked on the Blockers page: ringed in amber
 
     bool sameKey(const StageToken& other) const {
         return key == other.key && fencingToken == other.fencingToken;

@@ -627,6 +627,16 @@ void StageView::paintToken(QPainter& painter, const QPointF& centre, const Stage
     painter.drawPixmap(corner, face);
     if (fraction && *fraction > 0)
         painter.drawPixmap(corner, ringOf(*fraction));
+    if (token.picked) { // outside the TTL ring, which it must not hide
+        const double width = m.token * 0.08;
+        const double radius = m.token / 2 + width;
+        painter.save();
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(QPen(pickedSessionColor(), width));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(centre, radius, radius);
+        painter.restore();
+    }
 
     // The fencing token inside, shrunk to fit when long.
     const QString number = QStringLiteral("#%1").arg(token.fencingToken);

@@ -15,7 +15,7 @@ namespace lockscope {
 
 // The stage: a lane per lock, its holder in front and its waiters lined up behind in fencing
 // token order, each a token labelled with its fencing token and short lease, ringed by what
-// is left of its TTL (red when low). A handoff moves a lane forward in AnimationMs; a lane that
+// is left of its TTL (orange when low). A handoff moves a lane forward in AnimationMs; a lane that
 // changes again meanwhile jumps to the new state, so what is drawn is never more than a frame
 // behind, and when changes come faster than frames every lane snaps. A key that expired, was
 // force released or was lost fades out where it stood, named so; a split brain flashes its two
@@ -122,7 +122,7 @@ private:
     const QPixmap& faceOf(const QColor& fill, bool ttlKnown, bool outlined) const;
     // A transparent square a token's face or ring is drawn on.
     QPixmap blankToken() const;
-    // A TTL ring run down to `fraction`, in RingSteps steps, red when low.
+    // A TTL ring run down to `fraction`, in RingSteps steps, orange when low.
     const QPixmap& ringOf(double fraction) const;
     // Laid out once: a frame draws the same numbers and leases as the last.
     const QStaticText& textOf(const QString& text, const QFont& font) const;

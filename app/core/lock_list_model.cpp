@@ -2,6 +2,7 @@
 
 #include "app/core/key_text.h"
 #include "app/core/own_lock.h"
+#include "app/core/picked_session_role.h"
 #include "app/core/recipe_text.h"
 
 #include <QStringList>
@@ -293,6 +294,16 @@ std::string LockListModel::lockNameAt(int row) const {
     return row >= 0 && row < rowCount() ? rows_[row]->id : std::string();
 }
 
+void LockListModel::setPickedLocks(std::set<std::string> names) {
+    if (names == picked_)
+        return;
+    std::swap(names, picked_);
+    for (const std::set<std::string>* marks : {&names, &picked_}) // unmarked, then marked
+        for (const std::string& name : *marks)
+            if (const int row = rowOfLock(name); row >= 0)
+                emit dataChanged(index(row, 0), index(row, ColumnCount - 1), {PickedSessionRole});
+}
+
 int LockListModel::rowOfLock(const std::string& name) const {
     const int at = lowerBound(name);
     return at < rowCount() && rows_[at]->id == name ? at : -1;
@@ -317,6 +328,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = *rows_[index.row()];
+    if (role == PickedSessionRole)
+        return picked_.count(row.id) > 0;
     switch (index.column()) {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();

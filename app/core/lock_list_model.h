@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace lockscope {
 
@@ -34,6 +35,9 @@ public:
     // reason as its tooltip); a lock released or cancelled is ours no more and loses the mark.
     void setOwnLock(const OwnLock& own);
     void clearOwnLocks();
+    // The locks the session picked on the Blockers page waits in or blocks: their rows are
+    // marked (PickedSessionRole). Empty: none.
+    void setPickedLocks(std::set<std::string> names);
     // Moves the countdowns on to `now`: one dataChanged over the TTL column, nothing else, with
     // countdownRoles(): the time left and its text, not when the lease runs out (sortNumberAt).
     void tick(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
@@ -106,6 +110,7 @@ private:
     // the vector grows (moved whole, they stalled the window for 100 ms).
     std::vector<std::unique_ptr<const Row>> rows_;
     QHash<QByteArray, OwnMark> own_; // by lock name
+    std::set<std::string> picked_;
     // The state's, copied when they change: a lease's lookup changes no row, only TTL cells.
     std::map<int64_t, etcd::LeaseTtl> leases_;
     std::chrono::steady_clock::time_point now_;

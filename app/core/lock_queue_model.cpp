@@ -2,6 +2,7 @@
 
 #include "app/core/duration_text.h"
 #include "app/core/key_text.h"
+#include "app/core/picked_session_role.h"
 #include "app/core/recipe_text.h"
 #include "etcdclient/hex_id.h"
 
@@ -53,6 +54,14 @@ void LockQueueModel::setOwnKey(const std::string& key) {
     ownKey_ = key;
     if (!rows_.empty())
         emit dataChanged(index(0, Position), index(rowCount() - 1, Position));
+}
+
+void LockQueueModel::setPickedSession(const std::optional<etcd::SessionId>& session) {
+    if (session == picked_)
+        return;
+    picked_ = session;
+    if (!rows_.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {PickedSessionRole});
 }
 
 void LockQueueModel::tick(std::chrono::steady_clock::time_point now,
@@ -122,6 +131,8 @@ QVariant LockQueueModel::data(const QModelIndex& index, int role) const {
         return {};
     const int row = index.row();
     const Entry& entry = rows_[row];
+    if (role == PickedSessionRole)
+        return picked_ && *picked_ == etcd::SessionId::of(entry.lease, entry.key);
     if (index.column() == Ttl)
         return entry.ttl ? entry.ttl->data(now_, role) : QVariant();
     if (role == Qt::TextAlignmentRole) {

@@ -3,6 +3,7 @@
 #include "app/core/keyed_table_model.h"
 #include "app/core/lease_countdown.h"
 #include "etcdclient/locks/lock_types.h"
+#include "etcdclient/locks/wait_for_graph.h"
 
 #include <chrono>
 #include <optional>
@@ -80,6 +81,9 @@ public:
     etcd::QueueKind kind() const { return kind_; }
     // This window's own key in the queue (empty: none): its row says "(ours)".
     void setOwnKey(const std::string& key);
+    // The session picked on the Blockers page: its keys' rows are marked
+    // (PickedSessionRole).
+    void setPickedSession(const std::optional<etcd::SessionId>& session);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -95,6 +99,7 @@ private:
 
     std::vector<Entry> rows_;
     std::string ownKey_;
+    std::optional<etcd::SessionId> picked_;
     etcd::QueueKind kind_ = etcd::QueueKind::Mutex;
     std::chrono::steady_clock::time_point now_;
     std::chrono::system_clock::time_point wallNow_;

@@ -139,6 +139,8 @@ bool LockWatch::drain() {
         locks_->expectRows(static_cast<std::size_t>(state_.listingKeys));
     locks_->update(state_, *changes);
     graph_.apply(*changes, state_.locks);
+    if (picked_)
+        markPickedLocks();
     if (changes->leases ||
         std::binary_search(changes->locks.begin(), changes->locks.end(), selectedLock_))
         showSelectedQueue();
@@ -240,6 +242,26 @@ void LockWatch::showSelectedQueue() {
     const bool inQueue =
         own != ownLocks_.constEnd() && (own->alive() || own->state == OwnLock::State::Releasing);
     queue_->setOwnKey(inQueue ? own->key.toStdString() : std::string());
+}
+
+void LockWatch::pickSession(std::optional<etcd::SessionId> session) {
+    if (session == picked_)
+        return;
+    picked_ = std::move(session);
+    queue_->setPickedSession(picked_);
+    markPickedLocks();
+    emit pickedSessionChanged();
+}
+
+void LockWatch::markPickedLocks() {
+    std::set<std::string> locks;
+    if (picked_) {
+        for (const etcd::Wait& wait : graph_.waitsFrom(*picked_))
+            locks.insert(wait.lock);
+        for (const etcd::Wait& wait : graph_.waitsOn(*picked_))
+            locks.insert(wait.lock);
+    }
+    locks_->setPickedLocks(std::move(locks));
 }
 
 void LockWatch::setLiveness(bool live, const QString& why) {

@@ -76,6 +76,11 @@ public:
     const etcd::LockMonitorState& state() const { return state_; }
     // Who waits for whom among the locks shown, kept from each drain's changes.
     const etcd::WaitForGraph& waitForGraph() const { return graph_; }
+    // The session picked on the Blockers page (none: nullopt): the lock list marks the locks it
+    // waits in or blocks, following the graph; the queue and the Stage mark its keys. A new
+    // prefix drops it.
+    void pickSession(std::optional<etcd::SessionId> session);
+    const std::optional<etcd::SessionId>& pickedSession() const { return picked_; }
 
 signals:
     // `why` says what the monitor is waiting for when it is not live.
@@ -86,6 +91,7 @@ signals:
     // It is live again: the prefix was re-read at `revision`, done at `until`.
     void outageEnded(const QDateTime& since, const QDateTime& until, qint64 revision);
     void selectedLockChanged(const QString& name);
+    void pickedSessionChanged();
     // After each update of the models, drained or ticked: a good moment to redraw a summary.
     void refreshed();
     // The lock events of one drain, oldest first (for charts and timelines).
@@ -102,6 +108,7 @@ private:
     // On a change of the monitor's liveness: the outage it began or ended, said once.
     void noteOutage();
     bool underPrefix(const std::string& lock) const;
+    void markPickedLocks();
 
     LockListModel* locks_;
     LockQueueModel* queue_;
@@ -119,6 +126,8 @@ private:
     std::shared_ptr<etcd::LockMonitor> monitor_;
     etcd::LockMonitorState state_;
     etcd::WaitForGraph graph_;
+    std::optional<etcd::SessionId> picked_;
+    etcd::SeenTimesByKey seenTimes_; // what the views before saw (etcd::SeenTimes)
     bool live_ = false;
     QString notLiveReason_;
     bool monitorLive_ = false; // state_.live when the outage was last looked at

@@ -60,14 +60,16 @@ BlockersPage::BlockersPage(QWidget* parent)
     , summary_(new QLabel(this))
     , view_(new QTreeView(this))
     , graphView_(new WaitGraphView)
-    , break_(new QPushButton(tr("Break deadlock…"), this)) {
+    , break_(new QPushButton(tr("Break deadlock…"), this))
+    , unmark_(new QPushButton(tr("Unmark"), this)) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* note = new QLabel(
         tr("A session is a lease: Go's concurrency.Session puts all of a client's locks on one, "
            "so a lease that holds one lock and waits in another is one client holding one while "
            "it waits for the other. Waiters that hold no key (single-key locks, as python-etcd3, "
-           "node etcd3's lock() and tooz take them) wait invisibly and are not shown."),
+           "node etcd3's lock() and tooz take them) wait invisibly and are not shown. The "
+           "session selected is marked in amber on the Locks page and the Stage."),
         this);
     note->setWordWrap(true);
     note->setEnabled(false); // the palette's quieter text
@@ -85,9 +87,13 @@ BlockersPage::BlockersPage(QWidget* parent)
     view_->header()->resizeSection(BlockersModel::Blocks, 330);
     break_->setObjectName("breakDeadlockButton");
     break_->setToolTip(tr("Revoke the lease named to end the selected deadlock (asks first)"));
+    unmark_->setObjectName("unmarkSessionButton");
+    unmark_->setToolTip(tr("Stop marking the selected session's locks and keys on the Locks page "
+                           "and the Stage"));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(break_);
+    buttons->addWidget(unmark_);
     buttons->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary_);
@@ -106,7 +112,11 @@ BlockersPage::BlockersPage(QWidget* parent)
     connect(model_, &QAbstractItemModel::modelReset, view_, &QTreeView::expandAll);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::updateButtons);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::drawGraph);
+    connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::showPickedSession);
+    connect(unmark_, &QPushButton::clicked, this, &BlockersPage::unmark);
     connect(graphView_, &WaitGraphView::nodeClicked, this, &BlockersPage::selectSession);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &BlockersPage::pickCurrentSession);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &BlockersPage::updateButtons);
     refreshTimer_.setInterval(RefreshIntervalMs);
@@ -213,6 +223,36 @@ void BlockersPage::selectSession(const QString& lease) {
     }
 }
 
+void BlockersPage::pickCurrentSession() {
+    const QModelIndex current = view_->currentIndex();
+    if (!workspace_ || !current.isValid())
+        return;
+    workspace_->lockWatch()->pickSession(
+        etcd::SessionId{current.data(BlockersModel::LeaseRole).toLongLong(),
+                        current.data(BlockersModel::SessionKeyRole).toByteArray().toStdString()});
+}
+
+void BlockersPage::showPickedSession() {
+    if (!workspace_ || !workspace_->lockWatch()->pickedSession())
+        return;
+    const etcd::SessionId& picked = *workspace_->lockWatch()->pickedSession();
+    const QModelIndexList found =
+        model_->match(model_->index(0, 0), BlockersModel::LeaseRole,
+                      static_cast<qint64>(picked.lease), -1, Qt::MatchExactly | Qt::MatchRecursive);
+    for (const QModelIndex& row : found)
+        if (row.data(BlockersModel::SessionKeyRole).toByteArray().toStdString() == picked.key) {
+            view_->setCurrentIndex(row);
+            return;
+        }
+}
+
+void BlockersPage::unmark() {
+    view_->setCurrentIndex({});
+    if (workspace_)
+        workspace_->lockWatch()->pickSession(std::nullopt);
+    updateButtons();
+}
+
 QString BlockersPage::summary() const {
     return summary_->text();
 }
@@ -222,6 +262,7 @@ void BlockersPage::updateButtons() {
     const bool canAct = workspace_ && workspace_->lockActions();
     break_->setEnabled(canAct && current.isValid() &&
                        current.data(BlockersModel::DeadlockRole).toBool());
+    unmark_->setEnabled(workspace_ && workspace_->lockWatch()->pickedSession());
 }
 
 const etcd::Deadlock* BlockersPage::deadlockOf(qint64 lease) const {

@@ -22,7 +22,9 @@ class Workspace;
 // graph names is revoked after a confirmation that follows the deadlock while it is open (and
 // refuses once it ended). Then the root blockers, most sessions blocked first, each with its
 // tree of waiters; below, the same as a drawing (WaitGraphView, the first MaxDrawnSessions
-// sessions), whose boxes select their rows. Read once a second, whichever tab is shown, so a
+// sessions), whose boxes select their rows. The selected session is picked
+// (LockWatch::pickSession): the Locks page and the Stage mark its locks and keys until another
+// is picked or Unmark is pressed. Read once a second, whichever tab is shown, so a
 // deadlock reaches the problems area within a second of the key that closed it (less often when a
 // read takes over a fifth of that).
 class BlockersPage : public QWidget {
@@ -53,6 +55,11 @@ private:
     // The drawing from the graph, after the tree changed.
     void drawGraph();
     void selectSession(const QString& lease);
+    // The current row's session becomes the picked one; a row lost to a reset keeps the pick.
+    void pickCurrentSession();
+    // After a reset: the picked session's row is current again.
+    void showPickedSession();
+    void unmark();
     // The deadlock `lease` is in now, if it is in one.
     const etcd::Deadlock* deadlockOf(qint64 lease) const;
     QString breakText(const etcd::Deadlock* deadlock, qint64 lease) const;
@@ -63,6 +70,7 @@ private:
     QTreeView* view_;
     WaitGraphView* graphView_;
     QPushButton* break_;
+    QPushButton* unmark_;
     QTimer refreshTimer_;
     QSet<QString> deadlocksShown_; // by id, for deadlockBegan/Ended
 };

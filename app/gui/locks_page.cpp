@@ -8,6 +8,7 @@
 #include "app/core/lock_list_proxy.h"
 #include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
+#include "app/core/picked_session_role.h"
 #include "app/core/recipe_text.h"
 #include "app/core/workspace.h"
 #include "app/gui/lock_actions_bar.h"
@@ -42,6 +43,15 @@ namespace {
 // by the caller, never ResizeToContents, which scans every row. `stretch` takes the width left;
 // keys keep their last segment (the lease, where keys of one lock differ) and are elided before
 // it, other text in the middle.
+// The rows of the session picked on the Blockers page, marked by every delegate of `view`: its
+// own and those of `columns`.
+void markPickedSession(QTableView* view, std::initializer_list<int> columns) {
+    static_cast<PlainTextDelegate*>(view->itemDelegate())->setMarkRole(PickedSessionRole);
+    for (int column : columns)
+        static_cast<PlainTextDelegate*>(view->itemDelegateForColumn(column))
+            ->setMarkRole(PickedSessionRole);
+}
+
 QTableView* tableView(const QString& name, int stretch) {
     auto* view = new QTableView;
     view->setObjectName(name);
@@ -145,6 +155,8 @@ LocksPage::LocksPage(QWidget* parent)
     eventTable_->setItemDelegateForColumn(EventLogModel::Lock, new PlainTextDelegate(eventTable_));
     queueTable_->setItemDelegateForColumn(
         LockQueueModel::Ttl, new TtlCountdownDelegate(TtlRemainingRole, TtlGrantedRole, this));
+    markPickedSession(lockTable_, {LockListModel::Ttl, LockListModel::Name});
+    markPickedSession(queueTable_, {LockQueueModel::Ttl});
     connect(lockFilter_, &QLineEdit::textChanged, lockProxy_, &LockListProxy::setNameFilter);
     lockTable_->setModel(lockProxy_);
     lockTable_->setSortingEnabled(true);

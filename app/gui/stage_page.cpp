@@ -52,8 +52,9 @@ StagePage::StagePage(LockActionsBar* lockActions, QWidget* parent)
     auto* present = new QToolButton;
     present->setDefaultAction(presentation_);
     auto* legend = new QLabel(tr("A lane per lock: the holder in front, the waiters behind in "
-                                 "fencing-token order; the ring is the lease's TTL left (red "
-                                 "when low); blue: this window's own. Right-click a token for "
+                                 "fencing-token order; the ring is the lease's TTL left (orange "
+                                 "when low); blue: this window's own; ringed in amber: the "
+                                 "session picked on the Blockers page. Right-click a token for "
                                  "its actions."));
     legend->setWordWrap(true); // on one line it would make the window wider than a small screen
     auto* bar = new QHBoxLayout;
@@ -89,6 +90,7 @@ void StagePage::setWorkspace(Workspace* workspace) {
     if (workspace) {
         LockWatch* watch = workspace->lockWatch();
         connect(watch, &LockWatch::refreshed, this, &StagePage::rebuild);
+        connect(watch, &LockWatch::pickedSessionChanged, this, &StagePage::rebuild);
         connect(watch, &LockWatch::eventsArrived, this, &StagePage::showDepartures);
         if (LockActions* actions = workspace->lockActions())
             connect(actions, &LockActions::ownLockChanged, this, [this](const QString& name) {
@@ -111,7 +113,8 @@ void StagePage::rebuild() {
         for (const QString& name : std::as_const(ownLocks_))
             if (const OwnLock* own = actions->ownLock(name); own && own->alive())
                 ownKeys.insert(own->key, own->paused);
-    view_->setScene(stageSceneOf(workspace_->lockWatch()->state(), ownKeys, MaxLanes));
+    const LockWatch* watch = workspace_->lockWatch();
+    view_->setScene(stageSceneOf(watch->state(), ownKeys, MaxLanes, watch->pickedSession()));
 }
 
 void StagePage::showDepartures(const std::vector<etcd::LockEvent>& events) {

@@ -19,7 +19,7 @@ QString shortLease(int64_t lease) {
 }
 
 StageScene stageSceneOf(const etcd::LockMonitorState& state, const QHash<QByteArray, bool>& ownKeys,
-                        int maxLanes) {
+                        int maxLanes, const std::optional<etcd::SessionId>& picked) {
     StageScene scene;
     for (const auto& [name, queue] : state.locks) {
         if (static_cast<int>(scene.lanes.size()) >= maxLanes) {
@@ -50,6 +50,7 @@ StageScene stageSceneOf(const etcd::LockMonitorState& state, const QHash<QByteAr
                 token.ours = true;
                 token.paused = *own;
             }
+            token.picked = picked && *picked == etcd::SessionId::of(key);
             lane.tokens.push_back(std::move(token));
         }
         scene.lanes.push_back(std::move(lane));

@@ -6,10 +6,6 @@
 
 namespace etcd {
 
-SessionId SessionId::of(const LockKey& key) {
-    return key.lease != 0 ? SessionId{key.lease, {}} : SessionId{0, key.key};
-}
-
 void WaitForGraph::setLock(const std::string& name, const LockQueue* queue) {
     if (auto old = waitsByLock_.find(name); old != waitsByLock_.end()) {
         for (const Wait& wait : old->second)

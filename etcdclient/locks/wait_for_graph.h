@@ -20,7 +20,10 @@ struct SessionId {
     int64_t lease = 0;
     std::string key; // only for a key without a lease
     auto operator<=>(const SessionId&) const = default;
-    static SessionId of(const LockKey& key);
+    static SessionId of(const LockKey& key) { return of(key.lease, key.key); }
+    static SessionId of(int64_t lease, const std::string& key) {
+        return lease != 0 ? SessionId{lease, {}} : SessionId{0, key};
+    }
 };
 
 // A waiting key and the key it waits to see deleted (LockQueue::waitsOn), with their sessions.

@@ -1,6 +1,7 @@
 // The plots' palette: distinct series colours, none near the alarm's red; holder colours that
-// are never red or pink.
+// are never red or pink; a TTL running low and the picked session's mark are not red either.
 #include "widgets/series_palette.h"
+#include "widgets/ttl_countdown_delegate.h"
 
 #include <QTest>
 
@@ -49,6 +50,15 @@ private slots:
             QVERIFY2(hue >= 30 && hue <= 280, qPrintable(QString::number(hue)));
             QVERIFY2(colorDistance(color, alarmColor()) >= AwayFromAlarm, qPrintable(color.name()));
         }
+    }
+
+    void lowTtlAndThePickedSessionAreNotTheAlarm() {
+        for (const QColor& color : {TtlCountdownDelegate::fillColor(true),
+                                    TtlCountdownDelegate::edgeColor(true), pickedSessionColor()})
+            QVERIFY2(colorDistance(color, alarmColor()) >= Distinct, qPrintable(color.name()));
+        // The mark must not read as a TTL running low.
+        QVERIFY(colorDistance(pickedSessionColor(), TtlCountdownDelegate::edgeColor(true)) >=
+                Distinct);
     }
 };
 

@@ -1,10 +1,15 @@
 // The Blockers page against a real etcd: a deadlock laid out as two sessions leave it reaches
 // the page and the problems signal within about a second, its Break revokes the lease it names
-// through the confirmation, and the page and the signal then say it ended.
+// through the confirmation, and the page and the signal then say it ended. A session selected is
+// marked on the Locks page's models and the Stage's scene until Unmark.
 #include "app/core/blockers_model.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
+#include "app/core/picked_session_role.h"
 #include "app/core/workspace.h"
 #include "app/gui/blockers_page.h"
+#include "app/gui/stage_scene_builder.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
@@ -85,7 +90,82 @@ private slots:
         revoke(c);
     }
 
+    void aSelectedSessionIsMarkedOnTheLocksPageAndTheStage() {
+        Workspace workspace(etcd_.client().options());
+        LockWatch* watch = workspace.lockWatch();
+        watch->setPrefix("/pick/");
+        BlockersPage page;
+        page.setWorkspace(&workspace);
+        auto* view = page.findChild<QTreeView*>("blockersView");
+        auto* unmark = page.findChild<QPushButton*>("unmarkSessionButton");
+        QVERIFY(view && unmark);
+        QVERIFY(!unmark->isEnabled());
+
+        // s1 holds x; s2 waits in x and holds y; s3 waits in y and alone holds z.
+        const int64_t s1 = grant(), s2 = grant(), s3 = grant();
+        put("/pick/x", s1);
+        put("/pick/y", s2);
+        put("/pick/x", s2);
+        put("/pick/y", s3);
+        put("/pick/z", s3);
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->rootCount(), std::size_t(1), 5000);
+        const QModelIndexList rows =
+            page.model()->match(page.model()->index(0, 0), BlockersModel::LeaseRole,
+                                static_cast<qint64>(s2), 1, Qt::MatchExactly | Qt::MatchRecursive);
+        QCOMPARE(rows.size(), 1);
+        view->setCurrentIndex(rows.front());
+        QVERIFY(watch->pickedSession());
+        QCOMPARE(watch->pickedSession()->lease, s2);
+        QVERIFY(unmark->isEnabled());
+
+        // The lock list: the locks s2 waits in and blocks, not z (s3's alone).
+        QCOMPARE(markedLocks(*watch), QStringList({"/pick/x", "/pick/y"}));
+        // The queue of x: s2's key, not s1's.
+        watch->selectLock("/pick/x");
+        QCOMPARE(watch->queue()->rowCount(), 2);
+        QVERIFY(!watch->queue()->index(0, 0).data(PickedSessionRole).toBool());
+        QVERIFY(watch->queue()->index(1, 0).data(PickedSessionRole).toBool());
+        // The Stage: s2's two keys ringed, no other.
+        int ringed = 0;
+        const StageScene scene = stageSceneOf(watch->state(), {}, 100, watch->pickedSession());
+        for (const StageLane& lane : scene.lanes)
+            for (const StageToken& token : lane.tokens)
+                if (token.picked) {
+                    ++ringed;
+                    QVERIFY2(token.key.endsWith(QString::fromStdString(etcd::leaseHex(s2))),
+                             qPrintable(token.key));
+                }
+        QCOMPARE(ringed, 2);
+
+        // A change that resets the tree keeps the pick, and its row current.
+        const int64_t s4 = grant();
+        put("/pick/x", s4);
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->rootCount(), std::size_t(1), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->currentIndex().isValid(), 5000);
+        QCOMPARE(view->currentIndex().data(BlockersModel::LeaseRole).toLongLong(), s2);
+        QCOMPARE(watch->pickedSession()->lease, s2);
+
+        // The marks follow the graph: with s3 gone nobody waits in y, which s2 holds alone.
+        revoke(s3);
+        QTRY_COMPARE_WITH_TIMEOUT(markedLocks(*watch), QStringList({"/pick/x"}), 5000);
+
+        unmark->click();
+        QVERIFY(!watch->pickedSession());
+        QCOMPARE(markedLocks(*watch), QStringList());
+        QVERIFY(!watch->queue()->index(0, 0).data(PickedSessionRole).toBool());
+        QVERIFY(!unmark->isEnabled());
+        for (int64_t lease : {s1, s2, s4})
+            revoke(lease);
+    }
+
 private:
+    static QStringList markedLocks(const LockWatch& watch) {
+        QStringList marked;
+        for (int row = 0; row < watch.locks()->rowCount(); ++row)
+            if (watch.locks()->index(row, 0).data(PickedSessionRole).toBool())
+                marked << QString::fromStdString(watch.locks()->lockNameAt(row));
+        return marked;
+    }
     int64_t grant() {
         etcd::pb::LeaseGrantRequest request;
         request.set_ttl(60);

@@ -65,6 +65,22 @@ private slots:
         QVERIFY(scene.lanes[0].tokens[1].paused);
     }
 
+    void thePickedSessionsKeysAreMarked() {
+        etcd::LockMonitorState state;
+        state.locks["/l"] = {"/l", {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4)}};
+        state.locks["/m"] = {"/m", {keyOf("/m/b", 11, 5), keyOf("/m/c", 0, 6)}};
+        const StageScene byLease = stageSceneOf(state, {}, 100, etcd::SessionId{11, {}});
+        QVERIFY(!byLease.lanes[0].tokens[0].picked);
+        QVERIFY(byLease.lanes[0].tokens[1].picked);
+        QVERIFY(byLease.lanes[1].tokens[0].picked);
+        QVERIFY(!byLease.lanes[1].tokens[1].picked);
+        // A key without a lease is a session of its own.
+        const StageScene byKey = stageSceneOf(state, {}, 100, etcd::SessionId{0, "/m/c"});
+        QVERIFY(!byKey.lanes[1].tokens[0].picked);
+        QVERIFY(byKey.lanes[1].tokens[1].picked);
+        QVERIFY(!stageSceneOf(state, {}, 100).lanes[0].tokens[1].picked);
+    }
+
     void lanesPastTheMostAreCounted() {
         etcd::LockMonitorState state;
         for (int i = 0; i < 5; ++i) {
