@@ -1,9 +1,11 @@
 #include "widgets/elided_label.h"
 
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QStyle>
 #include <QToolTip>
+#include <cmath>
 
 namespace lockscope {
 
@@ -38,8 +40,11 @@ QSize ElidedLabel::minimumSizeHint() const {
 }
 
 QSize ElidedLabel::sizeHint() const {
-    const int wanted = std::min(fontMetrics().horizontalAdvance(oneLine()),
-                                fontMetrics().averageCharWidth() * PreferredCharacters);
+    // Measured in fractions and rounded up: the whole pixels of horizontalAdvance() fell short
+    // of the drawn width of CJK text (the window's status line read "使用 127.0.0.1:237…").
+    const int whole =
+        static_cast<int>(std::ceil(QFontMetricsF(font()).horizontalAdvance(oneLine())));
+    const int wanted = std::min(whole + 1, fontMetrics().averageCharWidth() * PreferredCharacters);
     const QSize least = minimumSizeHint();
     return {std::max(least.width(),
                      wanted + least.width() - fontMetrics().averageCharWidth() * MinimumCharacters),

@@ -34,6 +34,19 @@ struct EventCounter : QObject {
 class HolderCardTest : public QObject {
     Q_OBJECT
 private slots:
+    // Given the width it asks for, an ElidedLabel shows its whole text, in any script: the
+    // status line's "使用 127.0.0.1:23790" was cut by a pixel or two.
+    void anElidedLabelAtItsSizeHintShowsItAll() {
+        for (const QString& text :
+             {QString("using 127.0.0.1:23790"), QString("使用 127.0.0.1:23790"),
+              QString("已连接 · 使用 etcd-0.example:2379"), QString("lease 694d a21e 2699 a505")}) {
+            ElidedLabel label;
+            label.setText(text);
+            label.resize(label.sizeHint());
+            QCOMPARE(label.shownText(), text);
+        }
+    }
+
     void showsTheHolder() {
         HolderCard card;
         QCOMPARE(card.key(), QString());
