@@ -47,6 +47,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Qt SQL loads its SQLite driver as a plugin, which dpkg-shlibdeps cannot see; lockscopectl's
+# record and history keep lock histories in SQLite files through it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")
 # The etcd binary the sandbox starts (lockscope with no endpoints, its first run); etcdctl,
 # which lockscopectl lock pairs with; Qt's own texts (dialog buttons, --help headings) in the
 # user's language. LockScope's own catalogue is built into both programs.
