@@ -14,6 +14,7 @@
 #include "app/gui/lock_actions_bar.h"
 #include "widgets/cached_scroll_bar.h"
 #include "widgets/export_path.h"
+#include "widgets/floored_stretch_column.h"
 #include "widgets/holder_card.h"
 #include "widgets/plain_text_delegate.h"
 #include "widgets/ttl_countdown_delegate.h"
@@ -82,14 +83,14 @@ QTableView* tableView(const QString& name, int stretch) {
     return view;
 }
 
-// Column widths (0 for the stretched column), set again whenever the view's model gets its
-// columns: a header sizes the columns of the model it has, and a proxy has none without a
-// source.
-void sizeColumns(QTableView* view, std::initializer_list<int> widths) {
+// Column widths (0 for the stretched column, which gets what is left and at least
+// `stretchFloor`), set again whenever the view's model gets its columns: a header sizes the
+// columns of the model it has, and a proxy has none without a source.
+void sizeColumns(QTableView* view, std::initializer_list<int> widths, int stretchFloor) {
     const int stretch = view->property("stretchColumn").toInt();
     if (!view->model() || view->model()->columnCount() <= stretch)
         return;
-    view->horizontalHeader()->setSectionResizeMode(stretch, QHeaderView::Stretch);
+    stretchColumnWithFloor(view, stretch, stretchFloor);
     int column = 0;
     for (int width : widths) {
         if (width > 0)
@@ -289,8 +290,11 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     // table scrolls.
     const int name = textWidth(lockTable_, QString(24, 'n'));
     lockTable_->horizontalHeader()->setMinimumSectionSize(ours);
-    sizeColumns(lockTable_, {name, kind, 100, waiting, 75, badge, 0});
-    sizeColumns(queueTable_, {0, position, 125, 70, 70, age, 130, 130});
+    sizeColumns(lockTable_, {name, kind, 100, waiting, 75, badge, 0}, ours);
+    // A key keeps its last segment (the lease, which tells the keys of a lock apart) and some of
+    // its lock's name.
+    const int key = textWidth(queueTable_, QString(26, 'n'));
+    sizeColumns(queueTable_, {0, position, 125, 70, 70, age, 130, 130}, key);
     // The lock is the one selected, its kind is in the headings, and the TTL bar shows what
     // was granted.
     queueTable_->setColumnHidden(LockQueueModel::Lock, true);
@@ -299,7 +303,9 @@ void LocksPage::setWorkspace(Workspace* workspace) {
     int eventWidth = 0;
     for (const QString& word : eventWords())
         eventWidth = std::max(eventWidth, textWidth(eventTable_, word));
-    sizeColumns(eventTable_, {95, eventWidth, 150, 0, 140, 70, 80, 80, 80});
+    // The log spans the window: its key needs less than the queue's beside the holder card.
+    sizeColumns(eventTable_, {95, eventWidth, 150, 0, 140, 70, 80, 80, 80},
+                textWidth(eventTable_, QString(18, 'n')));
     if (watch) {
         connect(watch, &LockWatch::refreshed, this, &LocksPage::refreshSoon);
         connect(queueTable_->selectionModel(), &QItemSelectionModel::currentRowChanged,

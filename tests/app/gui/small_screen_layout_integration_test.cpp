@@ -1,7 +1,8 @@
 // The window on a 1024 x 700 screen (and, run again, on a 1600 x 1000 one: the screen that
 // LOCKSCOPE_TEST_SCREEN names), in English and in Simplified Chinese, showing a held lock
 // with waiters and its events: it fits the screen, every button on every page lies on the
-// screen, and no table header nor plot legend is cut (QFontMetrics against the cells' widths).
+// screen, no table header nor plot legend is cut (QFontMetrics against the cells' widths), and
+// the queue's keys show at least their last two segments (the lease, and what precedes it).
 // Saves screenshots of each page to $LOCKSCOPE_ARTIFACTS_DIR (or the build dir).
 #include "app/core/lock_queue_model.h"
 #include "app/core/lock_watch.h"
@@ -17,6 +18,7 @@
 #include <QHeaderView>
 #include <QScreen>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <csignal>
 #include <qcustomplot.h>
@@ -151,6 +153,16 @@ private:
                                 .arg(window.frameGeometry().height())
                                 .arg(window.frameGeometry().x())
                                 .arg(window.frameGeometry().y())));
+        const auto* queue = window.findChild<QTableView*>("queueTable");
+        QVERIFY(queue);
+        const QString tail =
+            QString::fromStdString(window.lockWatch()->queue()->entryAt(0).key).section('/', -2);
+        const int needed = queue->fontMetrics().horizontalAdvance("…/" + tail) + 8;
+        QVERIFY2(queue->columnWidth(LockQueueModel::Key) >= needed,
+                 qPrintable(QString("key column %1 px, \"…/%2\" needs %3")
+                                .arg(queue->columnWidth(LockQueueModel::Key))
+                                .arg(tail)
+                                .arg(needed)));
         auto* tabs = window.findChild<QTabWidget*>("mainTabs");
         for (int page = 0; page < tabs->count(); ++page) {
             tabs->setCurrentIndex(page);
