@@ -244,6 +244,25 @@ void LockWatch::showSelectedQueue() {
     queue_->setOwnKey(inQueue ? own->key.toStdString() : std::string());
 }
 
+void LockWatch::carrySeenTimes(const etcd::SeenTimesByKey& times) {
+    for (const auto& [key, seen] : times) {
+        if (seenTimes_.size() >= MaxSeenKeys)
+            return;
+        seenTimes_.try_emplace(key, seen);
+    }
+}
+
+etcd::SeenTimesByKey LockWatch::seenTimesNow() const {
+    etcd::SeenTimesByKey now;
+    etcd::addSeenTimes(state_.locks, now, MaxSeenKeys); // the keys shown first: the newest
+    for (const auto& [key, seen] : seenTimes_) {
+        if (now.size() >= MaxSeenKeys)
+            break;
+        now.try_emplace(key, seen);
+    }
+    return now;
+}
+
 void LockWatch::pickSession(std::optional<etcd::SessionId> session) {
     if (session == picked_)
         return;

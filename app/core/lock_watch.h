@@ -53,6 +53,10 @@ public:
     static constexpr std::size_t KeptHistories = 8;
     // The most keys whose times are carried from one view to the next (about 100 bytes each).
     static constexpr std::size_t MaxSeenKeys = 100000;
+    // What an earlier connection to this cluster saw (seen_times_file.h), for the views from
+    // the next prefix set on; and what this watch has seen until now, for the next connection.
+    void carrySeenTimes(const etcd::SeenTimesByKey& times);
+    etcd::SeenTimesByKey seenTimesNow() const;
     const std::string& prefix() const { return prefix_; }
     bool hasPrefix() const { return prefixSet_; }
 

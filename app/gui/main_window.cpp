@@ -12,6 +12,7 @@
 #include "app/core/prefix_check.h"
 #include "app/core/problem_log_model.h"
 #include "app/core/sandbox.h"
+#include "app/core/seen_times_file.h"
 #include "app/gui/blockers_page.h"
 #include "app/gui/cluster_page.h"
 #include "app/gui/connection_profiles.h"
@@ -246,6 +247,9 @@ void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& o
     connectionStatus_->setState(tr("Connecting…"), "#b07d00");
 
     workspace_ = new Workspace(options, this);
+    // A sandbox is new each time: nothing seen of it before.
+    if (!origin.sandbox)
+        workspace_->lockWatch()->carrySeenTimes(readSeenTimes(seenTimesPath(options.endpoints)));
     connect(workspace_->session(), &ClusterSession::statusChanged, this,
             &MainWindow::showSessionStatus);
     connect(workspace_->session(), &ClusterSession::memberNamesChanged, this,
@@ -410,6 +414,9 @@ void MainWindow::endWorkspace() {
     stagePage_->setWorkspace(nullptr);
     ending->session()->disconnect(this);
     ending->lockWatch()->disconnect(this);
+    if (!origin_.sandbox)
+        writeSeenTimes(seenTimesPath(ending->options().endpoints),
+                       ending->lockWatch()->seenTimesNow());
     // Our locks are let go of as it ends; one etcd does not confirm (the cluster refused our
     // credentials, or is down) still holds its place until its lease expires: said here, where
     // it outlives the connection.

@@ -184,6 +184,43 @@ private slots:
         QVERIFY(*released->held >= std::chrono::milliseconds(1500));
     }
 
+    // The next window on the same cluster (a restart) knows what this one saw begin.
+    void aHoldSeenBeginsKeepsItsTimeInTheNextWindow() {
+        process::ChildProcess* holder = startEtcdctlLock("/restarted/job");
+        QVERIFY(holder->readLine(std::chrono::seconds(15))); // held before any window
+        std::optional<std::string> key;
+        {
+            MainWindow window;
+            window.connectTo(etcd_.cluster().clientOptions());
+            window.setPrefix("/restarted/");
+            QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+            QTRY_VERIFY_WITH_TIMEOUT(selectLock(window, "/restarted/job"), UiTimeoutMs);
+            QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 1, UiTimeoutMs);
+            // Before the window: at least. Here no window saw it begin.
+            QVERIFY(window.lockWatch()->queue()->ageIsLowerBound(0));
+            process::ChildProcess* waiter = startEtcdctlLock("/restarted/job");
+            QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount(), 2, UiTimeoutMs);
+            holder->signal(SIGINT); // the waiter takes it, and this window sees it happen
+            key = waiter->readLine(std::chrono::seconds(15));
+            QVERIFY(key);
+            QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->queue()->rowCount() == 1 &&
+                                         !window.lockWatch()->queue()->ageIsLowerBound(0),
+                                     UiTimeoutMs);
+            QTest::qWait(1500);
+        } // closed: what it saw is written
+
+        MainWindow next;
+        next.connectTo(etcd_.cluster().clientOptions());
+        next.setPrefix("/restarted/");
+        QTRY_VERIFY_WITH_TIMEOUT(next.lockWatch()->live(), UiTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(selectLock(next, "/restarted/job"), UiTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(next.lockWatch()->queue()->rowCount(), 1, UiTimeoutMs);
+        QCOMPARE(next.lockWatch()->queue()->entryAt(0).key, *key);
+        QVERIFY2(!next.lockWatch()->queue()->ageIsLowerBound(0),
+                 qPrintable(queueCell(next, 0, LockQueueModel::Waiting)));
+        QVERIFY(next.lockWatch()->queue()->ageOf(0) >= std::chrono::milliseconds(1500));
+    }
+
     // Cells read whole (not "⚠ 2 …_key", no key cut in the middle) and the list sorts.
     void longKeysBadgesAndSortingReadWhole() {
         const std::string longName =
