@@ -53,4 +53,12 @@ template <class Target, class Task> void postGuarded(QPointer<Target> target, Ta
         Qt::QueuedConnection);
 }
 
+// The same on `target`'s own thread (a worker's object), queued on `target` itself, for a caller
+// that keeps `target` alive until its last post is made: `target` may go before the task runs.
+template <class Target, class Task> void postToOwnThread(Target* target, Task task) {
+    QMetaObject::invokeMethod(
+        target, detail::PostedTask<Target, Task>{QPointer<Target>(target), std::move(task), {}},
+        Qt::QueuedConnection);
+}
+
 } // namespace lockscope

@@ -186,9 +186,9 @@ bool LockHistoryStore::fail(const QString& what, const QSqlError& error) {
     // SQLite's own words for the cases a user can act on, with what to do.
     if (why.contains("not a database") || why.contains("malformed"))
         why += tr(" (the file is damaged or is no LockScope recording)");
-    else if (why.contains("disk is full"))
-        why += tr(" (no space left, or a file size limit reached; what was recorded before "
-                  "this is kept)");
+    else if (why.contains("disk is full") || why.contains("disk I/O error"))
+        why += tr(" (no space left, a file size limit reached, or a failing disk; what was "
+                  "recorded before this is kept)");
     else if (why.contains("readonly"))
         why += tr(" (the file or its folder is read-only)");
     return fail(what, why);

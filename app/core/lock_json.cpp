@@ -100,6 +100,8 @@ std::string lockEventJson(const etcd::LockEvent& event, const char* eventName) {
         .value(etcd::leaseHex(event.lease))
         .key("revision")
         .value(event.revision)
+        .key("create_revision")
+        .value(event.createRevision)
         .key("observed_at")
         .value(isoTime(event.observedAt));
     json.key("waited_ms");

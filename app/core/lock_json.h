@@ -24,9 +24,9 @@ std::string lockStateJson(const etcd::LockMonitorState& state);
 
 // One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",
 // "lock", "recipe" (the lock's), "key" (each with its "*_b64"), "lease", "lease_hex", "revision",
-// "observed_at", "waited_ms" (null when unknown: a single-key lock's waiters are not visible),
-// "held_ms", "recovered", "at_least" (the wait or hold began before we saw the key: waited_ms or
-// held_ms is a lower bound).
+// "create_revision" (the key's: an acquired holder's fencing token), "observed_at", "waited_ms"
+// (null when unknown: a single-key lock's waiters are not visible), "held_ms", "recovered",
+// "at_least" (the wait or hold began before we saw the key: waited_ms or held_ms is a lower bound).
 std::string lockEventJson(const etcd::LockEvent& event);
 // The same with another "event" name: what the window's event log knew better (event_words.h).
 std::string lockEventJson(const etcd::LockEvent& event, const char* eventName);

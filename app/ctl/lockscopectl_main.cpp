@@ -8,8 +8,10 @@
 #include "app/ctl/ctl_command.h"
 #include "app/ctl/elect_command.h"
 #include "app/ctl/exporter_command.h"
+#include "app/ctl/history_command.h"
 #include "app/ctl/lab_command.h"
 #include "app/ctl/lock_command.h"
+#include "app/ctl/record_command.h"
 #include "app/ctl/snapshot_command.h"
 #include "app/ctl/status_command.h"
 #include "app/ctl/watch_command.h"
@@ -57,6 +59,16 @@ constexpr std::array commands = {
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Print lock events under PREFIX as they happen (--json)."),
                runWatchCommand},
+    CtlCommand{"record",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "Record lock events under PREFIX into an SQLite file: --to FILE "
+                                 "[--checkpoint-every DURATION]."),
+               runRecordCommand},
+    CtlCommand{"history",
+               QT_TRANSLATE_NOOP("lockscopectl",
+                                 "List what a recording holds: FILE [--lock NAME] [--since T] "
+                                 "[--until T] [--report] (--json)."),
+               runHistoryCommand},
     CtlCommand{"lab",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Run the contention lab headless and report split brains "

@@ -219,7 +219,7 @@ private slots:
             if (const auto match = commandLine.match(line); match.hasMatch())
                 commands << match.captured(1);
         QCOMPARE(commands, (QStringList{"status", "lock", "elect", "snapshot", "blockers", "watch",
-                                        "lab", "exporter"}));
+                                        "record", "history", "lab", "exporter"}));
         for (const QString& command : commands) {
             const Run help = runCtl({command, "--help"});
             QVERIFY2(help.exitCode == 0, qPrintable(command + ": " + help.err));

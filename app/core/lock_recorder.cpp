@@ -1,0 +1,55 @@
+#include "app/core/lock_recorder.h"
+
+#include "app/core/lock_history_store.h"
+
+#include <utility>
+
+namespace lockscope {
+
+LockRecorder::LockRecorder(std::unique_ptr<LockHistoryStore> store, QObject* parent)
+    : QObject(parent)
+    , store_(std::move(store)) {
+    commitTimer_.setSingleShot(true);
+    commitTimer_.setInterval(commitEvery);
+    connect(&commitTimer_, &QTimer::timeout, this, &LockRecorder::commit);
+}
+
+LockRecorder::~LockRecorder() = default;
+
+void LockRecorder::record(const std::vector<etcd::LockEvent>& events) {
+    bool ok = true;
+    for (const auto& event : events)
+        ok = ok && store_->write(event);
+    wrote(ok);
+}
+
+void LockRecorder::record(const HistoryGap& gap) {
+    wrote(store_->write(gap));
+}
+
+void LockRecorder::record(const HistoryCheckpoint& checkpoint) {
+    wrote(store_->write(checkpoint));
+}
+
+bool LockRecorder::commit() {
+    commitTimer_.stop();
+    const bool ok = store_->commit();
+    if (!ok)
+        tellFailure();
+    return ok;
+}
+
+void LockRecorder::wrote(bool ok) {
+    if (!ok)
+        tellFailure();
+    // One commit per interval however many writes came: a batch, not a commit per event.
+    else if (!commitTimer_.isActive())
+        commitTimer_.start();
+}
+
+void LockRecorder::tellFailure() {
+    if (!std::exchange(failed_, true))
+        emit failed(store_->error());
+}
+
+} // namespace lockscope

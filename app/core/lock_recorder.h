@@ -1,0 +1,48 @@
+#pragma once
+
+#include "app/core/lock_history.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+#include <vector>
+
+namespace lockscope {
+
+class LockHistoryStore;
+
+// Writes what a LockRecordingFeed hands it into a LockHistoryStore, on the thread it lives on
+// (never a GUI thread: a commit waits on the disk), committing every `commitEvery` and at the
+// end (the store's own batch limit commits sooner under load). The first failure (a full disk, a
+// file turned read-only) is told once by failed(); what was committed before it stays in the file.
+class LockRecorder : public QObject {
+    Q_OBJECT
+public:
+    static constexpr std::chrono::milliseconds commitEvery{200};
+
+    explicit LockRecorder(std::unique_ptr<LockHistoryStore> store, QObject* parent = nullptr);
+    ~LockRecorder() override; // the store commits what waits
+
+    // Each runs on the recorder's thread (a queued call from the feed).
+    void record(const std::vector<etcd::LockEvent>& events);
+    void record(const HistoryGap& gap);
+    void record(const HistoryCheckpoint& checkpoint);
+    // Commits now: true when everything recorded so far is in the file.
+    bool commit();
+    const LockHistoryStore& store() const { return *store_; }
+
+signals:
+    void failed(const QString& message);
+
+private:
+    // Starts the commit timer after a write; says the failure once.
+    void wrote(bool ok);
+    void tellFailure(); // once
+
+    std::unique_ptr<LockHistoryStore> store_;
+    QTimer commitTimer_;
+    bool failed_ = false;
+};
+
+} // namespace lockscope

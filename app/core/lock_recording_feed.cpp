@@ -1,0 +1,62 @@
+#include "app/core/lock_recording_feed.h"
+
+#include "app/core/guarded_post.h"
+#include "app/core/lock_history_store.h"
+#include "app/core/lock_recorder.h"
+
+namespace lockscope {
+
+LockRecordingFeed::LockRecordingFeed(LockRecorder* recorder,
+                                     std::chrono::milliseconds checkpointEvery)
+    : recorder_(recorder)
+    , checkpointEvery_(checkpointEvery)
+    , resumedAfter_(recorder->store().lastWrittenAt()) {}
+
+void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
+                                 const std::vector<etcd::LockEvent>& events) {
+    const auto now = std::chrono::system_clock::now();
+    const auto steadyNow = std::chrono::steady_clock::now();
+    std::optional<HistoryGap> gap;
+    const char* checkpoint = nullptr;
+    // Only a live view is a state to record; events before it are none (the first listing
+    // reports none, and a re-read's recovered events come once it is live again).
+    if (monitor.liveness().first) {
+        const auto outage = monitor.outage();
+        if (!started_) {
+            started_ = true;
+            outagesRecorded_ = outage ? outage->number : 0;
+            checkpoint = "start";
+            if (resumedAfter_)
+                gap = HistoryGap{*resumedAfter_, now, 0, "not recording (the recorder stopped)"};
+        } else if (outage && outage->until && outage->number != outagesRecorded_) {
+            outagesRecorded_ = outage->number;
+            gap = HistoryGap{outage->since, *outage->until, outage->revision, outage->reason};
+            checkpoint = "resync";
+        } else if (steadyNow - checkpointedAt_ >= checkpointEvery_) {
+            checkpoint = "periodic";
+        }
+    }
+    std::optional<HistoryCheckpoint> state;
+    if (checkpoint) {
+        // On the client's thread, between its callbacks: the state holds exactly the events
+        // handed on so far.
+        const etcd::LockMonitorState current = monitor.state();
+        state = HistoryCheckpoint{current.revision, now, checkpoint, historyKeysOf(current)};
+        checkpointedAt_ = steadyNow;
+        if (gap && gap->revision == 0)
+            gap->revision = current.revision;
+    }
+    if (!gap && !state && events.empty())
+        return;
+    postToOwnThread(recorder_, [gap = std::move(gap), events,
+                                state = std::move(state)](LockRecorder* recorder) {
+        if (gap)
+            recorder->record(*gap);
+        if (!events.empty())
+            recorder->record(events);
+        if (state)
+            recorder->record(*state);
+    });
+}
+
+} // namespace lockscope

@@ -1,0 +1,235 @@
+#include "app/ctl/history_command.h"
+
+#include "app/core/json_writer.h"
+#include "app/core/key_text.h"
+#include "app/core/lock_history_report.h"
+#include "app/core/lock_history_store.h"
+#include "app/core/lock_json.h"
+#include "app/core/lossless_arguments.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <cstdio>
+
+namespace lockscope {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("lockscopectl", text);
+}
+
+// --since and --until: a revision (a whole number) or an ISO 8601 time, UTC unless it names
+// its offset. False when `text` is neither.
+bool readBound(const QString& text, std::optional<int64_t>& revision,
+               std::optional<std::chrono::system_clock::time_point>& time) {
+    bool isNumber = false;
+    const qlonglong number = text.toLongLong(&isNumber);
+    if (isNumber) {
+        revision = number;
+        return number >= 0;
+    }
+    QDateTime at = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!at.isValid())
+        return false;
+    if (at.timeSpec() == Qt::LocalTime)
+        at.setTimeSpec(Qt::UTC);
+    time = std::chrono::system_clock::time_point(std::chrono::milliseconds(at.toMSecsSinceEpoch()));
+    return true;
+}
+
+std::string gapLine(const HistoryGap& gap) {
+    return isoTime(gap.since) + " .. " + isoTime(gap.until) + "  gap: " + gap.reason +
+           "; the state re-read at rev " + std::to_string(gap.revision);
+}
+
+std::string gapJson(const HistoryGap& gap) {
+    JsonWriter json;
+    json.beginObject()
+        .key("event")
+        .value("gap")
+        .key("since")
+        .value(isoTime(gap.since))
+        .key("until")
+        .value(isoTime(gap.until))
+        .key("revision")
+        .value(gap.revision)
+        .key("reason")
+        .value(gap.reason)
+        .endObject();
+    return json.text();
+}
+
+std::string eventLine(const etcd::LockEvent& event) {
+    return lockEventLine(event) + "  created rev " + std::to_string(event.createRevision);
+}
+
+void spreadJson(JsonWriter& json, const char* name, const LockHistoryReport::Spread& spread) {
+    json.key(name)
+        .beginObject()
+        .key("count")
+        .value(static_cast<int64_t>(spread.count))
+        .key("p50_ms")
+        .value(static_cast<int64_t>(spread.p50.count()))
+        .key("p99_ms")
+        .value(static_cast<int64_t>(spread.p99.count()))
+        .key("max_ms")
+        .value(static_cast<int64_t>(spread.max.count()))
+        .endObject();
+}
+
+std::string reportJson(const LockHistoryReport& report) {
+    JsonWriter json;
+    json.beginObject().key("gaps").value(static_cast<int64_t>(report.gaps()));
+    json.key("locks").beginArray();
+    for (const auto& lock : report.locks()) {
+        json.beginObject()
+            .bytesField("lock", lock.name)
+            .key("recipe")
+            .value(etcd::queueKindName(lock.recipe))
+            .key("acquisitions")
+            .value(static_cast<int64_t>(lock.acquisitions));
+        spreadJson(json, "holds", lock.holds);
+        spreadJson(json, "waits", lock.waits);
+        json.key("bounds")
+            .value(static_cast<int64_t>(lock.bounds))
+            .key("expiries")
+            .value(static_cast<int64_t>(lock.expiries))
+            .key("losses")
+            .value(static_cast<int64_t>(lock.losses))
+            .key("force_releases")
+            .value(static_cast<int64_t>(lock.forceReleases))
+            .key("longest_waits")
+            .beginArray();
+        for (const auto& wait : lock.longestWaits) {
+            json.beginObject()
+                .bytesField("key", wait.key)
+                .key("lease")
+                .value(wait.lease)
+                .key("waited_ms")
+                .value(static_cast<int64_t>(wait.waited.count()))
+                .key("at_least")
+                .value(wait.atLeast)
+                .key("revision")
+                .value(wait.revision)
+                .key("acquired_at")
+                .value(isoTime(wait.acquiredAt))
+                .key("waited_on")
+                .beginArray();
+            for (const auto& holder : wait.waitedOn)
+                json.beginObject().bytesField("key", holder).endObject();
+            json.endArray().endObject();
+        }
+        json.endArray().endObject();
+    }
+    json.endArray().endObject();
+    return json.text();
+}
+
+std::string spreadLine(const char* what, const LockHistoryReport::Spread& spread) {
+    return std::string("  ") + what + " ms: p50 " + std::to_string(spread.p50.count()) + "  p99 " +
+           std::to_string(spread.p99.count()) + "  max " + std::to_string(spread.max.count()) +
+           "  (" + std::to_string(spread.count) + ")\n";
+}
+
+std::string reportText(const LockHistoryReport& report) {
+    std::string text;
+    for (const auto& lock : report.locks()) {
+        text += displayKey(lock.name) + " (" + etcd::queueKindName(lock.recipe) + ")\n";
+        text += "  acquisitions " + std::to_string(lock.acquisitions) + "  expiries " +
+                std::to_string(lock.expiries) + "  losses " + std::to_string(lock.losses) +
+                "  force releases " + std::to_string(lock.forceReleases) + "\n";
+        text += spreadLine("held", lock.holds) + spreadLine("waited", lock.waits);
+        if (lock.bounds > 0)
+            text += "  " + std::to_string(lock.bounds) +
+                    " times left out as bounds (began before recording, or ended in a gap)\n";
+        for (const auto& wait : lock.longestWaits) {
+            std::string on;
+            for (const auto& holder : wait.waitedOn)
+                on += (on.empty() ? "" : ", ") + displayKey(holder);
+            text += "  longest wait: " + std::string(wait.atLeast ? "≥ " : "") +
+                    std::to_string(wait.waited.count()) + " ms  " + displayKey(wait.key) +
+                    "  acquired " + isoTime(wait.acquiredAt) + " rev " +
+                    std::to_string(wait.revision) + "  behind " + (on.empty() ? "?" : on) + "\n";
+        }
+    }
+    text += std::to_string(report.gaps()) + " gaps in the recording\n";
+    return text;
+}
+
+} // namespace
+
+int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
+    const QString usage = "lockscopectl [connection flags] history FILE [--lock NAME] [--since T] "
+                          "[--until T] [--json] [--report]";
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("List the lock events and gaps recorded in FILE (by lockscopectl record), or with "
+           "--report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), "
+           "expiries, losses and the longest waits with the holders they waited behind. T is a "
+           "revision (a whole number) or an ISO 8601 time, UTC unless it names its offset "
+           "(2026-11-27T03:10:00Z); both ends are included. Reads FILE only; exit code 1 when "
+           "it cannot be read (missing, damaged, of a newer LockScope)."));
+    const QCommandLineOption helpOption({"h", "help"}, tr("Show this help."));
+    const QCommandLineOption jsonOption("json", tr("Print JSON instead of text."));
+    const QCommandLineOption reportOption(
+        "report", tr("Print per lock what the events say, instead of the events."));
+    const QCommandLineOption lockOption(
+        "lock", tr("Only this lock's events (its name, as listed; \\xNN is a byte)."), "NAME");
+    const QCommandLineOption sinceOption("since", tr("From this revision or time on."), "T");
+    const QCommandLineOption untilOption("until", tr("Up to this revision or time."), "T");
+    parser.addOptions({jsonOption, reportOption, lockOption, sinceOption, untilOption, helpOption});
+    parser.addPositionalArgument("file", tr("The recording (lockscopectl record --to FILE)."));
+    if (const auto done = parseCommandLine(parser, arguments, helpOption, usage))
+        return *done;
+    const QStringList positional = parser.positionalArguments();
+    const QString command = arguments.constFirst();
+    if (positional.size() != 1)
+        return usageProblem(command, tr("one FILE is needed, the recording to read"));
+    LockHistoryStore::Filter filter;
+    if (parser.isSet(lockOption)) {
+        std::string why;
+        filter.lock = parseKeyText(argumentBytes(parser.value(lockOption)), why);
+        if (!filter.lock)
+            return usageProblem(command, tr("--lock: %1").arg(QString::fromStdString(why)));
+    }
+    const auto badBound = [&](const QCommandLineOption& option, std::optional<int64_t>& revision,
+                              std::optional<std::chrono::system_clock::time_point>& time) {
+        return parser.isSet(option) && !readBound(parser.value(option), revision, time);
+    };
+    for (const auto* option : {&sinceOption, &untilOption})
+        if (option == &sinceOption ? badBound(*option, filter.sinceRevision, filter.since)
+                                   : badBound(*option, filter.untilRevision, filter.until))
+            return usageProblem(command,
+                                tr("--%1 wants a revision or an ISO 8601 time like "
+                                   "2026-11-27T03:10:00Z, not \"%2\"")
+                                    .arg(option->names().constFirst(), parser.value(*option)));
+    QString problem;
+    const auto store = LockHistoryStore::openForReading(positional.first(), problem);
+    const auto entries = store ? store->entries(filter) : std::nullopt;
+    if (!entries) {
+        say(store ? store->error() : problem);
+        return ExitFailed;
+    }
+    const bool json = parser.isSet(jsonOption);
+    if (parser.isSet(reportOption)) {
+        const LockHistoryReport report(*entries);
+        std::fputs(json ? (reportJson(report) + "\n").c_str() : reportText(report).c_str(), stdout);
+        return ExitOk;
+    }
+    for (const HistoryEntry& entry : *entries) {
+        const std::string line = std::visit(
+            [json](const auto& item) -> std::string {
+                if constexpr (std::is_same_v<std::decay_t<decltype(item)>, HistoryGap>)
+                    return json ? gapJson(item) : gapLine(item);
+                else
+                    return json ? lockEventJson(item) : eventLine(item);
+            },
+            entry);
+        std::printf("%s\n", line.c_str());
+    }
+    return ExitOk;
+}
+
+} // namespace lockscope

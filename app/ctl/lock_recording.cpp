@@ -1,0 +1,49 @@
+#include "app/ctl/lock_recording.h"
+
+#include "app/core/go_duration.h"
+#include "app/core/lock_history_store.h"
+#include "app/ctl/ctl_command.h"
+
+#include <QCoreApplication>
+#include <csignal>
+
+namespace lockscope {
+
+std::unique_ptr<LockRecording> LockRecording::open(const QString& path, const std::string& prefix,
+                                                   std::chrono::milliseconds checkpointEvery) {
+    // A file size limit (ulimit -f) must fail the write with EFBIG, which the store reports,
+    // rather than kill lockscopectl before it says why.
+    std::signal(SIGXFSZ, SIG_IGN);
+    QString problem;
+    auto store = LockHistoryStore::openForWriting(path, prefix, problem);
+    if (!store) {
+        say(problem);
+        return nullptr;
+    }
+    auto recorder = std::make_unique<LockRecorder>(std::move(store));
+    QObject::connect(recorder.get(), &LockRecorder::failed, [](const QString& message) {
+        say(message);
+        QCoreApplication::exit(ExitFailed);
+    });
+    return std::unique_ptr<LockRecording>(new LockRecording(std::move(recorder), checkpointEvery));
+}
+
+LockRecording::LockRecording(std::unique_ptr<LockRecorder> recorder,
+                             std::chrono::milliseconds checkpointEvery)
+    : recorder_(std::move(recorder))
+    , feed_(recorder_.get(), checkpointEvery) {}
+
+bool LockRecording::finish() {
+    // What the feed posted before the monitor stopped is recorded first.
+    QCoreApplication::sendPostedEvents(recorder_.get());
+    return recorder_->commit();
+}
+
+std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text) {
+    const auto every = parseGoDuration(text);
+    if (!every || *every < std::chrono::seconds(1))
+        return std::nullopt;
+    return every;
+}
+
+} // namespace lockscope

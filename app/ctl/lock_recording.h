@@ -1,0 +1,40 @@
+#pragma once
+
+#include "app/core/lock_recorder.h"
+#include "app/core/lock_recording_feed.h"
+
+#include <QString>
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace lockscope {
+
+// A recording of a LockMonitor into a file, for `record` and `exporter --record`: the store
+// opened for `prefix`, its recorder on the application's thread (lockscopectl has no GUI
+// thread to spare it from), and the feed for the monitor's listener. A write that fails says
+// why and ends the event loop with ExitFailed; what was committed before stays in the file.
+class LockRecording {
+public:
+    // Null when the file cannot be recorded into, once said why.
+    static std::unique_ptr<LockRecording> open(const QString& path, const std::string& prefix,
+                                               std::chrono::milliseconds checkpointEvery);
+
+    // The monitor's listener calls this on its thread.
+    LockRecordingFeed& feed() { return feed_; }
+    // Once the monitor is stopped: commits the rest; false when that failed (said).
+    bool finish();
+
+private:
+    explicit LockRecording(std::unique_ptr<LockRecorder> recorder,
+                           std::chrono::milliseconds checkpointEvery);
+
+    std::unique_ptr<LockRecorder> recorder_;
+    LockRecordingFeed feed_;
+};
+
+// --checkpoint-every's value: a Go duration (like etcdctl's) of at least a second; nothing when
+// `text` is no such duration.
+std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text);
+
+} // namespace lockscope

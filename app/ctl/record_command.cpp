@@ -1,0 +1,91 @@
+#include "app/ctl/record_command.h"
+
+#include "app/core/key_text.h"
+#include "app/core/termination_signals.h"
+#include "app/ctl/lock_recording.h"
+#include "app/ctl/monitor_retry.h"
+#include "app/ctl/prefix_arguments.h"
+#include "etcdclient/locks/lock_monitor.h"
+
+#include <QCommandLineOption>
+#include <QCoreApplication>
+#include <atomic>
+
+namespace lockscope {
+
+int runRecordCommand(const QStringList& arguments, const ConnectionOptions& connection) {
+    const QCommandLineOption toOption(
+        "to",
+        QCoreApplication::translate("lockscopectl",
+                                    "The SQLite file to record into: created when missing, "
+                                    "appended to (after a gap) when it holds a recording of the "
+                                    "same PREFIX."),
+        "FILE");
+    const QCommandLineOption everyOption(
+        "checkpoint-every",
+        QCoreApplication::translate("lockscopectl",
+                                    "How often to record the whole lock state while locks "
+                                    "change, besides at the start and after every gap (a "
+                                    "duration like 30s or 5m, at least 1s)."),
+        "DURATION", "1m");
+    int exitCode = ExitOk;
+    const auto args = parsePrefixArguments(
+        arguments,
+        "lockscopectl [connection flags] record PREFIX --to FILE [--recipe NAME] "
+        "[--checkpoint-every DURATION]",
+        QCoreApplication::translate(
+            "lockscopectl",
+            "Record every lock event under PREFIX (with its revision, time, key, lease and "
+            "fencing token), checkpoints of the whole lock state, and every gap in the watch "
+            "into FILE, until interrupted. Read it with lockscopectl history. Exit code 1 when "
+            "FILE cannot be recorded into (damaged, of a newer LockScope, read-only, disk "
+            "full): what was recorded before stays."),
+        JsonOutput::None, exitCode, {toOption, everyOption});
+    if (!args)
+        return exitCode;
+    const QString path = args->values["to"];
+    if (path.isEmpty())
+        return usageProblem(
+            arguments.constFirst(),
+            QCoreApplication::translate("lockscopectl", "--to FILE is needed: where to record"));
+    const auto every = parseCheckpointEvery(args->values["checkpoint-every"]);
+    if (!every)
+        return usageProblem(arguments.constFirst(),
+                            QCoreApplication::translate("lockscopectl",
+                                                        "--checkpoint-every wants a duration of "
+                                                        "at least 1s, like 30s or 5m, not \"%1\"")
+                                .arg(args->values["checkpoint-every"]));
+
+    auto recording = LockRecording::open(path, args->prefix, *every);
+    if (!recording)
+        return ExitFailed;
+    const auto client = connect(connection, exitCode);
+    if (!client)
+        return exitCode;
+    TerminationSignals termination; // Ctrl-C ends the event loop, then the rest is committed
+    auto wasLive = std::make_shared<std::atomic<bool>>(false);
+    std::weak_ptr<etcd::LockMonitor> weak;
+    auto onEvents = [&, wasLive](const std::vector<etcd::LockEvent>& events) {
+        const auto self = weak.lock();
+        if (!self)
+            return;
+        recording->feed().onEvents(*self, events);
+        const auto [live, status] = self->liveness();
+        if (live != wasLive->exchange(live))
+            say(live ? QCoreApplication::translate("lockscopectl",
+                                                   "recording the locks under %1 into %2")
+                           .arg(QString::fromStdString(displayKey(args->prefix)), path)
+                     : QCoreApplication::translate("lockscopectl", "not watching: %1")
+                           .arg(QString::fromStdString(status)));
+    };
+    auto monitor = etcd::LockMonitor::create(
+        *client, {.prefix = args->prefix, .recipe = args->recipe}, onEvents,
+        [](const etcd::LockMonitor::Retry& retry) { reportMonitorRetry(retry); });
+    weak = monitor;
+    monitor->start();
+    exitCode = QCoreApplication::exec();
+    monitor->stop();
+    return recording->finish() ? exitCode : ExitFailed;
+}
+
+} // namespace lockscope

@@ -1,0 +1,504 @@
+// lockscopectl record and history against a real etcd, with real etcdctl and lockscopectl
+// contenders: what the file holds is checked against etcd's own history (Range at a revision,
+// Watch from a revision), and files that cannot be recorded into are refused, left unchanged.
+#include "app/core/lock_history_store.h"
+#include "etcdclient/blocking.h"
+#include "etcdclient/key_range.h"
+#include "lockscopectl_test.h"
+#include "support/waiting.h"
+#include "support/watch_log.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unistd.h>
+
+using namespace etcd;
+using namespace std::chrono_literals;
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+// Qt SQL loads its SQLite driver only under an application object.
+void ensureApplication() {
+    static int argc = 1;
+    static char name[] = "record_history_integration_tests";
+    static char* argv[] = {name, nullptr};
+    static QCoreApplication app(argc, argv);
+}
+
+// A key as etcd and a checkpoint both know it.
+using KeyId = std::tuple<std::string, int64_t, int64_t>; // key, lease, create revision
+
+std::string lockOf(const std::string& key) {
+    return key.substr(0, key.rfind('/'));
+}
+
+// What history --json printed, one object per line.
+std::vector<QJsonObject> jsonLines(const std::vector<std::string>& lines) {
+    std::vector<QJsonObject> objects;
+    for (const auto& line : lines)
+        if (const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(line));
+            doc.isObject())
+            objects.push_back(doc.object());
+    return objects;
+}
+
+std::string bytesField(const QJsonObject& object, const char* name) {
+    return QByteArray::fromBase64(object[QString(name) + "_b64"].toString().toLatin1())
+        .toStdString();
+}
+
+bool isDeparture(const QString& kind) {
+    return kind != "enqueued" && kind != "acquired";
+}
+
+QByteArray contents(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The nearest-rank percentile, as the report's help defines it, worked out here apart.
+int64_t nearestRank(std::vector<int64_t> values, double percent) {
+    std::sort(values.begin(), values.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(percent / 100.0 * values.size()));
+    return values[std::max<std::size_t>(rank, 1) - 1];
+}
+
+class LockscopectlRecordHistoryIntegrationTest : public LockscopectlTest {
+protected:
+    void SetUp() override {
+        LockscopectlTest::SetUp();
+        ASSERT_TRUE(dir.isValid());
+        dir.setAutoRemove(true);
+        ::chmod(dir.path().toLocal8Bit().constData(), 0755); // readable by `nobody` (read-only)
+    }
+    std::string path(const char* name) const { return dir.filePath(name).toStdString(); }
+
+    std::unique_ptr<process::ChildProcess> startRecorder(const std::string& file) {
+        auto recorder =
+            lockscopectl({"record", prefix(), "--to", file, "--checkpoint-every", "1s"});
+        std::optional<std::string> line;
+        while ((line = recorder->readLine(15s)) &&
+               line->find("lockscopectl: recording the locks under") != 0) {
+        }
+        EXPECT_TRUE(line) << "the recorder never said it was recording";
+        return recorder;
+    }
+    std::vector<QJsonObject> history(const std::string& file, std::vector<std::string> more = {}) {
+        std::vector<std::string> args = {"history", file, "--json"};
+        args.insert(args.end(), more.begin(), more.end());
+        const auto [code, lines] = runToEnd(args);
+        EXPECT_EQ(code, 0);
+        return jsonLines(lines);
+    }
+    // Waits until the recording holds an event of `kind` for `key`.
+    bool recorded(const std::string& file, const char* kind, const std::string& key) {
+        return eventually(
+            [&] {
+                for (const auto& e : history(file))
+                    if (e["event"].toString() == kind && bytesField(e, "key") == key)
+                        return true;
+                return false;
+            },
+            20s);
+    }
+    // The keys under prefix() at `revision`, from etcd.
+    std::set<KeyId> keysAt(int64_t revision) {
+        pb::RangeRequest range;
+        range.set_key(prefix());
+        range.set_range_end(prefixRangeEnd(prefix()));
+        range.set_revision(revision);
+        const auto read = call(*client, &Client::range, range);
+        EXPECT_TRUE(read) << "revision " << revision << ": " << read.error().message;
+        std::set<KeyId> keys;
+        if (read)
+            for (const auto& kv : read->kvs())
+                keys.emplace(kv.key(), kv.lease(), kv.create_revision());
+        return keys;
+    }
+    // Waits until the recording holds a checkpoint of etcd's state now (periodic ones come
+    // every second while anything happens, TTL lookups included).
+    bool checkpointedNow(const std::string& file) {
+        pb::RangeRequest range;
+        range.set_key(prefix());
+        range.set_limit(1);
+        const auto read = call(*client, &Client::range, range);
+        EXPECT_TRUE(read);
+        const int64_t now = read ? read->header().revision() : 0;
+        ensureApplication();
+        return eventually(
+            [&] {
+                QString problem;
+                auto store =
+                    LockHistoryStore::openForReading(QString::fromStdString(file), problem);
+                const auto checkpoints = store ? store->checkpoints() : std::nullopt;
+                return checkpoints && !checkpoints->empty() && checkpoints->back().revision >= now;
+            },
+            20s);
+    }
+    // A small recording of one etcdctl lock taken and released.
+    void recordOneHold(const std::string& file) {
+        auto recorder = startRecorder(file);
+        auto holder = etcdctlLock(prefix() + "one");
+        const auto key = holder->readLine(10s);
+        ASSERT_TRUE(key);
+        holder->signal(SIGINT);
+        ASSERT_EQ(holder->wait(10s), 0);
+        ASSERT_TRUE(recorded(file, "released", *key));
+        recorder->signal(SIGINT);
+        ASSERT_EQ(recorder->wait(15s), 0);
+    }
+
+    QTemporaryDir dir;
+};
+
+TEST_F(LockscopectlRecordHistoryIntegrationTest,
+       ARecordingReplaysToEtcdsStateAtEveryCheckpointAndHoldsWhatAWatchSaw) {
+    const std::string file = path("incident.db");
+    const std::string name = prefix() + "deploy";
+    auto recorder = startRecorder(file);
+
+    auto holder = etcdctlLock(name);
+    const auto first = holder->readLine(10s);
+    ASSERT_TRUE(first);
+    auto contender = lockscopectl({"lock", name, "--ttl", "2"}); // ours
+    ASSERT_TRUE(eventually([&] { return keysUnder(name + "/").size() == 2; }, 15s));
+    auto waiter = etcdctlLock(name);
+    ASSERT_TRUE(eventually([&] { return keysUnder(name + "/").size() == 3; }, 15s));
+    ASSERT_TRUE(checkpointedNow(file));
+
+    // A force release: the holder's key deleted by someone else.
+    pb::DeleteRangeRequest del;
+    del.set_key(*first);
+    ASSERT_TRUE(call(*client, &Client::deleteRange, del));
+    const auto second = contender->readLine(15s);
+    ASSERT_TRUE(second) << "our contender never got the lock";
+    ASSERT_TRUE(recorded(file, "acquired", *second));
+    ASSERT_TRUE(checkpointedNow(file));
+
+    // The recorder stops and starts again: a gap, whatever happened meanwhile.
+    recorder->signal(SIGINT);
+    ASSERT_EQ(recorder->wait(15s), 0);
+    {
+        auto unseen = etcdctlLock(prefix() + "unseen");
+        ASSERT_TRUE(unseen->readLine(10s));
+        unseen->signal(SIGINT);
+        ASSERT_EQ(unseen->wait(10s), 0);
+    }
+    recorder = startRecorder(file);
+
+    // An expiry: our holder killed, its lease left to run out; the etcdctl waiter takes over.
+    contender->signal(SIGKILL);
+    contender->wait(10s);
+    const auto third = waiter->readLine(20s);
+    ASSERT_TRUE(third) << "the waiter never got the lock after the expiry";
+    ASSERT_TRUE(recorded(file, "acquired", *third));
+    ASSERT_TRUE(checkpointedNow(file));
+    waiter->signal(SIGINT);
+    ASSERT_EQ(waiter->wait(10s), 0);
+    holder->signal(SIGINT);
+    holder->wait(10s);
+    ASSERT_TRUE(recorded(file, "released", *third));
+    recorder->signal(SIGINT);
+    ASSERT_EQ(recorder->wait(15s), 0);
+
+    const auto entries = history(file);
+    ensureApplication();
+    QString problem;
+    auto store = LockHistoryStore::openForReading(QString::fromStdString(file), problem);
+    ASSERT_TRUE(store) << problem.toStdString();
+    const auto checkpoints = store->checkpoints();
+    ASSERT_TRUE(checkpoints) << store->error().toStdString();
+
+    // How each key left, as recorded. A deletion by someone else is a release to a recorder
+    // (only the process that asked for a force release can tell it from one).
+    std::map<std::string, std::string> departures;
+    std::vector<int64_t> gapRevisions;
+    for (const auto& e : entries) {
+        if (e["event"].toString() == "gap")
+            gapRevisions.push_back(e["revision"].toInteger());
+        else if (isDeparture(e["event"].toString()))
+            departures[bytesField(e, "key")] = e["event"].toString().toStdString();
+    }
+    EXPECT_EQ(departures[*first], "released");
+    EXPECT_EQ(departures[*second], "expired");
+    EXPECT_EQ(departures[*third], "released");
+    ASSERT_EQ(gapRevisions.size(), 1u) << "the recorder's restart is one gap";
+
+    // Every checkpoint is etcd's state at its revision; replaying the events from one
+    // checkpoint gives the next, unless a gap lies between (then the next starts afresh).
+    ASSERT_GE(checkpoints->size(), 2u);
+    std::set<KeyId> replayed;
+    int replays = 0;
+    for (std::size_t i = 0; i < checkpoints->size(); ++i) {
+        const HistoryCheckpoint& checkpoint = (*checkpoints)[i];
+        std::set<KeyId> held;
+        for (const HistoryKey& key : checkpoint.keys)
+            held.emplace(key.key, key.lease, key.createRevision);
+        EXPECT_EQ(held, keysAt(checkpoint.revision)) << "checkpoint at " << checkpoint.revision;
+        const bool afterGap =
+            i > 0 && std::any_of(gapRevisions.begin(), gapRevisions.end(), [&](int64_t r) {
+                return r > (*checkpoints)[i - 1].revision && r <= checkpoint.revision;
+            });
+        if (i > 0 && !afterGap) {
+            for (const auto& e : entries) {
+                const int64_t revision = e["revision"].toInteger();
+                if (e["event"].toString() == "gap" || revision <= (*checkpoints)[i - 1].revision ||
+                    revision > checkpoint.revision)
+                    continue;
+                const KeyId key{bytesField(e, "key"), e["lease"].toInteger(),
+                                e["create_revision"].toInteger()};
+                if (e["event"].toString() == "enqueued")
+                    replayed.insert(key);
+                else if (isDeparture(e["event"].toString()))
+                    replayed.erase(key);
+            }
+            EXPECT_EQ(replayed, held) << "replayed to the checkpoint at " << checkpoint.revision;
+            replays += replayed != std::set<KeyId>() || !held.empty();
+        }
+        replayed = held;
+    }
+    EXPECT_GE(replays, 3) << "too few checkpoints with keys to replay to";
+
+    // The events outside the gap are those etcd's watch reports from the first checkpoint on:
+    // a new key is enqueued, the first-created key of a lock acquires, a deleted key departs.
+    const int64_t from = checkpoints->front().revision;
+    int64_t lastBeforeGap = 0, to = 0;
+    for (const auto& e : entries) {
+        if (e["event"].toString() == "gap")
+            break;
+        lastBeforeGap = e["revision"].toInteger();
+    }
+    for (const auto& e : entries)
+        to = std::max<int64_t>(to, e["revision"].toInteger());
+    WatchLog log;
+    pb::WatchCreateRequest watchRequest;
+    watchRequest.set_key(prefix());
+    watchRequest.set_range_end(prefixRangeEnd(prefix()));
+    watchRequest.set_start_revision(from + 1);
+    WatchHandle watch = client->watch(watchRequest, log.callbacks());
+    ASSERT_TRUE(log.waitFor(
+        [&](WatchLog& l) { return !l.events.empty() && l.events.back().kv().mod_revision() >= to; },
+        15s));
+    watch.cancel();
+    using Seen = std::tuple<int64_t, std::string, std::string>; // revision, kind, key
+    std::vector<Seen> fromWatch, fromFile;
+    std::map<std::string, std::map<int64_t, std::string>> queues; // lock: create rev -> key
+    for (const auto& [key, lease, create] : keysAt(from))
+        queues[lockOf(key)][create] = key;
+    std::vector<mvccpb::Event> events;
+    {
+        std::lock_guard lock(log.mutex);
+        events = log.events;
+    }
+    for (const auto& event : events) {
+        const std::string& key = event.kv().key();
+        const int64_t revision = event.kv().mod_revision();
+        auto& queue = queues[lockOf(key)];
+        const std::string holderBefore = queue.empty() ? "" : queue.begin()->second;
+        const bool seen = revision <= lastBeforeGap || revision > gapRevisions.front();
+        if (event.type() == mvccpb::Event::PUT && event.kv().version() == 1) {
+            queue[event.kv().create_revision()] = key;
+            if (seen)
+                fromWatch.emplace_back(revision, "enqueued", key);
+        } else if (event.type() == mvccpb::Event::DELETE) {
+            std::erase_if(queue, [&](const auto& entry) { return entry.second == key; });
+            if (seen)
+                fromWatch.emplace_back(revision, "departed", key);
+        }
+        if (seen && !queue.empty() && queue.begin()->second != holderBefore)
+            fromWatch.emplace_back(revision, "acquired", queue.begin()->second);
+    }
+    for (const auto& e : entries)
+        if (e["event"].toString() != "gap" && !e["recovered"].toBool())
+            fromFile.emplace_back(e["revision"].toInteger(),
+                                  isDeparture(e["event"].toString())
+                                      ? "departed"
+                                      : e["event"].toString().toStdString(),
+                                  bytesField(e, "key"));
+    EXPECT_EQ(fromFile, fromWatch);
+    EXPECT_GE(fromFile.size(), 8u);
+
+    // The report's figures, worked out here from the events listed.
+    const auto [code, reportLines] =
+        runToEnd({"history", file, "--report", "--json", "--lock", name});
+    ASSERT_EQ(code, 0);
+    const auto reports = jsonLines(reportLines);
+    ASSERT_EQ(reports.size(), 1u);
+    const QJsonArray locks = reports.front()["locks"].toArray();
+    ASSERT_EQ(locks.size(), 1);
+    const QJsonObject report = locks.first().toObject();
+    std::vector<int64_t> holds, waits;
+    int acquisitions = 0, expiries = 0;
+    for (const auto& e : entries) {
+        if (bytesField(e, "lock") != name)
+            continue;
+        const bool exact = !e["at_least"].toBool() && !e["recovered"].toBool();
+        acquisitions += e["event"].toString() == "acquired";
+        expiries += e["event"].toString() == "expired";
+        if (exact && e["event"].toString() == "acquired" && !e["waited_ms"].isNull())
+            waits.push_back(e["waited_ms"].toInteger());
+        if (exact && !e["held_ms"].isNull())
+            holds.push_back(e["held_ms"].toInteger());
+    }
+    EXPECT_EQ(report["acquisitions"].toInt(), acquisitions);
+    EXPECT_EQ(report["expiries"].toInt(), 1);
+    EXPECT_EQ(expiries, 1);
+    ASSERT_GE(holds.size(), 2u);
+    ASSERT_GE(waits.size(), 2u);
+    for (const auto& [field, values] : {std::pair{"holds", holds}, std::pair{"waits", waits}}) {
+        const QJsonObject spread = report[field].toObject();
+        EXPECT_EQ(spread["count"].toInteger(), static_cast<qint64>(values.size())) << field;
+        EXPECT_EQ(spread["p50_ms"].toInteger(), nearestRank(values, 50)) << field;
+        EXPECT_EQ(spread["p99_ms"].toInteger(), nearestRank(values, 99)) << field;
+        EXPECT_EQ(spread["max_ms"].toInteger(), *std::max_element(values.begin(), values.end()))
+            << field;
+    }
+    // Our contender waited behind the etcdctl holder whose key was deleted.
+    bool found = false;
+    for (const auto& wait : report["longest_waits"].toArray()) {
+        if (bytesField(wait.toObject(), "key") != *second)
+            continue;
+        found = true;
+        const QJsonArray on = wait.toObject()["waited_on"].toArray();
+        ASSERT_EQ(on.size(), 1);
+        EXPECT_EQ(bytesField(on.first().toObject(), "key"), *first);
+    }
+    EXPECT_TRUE(found) << "our contender's wait is not among the longest";
+}
+
+TEST_F(LockscopectlRecordHistoryIntegrationTest,
+       DamagedNewerAndReadOnlyFilesAreRefusedAndLeftAsTheyWere) {
+    const std::string good = path("good.db");
+    recordOneHold(good);
+    const auto recordedBefore = history(good);
+    ASSERT_GE(recordedBefore.size(), 3u);
+    const QByteArray original = contents(QString::fromStdString(good));
+
+    // A corrupt header, a file cut in half, a schema from a newer LockScope.
+    QByteArray corrupt = original;
+    corrupt.replace(0, 100, QByteArray(100, '#'));
+    QByteArray truncated = original.left(original.size() / 2);
+    const std::string newer = path("newer.db");
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(good), QString::fromStdString(newer)));
+    ensureApplication();
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "newer");
+        db.setDatabaseName(QString::fromStdString(newer));
+        ASSERT_TRUE(db.open());
+        QSqlQuery query(db);
+        ASSERT_TRUE(query.exec(
+            QString("PRAGMA user_version = %1").arg(LockHistoryStore::schemaVersion + 1)));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase("newer");
+    struct Case {
+        std::string file;
+        const char* says;
+    };
+    std::vector<Case> cases = {{newer, "newer LockScope"}};
+    for (const auto& [name, bytes] :
+         {std::pair{"corrupt.db", corrupt}, std::pair{"truncated.db", truncated}}) {
+        QFile file(dir.filePath(name));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        cases.push_back({path(name), "damaged"});
+    }
+    for (const Case& c : cases) {
+        const QByteArray before = contents(QString::fromStdString(c.file));
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"history", c.file},
+              std::vector<std::string>{"record", prefix(), "--to", c.file}}) {
+            const auto [code, lines] = runToEnd(args);
+            EXPECT_EQ(code, 1) << args[0] << " " << c.file;
+            ASSERT_FALSE(lines.empty()) << args[0] << " " << c.file;
+            EXPECT_NE(lines.back().find(c.says), std::string::npos)
+                << args[0] << " " << c.file << ": " << lines.back();
+        }
+        EXPECT_EQ(contents(QString::fromStdString(c.file)), before) << c.file << " was changed";
+    }
+
+    // A read-only file (as `nobody` when we are root, whom permissions do not stop).
+    const std::string readOnly = path("read-only.db");
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(good), QString::fromStdString(readOnly)));
+    ASSERT_EQ(::chmod(readOnly.c_str(), 0444), 0);
+    ASSERT_EQ(::chmod(dir.path().toLocal8Bit().constData(), 0555), 0);
+    const auto asUser = [](std::vector<std::string> args) {
+        if (::geteuid() == 0)
+            args.insert(args.begin(), {"setpriv", "--reuid=65534", "--regid=65534",
+                                       "--clear-groups", LOCKSCOPECTL});
+        else
+            args.insert(args.begin(), LOCKSCOPECTL);
+        return args;
+    };
+    {
+        process::ChildProcess record(asUser(
+            {"--endpoints", cluster().endpointList(), "record", prefix(), "--to", readOnly}));
+        std::vector<std::string> lines;
+        while (auto line = record.readLine(15s))
+            lines.push_back(*line);
+        EXPECT_EQ(record.wait(15s), 1);
+        ASSERT_FALSE(lines.empty());
+        EXPECT_NE(lines.back().find("read-only"), std::string::npos) << lines.back();
+        process::ChildProcess read(asUser({"history", readOnly, "--json"}));
+        std::vector<std::string> listed;
+        while (auto line = read.readLine(15s))
+            listed.push_back(*line);
+        EXPECT_EQ(read.wait(15s), 0);
+        EXPECT_EQ(jsonLines(listed).size(), recordedBefore.size())
+            << "the read-only file lost events";
+    }
+    ::chmod(dir.path().toLocal8Bit().constData(), 0755);
+    EXPECT_EQ(contents(QString::fromStdString(readOnly)), original);
+}
+
+TEST_F(LockscopectlRecordHistoryIntegrationTest, AFullDiskEndsTheRecordingAndKeepsWhatWasRecorded) {
+    const std::string file = path("full.db");
+    recordOneHold(file);
+    const auto recordedBefore = history(file);
+    ASSERT_GE(recordedBefore.size(), 3u);
+    const auto size = QFile(QString::fromStdString(file)).size();
+
+    // The file may grow by 48 KiB: lock keys of 900 bytes fill it in a few dozen events.
+    process::ChildProcess recorder({"prlimit", "--fsize=" + std::to_string(size + 48 * 1024),
+                                    LOCKSCOPECTL, "--endpoints", cluster().endpointList(), "record",
+                                    prefix(), "--to", file, "--checkpoint-every", "1s"});
+    const std::string longName = prefix() + std::string(900, 'k');
+    std::vector<std::string> said;
+    std::optional<int> exit;
+    for (int i = 0; i < 500 && !exit; ++i) {
+        pb::PutRequest put;
+        put.set_key(longName + std::to_string(i));
+        ASSERT_TRUE(call(*client, &Client::put, put));
+        exit = recorder.wait(20ms);
+    }
+    while (auto line = recorder.readLine(5s))
+        said.push_back(*line);
+    if (!exit)
+        exit = recorder.wait(15s);
+    EXPECT_EQ(exit, 1) << "the recorder went on past its file size limit";
+    ASSERT_FALSE(said.empty());
+    EXPECT_NE(said.back().find("cannot write"), std::string::npos) << said.back();
+    EXPECT_NE(said.back().find("file size limit"), std::string::npos) << said.back();
+
+    const auto after = history(file);
+    ASSERT_GE(after.size(), recordedBefore.size());
+    for (std::size_t i = 0; i < recordedBefore.size(); ++i)
+        EXPECT_EQ(after[i], recordedBefore[i]) << "entry " << i << " changed";
+}
+
+} // namespace
