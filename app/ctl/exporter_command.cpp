@@ -5,6 +5,7 @@
 #include "app/core/key_text.h"
 #include "app/core/termination_signals.h"
 #include "app/ctl/lock_metrics.h"
+#include "app/ctl/lock_recording.h"
 #include "app/ctl/monitor_retry.h"
 #include "app/ctl/prefix_arguments.h"
 #include "etcdclient/alarms.h"
@@ -23,7 +24,8 @@ namespace lockscope {
 namespace {
 
 constexpr const char* usage =
-    "lockscopectl [connection flags] exporter PREFIX [--listen HOST:PORT] [--max-locks N]";
+    "lockscopectl [connection flags] exporter PREFIX [--listen HOST:PORT] [--max-locks N] "
+    "[--record FILE] [--checkpoint-every DURATION]";
 
 struct ListenAddress {
     QHostAddress host;
@@ -65,13 +67,21 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
             "lockscopectl",
             "Locks with series of their own; the rest are added up as lock=\"(other)\"."),
         "n", "1000");
+    const QCommandLineOption recordOption(
+        "record",
+        QCoreApplication::translate("lockscopectl",
+                                    "Also record every lock event, checkpoint and gap into this "
+                                    "SQLite file, as lockscopectl record does; if a write fails "
+                                    "the metrics are served on, and the exit code is 1."),
+        "FILE");
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments, usage,
         QCoreApplication::translate("lockscopectl",
                                     "Serve the locks under PREFIX as Prometheus metrics (text "
                                     "format 0.0.4) on /metrics, live, until interrupted."),
-        JsonOutput::None, exitCode, {listenOption, maxLocksOption});
+        JsonOutput::None, exitCode,
+        {listenOption, maxLocksOption, recordOption, checkpointEveryOption()});
     if (!args)
         return exitCode;
     const QString listenText = args->values["listen"];
@@ -89,6 +99,17 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
                 "lockscopectl", "--max-locks wants a whole number of at least 1, not \"%1\"")
                 .arg(args->values["max-locks"]));
 
+    QString problem;
+    const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
+    if (!every)
+        return usageError(problem);
+    std::unique_ptr<LockRecording> recording;
+    if (const QString path = args->values["record"]; !path.isEmpty())
+        if (recording =
+                LockRecording::open(path, args->prefix, *every, LockRecording::OnFailure::GoOn);
+            !recording)
+            return ExitFailed;
+
     auto client = etcd::Client::create(connection.client);
     if (!client) {
         say(client.error().message);
@@ -99,13 +120,18 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     // Events are counted on the application's thread, where scrapes read them: no lock needed.
     LockMetrics metrics(static_cast<std::size_t>(maxLocks));
     const QPointer<QCoreApplication> app(QCoreApplication::instance());
-    auto onEvents = [&metrics, app](const std::vector<etcd::LockEvent>& events) {
+    std::weak_ptr<etcd::LockMonitor> weak;
+    LockRecordingFeed* feed = recording ? &recording->feed() : nullptr;
+    auto onEvents = [&metrics, app, &weak, feed](const std::vector<etcd::LockEvent>& events) {
+        if (const auto self = feed ? weak.lock() : nullptr)
+            feed->onEvents(*self, events);
         if (!events.empty())
             postGuarded(app, [&metrics, events](QCoreApplication*) { metrics.observe(events); });
     };
     auto monitor =
         etcd::LockMonitor::create(**client, {.prefix = args->prefix, .recipe = args->recipe},
                                   onEvents, [](const auto& retry) { reportMonitorRetry(retry); });
+    weak = monitor;
     etcd::LockMonitorState state;
 
     // etcd's alarms, asked every second (one call at a time): while NOSPACE is raised etcd
@@ -176,7 +202,7 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     alarmPoll.start(1000);
     exitCode = QCoreApplication::exec();
     monitor->stop();
-    return exitCode;
+    return recording && !recording->finish() ? ExitFailed : exitCode;
 }
 
 } // namespace lockscope

@@ -10,7 +10,8 @@
 namespace lockscope {
 
 std::unique_ptr<LockRecording> LockRecording::open(const QString& path, const std::string& prefix,
-                                                   std::chrono::milliseconds checkpointEvery) {
+                                                   std::chrono::milliseconds checkpointEvery,
+                                                   OnFailure onFailure) {
     // A file size limit (ulimit -f) must fail the write with EFBIG, which the store reports,
     // rather than kill lockscopectl before it says why.
     std::signal(SIGXFSZ, SIG_IGN);
@@ -21,9 +22,10 @@ std::unique_ptr<LockRecording> LockRecording::open(const QString& path, const st
         return nullptr;
     }
     auto recorder = std::make_unique<LockRecorder>(std::move(store));
-    QObject::connect(recorder.get(), &LockRecorder::failed, [](const QString& message) {
+    QObject::connect(recorder.get(), &LockRecorder::failed, [onFailure](const QString& message) {
         say(message);
-        QCoreApplication::exit(ExitFailed);
+        if (onFailure == OnFailure::Exit)
+            QCoreApplication::exit(ExitFailed);
     });
     return std::unique_ptr<LockRecording>(new LockRecording(std::move(recorder), checkpointEvery));
 }
@@ -39,11 +41,26 @@ bool LockRecording::finish() {
     return recorder_->commit();
 }
 
-std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text) {
+QCommandLineOption checkpointEveryOption() {
+    return QCommandLineOption(
+        "checkpoint-every",
+        QCoreApplication::translate("lockscopectl",
+                                    "How often to record the whole lock state while locks "
+                                    "change, besides at the start and after every gap (a "
+                                    "duration like 30s or 5m, at least 1s)."),
+        "DURATION", "1m");
+}
+
+std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text,
+                                                              QString& problem) {
     const auto every = parseGoDuration(text);
-    if (!every || *every < std::chrono::seconds(1))
-        return std::nullopt;
-    return every;
+    if (every && *every >= std::chrono::seconds(1))
+        return every;
+    problem = QCoreApplication::translate("lockscopectl", "--checkpoint-every wants a duration "
+                                                          "of at least 1s, like 30s or 5m, not "
+                                                          "\"%1\"")
+                  .arg(text);
+    return std::nullopt;
 }
 
 } // namespace lockscope

@@ -3,9 +3,11 @@
 #include "app/core/lock_recorder.h"
 #include "app/core/lock_recording_feed.h"
 
+#include <QCommandLineOption>
 #include <QString>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace lockscope {
@@ -13,12 +15,15 @@ namespace lockscope {
 // A recording of a LockMonitor into a file, for `record` and `exporter --record`: the store
 // opened for `prefix`, its recorder on the application's thread (lockscopectl has no GUI
 // thread to spare it from), and the feed for the monitor's listener. A write that fails says
-// why and ends the event loop with ExitFailed; what was committed before stays in the file.
+// why (what was committed before stays in the file) and, for `record`, ends the event loop with
+// ExitFailed; the exporter serves on.
 class LockRecording {
 public:
+    enum class OnFailure { Exit, GoOn };
     // Null when the file cannot be recorded into, once said why.
     static std::unique_ptr<LockRecording> open(const QString& path, const std::string& prefix,
-                                               std::chrono::milliseconds checkpointEvery);
+                                               std::chrono::milliseconds checkpointEvery,
+                                               OnFailure onFailure);
 
     // The monitor's listener calls this on its thread.
     LockRecordingFeed& feed() { return feed_; }
@@ -33,8 +38,11 @@ private:
     LockRecordingFeed feed_;
 };
 
-// --checkpoint-every's value: a Go duration (like etcdctl's) of at least a second; nothing when
-// `text` is no such duration.
-std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text);
+// --checkpoint-every, for each command that records (1m by default).
+QCommandLineOption checkpointEveryOption();
+// Its value: a Go duration (like etcdctl's) of at least a second; nothing, with the problem in
+// `problem`, when `text` is no such duration.
+std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text,
+                                                              QString& problem);
 
 } // namespace lockscope

@@ -21,13 +21,7 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
                                     "appended to (after a gap) when it holds a recording of the "
                                     "same PREFIX."),
         "FILE");
-    const QCommandLineOption everyOption(
-        "checkpoint-every",
-        QCoreApplication::translate("lockscopectl",
-                                    "How often to record the whole lock state while locks "
-                                    "change, besides at the start and after every gap (a "
-                                    "duration like 30s or 5m, at least 1s)."),
-        "DURATION", "1m");
+    const QCommandLineOption everyOption = checkpointEveryOption();
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments,
@@ -48,15 +42,13 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
         return usageProblem(
             arguments.constFirst(),
             QCoreApplication::translate("lockscopectl", "--to FILE is needed: where to record"));
-    const auto every = parseCheckpointEvery(args->values["checkpoint-every"]);
+    QString problem;
+    const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
     if (!every)
-        return usageProblem(arguments.constFirst(),
-                            QCoreApplication::translate("lockscopectl",
-                                                        "--checkpoint-every wants a duration of "
-                                                        "at least 1s, like 30s or 5m, not \"%1\"")
-                                .arg(args->values["checkpoint-every"]));
+        return usageProblem(arguments.constFirst(), problem);
 
-    auto recording = LockRecording::open(path, args->prefix, *every);
+    auto recording =
+        LockRecording::open(path, args->prefix, *every, LockRecording::OnFailure::Exit);
     if (!recording)
         return ExitFailed;
     const auto client = connect(connection, exitCode);

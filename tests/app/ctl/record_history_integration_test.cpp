@@ -380,6 +380,27 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest,
     EXPECT_TRUE(found) << "our contender's wait is not among the longest";
 }
 
+TEST_F(LockscopectlRecordHistoryIntegrationTest, TheExporterRecordsWhatItWatches) {
+    const std::string file = path("exporter.db");
+    auto exporter =
+        lockscopectl({"exporter", prefix(), "--listen", "127.0.0.1:0", "--record", file});
+    const auto serving = exporter->readLine(15s);
+    ASSERT_TRUE(serving && serving->find("serving http://") != std::string::npos);
+    auto holder = etcdctlLock(prefix() + "nightly");
+    const auto key = holder->readLine(10s);
+    ASSERT_TRUE(key);
+    holder->signal(SIGINT);
+    ASSERT_EQ(holder->wait(10s), 0);
+    ASSERT_TRUE(recorded(file, "released", *key));
+    exporter->signal(SIGINT);
+    EXPECT_EQ(exporter->wait(15s), 0);
+    std::vector<std::string> kinds;
+    for (const auto& e : history(file))
+        if (bytesField(e, "key") == *key)
+            kinds.push_back(e["event"].toString().toStdString());
+    EXPECT_EQ(kinds, (std::vector<std::string>{"enqueued", "acquired", "released"}));
+}
+
 TEST_F(LockscopectlRecordHistoryIntegrationTest,
        DamagedNewerAndReadOnlyFilesAreRefusedAndLeftAsTheyWere) {
     const std::string good = path("good.db");
