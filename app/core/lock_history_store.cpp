@@ -42,9 +42,10 @@ const char* const migrations[] = {
 constexpr int migrationCount = static_cast<int>(std::size(migrations));
 static_assert(migrationCount == LockHistoryStore::schemaVersion);
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("LockHistoryStore", text);
-}
+// The store's messages' translation context.
+struct LockHistoryStoreText {
+    Q_DECLARE_TR_FUNCTIONS(LockHistoryStoreText)
+};
 
 int64_t millis(std::chrono::system_clock::time_point at) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
@@ -148,8 +149,9 @@ LockHistoryStore::openForWriting(const QString& path, const std::string& prefix,
         new LockHistoryStore(path, QString("lockscope-history-%1").arg(++stores)));
     const QFileInfo file(path);
     if (file.exists() && !file.isWritable())
-        problem =
-            tr("%1 is read-only: record into a file you may write, or make it writable").arg(path);
+        problem = LockHistoryStoreText::tr(
+                      "%1 is read-only: record into a file you may write, or make it writable")
+                      .arg(path);
     else if (!store->open(false) || !store->migrate(prefix) || !store->prepareWrites())
         problem = store->error_;
     else
@@ -163,7 +165,7 @@ std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString
     std::unique_ptr<LockHistoryStore> store(
         new LockHistoryStore(path, QString("lockscope-history-reader-%1").arg(++stores)));
     if (!QFileInfo::exists(path))
-        problem = tr("%1: no such file").arg(path);
+        problem = LockHistoryStoreText::tr("%1: no such file").arg(path);
     else if (!store->open(true))
         problem = store->error_;
     else
@@ -185,25 +187,28 @@ bool LockHistoryStore::fail(const QString& what, const QSqlError& error) {
     QString why = error.databaseText().isEmpty() ? error.text() : error.databaseText();
     // SQLite's own words for the cases a user can act on, with what to do.
     if (why.contains("not a database") || why.contains("malformed"))
-        why += tr(" (the file is damaged or is no LockScope recording)");
+        why += LockHistoryStoreText::tr(" (the file is damaged or is no LockScope recording)");
     else if (why.contains("disk is full") || why.contains("disk I/O error"))
-        why += tr(" (no space left, a file size limit reached, or a failing disk; what was "
-                  "recorded before this is kept)");
+        why += LockHistoryStoreText::tr(
+            " (no space left, a file size limit reached, or a failing disk; what was "
+            "recorded before this is kept)");
     else if (why.contains("readonly"))
-        why += tr(" (the file or its folder is read-only)");
+        why += LockHistoryStoreText::tr(" (the file or its folder is read-only)");
     return fail(what, why);
 }
 
 bool LockHistoryStore::exec(const QString& sql) {
     QSqlQuery query(db_);
-    return query.exec(sql) || fail(tr("cannot run %1").arg(sql.section(' ', 0, 1)), query);
+    return query.exec(sql) ||
+           fail(LockHistoryStoreText::tr("cannot run %1").arg(sql.section(' ', 0, 1)), query);
 }
 
 bool LockHistoryStore::open(bool readOnly) {
     db_ = QSqlDatabase::addDatabase("QSQLITE", connectionName_);
     if (!db_.isValid())
-        return fail(tr("cannot open"), tr("Qt's SQLite driver (QSQLITE) is missing: install "
-                                          "libqt6sql6-sqlite"));
+        return fail(LockHistoryStoreText::tr("cannot open"),
+                    LockHistoryStoreText::tr("Qt's SQLite driver (QSQLITE) is missing: install "
+                                             "libqt6sql6-sqlite"));
     // SQLite reads a WAL file through a -shm file beside it, which it cannot make in a folder
     // we may not write: such a file is read as immutable (nobody can be recording into it).
     const bool immutable = readOnly && !QFileInfo(QFileInfo(path_).absolutePath()).isWritable();
@@ -213,38 +218,42 @@ bool LockHistoryStore::open(bool readOnly) {
     db_.setConnectOptions(QString(readOnly ? "QSQLITE_OPEN_READONLY;" : "") +
                           (immutable ? "QSQLITE_OPEN_URI;" : "") + "QSQLITE_BUSY_TIMEOUT=5000");
     if (!db_.open())
-        return fail(tr("cannot open"), db_.lastError().text());
+        return fail(LockHistoryStoreText::tr("cannot open"), db_.lastError().text());
     QSqlQuery query(db_);
     if (!query.exec("PRAGMA application_id") || !query.next())
-        return fail(tr("cannot read"), query);
+        return fail(LockHistoryStoreText::tr("cannot read"), query);
     const int64_t id = query.value(0).toLongLong();
     if (!query.exec("PRAGMA user_version") || !query.next())
-        return fail(tr("cannot read"), query);
+        return fail(LockHistoryStoreText::tr("cannot read"), query);
     const int version = query.value(0).toInt();
     if (!query.exec("SELECT count(*) FROM sqlite_master") || !query.next())
-        return fail(tr("cannot read"), query);
+        return fail(LockHistoryStoreText::tr("cannot read"), query);
     const bool empty = query.value(0).toInt() == 0;
     if (id != applicationId && !(empty && !readOnly))
-        return fail(tr("cannot read"), tr("not a LockScope recording"));
+        return fail(LockHistoryStoreText::tr("cannot read"),
+                    LockHistoryStoreText::tr("not a LockScope recording"));
     if (version > schemaVersion)
-        return fail(tr("cannot read"),
-                    tr("recorded by a newer LockScope (schema %1; this one knows up to %2): "
-                       "read it with a newer lockscopectl")
+        return fail(LockHistoryStoreText::tr("cannot read"),
+                    LockHistoryStoreText::tr(
+                        "recorded by a newer LockScope (schema %1; this one knows up to %2): "
+                        "read it with a newer lockscopectl")
                         .arg(version)
                         .arg(schemaVersion));
     if (empty)
         return true; // created by migrate()
     // A damaged page would otherwise surface half way through a read, or under new writes.
     if (!query.exec("PRAGMA quick_check(1)") || !query.next())
-        return fail(tr("cannot read"), query);
+        return fail(LockHistoryStoreText::tr("cannot read"), query);
     if (query.value(0).toString() != "ok")
-        return fail(tr("cannot read"),
-                    tr("the file is damaged (%1)").arg(query.value(0).toString()));
+        return fail(
+            LockHistoryStoreText::tr("cannot read"),
+            LockHistoryStoreText::tr("the file is damaged (%1)").arg(query.value(0).toString()));
     version_ = version;
     if (readOnly && version < schemaVersion)
-        return fail(tr("cannot read"),
-                    tr("recorded by an older LockScope (schema %1): record into it once with this "
-                       "lockscopectl to bring it up to schema %2")
+        return fail(LockHistoryStoreText::tr("cannot read"),
+                    LockHistoryStoreText::tr(
+                        "recorded by an older LockScope (schema %1): record into it once with this "
+                        "lockscopectl to bring it up to schema %2")
                         .arg(version)
                         .arg(schemaVersion));
     return readOnly ? readPosition() : true;
@@ -253,14 +262,14 @@ bool LockHistoryStore::open(bool readOnly) {
 bool LockHistoryStore::readPosition() {
     QSqlQuery query(db_);
     if (!query.exec("SELECT prefix FROM recordings ORDER BY seq LIMIT 1"))
-        return fail(tr("cannot read"), query);
+        return fail(LockHistoryStoreText::tr("cannot read"), query);
     if (query.next())
         prefix_ = bytesOf(query.value(0));
     if (!query.exec("SELECT max(seq), max(at) FROM (SELECT seq, at_ms AS at FROM events UNION ALL"
                     " SELECT seq, until_ms FROM gaps UNION ALL SELECT seq, at_ms FROM"
                     " checkpoints)") ||
         !query.next())
-        return fail(tr("cannot read"), query);
+        return fail(LockHistoryStoreText::tr("cannot read"), query);
     if (!query.value(0).isNull()) {
         nextSeq_ = query.value(0).toLongLong() + 1;
         lastWrittenAt_ = fromMillis(query.value(1).toLongLong());
@@ -273,7 +282,7 @@ bool LockHistoryStore::migrate(const std::string& prefix) {
         return false;
     for (int version = version_; version < schemaVersion; ++version) {
         if (!db_.transaction())
-            return fail(tr("cannot write"), db_.lastError());
+            return fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
         bool done = true;
         for (const QString& statement : QString(migrations[version]).split(';', Qt::SkipEmptyParts))
             done = done && exec(statement);
@@ -281,28 +290,29 @@ bool LockHistoryStore::migrate(const std::string& prefix) {
                exec(QString("PRAGMA application_id = %1").arg(applicationId));
         if (!done || !db_.commit()) {
             db_.rollback();
-            return fail(tr("cannot write"), db_.lastError());
+            return fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
         }
     }
     if (!readPosition())
         return false;
     if (!prefix_.empty() && prefix_ != prefix)
-        return fail(tr("cannot record"), tr("it records the locks under %1, not %2: record into "
-                                            "another file")
-                                             .arg(QString::fromStdString(displayKey(prefix_)),
-                                                  QString::fromStdString(displayKey(prefix))));
+        return fail(LockHistoryStoreText::tr("cannot record"),
+                    LockHistoryStoreText::tr("it records the locks under %1, not %2: record into "
+                                             "another file")
+                        .arg(QString::fromStdString(displayKey(prefix_)),
+                             QString::fromStdString(displayKey(prefix))));
     prefix_ = prefix;
     QSqlQuery query(db_);
     query.prepare("INSERT INTO recordings(started_ms, prefix) VALUES(?, ?)");
     query.addBindValue(static_cast<qlonglong>(millis(std::chrono::system_clock::now())));
     query.addBindValue(bytes(prefix));
-    return query.exec() || fail(tr("cannot write"), query);
+    return query.exec() || fail(LockHistoryStoreText::tr("cannot write"), query);
 }
 
 bool LockHistoryStore::prepareWrites() {
     const auto prepare = [this](std::optional<QSqlQuery>& query, const char* sql) {
         query.emplace(db_);
-        return query->prepare(sql) || fail(tr("cannot write"), *query);
+        return query->prepare(sql) || fail(LockHistoryStoreText::tr("cannot write"), *query);
     };
     return prepare(insertEvent_,
                    "INSERT INTO events(seq, kind, revision, at_ms, lock, key, lease, recipe,"
@@ -321,7 +331,7 @@ bool LockHistoryStore::beginBatch() {
     if (!error_.isEmpty())
         return false;
     if (!inTransaction_ && !db_.transaction())
-        return fail(tr("cannot write"), db_.lastError());
+        return fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
     inTransaction_ = true;
     return true;
 }
@@ -330,7 +340,7 @@ bool LockHistoryStore::execRow(QSqlQuery& query, const QVariantList& values) {
     for (int i = 0; i < values.size(); ++i)
         query.bindValue(i, values[i]);
     if (!query.exec())
-        return fail(tr("cannot write"), query);
+        return fail(LockHistoryStoreText::tr("cannot write"), query);
     ++pendingRows_;
     return true;
 }
@@ -387,7 +397,7 @@ bool LockHistoryStore::commit() {
     if (!error_.isEmpty() || !db_.commit()) {
         const QSqlError error = db_.lastError();
         db_.rollback();
-        return fail(tr("cannot write"), error);
+        return fail(LockHistoryStoreText::tr("cannot write"), error);
     }
     return true;
 }
@@ -398,7 +408,7 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
         query.prepare(sql);
         for (const QVariant& value : bound)
             query.addBindValue(value);
-        return query.exec() || fail(tr("cannot read"), query);
+        return query.exec() || fail(LockHistoryStoreText::tr("cannot read"), query);
     };
     QVariantList eventValues, gapValues;
     QSqlQuery events(db_), gaps(db_);
@@ -430,9 +440,9 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
         const auto kind = eventKindNamed(events.value(1).toString());
         const auto recipe = queueKindNamed(events.value(7).toString());
         if (!kind || !recipe) {
-            fail(tr("cannot read"),
-                 tr("event %1 is of no kind or recipe this build knows (%2, "
-                    "%3)")
+            fail(LockHistoryStoreText::tr("cannot read"),
+                 LockHistoryStoreText::tr("event %1 is of no kind or recipe this build knows (%2, "
+                                          "%3)")
                      .arg(events.value(0).toLongLong())
                      .arg(events.value(1).toString(), events.value(7).toString()));
             return std::nullopt;
@@ -455,7 +465,7 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
     for (; moreGaps; moreGaps = gaps.next())
         read.emplace_back(gapHere());
     if (events.lastError().isValid() || gaps.lastError().isValid()) {
-        fail(tr("cannot read"), events.lastError().isValid() ? events : gaps);
+        fail(LockHistoryStoreText::tr("cannot read"), events.lastError().isValid() ? events : gaps);
         return std::nullopt;
     }
     return read;
@@ -468,7 +478,7 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
                     " k.create_revision, k.mod_revision, k.recipe, k.holds FROM checkpoints c"
                     " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq"
                     " ORDER BY c.seq, k.rowid")) {
-        fail(tr("cannot read"), query);
+        fail(LockHistoryStoreText::tr("cannot read"), query);
         return std::nullopt;
     }
     std::vector<HistoryCheckpoint> read;
@@ -485,8 +495,10 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
             continue; // a checkpoint of no keys
         const auto recipe = queueKindNamed(query.value(9).toString());
         if (!recipe) {
-            fail(tr("cannot read"), tr("a checkpoint key of a recipe this build does not know (%1)")
-                                        .arg(query.value(9).toString()));
+            fail(LockHistoryStoreText::tr("cannot read"),
+                 LockHistoryStoreText::tr(
+                     "a checkpoint key of a recipe this build does not know (%1)")
+                     .arg(query.value(9).toString()));
             return std::nullopt;
         }
         read.back().keys.push_back({bytesOf(query.value(4)), bytesOf(query.value(5)),
@@ -495,7 +507,7 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
                                     query.value(10).toBool()});
     }
     if (query.lastError().isValid()) {
-        fail(tr("cannot read"), query);
+        fail(LockHistoryStoreText::tr("cannot read"), query);
         return std::nullopt;
     }
     return read;

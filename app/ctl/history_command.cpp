@@ -16,10 +16,6 @@ namespace lockscope {
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("lockscopectl", text);
-}
-
 // --since and --until: a revision (a whole number) or an ISO 8601 time, UTC unless it names
 // its offset. False when `text` is neither.
 bool readBound(const QString& text, std::optional<int64_t>& revision,
@@ -164,35 +160,51 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     const QString usage = "lockscopectl [connection flags] history FILE [--lock NAME] [--since T] "
                           "[--until T] [--json] [--report]";
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        tr("List the lock events and gaps recorded in FILE (by lockscopectl record), or with "
-           "--report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), "
-           "expiries, losses and the longest waits with the holders they waited behind. T is a "
-           "revision (a whole number) or an ISO 8601 time, UTC unless it names its offset "
-           "(2026-11-27T03:10:00Z); both ends are included. Reads FILE only; exit code 1 when "
-           "it cannot be read (missing, damaged, of a newer LockScope)."));
-    const QCommandLineOption helpOption({"h", "help"}, tr("Show this help."));
-    const QCommandLineOption jsonOption("json", tr("Print JSON instead of text."));
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "lockscopectl",
+        "List the lock events and gaps recorded in FILE (by lockscopectl record), or with "
+        "--report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), "
+        "expiries, losses and the longest waits with the holders they waited behind. T is a "
+        "revision (a whole number) or an ISO 8601 time, UTC unless it names its offset "
+        "(2026-11-27T03:10:00Z); both ends are included. Reads FILE only; exit code 1 when "
+        "it cannot be read (missing, damaged, of a newer LockScope)."));
+    const QCommandLineOption helpOption(
+        {"h", "help"}, QCoreApplication::translate("lockscopectl", "Show this help."));
+    const QCommandLineOption jsonOption(
+        "json", QCoreApplication::translate("lockscopectl", "Print JSON instead of text."));
     const QCommandLineOption reportOption(
-        "report", tr("Print per lock what the events say, instead of the events."));
+        "report",
+        QCoreApplication::translate("lockscopectl",
+                                    "Print per lock what the events say, instead of the events."));
     const QCommandLineOption lockOption(
-        "lock", tr("Only this lock's events (its name, as listed; \\xNN is a byte)."), "NAME");
-    const QCommandLineOption sinceOption("since", tr("From this revision or time on."), "T");
-    const QCommandLineOption untilOption("until", tr("Up to this revision or time."), "T");
+        "lock",
+        QCoreApplication::translate(
+            "lockscopectl", "Only this lock's events (its name, as listed; \\xNN is a byte)."),
+        "NAME");
+    const QCommandLineOption sinceOption(
+        "since", QCoreApplication::translate("lockscopectl", "From this revision or time on."),
+        "T");
+    const QCommandLineOption untilOption(
+        "until", QCoreApplication::translate("lockscopectl", "Up to this revision or time."), "T");
     parser.addOptions({jsonOption, reportOption, lockOption, sinceOption, untilOption, helpOption});
-    parser.addPositionalArgument("file", tr("The recording (lockscopectl record --to FILE)."));
+    parser.addPositionalArgument(
+        "file", QCoreApplication::translate("lockscopectl",
+                                            "The recording (lockscopectl record --to FILE)."));
     if (const auto done = parseCommandLine(parser, arguments, helpOption, usage))
         return *done;
     const QStringList positional = parser.positionalArguments();
     const QString command = arguments.constFirst();
     if (positional.size() != 1)
-        return usageProblem(command, tr("one FILE is needed, the recording to read"));
+        return usageProblem(
+            command, QCoreApplication::translate("lockscopectl",
+                                                 "one FILE is needed, the recording to read"));
     LockHistoryStore::Filter filter;
     if (parser.isSet(lockOption)) {
         std::string why;
         filter.lock = parseKeyText(argumentBytes(parser.value(lockOption)), why);
         if (!filter.lock)
-            return usageProblem(command, tr("--lock: %1").arg(QString::fromStdString(why)));
+            return usageProblem(command, QCoreApplication::translate("lockscopectl", "--lock: %1")
+                                             .arg(QString::fromStdString(why)));
     }
     const auto badBound = [&](const QCommandLineOption& option, std::optional<int64_t>& revision,
                               std::optional<std::chrono::system_clock::time_point>& time) {
@@ -201,10 +213,11 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     for (const auto* option : {&sinceOption, &untilOption})
         if (option == &sinceOption ? badBound(*option, filter.sinceRevision, filter.since)
                                    : badBound(*option, filter.untilRevision, filter.until))
-            return usageProblem(command,
-                                tr("--%1 wants a revision or an ISO 8601 time like "
-                                   "2026-11-27T03:10:00Z, not \"%2\"")
-                                    .arg(option->names().constFirst(), parser.value(*option)));
+            return usageProblem(
+                command, QCoreApplication::translate(
+                             "lockscopectl", "--%1 wants a revision or an ISO 8601 time like "
+                                             "2026-11-27T03:10:00Z, not \"%2\"")
+                             .arg(option->names().constFirst(), parser.value(*option)));
     QString problem;
     const auto store = LockHistoryStore::openForReading(positional.first(), problem);
     const auto entries = store ? store->entries(filter) : std::nullopt;

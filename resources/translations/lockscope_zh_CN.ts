@@ -259,6 +259,81 @@
     </message>
 </context>
 <context>
+    <name>LockHistoryStoreText</name>
+    <message>
+        <source>%1 is read-only: record into a file you may write, or make it writable</source>
+        <translation>%1 是只读的：请记录到可写的文件中，或使其可写</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：没有这个文件</translation>
+    </message>
+    <message>
+        <source> (the file is damaged or is no LockScope recording)</source>
+        <translation>（文件已损坏，或不是 LockScope 记录）</translation>
+    </message>
+    <message>
+        <source> (no space left, a file size limit reached, or a failing disk; what was recorded before this is kept)</source>
+        <translation>（空间不足、达到文件大小上限或磁盘故障；此前记录的内容仍然保留）</translation>
+    </message>
+    <message>
+        <source> (the file or its folder is read-only)</source>
+        <translation>（文件或其所在文件夹是只读的）</translation>
+    </message>
+    <message>
+        <source>cannot run %1</source>
+        <translation>无法执行 %1</translation>
+    </message>
+    <message>
+        <source>cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>Qt&apos;s SQLite driver (QSQLITE) is missing: install libqt6sql6-sqlite</source>
+        <translation>缺少 Qt 的 SQLite 驱动（QSQLITE）：请安装 libqt6sql6-sqlite</translation>
+    </message>
+    <message>
+        <source>cannot read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>not a LockScope recording</source>
+        <translation>不是 LockScope 记录</translation>
+    </message>
+    <message>
+        <source>recorded by a newer LockScope (schema %1; this one knows up to %2): read it with a newer lockscopectl</source>
+        <translation>由更新版本的 LockScope 记录（模式 %1；本版本最高支持 %2）：请用更新的 lockscopectl 读取</translation>
+    </message>
+    <message>
+        <source>the file is damaged (%1)</source>
+        <translation>文件已损坏（%1）</translation>
+    </message>
+    <message>
+        <source>recorded by an older LockScope (schema %1): record into it once with this lockscopectl to bring it up to schema %2</source>
+        <translation>由较旧版本的 LockScope 记录（模式 %1）：用本版本的 lockscopectl 向其记录一次即可升级到模式 %2</translation>
+    </message>
+    <message>
+        <source>cannot write</source>
+        <translation>无法写入</translation>
+    </message>
+    <message>
+        <source>cannot record</source>
+        <translation>无法记录</translation>
+    </message>
+    <message>
+        <source>it records the locks under %1, not %2: record into another file</source>
+        <translation>它记录的是 %1 下的锁，而不是 %2：请记录到另一个文件</translation>
+    </message>
+    <message>
+        <source>event %1 is of no kind or recipe this build knows (%2, %3)</source>
+        <translation>事件 %1 的类型或配方不为本版本所知（%2，%3）</translation>
+    </message>
+    <message>
+        <source>a checkpoint key of a recipe this build does not know (%1)</source>
+        <translation>检查点中的键属于本版本不认识的配方（%1）</translation>
+    </message>
+</context>
+<context>
     <name>LockscopeCommandLine</name>
     <message>
         <source>Start a throwaway etcd and connect to it (the default when no endpoints are given; stopped and deleted on exit). --sandbox=3 starts a 3-member cluster whose members the Sandbox menu stops and restarts.</source>
@@ -3301,6 +3376,78 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>
             <numerusform>根阻塞者 %1 阻塞了 %n 个会话，其中 %2 个直接等待它（持有的他人在等待的锁：%3%4）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Also record every lock event, checkpoint and gap into this SQLite file, as lockscopectl record does; if a write fails the metrics are served on, and the exit code is 1.</source>
+        <translation>同时像 lockscopectl record 一样，把每个锁事件、检查点和监视中断记录到此 SQLite 文件中；写入失败时继续提供指标，退出码为 1。</translation>
+    </message>
+    <message>
+        <source>List the lock events and gaps recorded in FILE (by lockscopectl record), or with --report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), expiries, losses and the longest waits with the holders they waited behind. T is a revision (a whole number) or an ISO 8601 time, UTC unless it names its offset (2026-11-27T03:10:00Z); both ends are included. Reads FILE only; exit code 1 when it cannot be read (missing, damaged, of a newer LockScope).</source>
+        <translation>列出 FILE 中（由 lockscopectl record）记录的锁事件和监视中断；使用 --report 时按锁列出：获取次数、持有和等待时间（p50、p99、最大值，单位毫秒）、过期、丢失，以及最长的等待和它们排在其后的持有者。T 是修订号（整数）或 ISO 8601 时间，未注明时区偏移时为 UTC（2026-11-27T03:10:00Z）；两端都包含在内。只读取 FILE；无法读取时（不存在、已损坏、来自更新版本的 LockScope）退出码为 1。</translation>
+    </message>
+    <message>
+        <source>Print per lock what the events say, instead of the events.</source>
+        <translation>按锁打印事件所说明的情况，而不是事件本身。</translation>
+    </message>
+    <message>
+        <source>Only this lock&apos;s events (its name, as listed; \xNN is a byte).</source>
+        <translation>只显示此锁的事件（锁名如列表所示；\xNN 表示一个字节）。</translation>
+    </message>
+    <message>
+        <source>From this revision or time on.</source>
+        <translation>从此修订号或时间开始。</translation>
+    </message>
+    <message>
+        <source>Up to this revision or time.</source>
+        <translation>直到此修订号或时间为止。</translation>
+    </message>
+    <message>
+        <source>The recording (lockscopectl record --to FILE).</source>
+        <translation>记录文件（lockscopectl record --to FILE）。</translation>
+    </message>
+    <message>
+        <source>one FILE is needed, the recording to read</source>
+        <translation>需要一个 FILE，即要读取的记录</translation>
+    </message>
+    <message>
+        <source>--lock: %1</source>
+        <translation>--lock：%1</translation>
+    </message>
+    <message>
+        <source>--%1 wants a revision or an ISO 8601 time like 2026-11-27T03:10:00Z, not &quot;%2&quot;</source>
+        <translation>--%1 需要修订号或 ISO 8601 时间，例如 2026-11-27T03:10:00Z，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>How often to record the whole lock state while locks change, besides at the start and after every gap (a duration like 30s or 5m, at least 1s).</source>
+        <translation>锁发生变化时多久记录一次完整的锁状态；此外在开始时和每次监视中断之后也会记录（时长，如 30s 或 5m，至少 1s）。</translation>
+    </message>
+    <message>
+        <source>--checkpoint-every wants a duration of at least 1s, like 30s or 5m, not &quot;%1&quot;</source>
+        <translation>--checkpoint-every 需要至少 1s 的时长，例如 30s 或 5m，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>Record lock events under PREFIX into an SQLite file: --to FILE [--checkpoint-every DURATION].</source>
+        <translation>把 PREFIX 下的锁事件记录到 SQLite 文件中：--to FILE [--checkpoint-every DURATION]。</translation>
+    </message>
+    <message>
+        <source>List what a recording holds: FILE [--lock NAME] [--since T] [--until T] [--report] (--json).</source>
+        <translation>列出记录中的内容：FILE [--lock NAME] [--since T] [--until T] [--report]（--json）。</translation>
+    </message>
+    <message>
+        <source>The SQLite file to record into: created when missing, appended to (after a gap) when it holds a recording of the same PREFIX.</source>
+        <translation>要记录到的 SQLite 文件：不存在时创建；已包含同一 PREFIX 的记录时追加（其间记为一次中断）。</translation>
+    </message>
+    <message>
+        <source>Record every lock event under PREFIX (with its revision, time, key, lease and fencing token), checkpoints of the whole lock state, and every gap in the watch into FILE, until interrupted. Read it with lockscopectl history. Exit code 1 when FILE cannot be recorded into (damaged, of a newer LockScope, read-only, disk full): what was recorded before stays.</source>
+        <translation>把 PREFIX 下的每个锁事件（及其修订号、时间、键、租约和防护令牌）、完整锁状态的检查点以及监视中的每次中断记录到 FILE，直到被中断。用 lockscopectl history 读取。无法记录到 FILE 时（已损坏、来自更新版本的 LockScope、只读、磁盘已满）退出码为 1：此前记录的内容仍然保留。</translation>
+    </message>
+    <message>
+        <source>--to FILE is needed: where to record</source>
+        <translation>需要 --to FILE：记录到哪里</translation>
+    </message>
+    <message>
+        <source>recording the locks under %1 into %2</source>
+        <translation>正在把 %1 下的锁记录到 %2</translation>
     </message>
 </context>
 </TS>
