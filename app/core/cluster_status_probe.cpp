@@ -31,7 +31,8 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
         return;
     auto client = etcd::Client::create(wellFormed);
     if (client) {
-        client_ = std::move(client).value();
+        ownClient_ = std::move(client).value();
+        client_ = ownClient_.get();
         return;
     }
     for (Target& target : targets_) // e.g. unreadable TLS files: no endpoint can be asked
@@ -39,6 +40,15 @@ ClusterStatusProbe::ClusterStatusProbe(const etcd::ClientOptions& options, QObje
             target.member.reset();
             target.setupError = client.error();
         }
+}
+
+ClusterStatusProbe::ClusterStatusProbe(etcd::Client& client, QObject* parent)
+    : QObject(parent)
+    , client_(&client) {
+    const std::vector<std::string>& endpoints = client.options().endpoints;
+    for (std::size_t member = 0; member < endpoints.size(); ++member)
+        targets_.push_back({QString::fromStdString(endpoints[member]), member, {}});
+    latest_ = QList<EndpointStatus>(static_cast<qsizetype>(targets_.size()));
 }
 
 // Out of line: etcd::Client is complete here. Destroying the client cancels its calls; the

@@ -18,7 +18,10 @@ Workspace::Workspace(const etcd::ClientOptions& options, QObject* parent)
     , options_(options)
     , session_(new ClusterSession(options, this))
     , lockWatch_(new LockWatch(this))
-    , probe_(new ClusterStatusProbe(options, this)) {
+    // One client per connection: the probe asks through the session's (without one, it finds
+    // the same setup error and gives it to every endpoint's row).
+    , probe_(session_->client() ? new ClusterStatusProbe(*session_->client(), this)
+                                : new ClusterStatusProbe(options, this)) {
     lockWatch_->setClient(session_->client());
     if (etcd::Client* client = session_->client()) {
         lockActions_ = new LockActions(*client, this);

@@ -1,6 +1,7 @@
 // The Workspace's end against a real etcd: our keys and leases are gone after it, it finishes
 // by its deadline when a member does not answer, and answers that come after it are dropped.
 #include "app/core/cluster_session.h"
+#include "app/core/cluster_status_probe.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
@@ -108,6 +109,22 @@ TEST_F(WorkspaceTest, EndLeavesNoKeyAndNoLeaseOfOurs) {
     EXPECT_EQ(keysUnder(prefix() + "queued/").size(), 1u); // theirs
     EXPECT_EQ(leaseIds(*client), leasesBefore);
     ASSERT_TRUE(etcd::unlockNow(*theirMutex));
+}
+
+// One client per connection: the status probe asks every member through the session's client,
+// and answers for each.
+TEST_F(WorkspaceTest, TheStatusProbeAsksThroughTheSessionsClient) {
+    Workspace workspace(options());
+    ASSERT_NE(workspace.client(), nullptr);
+    EXPECT_EQ(workspace.probe()->client(), workspace.client());
+    QList<EndpointStatus> rows;
+    QObject::connect(workspace.probe(), &ClusterStatusProbe::updated,
+                     [&](const QList<EndpointStatus>& latest) { rows = latest; });
+    workspace.probe()->refresh();
+    ASSERT_TRUE(pumpUntil([&] { return !rows.isEmpty(); }, 10s));
+    ASSERT_EQ(rows.size(), static_cast<qsizetype>(options().endpoints.size()));
+    for (const EndpointStatus& row : rows)
+        EXPECT_TRUE(row.answered()) << row.endpoint.toStdString();
 }
 
 TEST_F(WorkspaceTest, DestroyedWithoutEndStillLeavesNothing) {
