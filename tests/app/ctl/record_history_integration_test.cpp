@@ -90,12 +90,16 @@ protected:
     std::unique_ptr<process::ChildProcess> startRecorder(const std::string& file) {
         auto recorder =
             lockscopectl({"record", prefix(), "--to", file, "--checkpoint-every", "1s"});
-        std::optional<std::string> line;
-        while ((line = recorder->readLine(15s)) &&
-               line->find("lockscopectl: recording the locks under") != 0) {
-        }
-        EXPECT_TRUE(line) << "the recorder never said it was recording";
+        EXPECT_TRUE(printsLine(*recorder, "lockscopectl: recording the locks under"))
+            << "the recorder never said it was recording";
         return recorder;
+    }
+    // Reads `child`'s lines until one starts with `start`; false when none came in 30 s.
+    static bool printsLine(process::ChildProcess& child, const std::string& start) {
+        std::optional<std::string> line;
+        while ((line = child.readLine(30s)) && line->find(start) != 0) {
+        }
+        return line.has_value();
     }
     std::vector<QJsonObject> history(const std::string& file, std::vector<std::string> more = {}) {
         std::vector<std::string> args = {"history", file, "--json"};
@@ -378,6 +382,53 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest,
         EXPECT_EQ(bytesField(on.first().toObject(), "key"), *first);
     }
     EXPECT_TRUE(found) << "our contender's wait is not among the longest";
+}
+
+TEST_F(LockscopectlRecordHistoryIntegrationTest,
+       AnOutageIsRecordedAsAGapThenTheStateReReadAndNothingInBetweenIsMadeUp) {
+    const std::string file = path("outage.db");
+    auto recorder = startRecorder(file);
+    auto holder = etcdctlLock(prefix() + "deploy");
+    const auto key = holder->readLine(10s);
+    ASSERT_TRUE(key);
+    ASSERT_TRUE(recorded(file, "acquired", *key));
+    {
+        StoppedMember stopped(cluster(), 0); // etcd hangs: the watch falls silent
+        ASSERT_TRUE(printsLine(*recorder, "lockscopectl: not watching"));
+    }
+    ASSERT_TRUE(printsLine(*recorder, "lockscopectl: recording the locks under"));
+    holder->signal(SIGINT);
+    ASSERT_EQ(holder->wait(15s), 0);
+    ASSERT_TRUE(recorded(file, "released", *key));
+    recorder->signal(SIGINT);
+    ASSERT_EQ(recorder->wait(15s), 0);
+
+    std::vector<std::string> order; // the events of our key and the gap, as recorded
+    QJsonObject gap;
+    for (const auto& e : history(file)) {
+        if (e["event"].toString() == "gap")
+            gap = e;
+        if (e["event"].toString() == "gap" || bytesField(e, "key") == *key)
+            order.push_back(e["event"].toString().toStdString());
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"enqueued", "acquired", "gap", "released"}));
+    EXPECT_TRUE(gap["reason"].toString().contains("no answer from etcd"))
+        << gap["reason"].toString().toStdString();
+    EXPECT_LT(gap["since"].toString(), gap["until"].toString());
+    ensureApplication();
+    QString problem;
+    auto store = LockHistoryStore::openForReading(QString::fromStdString(file), problem);
+    ASSERT_TRUE(store) << problem.toStdString();
+    const auto checkpoints = store->checkpoints();
+    ASSERT_TRUE(checkpoints);
+    const auto resync =
+        std::find_if(checkpoints->begin(), checkpoints->end(),
+                     [](const HistoryCheckpoint& c) { return c.reason == "resync"; });
+    ASSERT_NE(resync, checkpoints->end()) << "no checkpoint of the state re-read";
+    EXPECT_EQ(resync->revision, gap["revision"].toInteger());
+    ASSERT_EQ(resync->keys.size(), 1u);
+    EXPECT_EQ(resync->keys.front().key, *key);
+    EXPECT_TRUE(resync->keys.front().holds);
 }
 
 TEST_F(LockscopectlRecordHistoryIntegrationTest, TheExporterRecordsWhatItWatches) {
