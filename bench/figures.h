@@ -120,6 +120,17 @@ struct WaitForGraphFigure {
 // each other round the whole prefix, `events` waiters joining and leaving.
 WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events);
 
+struct HistoryStoreFigure {
+    int64_t events = 0;
+    double applyPerSecond = 0; // the lock table applying the watch's events, in memory
+    double storePerSecond = 0; // the same events written to a recording (LockHistoryStore)
+    double bytesPerEvent = 0;  // the recording's file size over its events
+    bool failed = false;       // a write failed: the figures are of less than every event
+};
+// A recording of `rounds` handoffs (three lock events each) on 100 locks, beside the lock table's
+// own apply of them, both in memory on this thread, into a file in a temporary folder.
+HistoryStoreFigure measureHistoryStore(int rounds);
+
 struct LockFilterFigure {
     int locks;
     double listSeconds; // the lock list (model and sorting proxy) taking every lock
