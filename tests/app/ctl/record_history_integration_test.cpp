@@ -153,17 +153,21 @@ protected:
             },
             20s);
     }
-    // A small recording of one etcdctl lock taken and released.
-    void recordOneHold(const std::string& file) {
-        auto recorder = startRecorder(file);
+    // One etcdctl lock taken and released while `recorder` (record, or the exporter) records
+    // into `file`, which it then stops; the lock's key, or nothing.
+    std::optional<std::string> holdOnce(process::ChildProcess& recorder, const std::string& file) {
         auto holder = etcdctlLock(prefix() + "one");
         const auto key = holder->readLine(10s);
-        ASSERT_TRUE(key);
+        EXPECT_TRUE(key);
         holder->signal(SIGINT);
-        ASSERT_EQ(holder->wait(10s), 0);
-        ASSERT_TRUE(recorded(file, "released", *key));
-        recorder->signal(SIGINT);
-        ASSERT_EQ(recorder->wait(15s), 0);
+        EXPECT_EQ(holder->wait(10s), 0);
+        EXPECT_TRUE(key && recorded(file, "released", *key));
+        recorder.signal(SIGINT);
+        EXPECT_EQ(recorder.wait(15s), 0);
+        return key;
+    }
+    void recordOneHold(const std::string& file) {
+        ASSERT_TRUE(holdOnce(*startRecorder(file), file));
     }
 
     QTemporaryDir dir;
@@ -437,14 +441,8 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest, TheExporterRecordsWhatItWatches
         lockscopectl({"exporter", prefix(), "--listen", "127.0.0.1:0", "--record", file});
     const auto serving = exporter->readLine(15s);
     ASSERT_TRUE(serving && serving->find("serving http://") != std::string::npos);
-    auto holder = etcdctlLock(prefix() + "nightly");
-    const auto key = holder->readLine(10s);
+    const auto key = holdOnce(*exporter, file);
     ASSERT_TRUE(key);
-    holder->signal(SIGINT);
-    ASSERT_EQ(holder->wait(10s), 0);
-    ASSERT_TRUE(recorded(file, "released", *key));
-    exporter->signal(SIGINT);
-    EXPECT_EQ(exporter->wait(15s), 0);
     std::vector<std::string> kinds;
     for (const auto& e : history(file))
         if (bytesField(e, "key") == *key)
