@@ -181,6 +181,8 @@ int main(int argc, char** argv) {
     if (graph) {
         all.push_back(graph->tableApply);
         all.push_back(graph->graphApply);
+        all.push_back(graph->expiryIndexed);
+        all.push_back(graph->expiryWalk);
     }
     if (stage) {
         all.push_back(stage->frames);

@@ -110,8 +110,12 @@ struct WaitForGraphFigure {
     double residentMb = 0;    // the graph's growth of the resident set
     double cycleSearchMs = 0; // deadlocks() with every session in one ring
     std::size_t deadlockSessions = 0;
-    Samples tableApply;           // the lock table's apply of one event, alone
-    Samples graphApply;           // the same with the graph kept from the touched locks
+    Samples tableApply; // the lock table's apply of one event, alone
+    Samples graphApply; // the same with the graph kept from the touched locks
+    // An expiry's locks (LockMonitor::changedLocksOf): from the table's lease index, and by
+    // walking every lock for the lease's keys, as it was done before the index.
+    Samples expiryIndexed;
+    Samples expiryWalk;
     double sparseQuestionsMs = 0; // deadlocks() and rootBlockers() with 1000 waits
     std::size_t sparseDeadlocks = 0;
     std::size_t sparseRootBlockers = 0;

@@ -84,6 +84,28 @@ WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events) {
         }
     }
 
+    // An expiry: which locks its lease has keys in, from the index and by walking every lock.
+    figure.expiryIndexed.name = "graph: an expiry's locks from the lease index, " + keys;
+    figure.expiryWalk.name = "graph: an expiry's locks by walking every lock, " + keys;
+    std::size_t found = 0;
+    for (int e = 0; e < 20; ++e) {
+        const int64_t lease = base + (int64_t(e) * 7919) % locks;
+        auto start = Clock::now();
+        found += table.locksOfLease(lease).size();
+        figure.expiryIndexed.add(Clock::now() - start);
+        start = Clock::now();
+        for (const auto& [name, queue] : table.locks())
+            for (const etcd::LockKey& key : queue.keys)
+                if (key.lease == lease) {
+                    ++found;
+                    break;
+                }
+        figure.expiryWalk.add(Clock::now() - start);
+    }
+    if (found != 2 * 20 * static_cast<std::size_t>(keysPerLock))
+        std::fprintf(stderr, "graph: the index and the walk found %zu locks, not %d\n", found,
+                     2 * 20 * keysPerLock);
+
     // A thousand waits, one pair of them a deadlock of two: what the once-a-second questions cost
     // where few of a prefix's sessions wait (they walk the sessions that wait, not the keys).
     etcd::WaitForGraph sparse;

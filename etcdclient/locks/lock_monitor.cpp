@@ -454,10 +454,8 @@ void LockMonitor::checkFreshness(uint64_t generation) {
 }
 
 void LockMonitor::changedLocksOf(int64_t lease) {
-    for (const auto& [name, queue] : table_.locks())
-        if (std::any_of(queue.keys.begin(), queue.keys.end(),
-                        [lease](const LockKey& key) { return key.lease == lease; }))
-            changes_.changed(name);
+    for (const std::string& name : table_.locksOfLease(lease))
+        changes_.changed(name);
 }
 
 void LockMonitor::record(uint64_t generation, std::vector<LockEvent> events) {

@@ -305,6 +305,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     const std::size_t heldBefore = queue.holderCount();
     countQueue(queue, -1);
     countKey(key.lease, +1);
+    linkLease(key.lease, name);
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     key.enqueuedBeforeSeen = unseen(recovered);
     if (const SeenTimes* seen = key.enqueuedBeforeSeen ? seenBefore(key) : nullptr) {
@@ -349,6 +350,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
     const int64_t lease = it->lease;
     countQueue(queue, -1);
+    unlinkLease(lease, found->first);
     countKey(lease, -1);
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
@@ -414,10 +416,12 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision
     // move with it, and a key that now names its lease, or no longer does, regroups its parent.
     const LockQueue& queue = lock->second;
     countQueue(queue, -1);
+    unlinkLease(k.lease, lock->first);
     countKey(k.lease, -1);
     const int64_t before = k.lease;
     k.lease = kv.lease();
     countKey(k.lease, +1);
+    linkLease(k.lease, lock->first);
     countQueue(queue, +1);
     const std::string key = k.key; // regrouping moves k
     const auto madeBefore = queueMadeBy(key, before);
@@ -469,8 +473,10 @@ LockTable::Locks::iterator LockTable::take(Locks::iterator lock, std::vector<Loc
     touch(lock->first);
     countQueue(lock->second, -1);
     countLock(lock->second, -1);
-    for (auto& k : lock->second.keys)
+    for (auto& k : lock->second.keys) {
+        unlinkLease(k.lease, lock->first);
         into.push_back(std::move(k));
+    }
     return locks_.erase(lock);
 }
 
@@ -489,7 +495,9 @@ void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
     std::set<std::string> placed;
     for (auto& k : moving) {
         const std::string name = lockNameOf(k.key);
-        auto& target = locks_[name];
+        const auto lock = locks_.try_emplace(name).first;
+        auto& target = lock->second;
+        linkLease(k.lease, lock->first);
         const bool fresh = target.keys.empty() && target.name.empty();
         if (placed.insert(name).second && !fresh)
             countQueue(target, -1);
@@ -544,6 +552,47 @@ void LockTable::countQueue(const LockQueue& queue, int delta) {
         LeaseUse& use = leaseUses_.at(queue.keys[i].lease); // its keys are counted
         delta > 0 ? ++use.holding : --use.holding;
     }
+}
+
+void LockTable::linkLease(int64_t lease, const std::string& lock) {
+    if (lease == 0)
+        return;
+    LeaseUse& use = leaseUses_.at(lease); // counted first
+    if (!use.firstLock)
+        use.firstLock = &lock;
+    else
+        use.moreLocks.push_back(&lock);
+}
+
+void LockTable::unlinkLease(int64_t lease, const std::string& lock) {
+    if (lease == 0)
+        return;
+    LeaseUse& use = leaseUses_.at(lease);
+    if (use.firstLock == &lock) {
+        use.firstLock = use.moreLocks.empty() ? nullptr : use.moreLocks.back();
+        if (!use.moreLocks.empty())
+            use.moreLocks.pop_back();
+        return;
+    }
+    const auto found = std::find(use.moreLocks.begin(), use.moreLocks.end(), &lock);
+    if (found != use.moreLocks.end()) {
+        *found = use.moreLocks.back();
+        use.moreLocks.pop_back();
+    }
+}
+
+std::vector<std::string> LockTable::locksOfLease(int64_t lease) const {
+    std::vector<std::string> names;
+    const auto use = leaseUses_.find(lease);
+    if (lease == 0 || use == leaseUses_.end())
+        return names;
+    if (use->second.firstLock)
+        names.push_back(*use->second.firstLock);
+    for (const std::string* lock : use->second.moreLocks)
+        names.push_back(*lock);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
 }
 
 void LockTable::countKey(int64_t lease, int delta) {

@@ -86,10 +86,24 @@ public:
     struct LeaseUse {
         std::size_t keys = 0;
         std::size_t holding = 0;
-        bool operator==(const LeaseUse&) const = default;
+        // The lock of each of its keys, by the name in locks() (a map key: its address stays
+        // while the lock has keys), the first inline since most leases carry one key. An
+        // expiry touches these locks, not every lock.
+        const std::string* firstLock = nullptr;
+        std::vector<const std::string*> moreLocks = {};
+        bool operator==(const LeaseUse& other) const {
+            return keys == other.keys && holding == other.holding;
+        }
     };
     const std::unordered_map<int64_t, LeaseUse>& leaseUses() const { return leaseUses_; }
     bool loaded() const { return loaded_; }
+    // The locks `lease` has keys in, each once, in name order (none for lease 0 or unknown).
+    std::vector<std::string> locksOfLease(int64_t lease) const;
+    // Copying would leave LeaseUse's lock names pointing into the original.
+    LockTable(const LockTable&) = delete;
+    LockTable& operator=(const LockTable&) = delete;
+    LockTable(LockTable&&) = default;
+    LockTable& operator=(LockTable&&) = default;
 
     // The lock `key` is in, now: which depends on the keys beside it (see the class comment).
     std::string lockNameOf(const std::string& key) const;
@@ -152,6 +166,10 @@ private:
     // times more: -1 before the queue changes, +1 after. countKey counts a key of `lease`.
     void countQueue(const LockQueue& queue, int delta);
     void countKey(int64_t lease, int delta);
+    // A key of `lease` is now in the lock named `lock` (a key of locks_), or no longer: in
+    // LeaseUse's locks. Linked after countKey(+1), unlinked before countKey(-1).
+    void linkLease(int64_t lease, const std::string& lock);
+    void unlinkLease(int64_t lease, const std::string& lock);
     // After the queue changed: the keys that hold now and did not are Acquired; any among the
     // first `heldBefore` that no longer holds (an older key arrived out of order) did not hold
     // after all.

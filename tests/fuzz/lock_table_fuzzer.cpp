@@ -59,11 +59,13 @@ std::map<std::string, std::string> expectedLocks(const Store& store) {
 void verify(const LockTable& table, const Store& store) {
     const auto expected = expectedLocks(store);
     std::size_t total = 0;
-    std::map<int64_t, LockTable::LeaseUse> uses; // the table's lease counts, from scratch
+    std::map<int64_t, LockTable::LeaseUse> uses;      // the table's lease counts, from scratch
+    std::map<int64_t, std::set<std::string>> locksOf; // and the locks of each lease
     for (const auto& [name, queue] : table.locks()) {
         for (std::size_t i = 0; i < queue.keys.size(); ++i)
             if (queue.keys[i].lease != 0) {
                 ++uses[queue.keys[i].lease].keys;
+                locksOf[queue.keys[i].lease].insert(name);
                 uses[queue.keys[i].lease].holding += i < queue.holderCount() ? 1 : 0;
             }
         check(!queue.keys.empty());
@@ -91,6 +93,10 @@ void verify(const LockTable& table, const Store& store) {
     for (const auto& [lease, use] : uses) {
         const auto kept = table.leaseUses().find(lease);
         check(kept != table.leaseUses().end() && kept->second == use);
+        const auto& names = locksOf[lease];
+        check(table.locksOfLease(lease) == std::vector<std::string>(names.begin(), names.end()));
+        // One entry per key of the lease.
+        check((kept->second.firstLock ? 1 : 0) + kept->second.moreLocks.size() == use.keys);
     }
 }
 
