@@ -27,7 +27,7 @@ const char* const migrations[] = {
     " revision INTEGER NOT NULL, at_ms INTEGER NOT NULL, lock BLOB NOT NULL, key BLOB NOT NULL,"
     " lease INTEGER NOT NULL, recipe TEXT NOT NULL, create_revision INTEGER NOT NULL,"
     " waited_ms INTEGER, held_ms INTEGER, recovered INTEGER NOT NULL,"
-    " at_least INTEGER NOT NULL);"
+    " at_least INTEGER NOT NULL, waited_at_most_ms INTEGER, held_at_most_ms INTEGER);"
     "CREATE INDEX events_by_lock ON events(lock, seq);"
     "CREATE TABLE gaps(seq INTEGER PRIMARY KEY, since_ms INTEGER NOT NULL,"
     " until_ms INTEGER NOT NULL, revision INTEGER NOT NULL, reason TEXT NOT NULL);"
@@ -316,8 +316,9 @@ bool LockHistoryStore::prepareWrites() {
     };
     return prepare(insertEvent_,
                    "INSERT INTO events(seq, kind, revision, at_ms, lock, key, lease, recipe,"
-                   " create_revision, waited_ms, held_ms, recovered, at_least)"
-                   " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
+                   " create_revision, waited_ms, held_ms, recovered, at_least,"
+                   " waited_at_most_ms, held_at_most_ms)"
+                   " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
            prepare(insertGap_, "INSERT INTO gaps(seq, since_ms, until_ms, revision, reason)"
                                " VALUES(?, ?, ?, ?, ?)") &&
            prepare(insertCheckpoint_,
@@ -358,7 +359,8 @@ bool LockHistoryStore::write(const etcd::LockEvent& event) {
                     bytes(event.key), static_cast<qlonglong>(event.lease),
                     etcd::queueKindName(event.recipe), static_cast<qlonglong>(event.createRevision),
                     optionalMillis(event.waited), optionalMillis(event.held), event.recovered,
-                    event.atLeast}) &&
+                    event.atLeast, optionalMillis(event.waitedAtMost),
+                    optionalMillis(event.heldAtMost)}) &&
            commitIfFull();
 }
 
@@ -416,7 +418,8 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
     gapFilter.lock.reset(); // a gap is every lock's
     if (!select(events,
                 "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
-                " waited_ms, held_ms, recovered, at_least FROM events" +
+                " waited_ms, held_ms, recovered, at_least, waited_at_most_ms, held_at_most_ms"
+                " FROM events" +
                     whereOf(filter, "lock", "revision", "at_ms", "at_ms", eventValues) +
                     " ORDER BY seq",
                 eventValues) ||
@@ -460,6 +463,8 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
         event.held = millisOrNothing(events.value(10));
         event.recovered = events.value(11).toBool();
         event.atLeast = events.value(12).toBool();
+        event.waitedAtMost = millisOrNothing(events.value(13));
+        event.heldAtMost = millisOrNothing(events.value(14));
         read.emplace_back(std::move(event));
     }
     for (; moreGaps; moreGaps = gaps.next())

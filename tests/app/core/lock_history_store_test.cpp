@@ -61,6 +61,7 @@ private slots:
         acquired.atLeast = true;
         etcd::LockEvent released = lockEvent(etcd::LockEventKind::Released, "a", 9);
         released.held = 42ms;
+        released.heldAtMost = 2042ms;
         released.recovered = true;
         const HistoryGap gap{t0 + 1s, t0 + 3s, 8, "no answer from etcd for 2.0 s"};
         const HistoryCheckpoint checkpoint{9,
@@ -105,6 +106,8 @@ private slots:
         QCOMPARE(readGap.reason, gap.reason);
         const auto& last = std::get<etcd::LockEvent>((*entries)[2]);
         QCOMPARE(last.held, std::optional(42ms));
+        QCOMPARE(last.heldAtMost, std::optional(2042ms));
+        QCOMPARE(last.waitedAtMost, std::optional<std::chrono::milliseconds>());
         QVERIFY(last.recovered);
         const auto checkpoints = reader->checkpoints();
         QVERIFY2(checkpoints, qPrintable(reader->error()));
