@@ -142,16 +142,17 @@ protected:
         const auto read = call(*client, &Client::range, range);
         EXPECT_TRUE(read);
         const int64_t now = read ? read->header().revision() : 0;
+        return eventually([&] { return lastCheckpoint(file) >= now; }, 20s);
+    }
+    // The revision of the recording's last checkpoint; nothing before its first.
+    static std::optional<int64_t> lastCheckpoint(const std::string& file) {
         ensureApplication();
-        return eventually(
-            [&] {
-                QString problem;
-                auto store =
-                    LockHistoryStore::openForReading(QString::fromStdString(file), problem);
-                const auto checkpoints = store ? store->checkpoints() : std::nullopt;
-                return checkpoints && !checkpoints->empty() && checkpoints->back().revision >= now;
-            },
-            20s);
+        QString problem;
+        auto store = LockHistoryStore::openForReading(QString::fromStdString(file), problem);
+        const auto checkpoints = store ? store->checkpoints() : std::nullopt;
+        if (!checkpoints || checkpoints->empty())
+            return std::nullopt;
+        return checkpoints->back().revision;
     }
     // One etcdctl lock taken and released while `recorder` (record, or the exporter) records
     // into `file`, which it then stops; the lock's key, or nothing.
@@ -441,6 +442,8 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest, TheExporterRecordsWhatItWatches
         lockscopectl({"exporter", prefix(), "--listen", "127.0.0.1:0", "--record", file});
     const auto serving = exporter->readLine(15s);
     ASSERT_TRUE(serving && serving->find("serving http://") != std::string::npos);
+    // It serves before its first listing is in: the recording starts with that listing.
+    ASSERT_TRUE(eventually([&] { return lastCheckpoint(file).has_value(); }, 20s));
     const auto key = holdOnce(*exporter, file);
     ASSERT_TRUE(key);
     std::vector<std::string> kinds;
