@@ -87,3 +87,38 @@ TEST(LockChangeLog, APageOfAListingIsOneRange) {
     ASSERT_TRUE(changed);
     EXPECT_EQ(changed->ranges(), (std::vector<LockNameRanges::Range>{{"/a", "/m", false}}));
 }
+
+TEST(LockChangeLog, ALockChangedAgainTakesNoMorePlace) {
+    LockChangeLog log(4);
+    log.changedAll();
+    const uint64_t copied = log.stamp();
+    for (int i = 0; i < 100000; ++i) { // a lab's hours of churn on two locks
+        log.changed("/a");
+        log.changed("/b");
+    }
+    EXPECT_EQ(log.size(), 2u);
+    // Nothing was forgotten, so the first copy still needs only these two.
+    EXPECT_EQ(changedAfter(log, copied), (Locks{"/a", "/b"}));
+    EXPECT_EQ(changedAfter(log, log.stamp() - 1), Locks{"/b"});
+}
+
+TEST(LockChangeLog, ALockChangedAgainCountsFromItsLatestChange) {
+    LockChangeLog log(2);
+    log.changedAll();
+    const uint64_t copied = log.stamp();
+    log.changed("/a");
+    log.changed("/b");
+    const uint64_t afterB = log.stamp();
+    log.changed("/a");
+    EXPECT_EQ(changedAfter(log, afterB), Locks{"/a"});
+    EXPECT_EQ(changedAfter(log, copied), (Locks{"/a", "/b"}));
+    log.changed("/c"); // forgets "/b", the oldest change now
+    EXPECT_FALSE(log.changedAfter(copied));
+    EXPECT_EQ(changedAfter(log, afterB), (Locks{"/a", "/c"}));
+    log.changed("/b"); // back, forgetting "/a"
+    EXPECT_FALSE(log.changedAfter(afterB));
+    EXPECT_EQ(changedAfter(log, log.stamp() - 1), Locks{"/b"});
+    log.changed("/a"); // "/a" was forgotten: a new place, forgetting "/c"
+    EXPECT_EQ(log.size(), 2u);
+    EXPECT_EQ(changedAfter(log, log.stamp() - 2), (Locks{"/a", "/b"}));
+}
