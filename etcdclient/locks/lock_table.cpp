@@ -368,6 +368,10 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         event.atLeast = it->acquiredBeforeSeen;
     }
     out.push_back(std::move(event));
+    // Its last key gone, an expired lease makes no key an anomaly and no departure an expiry
+    // any more: forgotten, or a run of days would keep every lease that ever expired.
+    if (!leaseUses_.contains(lease))
+        expiredLeases_.erase(lease);
     if (queue.keys.size() == 1)
         countLock(queue, -1); // while it has its key
     const auto index = static_cast<std::size_t>(queue.keys.erase(it) - queue.keys.begin());

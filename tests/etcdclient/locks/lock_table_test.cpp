@@ -210,6 +210,20 @@ TEST(LockTableTest, DeletionOfAnExpiredLeasesKeyIsAnExpiry) {
     ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Expired, LockEventKind::Acquired}));
 }
 
+// The table must not keep every lease that ever expired: a lab that runs for days expires
+// thousands.
+TEST(LockTableTest, AnExpiredLeaseIsForgottenWithItsLastKey) {
+    LockTable t;
+    t.load({kv("/a/1", 1, 11), kv("/b/1", 1, 12), kv("/b/2", 2, 13)}, 13, t0);
+    t.setLeaseExpired(1, true);
+    auto e = t.apply(del("/a/1"), 14, t0 + 2s);
+    ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Expired}));
+    e = t.apply(del("/b/1"), 15, t0 + 2s); // its other key still tells an expiry
+    ASSERT_EQ(kinds(e), (std::vector{LockEventKind::Expired, LockEventKind::Acquired}));
+    // No key of lease 1 is left: marking it expired is news again, so it was forgotten.
+    EXPECT_TRUE(t.setLeaseExpired(1, true));
+}
+
 // A cancelled wait, a forced revoke, an expiry and a release are four different events.
 TEST(LockTableTest, AnExpectedForceReleaseIsNeitherAReleaseNorAnExpiry) {
     LockTable t;
