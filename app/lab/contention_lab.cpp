@@ -6,6 +6,7 @@
 #include "etcdclient/weak_callback.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace lockscope::lab {
 
@@ -29,9 +30,13 @@ struct ContentionLab::Worker {
     std::mt19937 rng;
     std::shared_ptr<etcd::Session> session;
     std::shared_ptr<etcd::Mutex> mutex;
-    std::shared_ptr<etcd::Mutex> nextMutex;            // LabOptions::deadlock
-    std::vector<std::shared_ptr<etcd::Mutex>> crashed; // kept so their keys expire, not delete
-    int cyclesLeft = -1;                               // -1: until stopped
+    std::shared_ptr<etcd::Mutex> nextMutex; // LabOptions::deadlock
+    // Its last crashed hold, kept so that its key expires rather than being deleted (a Mutex
+    // destroyed while held deletes its key). One is enough: a worker comes back 1.5 TTL after
+    // a crash, so by its next crash the lease before has expired, and the guarded delete sent
+    // when that Mutex goes finds nothing. Kept them all, a run of days grew by every crash.
+    std::shared_ptr<etcd::Mutex> crashed;
+    int cyclesLeft = -1; // -1: until stopped
     bool stopped = false;
     bool granting = false; // a session is being granted
     // A stop's callbacks for a session still being granted: it is revoked once granted.
@@ -56,6 +61,12 @@ bool ContentionLab::running() const {
 LabCounters ContentionLab::counters() const {
     std::lock_guard lock(mutex_);
     return counters_;
+}
+
+std::size_t ContentionLab::crashedHoldsKept() const {
+    std::lock_guard lock(mutex_);
+    return static_cast<std::size_t>(std::count_if(
+        workers_.begin(), workers_.end(), [](const auto& w) { return w->crashed != nullptr; }));
 }
 
 void ContentionLab::start() {
@@ -190,7 +201,11 @@ void ContentionLab::onLocked(const std::shared_ptr<Worker>& worker, const etcd::
         // the worker comes back later with a new session.
         worker->session->orphan();
         worker->session.reset();
-        worker->crashed.push_back(std::move(worker->mutex));
+        std::shared_ptr<etcd::Mutex> before; // its guarded delete is sent outside mutex_
+        {
+            std::lock_guard lock(mutex_); // crashedHoldsKept() reads it on any thread
+            before = std::exchange(worker->crashed, std::move(worker->mutex));
+        }
         later(std::chrono::duration_cast<std::chrono::milliseconds>(ttl * 3 / 2), again);
         return;
     }
@@ -293,9 +308,13 @@ void ContentionLab::stop(std::function<void()> done) {
                     mutex->unlock();
                 }
             // A crashed holder's lease would outlive the lab by its TTL.
-            for (const auto& crashed : w->crashed)
+            std::shared_ptr<etcd::Mutex> crashed;
+            {
+                std::lock_guard lock(self->mutex_);
+                crashed = std::move(w->crashed);
+            }
+            if (crashed)
                 revoke(*crashed->session());
-            w->crashed.clear();
             if (w->session)
                 revoke(*w->session);
             if (w->granting) {

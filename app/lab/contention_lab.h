@@ -60,6 +60,8 @@ public:
     bool running() const;
 
     LabCounters counters() const;
+    // The crashed holds kept until their leases expire: at most one per worker.
+    std::size_t crashedHoldsKept() const;
     // With `ends`, each overlap's end as etcd had it (read from the lab monitor's history: a
     // display refreshed every second leaves them out).
     LabReport report(bool ends = true) const;

@@ -98,6 +98,26 @@ TEST_F(ContentionLabIntegrationTest, StopLeavesNoKeyAndNoLeaseEvenWithCrashesAnd
     }
 }
 
+// A lab that runs for days crashes thousands of holds: it keeps the last of each worker only.
+TEST_F(ContentionLabIntegrationTest, CrashedHoldsKeptAreAtMostOnePerWorker) {
+    auto options = optionsUnder("crashes");
+    options.workers = 2;
+    options.hold = 10ms;
+    options.think = 5ms;
+    options.ttlSeconds = 2; // back 3 s after each crash
+    options.crashProbability = 0.9;
+    auto lab = ContentionLab::create(*client, options);
+    lab->start();
+    ASSERT_TRUE(lockscope::test::eventually(
+        [&] { return lab->counters().crashes > 2 * options.workers; }, 60s))
+        << lab->counters().crashes << " crashes";
+    EXPECT_GE(lab->crashedHoldsKept(), 1u);
+    EXPECT_LE(lab->crashedHoldsKept(), static_cast<std::size_t>(options.workers));
+    stopAndWait(*lab);
+    EXPECT_EQ(lab->crashedHoldsKept(), 0u); // revoked by the stop
+    EXPECT_TRUE(lockscope::test::eventually([&] { return keysUnder(prefix() + "crashes/") == 0; }));
+}
+
 TEST_F(ContentionLabIntegrationTest, StepGivesEachWorkerOneAcquisition) {
     auto options = optionsUnder("step");
     options.workers = 5;
