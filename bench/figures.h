@@ -164,6 +164,7 @@ struct SoakFigure {
         double minute;
         double residentMb;
         double heapMb;     // malloc's bytes in use
+        double graphsMb;   // the graphs' points (the day they keep: growth that is planned)
         double cpuPercent; // of one core, over the interval before the sample
     };
     double minutes = 0;
@@ -171,6 +172,10 @@ struct SoakFigure {
     double settledMinutes = 0;   // the slopes are of the samples after this
     double residentMbPerMinute = 0;
     double heapMbPerMinute = 0;
+    double graphsMbPerMinute = 0;
+    // Resident and heap growth less the graphs' own: the growth nobody planned.
+    double unplannedResidentMbPerMinute = 0;
+    double unplannedHeapMbPerMinute = 0;
     double cpuPercentPerMinute = 0;
 };
 // LockScope's main window (offscreen) on the Locks page while the contention lab runs 100

@@ -6,6 +6,7 @@
 #include "resident_memory.h"
 #include "run_events.h"
 #include "scratch_settings.h"
+#include "widgets/latency_plot.h"
 
 #include <cstdio>
 #include <ctime>
@@ -26,6 +27,15 @@ constexpr double settledMinutes = 5;
 // the heap from memory malloc keeps without using (fragmentation, per-thread arenas).
 double heapInUseMb() {
     return static_cast<double>(mallinfo2().uordblks) / (1024.0 * 1024.0);
+}
+
+// The bytes of the points every graph of the window keeps: the day of graphs, the one growth
+// that is planned (bounded by the day), to be told apart from growth that is not.
+double graphsMb(const MainWindow& window) {
+    std::size_t bytes = 0;
+    for (const LatencyPlot* plot : window.findChildren<LatencyPlot*>())
+        bytes += plot->memoryBytes();
+    return static_cast<double>(bytes) / (1024.0 * 1024.0);
 }
 
 double processCpuSeconds() {
@@ -77,24 +87,32 @@ SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes 
             100 * (cpu - cpuBefore) / std::chrono::duration<double>(now - sampledAt).count();
         cpuBefore = cpu;
         sampledAt = now;
-        figure.samples.push_back({minute, residentMb(), heapInUseMb(), cpuPercent});
-        std::fprintf(
-            stderr, "soak: %5.1f min  %7.1f MB resident  %7.1f MB heap in use  %5.1f %% CPU\n",
-            minute, figure.samples.back().residentMb, figure.samples.back().heapMb, cpuPercent);
+        figure.samples.push_back(
+            {minute, residentMb(), heapInUseMb(), graphsMb(window), cpuPercent});
+        const auto& s = figure.samples.back();
+        std::fprintf(stderr,
+                     "soak: %5.1f min  %7.1f MB resident  %7.1f MB heap in use  %6.2f MB of "
+                     "graphs  %5.1f %% CPU\n",
+                     minute, s.residentMb, s.heapMb, s.graphsMb, cpuPercent);
     }
     window.workspace()->stopLab();
 
     const double settled = std::min(settledMinutes, figure.minutes / 3);
-    std::vector<std::pair<double, double>> resident, heap, cpu;
+    std::vector<std::pair<double, double>> resident, heap, graphs, cpu;
     for (const auto& s : figure.samples)
         if (s.minute >= settled) {
             resident.emplace_back(s.minute, s.residentMb);
             heap.emplace_back(s.minute, s.heapMb);
+            graphs.emplace_back(s.minute, s.graphsMb);
             cpu.emplace_back(s.minute, s.cpuPercent);
         }
     figure.settledMinutes = settled;
     figure.residentMbPerMinute = slope(resident);
     figure.heapMbPerMinute = slope(heap);
+    figure.graphsMbPerMinute = slope(graphs);
+    // A slope is linear, so the slope of (resident - graphs) is the difference of the slopes.
+    figure.unplannedResidentMbPerMinute = figure.residentMbPerMinute - figure.graphsMbPerMinute;
+    figure.unplannedHeapMbPerMinute = figure.heapMbPerMinute - figure.graphsMbPerMinute;
     figure.cpuPercentPerMinute = slope(cpu);
     return figure;
 }
