@@ -7,11 +7,8 @@
 #include "app/ctl/snapshot_read.h"
 #include "app/ctl/text_table.h"
 
-#include <QConcatenateTablesProxyModel>
 #include <QCoreApplication>
 #include <cstdio>
-#include <memory>
-#include <vector>
 
 namespace lockscope {
 
@@ -34,14 +31,17 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
         return ExitOk;
     }
     // One table of every lock's queue in turn, without the Waiting column: one read cannot tell
-    // how long a key has waited. The proxy is declared after the queues it stacks, so it goes
-    // first.
-    std::vector<std::unique_ptr<LockQueueModel>> queues;
-    QConcatenateTablesProxyModel table;
-    for (const auto& [name, queue] : state->locks) {
-        queues.push_back(std::make_unique<LockQueueModel>());
-        queues.back()->setQueue(&queue, state->leases);
-        table.addSourceModel(queues.back().get());
+    // how long a key has waited. One model shows each queue in turn, its rows copied as text: a
+    // proxy stacking a model per lock found each row among them all (100k locks: hours).
+    LockQueueModel queue;
+    TextTable table(queue,
+                    {LockQueueModel::Lock, LockQueueModel::Kind, LockQueueModel::Position,
+                     LockQueueModel::Key, LockQueueModel::Lease, LockQueueModel::CreateRevision,
+                     LockQueueModel::Ttl, LockQueueModel::GrantedTtl, LockQueueModel::Predecessor,
+                     LockQueueModel::Value});
+    for (const auto& [name, lock] : state->locks) {
+        queue.setQueue(&lock, state->leases);
+        table.addRows(queue);
     }
     const int lockCount = static_cast<int>(state->locks.size());
     std::fputs(
@@ -51,13 +51,7 @@ int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& co
                        .arg(QString::fromStdString(displayKey(args->prefix)))),
         stdout);
     if (!state->locks.empty())
-        std::fputs(
-            qPrintable(renderTextTable(
-                table, {LockQueueModel::Lock, LockQueueModel::Kind, LockQueueModel::Position,
-                        LockQueueModel::Key, LockQueueModel::Lease, LockQueueModel::CreateRevision,
-                        LockQueueModel::Ttl, LockQueueModel::GrantedTtl,
-                        LockQueueModel::Predecessor, LockQueueModel::Value})),
-            stdout);
+        std::fputs(qPrintable(table.render()), stdout);
     for (const auto& [name, anomalies] : state->anomalies)
         for (const auto& anomaly : anomalies)
             std::fputs(

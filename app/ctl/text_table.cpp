@@ -1,21 +1,11 @@
 #include "app/ctl/text_table.h"
 
 #include <QAbstractItemModel>
-#include <QList>
 #include <algorithm>
 
 namespace lockscope {
 
 namespace {
-
-QString cellText(const QAbstractItemModel& model, int row, int column) {
-    return model.data(model.index(row, column)).toString();
-}
-
-bool alignedRight(const QAbstractItemModel& model, int row, int column) {
-    const auto alignment = model.data(model.index(row, column), Qt::TextAlignmentRole);
-    return alignment.isValid() && (alignment.value<Qt::Alignment>() & Qt::AlignRight);
-}
 
 QString ruler(const QList<qsizetype>& widths) {
     QString line = "+";
@@ -26,41 +16,62 @@ QString ruler(const QList<qsizetype>& widths) {
 
 } // namespace
 
-QString renderTextTable(const QAbstractItemModel& model, QList<int> columns) {
-    if (columns.isEmpty())
+TextTable::TextTable(const QAbstractItemModel& model, QList<int> columns)
+    : columns_(std::move(columns)) {
+    if (columns_.isEmpty())
         for (int column = 0; column < model.columnCount(); ++column)
-            columns << column;
-    const int rows = model.rowCount();
+            columns_ << column;
+    for (int column : columns_)
+        headers_ << model.headerData(column, Qt::Horizontal).toString().toUpper();
+}
+
+void TextTable::addRows(const QAbstractItemModel& model) {
+    for (int row = 0; row < model.rowCount(); ++row) {
+        std::vector<Cell>& cells = rows_.emplace_back();
+        cells.reserve(static_cast<std::size_t>(columns_.size()));
+        for (int column : columns_) {
+            const QModelIndex index = model.index(row, column);
+            const QVariant alignment = model.data(index, Qt::TextAlignmentRole);
+            cells.push_back(
+                {model.data(index).toString(),
+                 alignment.isValid() && (alignment.value<Qt::Alignment>() & Qt::AlignRight)});
+        }
+    }
+}
+
+QString TextTable::render() const {
     QList<qsizetype> widths;
-    QStringList headers;
-    for (int column : columns) {
-        headers << model.headerData(column, Qt::Horizontal).toString().toUpper();
-        qsizetype width = headers.last().size();
-        for (int row = 0; row < rows; ++row)
-            width = std::max(width, cellText(model, row, column).size());
+    for (qsizetype shown = 0; shown < headers_.size(); ++shown) {
+        qsizetype width = headers_[shown].size();
+        for (const std::vector<Cell>& cells : rows_)
+            width = std::max(width, cells[static_cast<std::size_t>(shown)].text.size());
         widths << width;
     }
-
     QString out = ruler(widths) + "|";
-    for (qsizetype shown = 0; shown < columns.size(); ++shown) {
-        const qsizetype spare = widths[shown] - headers[shown].size();
-        out += QString(1 + spare / 2, ' ') + headers[shown] + QString(1 + spare - spare / 2, ' ') +
+    for (qsizetype shown = 0; shown < headers_.size(); ++shown) {
+        const qsizetype spare = widths[shown] - headers_[shown].size();
+        out += QString(1 + spare / 2, ' ') + headers_[shown] + QString(1 + spare - spare / 2, ' ') +
                "|";
     }
     out += "\n" + ruler(widths);
-    for (int row = 0; row < rows; ++row) {
+    for (const std::vector<Cell>& cells : rows_) {
         out += "|";
-        for (qsizetype shown = 0; shown < columns.size(); ++shown) {
-            const int column = columns[shown];
-            const QString text = cellText(model, row, column);
-            const QString padded = alignedRight(model, row, column)
-                                       ? text.rightJustified(widths[shown])
-                                       : text.leftJustified(widths[shown]);
-            out += " " + padded + " |";
+        for (qsizetype shown = 0; shown < headers_.size(); ++shown) {
+            const Cell& cell = cells[static_cast<std::size_t>(shown)];
+            out += " " +
+                   (cell.alignedRight ? cell.text.rightJustified(widths[shown])
+                                      : cell.text.leftJustified(widths[shown])) +
+                   " |";
         }
         out += "\n";
     }
     return out + ruler(widths);
+}
+
+QString renderTextTable(const QAbstractItemModel& model, QList<int> columns) {
+    TextTable table(model, std::move(columns));
+    table.addRows(model);
+    return table.render();
 }
 
 } // namespace lockscope
