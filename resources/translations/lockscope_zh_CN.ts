@@ -800,10 +800,6 @@ Acquire with this TTL anyway?</source>
         <translation>打破死锁…</translation>
     </message>
     <message>
-        <source>A session is a lease: Go&apos;s concurrency.Session puts all of a client&apos;s locks on one, so a lease that holds one lock and waits in another is one client holding one while it waits for the other. Waiters that hold no key (single-key locks, as python-etcd3, node etcd3&apos;s lock() and tooz take them) wait invisibly and are not shown.</source>
-        <translation>一个会话就是一个租约：Go 的 concurrency.Session 把一个客户端的所有锁放在同一个租约上，因此持有一个锁又在另一个锁中等待的租约，就是一个客户端持有一个锁的同时在等待另一个。不持有键的等待者（单键锁，如 python-etcd3、node etcd3 的 lock() 和 tooz 获取的锁）的等待不可见，不会显示。</translation>
-    </message>
-    <message>
         <source>Revoke the lease named to end the selected deadlock (asks first)</source>
         <translation>撤销所指出的租约以结束所选死锁（会先询问）</translation>
     </message>
@@ -850,6 +846,18 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>Revoke lease</source>
         <translation>撤销租约</translation>
+    </message>
+    <message>
+        <source>Unmark</source>
+        <translation>取消标记</translation>
+    </message>
+    <message>
+        <source>A session is a lease: Go&apos;s concurrency.Session puts all of a client&apos;s locks on one, so a lease that holds one lock and waits in another is one client holding one while it waits for the other. Waiters that hold no key (single-key locks, as python-etcd3, node etcd3&apos;s lock() and tooz take them) wait invisibly and are not shown. The session selected is marked in amber on the Locks page and the Stage.</source>
+        <translation>会话即租约：Go 的 concurrency.Session 把一个客户端的所有锁放在同一个租约上，所以一个租约持有一个锁又在另一个锁中等待，就是一个客户端持有一个锁同时等待另一个。不持有键的等待者（单键锁，如 python-etcd3、node etcd3 的 lock() 和 tooz 所用）的等待不可见，不会显示。所选会话在“锁”页和“舞台”上以琥珀色标记。</translation>
+    </message>
+    <message>
+        <source>Stop marking the selected session&apos;s locks and keys on the Locks page and the Stage</source>
+        <translation>不再在“锁”页和“舞台”上标记所选会话的锁和键</translation>
     </message>
 </context>
 <context>
@@ -1158,6 +1166,10 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>outage from %1 to %2, re-read at revision %3</source>
         <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
     </message>
+    <message>
+        <source>It ended during a gap in the watch, somewhere between the last word heard from etcd and the re-read: at least the first figure (none when it may have ended at once), at most the second.</source>
+        <translation>它结束于监视中断期间，介于最后一次收到 etcd 消息与重新读取之间：至少为第一个数字（可能立即结束时则无），至多为第二个数字。</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HelpMenu</name>
@@ -1259,6 +1271,10 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>stale: not looked up within its TTL</source>
         <translation>已过时：未在其 TTL 内查询</translation>
+    </message>
+    <message>
+        <source>stale: etcd is not answering</source>
+        <translation>已过时：etcd 未响应</translation>
     </message>
 </context>
 <context>
@@ -2609,10 +2625,6 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>以大字号全屏显示舞台（F11；Esc 退出）</translation>
     </message>
     <message>
-        <source>A lane per lock: the holder in front, the waiters behind in fencing-token order; the ring is the lease&apos;s TTL left (red when low); blue: this window&apos;s own. Right-click a token for its actions.</source>
-        <translation>每个锁一条泳道：持有者在前，等待者按防护令牌顺序排在后面；圆环是租约剩余的 TTL（偏低时为红色）；蓝色：本窗口自己的。右键点击令牌可执行操作。</translation>
-    </message>
-    <message>
         <source>#%1 on %2</source>
         <translation>%2 上的 #%1</translation>
     </message>
@@ -2635,6 +2647,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>LockScope stage</source>
         <translation>LockScope 舞台</translation>
+    </message>
+    <message>
+        <source>A lane per lock: the holder in front, the waiters behind in fencing-token order; the ring is the lease&apos;s TTL left (orange when low); blue: this window&apos;s own; ringed in amber: the session picked on the Blockers page. Right-click a token for its actions.</source>
+        <translation>每个锁一条泳道：持有者在前，等待者按防护令牌顺序排在后面；圆环是租约剩余的 TTL（偏低时为橙色）；蓝色：本窗口自己的；琥珀色圆环：在“阻塞”页选中的会话。右键点击令牌可执行操作。</translation>
     </message>
 </context>
 <context>
