@@ -102,8 +102,8 @@ private slots:
         };
         offeredIn("lockscope", {"--help"});
         offeredIn("lockscopectl", {"--help"});
-        for (const char* command : {"status", "snapshot", "watch", "record", "history", "lock",
-                                    "elect", "lab", "exporter"})
+        for (const char* command : {"status", "snapshot", "blockers", "watch", "record", "history",
+                                    "lock", "elect", "lab", "exporter"})
             offeredIn("lockscopectl", {command, "--help"});
         static const QRegularExpression named("`(--[a-z][a-z-]*)[^`]*`");
         QStringList unknown;
