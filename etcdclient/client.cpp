@@ -59,10 +59,12 @@ void fetchPage(Client& client, std::shared_ptr<PagedRange> paging) {
             return;
         }
         if (paging->firstLimit == 0) {
-            // Every later page reads at the first page's revision: one consistent snapshot.
+            // Every later page reads at the first page's revision: one consistent snapshot (a
+            // read of a past revision keeps its own; the header says the present one).
             paging->header = page->header();
             paging->count = page->count();
-            paging->next.set_revision(page->header().revision());
+            if (paging->next.revision() == 0)
+                paging->next.set_revision(page->header().revision());
             paging->firstLimit = paging->next.limit();
         }
         *page->mutable_header() = paging->header;

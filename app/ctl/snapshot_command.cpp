@@ -14,16 +14,35 @@ namespace lockscope {
 
 int runSnapshotCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     int exitCode = ExitOk;
+    const QCommandLineOption revisionOption(
+        "revision",
+        QCoreApplication::translate(
+            "lockscopectl",
+            "The locks as they were at this revision, while etcd keeps it (before its next "
+            "compaction): who held, who waited, in what order. No lease TTLs: they are of now."),
+        "N");
     const auto args = parsePrefixArguments(
-        arguments, "lockscopectl [connection flags] snapshot PREFIX [--json] [--recipe NAME]",
+        arguments,
+        "lockscopectl [connection flags] snapshot PREFIX [--json] [--recipe NAME] [--revision N]",
         QCoreApplication::translate("lockscopectl",
                                     "Show every lock under PREFIX at one revision: holder, waiting "
                                     "queue, lease TTLs and anomalies."),
-        JsonOutput::Offered, exitCode);
+        JsonOutput::Offered, exitCode, {revisionOption});
     if (!args)
         return exitCode;
+    int64_t revision = 0;
+    if (const QString given = args->values.value("revision"); !given.isEmpty()) {
+        bool number = false;
+        revision = given.toLongLong(&number);
+        if (!number || revision <= 0)
+            return usageProblem(arguments.constFirst(),
+                                QCoreApplication::translate("lockscopectl",
+                                                            "--revision wants a revision (a whole "
+                                                            "number above 0), not \"%1\"")
+                                    .arg(given));
+    }
 
-    const auto state = readSnapshotUnder(*args, connection, exitCode);
+    const auto state = readSnapshotUnder(*args, connection, exitCode, revision);
     if (!state)
         return exitCode;
     if (args->json) {

@@ -10,7 +10,10 @@ namespace lockscope {
 
 // Every lock under the arguments' prefix at one revision (etcd::readLockSnapshot), for the
 // commands that print one read; nothing once it said why, its exit code then in `exitCode`.
-std::optional<etcd::LockMonitorState>
-readSnapshotUnder(const PrefixArguments& args, const ConnectionOptions& connection, int& exitCode);
+// `revision` (not 0) reads the locks as they were then; a revision etcd has compacted away or
+// not reached yet is said with the revisions it can read.
+std::optional<etcd::LockMonitorState> readSnapshotUnder(const PrefixArguments& args,
+                                                        const ConnectionOptions& connection,
+                                                        int& exitCode, int64_t revision = 0);
 
 } // namespace lockscope

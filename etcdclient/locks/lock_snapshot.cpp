@@ -64,29 +64,32 @@ void lookUpNext(const std::shared_ptr<Reading>& reading) {
 
 void readLockSnapshot(Client& client, const std::string& prefix,
                       std::function<void(Result<LockMonitorState>)> done, RecipeOverride recipe,
-                      int parallelLookups) {
+                      int64_t revision, int parallelLookups) {
     auto reading = std::make_shared<Reading>(client, std::move(done), recipe);
     pb::RangeRequest request;
     request.set_key(prefix);
     request.set_range_end(prefixRangeEnd(prefix));
-    client.rangeAll(request, [reading, parallelLookups](Result<pb::RangeResponse> listed) {
-        if (!listed) {
-            reading->done(listed.error());
-            return;
-        }
-        const std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*listed->mutable_kvs());
-        reading->table.load(kvs, listed->header().revision(), std::chrono::system_clock::now());
-        reading->state.revision = listed->header().revision();
-        reading->state.live = true;
-        std::set<int64_t> leases;
-        for (const auto& kv : kvs)
-            if (kv.lease() != 0)
-                leases.insert(kv.lease());
-        reading->pending.assign(leases.begin(), leases.end());
-        const int starters = std::max(1, std::min<int>(parallelLookups, leases.size()));
-        for (int i = 0; i < starters; ++i)
-            lookUpNext(reading);
-    });
+    request.set_revision(revision);
+    client.rangeAll(
+        request, [reading, revision, parallelLookups](Result<pb::RangeResponse> listed) {
+            if (!listed) {
+                reading->done(listed.error());
+                return;
+            }
+            const std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*listed->mutable_kvs());
+            const int64_t at = revision != 0 ? revision : listed->header().revision();
+            reading->table.load(kvs, at, std::chrono::system_clock::now());
+            reading->state.revision = at;
+            reading->state.live = true;
+            std::set<int64_t> leases;
+            for (const auto& kv : kvs)
+                if (kv.lease() != 0 && revision == 0) // a TTL now says nothing of then
+                    leases.insert(kv.lease());
+            reading->pending.assign(leases.begin(), leases.end());
+            const int starters = std::max(1, std::min<int>(parallelLookups, leases.size()));
+            for (int i = 0; i < starters; ++i)
+                lookUpNext(reading);
+        });
 }
 
 } // namespace etcd

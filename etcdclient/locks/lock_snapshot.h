@@ -10,9 +10,12 @@ namespace etcd {
 
 // One consistent look at every lock under `prefix`: a paged read pinned at one revision, then
 // the time to live of every lease in it (at most `parallelLookups` at a time). Keys group into
-// locks by `recipe` (LockTable).
+// locks by `recipe` (LockTable). With `revision`, the locks as they were then, while etcd has
+// not compacted it away: no lease is looked up (a TTL now says nothing of then), and the
+// state's revision is that one.
 void readLockSnapshot(Client& client, const std::string& prefix,
                       std::function<void(Result<LockMonitorState>)> done,
-                      RecipeOverride recipe = RecipeOverride::Auto, int parallelLookups = 64);
+                      RecipeOverride recipe = RecipeOverride::Auto, int64_t revision = 0,
+                      int parallelLookups = 64);
 
 } // namespace etcd

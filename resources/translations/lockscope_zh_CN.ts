@@ -3465,5 +3465,21 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <source>recording the locks under %1 into %2</source>
         <translation>正在把 %1 下的锁记录到 %2</translation>
     </message>
+    <message>
+        <source>The locks as they were at this revision, while etcd keeps it (before its next compaction): who held, who waited, in what order. No lease TTLs: they are of now.</source>
+        <translation>该修订号时的锁状态（在 etcd 下次压缩之前仍保留）：谁持有、谁在等待、按什么顺序。不显示租约 TTL：它们是当前的值。</translation>
+    </message>
+    <message>
+        <source>--revision wants a revision (a whole number above 0), not &quot;%1&quot;</source>
+        <translation>--revision 需要一个修订号（大于 0 的整数），而不是“%1”</translation>
+    </message>
+    <message>
+        <source>revision %1 is compacted away: etcd keeps no history before its last compaction. Ask for a later revision, up to %2 (now).</source>
+        <translation>修订号 %1 已被压缩：etcd 不保留最近一次压缩之前的历史。请指定更新的修订号，最大为 %2（当前）。</translation>
+    </message>
+    <message>
+        <source>revision %1 is not reached yet: etcd is at %2.</source>
+        <translation>修订号 %1 尚未到达：etcd 当前为 %2。</translation>
+    </message>
 </context>
 </TS>

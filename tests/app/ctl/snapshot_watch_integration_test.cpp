@@ -119,6 +119,72 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotJsonShowsHolderQueueTtl
     EXPECT_EQ(jobs["kind"].toString(), QString("mutex"));
 }
 
+// etcd's own history, while it keeps it: the queue as it was at a revision, after it moved on;
+// a compacted or future revision, or no number, is said with what can be asked for.
+TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotAtARevisionShowsTheQueueAsItWasThen) {
+    const std::string name = prefix() + "past";
+    auto first = etcdctlLock(name);
+    const auto firstKey = first->readLine(10s);
+    ASSERT_TRUE(firstKey);
+    auto second = etcdctlLock(name);
+    ASSERT_TRUE(eventually([&] { return keysUnder(name + "/").size() == 2; }));
+    const auto [thenExit, then] = runToEnd({"snapshot", prefix(), "--json"});
+    ASSERT_EQ(thenExit, 0);
+    ASSERT_EQ(then.size(), 1u);
+    const qint64 revision =
+        QJsonDocument::fromJson(QByteArray::fromStdString(then[0]))["revision"].toInteger();
+    ASSERT_GT(revision, 0);
+    first->signal(SIGINT); // the queue moves on: the second holds, the first is gone
+    const auto secondKey = second->readLine(10s);
+    ASSERT_TRUE(secondKey);
+
+    const auto [pastExit, past] =
+        runToEnd({"snapshot", prefix(), "--revision", std::to_string(revision), "--json"});
+    ASSERT_EQ(pastExit, 0);
+    ASSERT_EQ(past.size(), 1u);
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(past[0]));
+    EXPECT_EQ(doc["revision"].toInteger(), revision);
+    QJsonObject lock;
+    for (const auto& each : doc["locks"].toArray())
+        if (each.toObject()["name"].toString().toStdString() == name)
+            lock = each.toObject();
+    ASSERT_FALSE(lock.isEmpty()) << past[0];
+    EXPECT_EQ(lock["holder"].toObject()["key"].toString().toStdString(), *firstKey);
+    const QJsonArray waiters = lock["waiters"].toArray();
+    ASSERT_EQ(waiters.size(), 1);
+    EXPECT_EQ(waiters[0].toObject()["key"].toString().toStdString(), *secondKey);
+    const auto [tableExit, table] =
+        runToEnd({"snapshot", prefix(), "--revision", std::to_string(revision)});
+    EXPECT_EQ(tableExit, 0);
+    ASSERT_FALSE(table.empty());
+    EXPECT_NE(table[0].find("revision " + std::to_string(revision)), std::string::npos) << table[0];
+
+    // After a compaction past it, and ahead of etcd: refused, with what can be read.
+    pb::RangeRequest any;
+    any.set_key(prefix());
+    const auto now = call(*client, &Client::range, any);
+    ASSERT_TRUE(now);
+    ASSERT_EQ(
+        etcdctl(cluster().endpointList(), {"compact", std::to_string(now->header().revision())})
+            .exitCode,
+        0);
+    const auto [compactedExit, compacted] =
+        runToEnd({"snapshot", prefix(), "--revision", std::to_string(revision)});
+    EXPECT_EQ(compactedExit, 2);
+    ASSERT_FALSE(compacted.empty());
+    EXPECT_NE(compacted[0].find("compacted away"), std::string::npos) << compacted[0];
+    const auto [futureExit, future] = runToEnd({"snapshot", prefix(), "--revision", "999999999"});
+    EXPECT_EQ(futureExit, 2);
+    ASSERT_FALSE(future.empty());
+    EXPECT_NE(future[0].find("not reached yet"), std::string::npos) << future[0];
+    const auto [wordExit, word] = runToEnd({"snapshot", prefix(), "--revision", "yesterday"});
+    EXPECT_EQ(wordExit, 2);
+    ASSERT_FALSE(word.empty());
+    EXPECT_NE(word[0].find("--revision"), std::string::npos) << word[0];
+    second->signal(SIGINT);
+    EXPECT_TRUE(second->wait(10s));
+}
+
 // An `etcdctl elect` queue is shown as an election, not a lock. Two real candidates: the leader and
 // the other, each with its proposal, in the JSON and the table.
 TEST_F(LockscopectlSnapshotWatchIntegrationTest, SnapshotShowsAnElectionsLeaderAndCandidates) {
