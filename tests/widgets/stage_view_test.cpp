@@ -1,3 +1,4 @@
+#include "widgets/series_palette.h"
 #include "widgets/stage_view.h"
 
 #include <QSignalSpy>
@@ -62,7 +63,7 @@ private slots:
         QCOMPARE(a->y(), c->y());
     }
 
-    void theRingIsTheShareOfTheTtlLeftAndRedWhenLow() {
+    void theRingIsTheShareOfTheTtlLeftAndOrangeWhenLow() {
         StageView view;
         prepare(view);
         view.setScene(
@@ -209,12 +210,13 @@ private slots:
         const QPoint b = view.centreOf("/locks/a", "/locks/a/b")->toPoint();
         // Beside the number written in the middle: the token's fill.
         const int side = 12;
-        QCOMPARE(shot.pixelColor(a + QPoint(0, side)), QColor(0xd3, 0x2f, 0x2f));
-        QCOMPARE(shot.pixelColor(b + QPoint(0, side)), QColor(0xd3, 0x2f, 0x2f));
+        // The alarm's red: a split brain is what it means, and nothing else.
+        QCOMPARE(shot.pixelColor(a + QPoint(0, side)), lockscope::alarmColor());
+        QCOMPARE(shot.pixelColor(b + QPoint(0, side)), lockscope::alarmColor());
         // The flash ends.
         now_ += std::chrono::milliseconds(StageView::SplitBrainShownMs + 100);
         QTRY_VERIFY(view.grab().toImage().pixelColor(a + QPoint(0, side)) !=
-                    QColor(0xd3, 0x2f, 0x2f));
+                    lockscope::alarmColor());
         QVERIFY(!view.splitBrainOf("/locks/a"));
     }
 
