@@ -23,10 +23,12 @@ constexpr std::chrono::seconds sampleEvery{10};
 // taken after them (or after the first third of a shorter run).
 constexpr double settledMinutes = 5;
 
-// What malloc has handed out and not taken back: beside the resident set, it tells growth of
-// the heap from memory malloc keeps without using (fragmentation, per-thread arenas).
+// What malloc has handed out and not taken back, its arenas' and the large blocks it maps
+// apart: beside the resident set, it tells growth of the heap from memory malloc keeps without
+// using (fragmentation, per-thread arenas).
 double heapInUseMb() {
-    return static_cast<double>(mallinfo2().uordblks) / (1024.0 * 1024.0);
+    const auto info = mallinfo2();
+    return static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
 }
 
 // The bytes of the points every graph of the window keeps: the day of graphs, the one growth
