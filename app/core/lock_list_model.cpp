@@ -24,8 +24,7 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
     const etcd::QueueKind kind = queue.kind();
     const bool election = kind == etcd::QueueKind::Election;
     const int holders = static_cast<int>(queue.holderCount());
-    row.kind = recipeWord(kind);
-    row.kindToolTip = recipeDescription(kind);
+    row.kind = kind;
     row.waitersVisible = queue.waitersVisible();
     if (const etcd::LockKey* holder = queue.holder()) {
         row.holder = displayKeyText(holder->key);
@@ -93,7 +92,7 @@ QString LockListModel::sortTextAt(int row, int column) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
     case Name: return r.name;
-    case Kind: return r.kind;
+    case Kind: return kindText(r);
     case Holder: return r.holder;
     case Ours:
         if (const OwnMark* own = ownMarkOf(r))
@@ -116,6 +115,10 @@ const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
 
 const QString& LockListModel::nameAt(int row) const {
     return rows_[static_cast<std::size_t>(row)]->name;
+}
+
+QString LockListModel::kindText(const Row& row) {
+    return row.inEtcd ? recipeWord(row.kind) : QString();
 }
 
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
@@ -334,8 +337,10 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     case Name:
         return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
     case Kind:
-        return role == Qt::DisplayRole   ? QVariant(row.kind)
-               : role == Qt::ToolTipRole ? QVariant(row.kindToolTip)
+        if (!row.inEtcd)
+            return {};
+        return role == Qt::DisplayRole   ? QVariant(recipeWord(row.kind))
+               : role == Qt::ToolTipRole ? QVariant(recipeDescription(row.kind))
                                          : QVariant();
     case Holder:
         return role == Qt::DisplayRole   ? QVariant(row.holder)

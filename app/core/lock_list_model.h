@@ -76,8 +76,9 @@ private:
     struct Row {
         std::string id; // the lock's name
         QString name;
-        QString kind; // the recipe's word (recipeWord); empty for a keyless row
-        QString kindToolTip;
+        // The recipe, as a value: its word and description are the same for every row of a
+        // kind, and a copy of each per row was 350 bytes of a million-row list's every row.
+        etcd::QueueKind kind = etcd::QueueKind::Mutex; // none for a keyless row (inEtcd)
         QString holder;
         QString holderToolTip;
         std::optional<int64_t> holderLease; // none without a holder; its TTL is in leases_
@@ -92,6 +93,8 @@ private:
 
     static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
     static Row keylessRow(const std::string& name);
+    // The Kind column's text: the recipe's word, none for a keyless row.
+    static QString kindText(const Row& row);
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
     std::optional<LeaseCountdown> holderTtl(const Row& row) const;
