@@ -75,6 +75,7 @@ void LockWatch::restart() {
     etcd::addSeenTimes(state_.locks, seenTimes_, MaxSeenKeys);
     state_ = {};
     graph_.clear();
+    graphKept_ = true;
     pickSession(std::nullopt);
     monitorLive_ = false;
     outage_.reset();
@@ -138,7 +139,16 @@ bool LockWatch::drain() {
     if (state_.listingKeys > 0) // at most as many locks as keys
         locks_->expectRows(static_cast<std::size_t>(state_.listingKeys));
     locks_->update(state_, *changes);
-    graph_.apply(*changes, state_.locks);
+    // Kept while few enough keys wait (over every lock, not only those copied yet); built
+    // again from every lock shown once they are few enough again.
+    const bool keep = state_.waiting <= maxGraphWaits_;
+    if (keep && !graphKept_)
+        graph_ = etcd::WaitForGraph::of(state_.locks);
+    else if (keep)
+        graph_.apply(*changes, state_.locks);
+    else if (graphKept_)
+        graph_.clear();
+    graphKept_ = keep;
     if (picked_)
         markPickedLocks();
     if (changes->leases ||

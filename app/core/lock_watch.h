@@ -78,8 +78,15 @@ public:
     bool live() const { return live_; }
     const QString& whyNotLive() const { return notLiveReason_; }
     const etcd::LockMonitorState& state() const { return state_; }
-    // Who waits for whom among the locks shown, kept from each drain's changes.
+    // Who waits for whom among the locks shown, kept from each drain's changes while at most
+    // maxGraphWaits() keys wait (empty beyond: graphKept() is false). A wait costs the graph
+    // about 900 bytes, and the Blockers page's once-a-second questions a walk of every waiting
+    // session on the GUI thread: 100k locks of 10 keys took 800 MB and stalled the window 2.8 s.
     const etcd::WaitForGraph& waitForGraph() const { return graph_; }
+    bool graphKept() const { return graphKept_; }
+    static constexpr std::size_t DefaultMaxGraphWaits = 50000;
+    std::size_t maxGraphWaits() const { return maxGraphWaits_; }
+    void setMaxGraphWaits(std::size_t waits) { maxGraphWaits_ = waits; }
     // The session picked on the Blockers page (none: nullopt): the lock list marks the locks it
     // waits in or blocks, following the graph; the queue and the Stage mark its keys. A new
     // prefix drops it.
@@ -130,6 +137,8 @@ private:
     std::shared_ptr<etcd::LockMonitor> monitor_;
     etcd::LockMonitorState state_;
     etcd::WaitForGraph graph_;
+    bool graphKept_ = true;
+    std::size_t maxGraphWaits_ = DefaultMaxGraphWaits;
     std::optional<etcd::SessionId> picked_;
     etcd::SeenTimesByKey seenTimes_; // what the views before saw (etcd::SeenTimes)
     bool live_ = false;

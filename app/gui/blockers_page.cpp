@@ -141,6 +141,20 @@ void BlockersPage::refresh() {
     const etcd::WaitForGraph none;
     const etcd::WaitForGraph& graph = workspace_ ? workspace_->lockWatch()->waitForGraph() : none;
     model_->refresh(graph, std::chrono::system_clock::now());
+    if (workspace_ && !workspace_->lockWatch()->graphKept()) {
+        // Nothing is known of deadlocks now: those listed stay as they are, neither ended nor
+        // begun.
+        const LockWatch* watch = workspace_->lockWatch();
+        const auto waiting = static_cast<int>(watch->state().waiting);
+        summary_->setText(
+            tr("%n key(s) waiting: more than %1, too many to follow here every second. "
+               "`lockscopectl blockers %2` looks at them once.",
+               nullptr, waiting)
+                .arg(watch->maxGraphWaits())
+                .arg(QString::fromStdString(displayKey(watch->prefix()))));
+        updateButtons();
+        return;
+    }
     summary_->setText(
         tr("%n session(s) waiting", nullptr, static_cast<int>(graph.sessionsWaiting())) +
         QStringLiteral(" · ") +

@@ -859,6 +859,12 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>Stop marking the selected session&apos;s locks and keys on the Locks page and the Stage</source>
         <translation>不再在“锁”页和“舞台”上标记所选会话的锁和键</translation>
     </message>
+    <message numerus="yes">
+        <source>%n key(s) waiting: more than %1, too many to follow here every second. `lockscopectl blockers %2` looks at them once.</source>
+        <translation>
+            <numerusform>%n 个键在等待：超过 %1，太多了，无法在此每秒跟踪。`lockscopectl blockers %2` 可一次性分析它们。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lockscope::CampaignDialog</name>

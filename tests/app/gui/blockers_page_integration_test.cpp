@@ -158,6 +158,36 @@ private slots:
             revoke(lease);
     }
 
+    // Past the most waits the window follows, the page says so and points to the command; below
+    // it again, the graph is built from every lock and the page answers as before.
+    void tooManyWaitsAreSaidAndFollowedAgainOnceFewer() {
+        Workspace workspace(etcd_.client().options());
+        LockWatch* watch = workspace.lockWatch();
+        watch->setMaxGraphWaits(1);
+        watch->setPrefix("/many/");
+        BlockersPage page;
+        page.setWorkspace(&workspace);
+        const int64_t s1 = grant(), s2 = grant(), s3 = grant();
+        put("/many/x", s1);
+        put("/many/x", s2);
+        put("/many/x", s3); // two waiting: past the cap of 1
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary().contains("too many"), 5000);
+        QVERIFY2(page.summary().contains("lockscopectl blockers /many/"),
+                 qPrintable(page.summary()));
+        QVERIFY(!watch->graphKept());
+        QCOMPARE(watch->waitForGraph().sessionsWaiting(), std::size_t(0));
+        QCOMPARE(page.model()->rootCount(), std::size_t(0));
+
+        watch->setMaxGraphWaits(10);
+        put("/many/y", s1); // a change: the next drain builds the graph again
+        QTRY_VERIFY_WITH_TIMEOUT(watch->graphKept(), 5000);
+        QCOMPARE(watch->waitForGraph().sessionsWaiting(), std::size_t(2));
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->rootCount(), std::size_t(1), 5000);
+        QVERIFY2(!page.summary().contains("too many"), qPrintable(page.summary()));
+        for (int64_t lease : {s1, s2, s3})
+            revoke(lease);
+    }
+
 private:
     static QStringList markedLocks(const LockWatch& watch) {
         QStringList marked;
