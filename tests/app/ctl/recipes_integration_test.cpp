@@ -188,6 +188,8 @@ TEST_F(RecipesIntegrationTest, AHandoffOfASingleKeyLockIsReleasedThenAcquiredOfT
             }
         }
     };
+    // Listed first: a lock taken before the watch's first listing is state, not an event.
+    ASSERT_EQ(watch->readLine(20s), std::optional<std::string>("lockscopectl: watching"));
     auto report = python("report");
     expectLine(*report, "held ");
     readEvents(1); // the watch runs
