@@ -114,8 +114,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(cell(window, "/stopped/job", LockListModel::Ttl),
                                   QString("stale"), 1000);
         // The holder card says why: etcd is silent, not a look-up that came late.
-        QTRY_COMPARE_WITH_TIMEOUT(holderTtl->text(), QString("stale: etcd is not answering"),
-                                  1000);
+        QTRY_COMPARE_WITH_TIMEOUT(holderTtl->text(), QString("stale: etcd is not answering"), 1000);
         QVERIFY(test::labelText(window, "connectionLabel").contains("No answer since"));
         QVERIFY(test::saveScreenshot(window, "stopped_etcd_en.png"));
         // The status call gives up at the command timeout: the cluster does not answer.
