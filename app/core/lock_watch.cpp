@@ -70,9 +70,7 @@ void LockWatch::restart() {
     monitor_.reset();
     // What this view saw, for the next views of these keys: a prefix left and watched again
     // shows how long its keys have waited or held, not "at least" since it came back.
-    if (seenTimes_.size() >= MaxSeenKeys)
-        seenTimes_.clear();
-    etcd::addSeenTimes(state_.locks, seenTimes_, MaxSeenKeys);
+    seenTimes_ = seenTimesNow();
     state_ = {};
     graph_.clear();
     graphKept_ = true;
@@ -255,21 +253,13 @@ void LockWatch::showSelectedQueue() {
 }
 
 void LockWatch::carrySeenTimes(const etcd::SeenTimesByKey& times) {
-    for (const auto& [key, seen] : times) {
-        if (seenTimes_.size() >= MaxSeenKeys)
-            return;
-        seenTimes_.try_emplace(key, seen);
-    }
+    etcd::addSeenTimes(times, seenTimes_, MaxSeenKeys);
 }
 
 etcd::SeenTimesByKey LockWatch::seenTimesNow() const {
     etcd::SeenTimesByKey now;
     etcd::addSeenTimes(state_.locks, now, MaxSeenKeys); // the keys shown first: the newest
-    for (const auto& [key, seen] : seenTimes_) {
-        if (now.size() >= MaxSeenKeys)
-            break;
-        now.try_emplace(key, seen);
-    }
+    etcd::addSeenTimes(seenTimes_, now, MaxSeenKeys);
     return now;
 }
 

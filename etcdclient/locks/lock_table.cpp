@@ -304,8 +304,7 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
     const std::size_t heldBefore = queue.holderCount();
     countQueue(queue, -1);
-    countKey(key.lease, +1);
-    linkLease(key.lease, name);
+    countKey(key.lease, name, +1);
     const bool amongHolders = static_cast<std::size_t>(at - queue.keys.begin()) <= heldBefore;
     key.enqueuedBeforeSeen = unseen(recovered);
     if (const SeenTimes* seen = key.enqueuedBeforeSeen ? seenBefore(key) : nullptr) {
@@ -350,8 +349,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
     const int64_t lease = it->lease;
     countQueue(queue, -1);
-    unlinkLease(lease, found->first);
-    countKey(lease, -1);
+    countKey(lease, found->first, -1);
     LockEvent event{departure(*it, wasHolder),
                     queue.name,
                     it->key,
@@ -420,12 +418,10 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision
     // move with it, and a key that now names its lease, or no longer does, regroups its parent.
     const LockQueue& queue = lock->second;
     countQueue(queue, -1);
-    unlinkLease(k.lease, lock->first);
-    countKey(k.lease, -1);
+    countKey(k.lease, lock->first, -1);
     const int64_t before = k.lease;
     k.lease = kv.lease();
-    countKey(k.lease, +1);
-    linkLease(k.lease, lock->first);
+    countKey(k.lease, lock->first, +1);
     countQueue(queue, +1);
     const std::string key = k.key; // regrouping moves k
     const auto madeBefore = queueMadeBy(key, before);
@@ -599,13 +595,15 @@ std::vector<std::string> LockTable::locksOfLease(int64_t lease) const {
     return names;
 }
 
-void LockTable::countKey(int64_t lease, int delta) {
+void LockTable::countKey(int64_t lease, const std::string& lock, int delta) {
     if (lease == 0)
         return;
     if (delta > 0) {
         ++leaseUses_[lease].keys;
+        linkLease(lease, lock);
         return;
     }
+    unlinkLease(lease, lock);
     const auto use = leaseUses_.find(lease);
     if (--use->second.keys == 0)
         leaseUses_.erase(use);
@@ -685,6 +683,14 @@ void addSeenTimes(const std::map<std::string, LockQueue>& locks, SeenTimesByKey&
             seen[key.key] = {key.createRevision, key.enqueuedAt, key.acquiredAt,
                              key.enqueuedBeforeSeen, key.acquiredBeforeSeen};
         }
+}
+
+void addSeenTimes(const SeenTimesByKey& from, SeenTimesByKey& seen, std::size_t most) {
+    for (const auto& [key, times] : from) {
+        if (seen.size() >= most)
+            return;
+        seen.try_emplace(key, times);
+    }
 }
 
 bool LockTable::unseen(bool recovered) const {

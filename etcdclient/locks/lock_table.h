@@ -35,6 +35,8 @@ using SeenTimesByKey = std::unordered_map<std::string, SeenTimes>;
 // Adds the times of every key of `locks` to `seen`, while it holds fewer than `most` keys.
 void addSeenTimes(const std::map<std::string, LockQueue>& locks, SeenTimesByKey& seen,
                   std::size_t most);
+// Adds the keys of `from` that `seen` lacks, while it holds fewer than `most` keys.
+void addSeenTimes(const SeenTimesByKey& from, SeenTimesByKey& seen, std::size_t most);
 
 // Turns lock keys and watch events into locks, holders, queues and lock events. Pure: no I/O,
 // no clock of its own; times come in with the data. Which keys form one lock is the recipes'
@@ -163,11 +165,12 @@ private:
     // first load (it was already there) or in a gap a re-list reconciles.
     bool unseen(bool recovered) const;
     // What the table counts of `queue` (its waiting keys, its holders' leases) counts it `delta`
-    // times more: -1 before the queue changes, +1 after. countKey counts a key of `lease`.
+    // times more: -1 before the queue changes, +1 after. countKey counts a key of `lease` in the
+    // lock named `lock` (a key of locks_), linked in LeaseUse's locks.
     void countQueue(const LockQueue& queue, int delta);
-    void countKey(int64_t lease, int delta);
-    // A key of `lease` is now in the lock named `lock` (a key of locks_), or no longer: in
-    // LeaseUse's locks. Linked after countKey(+1), unlinked before countKey(-1).
+    void countKey(int64_t lease, const std::string& lock, int delta);
+    // A key of `lease` is now in the lock named `lock`, or no longer: in LeaseUse's locks (a key
+    // moving between locks keeps its count).
     void linkLease(int64_t lease, const std::string& lock);
     void unlinkLease(int64_t lease, const std::string& lock);
     // After the queue changed: the keys that hold now and did not are Acquired; any among the
