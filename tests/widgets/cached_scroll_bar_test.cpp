@@ -1,5 +1,6 @@
 // CachedScrollBar beside a plain QScrollBar, offscreen: the same pixels, the groove drawn by the
 // style only when the bar's look changes.
+#include "support/qtest_registry.h"
 #include "widgets/cached_scroll_bar.h"
 
 #include <QImage>
@@ -103,5 +104,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CachedScrollBarTest)
+LOCKSCOPE_QTEST_MAIN(CachedScrollBarTest)
 #include "cached_scroll_bar_test.moc"

@@ -1,3 +1,4 @@
+#include "support/qtest_registry.h"
 #include "widgets/acquire_dialog.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/password_dialog.h"
@@ -221,5 +222,5 @@ private:
     }
 };
 
-QTEST_MAIN(DialogsTest)
+LOCKSCOPE_QTEST_MAIN(DialogsTest)
 #include "dialogs_test.moc"

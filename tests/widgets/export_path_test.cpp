@@ -1,4 +1,5 @@
 // defaultExportPath: a remembered folder or Documents, and a file named after its title.
+#include "support/qtest_registry.h"
 #include "widgets/export_path.h"
 
 #include <QDir>
@@ -41,5 +42,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ExportPathTest)
+LOCKSCOPE_QTEST_MAIN(ExportPathTest)
 #include "export_path_test.moc"

@@ -1,4 +1,5 @@
 // FrameRateCap on a window that counts its paints, offscreen.
+#include "support/qtest_registry.h"
 #include "widgets/frame_rate_cap.h"
 
 #include <QElapsedTimer>
@@ -100,5 +101,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FrameRateCapTest)
+LOCKSCOPE_QTEST_MAIN(FrameRateCapTest)
 #include "frame_rate_cap_test.moc"

@@ -1,4 +1,5 @@
 // HolderCard, its ElidedLabel and TtlCountdownDelegate, offscreen, fed with plain values.
+#include "support/qtest_registry.h"
 #include "widgets/elided_label.h"
 #include "widgets/holder_card.h"
 #include "widgets/ttl_bar.h"
@@ -284,5 +285,5 @@ private:
     }
 };
 
-QTEST_MAIN(HolderCardTest)
+LOCKSCOPE_QTEST_MAIN(HolderCardTest)
 #include "holder_card_test.moc"

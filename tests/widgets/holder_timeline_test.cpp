@@ -1,3 +1,4 @@
+#include "support/qtest_registry.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/series_palette.h"
 
@@ -210,5 +211,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(HolderTimelineTest)
+LOCKSCOPE_QTEST_MAIN(HolderTimelineTest)
 #include "holder_timeline_test.moc"

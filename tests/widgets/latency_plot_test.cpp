@@ -1,3 +1,4 @@
+#include "support/qtest_registry.h"
 #include "widgets/latency_plot.h"
 
 #include <QDateTime>
@@ -138,5 +139,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LatencyPlotTest)
+LOCKSCOPE_QTEST_MAIN(LatencyPlotTest)
 #include "latency_plot_test.moc"

@@ -1,4 +1,5 @@
 // PlainTextDelegate beside Qt's own delegate, offscreen: the same text in the same place.
+#include "support/qtest_registry.h"
 #include "widgets/elided_key.h"
 #include "widgets/plain_text_delegate.h"
 
@@ -150,5 +151,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PlainTextDelegateTest)
+LOCKSCOPE_QTEST_MAIN(PlainTextDelegateTest)
 #include "plain_text_delegate_test.moc"

@@ -1,5 +1,6 @@
 // Every plot widget written to PNG and PDF (also when never shown, as on a tab not opened), and
 // a path that cannot be written giving the system's reason.
+#include "support/qtest_registry.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/latency_plot.h"
 
@@ -144,5 +145,5 @@ private:
     QTemporaryDir directory_;
 };
 
-QTEST_MAIN(PlotExportTest)
+LOCKSCOPE_QTEST_MAIN(PlotExportTest)
 #include "plot_export_test.moc"

@@ -1,3 +1,4 @@
+#include "support/qtest_registry.h"
 #include "widgets/series_history.h"
 
 #include <QTest>
@@ -198,5 +199,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(SeriesHistoryTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(SeriesHistoryTest)
 #include "series_history_test.moc"

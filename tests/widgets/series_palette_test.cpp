@@ -1,5 +1,6 @@
 // The plots' palette: distinct series colours, none near the alarm's red; holder colours that
 // are never red or pink; a TTL running low and the picked session's mark are not red either.
+#include "support/qtest_registry.h"
 #include "widgets/series_palette.h"
 #include "widgets/ttl_countdown_delegate.h"
 
@@ -62,5 +63,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SeriesPaletteTest)
+LOCKSCOPE_QTEST_MAIN(SeriesPaletteTest)
 #include "series_palette_test.moc"

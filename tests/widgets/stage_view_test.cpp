@@ -1,3 +1,4 @@
+#include "support/qtest_registry.h"
 #include "widgets/series_palette.h"
 #include "widgets/stage_view.h"
 
@@ -233,5 +234,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(StageViewTest)
+LOCKSCOPE_QTEST_MAIN(StageViewTest)
 #include "stage_view_test.moc"

@@ -1,5 +1,6 @@
 // SteadyTabWidget against QTabWidget, offscreen: what a page's new size hint repaints, and
 // that tab bars and pages still get the room they ask for.
+#include "support/qtest_registry.h"
 #include "widgets/steady_tab_widget.h"
 
 #include <QLabel>
@@ -122,5 +123,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SteadyTabWidgetTest)
+LOCKSCOPE_QTEST_MAIN(SteadyTabWidgetTest)
 #include "steady_tab_widget_test.moc"

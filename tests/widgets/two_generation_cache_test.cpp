@@ -1,3 +1,4 @@
+#include "support/qtest_registry.h"
 #include "widgets/two_generation_cache.h"
 
 #include <QString>
@@ -70,5 +71,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TwoGenerationCacheTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(TwoGenerationCacheTest)
 #include "two_generation_cache_test.moc"

@@ -1,5 +1,6 @@
 // The wait-for drawing's layout, fed plain values: a chain reads along one row, nothing
 // overlaps at 200 sessions, and a box gives its session back when clicked.
+#include "support/qtest_registry.h"
 #include "widgets/wait_graph_view.h"
 
 #include <QSignalSpy>
@@ -76,5 +77,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WaitGraphViewTest)
+LOCKSCOPE_QTEST_MAIN(WaitGraphViewTest)
 #include "wait_graph_view_test.moc"

@@ -1,6 +1,7 @@
 // ClusterStatusProbe against a real 2-member etcd cluster, one member stopped with SIGSTOP.
 #include "app/core/cluster_status_probe.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -46,5 +47,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ClusterStatusProbeIntegrationTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(ClusterStatusProbeIntegrationTest)
 #include "cluster_status_probe_integration_test.moc"

@@ -1,5 +1,6 @@
 #include "app/core/connection_options.h"
 #include "app/core/go_duration.h"
+#include "support/qtest_registry.h"
 
 #include <QCommandLineParser>
 #include <QProcessEnvironment>
@@ -316,5 +317,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ConnectionOptionsTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(ConnectionOptionsTest)
 #include "connection_options_test.moc"

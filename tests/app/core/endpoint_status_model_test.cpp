@@ -1,5 +1,6 @@
 #include "app/core/endpoint_status_model.h"
 #include "app/core/json_writer.h"
+#include "support/qtest_registry.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -167,5 +168,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(EndpointStatusModelTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(EndpointStatusModelTest)
 #include "endpoint_status_model_test.moc"

@@ -1,5 +1,6 @@
 // EventLogModel: well behaved, bounded from the top, exported as CSV and JSON.
 #include "app/core/event_log_model.h"
+#include "support/qtest_registry.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -229,5 +230,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(EventLogModelTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(EventLogModelTest)
 #include "event_log_model_test.moc"

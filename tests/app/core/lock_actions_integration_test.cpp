@@ -6,6 +6,7 @@
 #include "process/local_cluster.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -401,5 +402,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_GUILESS_MAIN(LockActionsIntegrationTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockActionsIntegrationTest)
 #include "lock_actions_integration_test.moc"

@@ -2,6 +2,7 @@
 // (bytes, times, order), batches and reopening keep everything, and files it must not record
 // into are refused with the reason.
 #include "app/core/lock_history_store.h"
+#include "support/qtest_registry.h"
 
 #include <QFile>
 #include <QSqlDatabase>
@@ -237,5 +238,5 @@ private:
     QTemporaryDir dir;
 };
 
-QTEST_GUILESS_MAIN(LockHistoryStoreTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockHistoryStoreTest)
 #include "lock_history_store_test.moc"

@@ -3,6 +3,7 @@
 #include "app/core/lock_list_proxy.h"
 #include "app/core/own_lock.h"
 #include "lock_test_data.h"
+#include "support/qtest_registry.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -344,5 +345,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(LockListModelTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockListModelTest)
 #include "lock_list_model_test.moc"

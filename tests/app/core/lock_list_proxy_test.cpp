@@ -4,6 +4,7 @@
 #include "app/core/lock_list_proxy.h"
 #include "app/core/own_lock.h"
 #include "lock_test_data.h"
+#include "support/qtest_registry.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
@@ -445,5 +446,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(LockListProxyTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockListProxyTest)
 #include "lock_list_proxy_test.moc"

@@ -2,6 +2,7 @@
 // waiters; and the columns lockscopectl's snapshot table adds.
 #include "app/core/lock_queue_model.h"
 #include "lock_test_data.h"
+#include "support/qtest_registry.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -288,5 +289,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(LockQueueModelTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockQueueModelTest)
 #include "lock_queue_model_test.moc"

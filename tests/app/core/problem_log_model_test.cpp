@@ -1,5 +1,6 @@
 // ProblemLogModel alone: problems kept newest first until removed, a repeat counted on its row.
 #include "app/core/problem_log_model.h"
+#include "support/qtest_registry.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -97,5 +98,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ProblemLogModelTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(ProblemLogModelTest)
 #include "problem_log_model_test.moc"

@@ -2,6 +2,7 @@
 // LockScope left on disk is swept by the next sandbox.
 #include "process/local_cluster.h"
 #include "support/child_processes.h"
+#include "support/qtest_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -75,5 +76,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(SandboxCleanupIntegrationTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(SandboxCleanupIntegrationTest)
 #include "sandbox_cleanup_integration_test.moc"

@@ -2,6 +2,7 @@
 // read back whole, one per cluster whatever the endpoints' order, and nothing from a damaged,
 // foreign or missing file.
 #include "app/core/seen_times_file.h"
+#include "support/qtest_registry.h"
 
 #include <QFile>
 #include <QStandardPaths>
@@ -66,5 +67,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(SeenTimesFileTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(SeenTimesFileTest)
 #include "seen_times_file_test.moc"

@@ -1,6 +1,7 @@
 // Which language LockScope speaks (the setting, else the first of the user's languages it
 // knows) and that the built-in catalogue and Qt's own load for it.
 #include "app/core/ui_language.h"
+#include "support/qtest_registry.h"
 
 #include <QCoreApplication>
 #include <QTest>
@@ -72,5 +73,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(UiLanguageTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(UiLanguageTest)
 #include "ui_language_test.moc"

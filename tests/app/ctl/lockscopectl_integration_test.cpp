@@ -4,6 +4,7 @@
 #include "etcdclient/client.h"
 #include "process/local_cluster.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -341,5 +342,5 @@ private:
     qint64 revision_ = 0;
 };
 
-QTEST_GUILESS_MAIN(LockscopectlIntegrationTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockscopectlIntegrationTest)
 #include "lockscopectl_integration_test.moc"

@@ -3,6 +3,7 @@
 #include "process/local_cluster.h"
 #include "support/etcd_auth.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 
 #include <QDeadlineTimer>
 #include <QProcess>
@@ -185,5 +186,5 @@ private:
     QString endpoint_;
 };
 
-QTEST_GUILESS_MAIN(PasswordPromptIntegrationTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(PasswordPromptIntegrationTest)
 #include "password_prompt_integration_test.moc"

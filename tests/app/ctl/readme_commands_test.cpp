@@ -1,6 +1,8 @@
 // README.md cannot drift from the programs: every command line its code blocks show runs
 // through the real parser (with --help added, so nothing connects), and every flag its text
 // names in `code` is one that lockscope or a lockscopectl command offers.
+#include "support/qtest_registry.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -116,5 +118,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ReadmeCommandsTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(ReadmeCommandsTest)
 #include "readme_commands_test.moc"

@@ -13,6 +13,7 @@
 #include "support/etcd_auth.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "widgets/password_dialog.h"
 
 #include <QCheckBox>
@@ -240,5 +241,5 @@ private:
     std::unique_ptr<MainWindow> window_;
 };
 
-QTEST_MAIN(AuthenticationIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(AuthenticationIntegrationTest)
 #include "authentication_integration_test.moc"

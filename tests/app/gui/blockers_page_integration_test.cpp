@@ -14,6 +14,7 @@
 #include "etcdclient/hex_id.h"
 #include "etcdclient/key_range.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "widgets/wait_graph_view.h"
 
 #include <QMessageBox>
@@ -228,5 +229,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(BlockersPageIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(BlockersPageIntegrationTest)
 #include "blockers_page_integration_test.moc"

@@ -1,4 +1,5 @@
 #include "app/gui/connection_profiles.h"
+#include "support/qtest_registry.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
@@ -62,5 +63,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ConnectionProfilesTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(ConnectionProfilesTest)
 #include "connection_profiles_test.moc"

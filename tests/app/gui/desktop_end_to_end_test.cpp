@@ -17,6 +17,7 @@
 #include "support/child_processes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/acquire_dialog.h"
@@ -418,5 +419,5 @@ private:
     etcd::ClientOptions options_;
 };
 
-QTEST_MAIN(DesktopEndToEndTest)
+LOCKSCOPE_QTEST_MAIN(DesktopEndToEndTest)
 #include "desktop_end_to_end_test.moc"

@@ -12,6 +12,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/acquire_dialog.h"
@@ -209,5 +210,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(ElectionActionsIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(ElectionActionsIntegrationTest)
 #include "election_actions_integration_test.moc"

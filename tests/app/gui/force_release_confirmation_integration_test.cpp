@@ -10,6 +10,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "when_modal.h"
 
@@ -146,5 +147,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(ForceReleaseConfirmationIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(ForceReleaseConfirmationIntegrationTest)
 #include "force_release_confirmation_integration_test.moc"

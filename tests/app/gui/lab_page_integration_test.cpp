@@ -5,6 +5,7 @@
 #include "etcdclient/key_range.h"
 #include "process/local_cluster.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 
 #include <QtTest>
 
@@ -73,5 +74,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(LabPageIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(LabPageIntegrationTest)
 #include "lab_page_integration_test.moc"

@@ -6,6 +6,7 @@
 #include "app/gui/main_window.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "widgets/lock_prefix_dialog.h"
 
@@ -155,5 +156,5 @@ private:
     LocalEtcd etcd_;
 };
 
-QTEST_MAIN(LockPrefixPromptIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(LockPrefixPromptIntegrationTest)
 #include "lock_prefix_prompt_integration_test.moc"

@@ -11,6 +11,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "widgets/holder_card.h"
 
@@ -422,5 +423,5 @@ private:
     std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
 };
 
-QTEST_MAIN(LocksPageIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(LocksPageIntegrationTest)
 #include "locks_page_integration_test.moc"

@@ -4,6 +4,7 @@
 // system's Chinese or the View ▸ Language setting, kept in a settings folder of its own.
 #include "app/gui/lockscope_command_line.h"
 #include "app/gui/program_versions.h"
+#include "support/qtest_registry.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -146,5 +147,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(LockscopeCommandLineTest)
+LOCKSCOPE_QTEST_GUILESS_MAIN(LockscopeCommandLineTest)
 #include "lockscope_command_line_test.moc"

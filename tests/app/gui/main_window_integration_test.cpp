@@ -13,6 +13,7 @@
 #include "process/child_process.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "widgets/holder_card.h"
 #include "widgets/latency_plot.h"
@@ -357,5 +358,5 @@ private:
     std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
 };
 
-QTEST_MAIN(MainWindowIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(MainWindowIntegrationTest)
 #include "main_window_integration_test.moc"

@@ -3,6 +3,7 @@
 // the window is built, not connected.
 #include "app/core/ui_language.h"
 #include "app/gui/main_window.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 
 #include <QAbstractButton>
@@ -120,5 +121,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MainWindowLanguageTest)
+LOCKSCOPE_QTEST_MAIN(MainWindowLanguageTest)
 #include "main_window_language_test.moc"

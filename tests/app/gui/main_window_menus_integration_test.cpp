@@ -13,6 +13,7 @@
 #include "process/child_process.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/shortcuts_dialog.h"
@@ -353,5 +354,5 @@ private:
     std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
 };
 
-QTEST_MAIN(MainWindowMenusIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(MainWindowMenusIntegrationTest)
 #include "main_window_menus_integration_test.moc"

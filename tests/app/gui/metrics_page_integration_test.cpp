@@ -6,6 +6,7 @@
 #include "etcdclient/blocking.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "support/test_certificates.h"
 #include "widgets/latency_plot.h"
 
@@ -140,5 +141,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MetricsPageIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(MetricsPageIntegrationTest)
 #include "metrics_page_integration_test.moc"

@@ -15,6 +15,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/holder_card.h"
@@ -309,5 +310,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(OwnLockIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(OwnLockIntegrationTest)
 #include "own_lock_integration_test.moc"

@@ -16,6 +16,7 @@
 #include "support/black_hole_proxy.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "widgets/holder_card.h"
 #include "widgets/problem_list.h"
@@ -238,5 +239,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(PartitionWindowIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(PartitionWindowIntegrationTest)
 #include "partition_window_integration_test.moc"

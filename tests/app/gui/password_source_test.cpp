@@ -5,6 +5,7 @@
 #include "app/gui/password_source.h"
 #include "main_window_probes.h"
 #include "password_probes.h"
+#include "support/qtest_registry.h"
 #include "widgets/password_dialog.h"
 
 #include <QCheckBox>
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PasswordSourceTest)
+LOCKSCOPE_QTEST_MAIN(PasswordSourceTest)
 #include "password_source_test.moc"

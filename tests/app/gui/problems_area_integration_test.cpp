@@ -9,6 +9,7 @@
 #include "app/gui/prefix_bar.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "widgets/problem_list.h"
 
@@ -172,5 +173,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(ProblemsAreaIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(ProblemsAreaIntegrationTest)
 #include "problems_area_integration_test.moc"

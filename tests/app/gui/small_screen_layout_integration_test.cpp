@@ -11,6 +11,7 @@
 #include "main_window_probes.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 
 #include <QAbstractButton>
@@ -186,5 +187,5 @@ private:
     std::unique_ptr<process::ChildProcess> waiter_;
 };
 
-QTEST_MAIN(SmallScreenLayoutIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(SmallScreenLayoutIntegrationTest)
 #include "small_screen_layout_integration_test.moc"

@@ -11,6 +11,7 @@
 #include "process/child_process.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "when_modal.h"
 #include "widgets/shortcuts_dialog.h"
@@ -228,5 +229,5 @@ private:
     std::vector<std::unique_ptr<process::ChildProcess>> etcdctls_;
 };
 
-QTEST_MAIN(StagePageIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(StagePageIntegrationTest)
 #include "stage_page_integration_test.moc"

@@ -1,5 +1,6 @@
 // The stage's scene of a lock monitor's state, from plain values.
 #include "app/gui/stage_scene_builder.h"
+#include "support/qtest_registry.h"
 
 #include <QtTest>
 
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(StageSceneBuilderTest)
+LOCKSCOPE_QTEST_MAIN(StageSceneBuilderTest)
 #include "stage_scene_builder_test.moc"

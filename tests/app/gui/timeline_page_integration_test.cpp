@@ -8,6 +8,7 @@
 #include "etcdclient/hex_id.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 #include "widgets/holder_timeline.h"
 
@@ -174,5 +175,5 @@ private:
     LocalEtcd etcd_;
 };
 
-QTEST_MAIN(TimelinePageIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(TimelinePageIntegrationTest)
 #include "timeline_page_integration_test.moc"

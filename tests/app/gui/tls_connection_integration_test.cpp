@@ -6,6 +6,7 @@
 #include "app/gui/main_window.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "support/test_certificates.h"
 
 #include <QLabel>
@@ -82,5 +83,5 @@ private:
     test::LocalEtcd etcd_;
 };
 
-QTEST_MAIN(TlsConnectionIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(TlsConnectionIntegrationTest)
 #include "tls_connection_integration_test.moc"

@@ -7,6 +7,7 @@
 #include "process/local_cluster.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
+#include "support/qtest_registry.h"
 #include "test_settings.h"
 
 #include <QSignalSpy>
@@ -140,5 +141,5 @@ private:
     etcd::ClientOptions options_;
 };
 
-QTEST_MAIN(WindowTeardownIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(WindowTeardownIntegrationTest)
 #include "window_teardown_integration_test.moc"

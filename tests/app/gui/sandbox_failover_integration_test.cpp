@@ -2,6 +2,7 @@
 // the window keeps working through the others.
 #include "app/core/sandbox.h"
 #include "app/gui/main_window.h"
+#include "support/qtest_registry.h"
 
 #include <QAction>
 #include <QLabel>
@@ -78,5 +79,5 @@ private:
     }
 };
 
-QTEST_MAIN(SandboxFailoverIntegrationTest)
+LOCKSCOPE_QTEST_MAIN(SandboxFailoverIntegrationTest)
 #include "sandbox_failover_integration_test.moc"
