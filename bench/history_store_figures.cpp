@@ -75,7 +75,7 @@ HistoryStoreFigure measureHistoryStore(int rounds) {
     QTemporaryDir dir;
     const QString path = dir.filePath("history.db");
     QString problem;
-    auto store = LockHistoryStore::openForWriting(path, "/bench/history/", problem);
+    auto store = LockHistoryStore::openForWriting(path, "bench", "/bench/history/", problem);
     if (!store) {
         std::fprintf(stderr, "lockscope-bench: history: %s\n", qPrintable(problem));
         return figure;

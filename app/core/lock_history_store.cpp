@@ -7,7 +7,9 @@
 #include <QSqlError>
 #include <QUrl>
 #include <QVariant>
+#include <algorithm>
 #include <atomic>
+#include <limits>
 #include <string_view>
 
 namespace lockscope {
@@ -17,30 +19,63 @@ namespace {
 // PRAGMA application_id of a LockScope recording ("LKSC"): tells one from any other SQLite file.
 constexpr int64_t applicationId = 0x4C4B5343;
 
-// The schema, one step per version: migrations[n] brings a file of version n to n + 1. Version 0
-// is an empty file. A step is only ever added, never changed, once released.
-const char* const migrations[] = {
+// The schema, one step per version: migrations[n] brings a store of version n to n + 1. Version 0
+// is an empty one. A step is only ever added, never changed, once released. Each is written in
+// SQLite's words and said in PostgreSQL's by postgresSql(); what only one of them needs is apart.
+struct Migration {
+    const char* sql;
+    const char* sqliteOnly = "";
+    const char* postgresOnly = "";
+};
+
+const Migration migrations[] = {
     // 1: events, gaps and checkpoints share one order (seq); keys and names are exact bytes.
-    "CREATE TABLE recordings(seq INTEGER PRIMARY KEY, started_ms INTEGER NOT NULL,"
-    " prefix BLOB NOT NULL);"
-    "CREATE TABLE events(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
-    " revision INTEGER NOT NULL, at_ms INTEGER NOT NULL, lock BLOB NOT NULL, key BLOB NOT NULL,"
-    " lease INTEGER NOT NULL, recipe TEXT NOT NULL, create_revision INTEGER NOT NULL,"
-    " waited_ms INTEGER, held_ms INTEGER, recovered INTEGER NOT NULL,"
-    " at_least INTEGER NOT NULL, waited_at_most_ms INTEGER, held_at_most_ms INTEGER);"
-    "CREATE INDEX events_by_lock ON events(lock, seq);"
-    "CREATE TABLE gaps(seq INTEGER PRIMARY KEY, since_ms INTEGER NOT NULL,"
-    " until_ms INTEGER NOT NULL, revision INTEGER NOT NULL, reason TEXT NOT NULL);"
-    "CREATE TABLE checkpoints(seq INTEGER PRIMARY KEY, revision INTEGER NOT NULL,"
-    " at_ms INTEGER NOT NULL, reason TEXT NOT NULL);"
-    "CREATE TABLE checkpoint_keys(checkpoint INTEGER NOT NULL REFERENCES checkpoints(seq),"
-    " lock BLOB NOT NULL, key BLOB NOT NULL, lease INTEGER NOT NULL,"
-    " create_revision INTEGER NOT NULL, mod_revision INTEGER NOT NULL, recipe TEXT NOT NULL,"
-    " holds INTEGER NOT NULL);"
-    "CREATE INDEX checkpoint_keys_by_checkpoint ON checkpoint_keys(checkpoint);",
+    {"CREATE TABLE recordings(seq INTEGER PRIMARY KEY, started_ms INTEGER NOT NULL,"
+     " prefix BLOB NOT NULL);"
+     "CREATE TABLE events(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+     " revision INTEGER NOT NULL, at_ms INTEGER NOT NULL, lock BLOB NOT NULL, key BLOB NOT NULL,"
+     " lease INTEGER NOT NULL, recipe TEXT NOT NULL, create_revision INTEGER NOT NULL,"
+     " waited_ms INTEGER, held_ms INTEGER, recovered INTEGER NOT NULL,"
+     " at_least INTEGER NOT NULL, waited_at_most_ms INTEGER, held_at_most_ms INTEGER);"
+     "CREATE INDEX events_by_lock ON events(lock, seq);"
+     "CREATE TABLE gaps(seq INTEGER PRIMARY KEY, since_ms INTEGER NOT NULL,"
+     " until_ms INTEGER NOT NULL, revision INTEGER NOT NULL, reason TEXT NOT NULL);"
+     "CREATE TABLE checkpoints(seq INTEGER PRIMARY KEY, revision INTEGER NOT NULL,"
+     " at_ms INTEGER NOT NULL, reason TEXT NOT NULL);"
+     "CREATE TABLE checkpoint_keys(checkpoint INTEGER NOT NULL REFERENCES checkpoints(seq),"
+     " lock BLOB NOT NULL, key BLOB NOT NULL, lease INTEGER NOT NULL,"
+     " create_revision INTEGER NOT NULL, mod_revision INTEGER NOT NULL, recipe TEXT NOT NULL,"
+     " holds INTEGER NOT NULL);"
+     "CREATE INDEX checkpoint_keys_by_checkpoint ON checkpoint_keys(checkpoint);"},
+    // 2: several sources (a cluster's name and a prefix) in one store, each entry its source's;
+    // a checkpoint's keys in the order written (PostgreSQL has no rowid to keep it). A file's
+    // one recording becomes source 1, of no name until a recorder of its prefix names it.
+    {"CREATE TABLE sources(id INTEGER PRIMARY KEY, name TEXT NOT NULL, prefix BLOB NOT NULL);"
+     "CREATE UNIQUE INDEX sources_by_name ON sources(name, prefix);"
+     "INSERT INTO sources(id, name, prefix)"
+     " SELECT 1, '', prefix FROM recordings ORDER BY seq LIMIT 1;"
+     "ALTER TABLE recordings ADD COLUMN source INTEGER NOT NULL DEFAULT 1;"
+     "ALTER TABLE events ADD COLUMN source INTEGER NOT NULL DEFAULT 1;"
+     "ALTER TABLE gaps ADD COLUMN source INTEGER NOT NULL DEFAULT 1;"
+     "ALTER TABLE checkpoints ADD COLUMN source INTEGER NOT NULL DEFAULT 1;"
+     "ALTER TABLE checkpoint_keys ADD COLUMN position INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX events_by_source ON events(source, seq);"
+     "CREATE INDEX checkpoints_by_source ON checkpoints(source, seq);",
+     "UPDATE checkpoint_keys SET position = rowid;",
+     // Recorders writing at once take their seqs in blocks of seqBlock from it.
+     "CREATE SEQUENCE entry_seqs INCREMENT BY 1000;"},
 };
 constexpr int migrationCount = static_cast<int>(std::size(migrations));
 static_assert(migrationCount == LockHistoryStore::schemaVersion);
+constexpr int64_t seqBlock = 1000; // entry_seqs' increment
+
+// A migration's SQLite statement in PostgreSQL's words: 64-bit integers, byte strings, and an
+// id the database picks when none is given (as SQLite's INTEGER PRIMARY KEY does).
+QString postgresSql(QString sql) {
+    return sql.replace("INTEGER PRIMARY KEY", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY")
+        .replace("INTEGER", "BIGINT")
+        .replace("BLOB", "BYTEA");
+}
 
 // The store's messages' translation context.
 struct LockHistoryStoreText {
@@ -95,12 +130,13 @@ std::optional<std::chrono::milliseconds> millisOrNothing(const QVariant& value) 
     return std::chrono::milliseconds(value.toLongLong());
 }
 
-// The WHERE clause of `filter` over a table's revision and time columns, with its values in
-// `bound` in order.
-QString whereOf(const LockHistoryStore::Filter& filter, const QString& lockColumn,
+// The WHERE clause of `filter` and `source` over a table's revision and time columns, with its
+// values in `bound` in order.
+QString whereOf(const LockHistoryStore::Filter& filter, int64_t source, const QString& lockColumn,
                 const QString& revisionColumn, const QString& sinceTime, const QString& untilTime,
                 QVariantList& bound) {
-    QStringList terms;
+    QStringList terms{"source = ?"};
+    bound << static_cast<qlonglong>(source);
     if (filter.lock && !lockColumn.isEmpty()) {
         terms << lockColumn + " = ?";
         bound << bytes(*filter.lock);
@@ -121,13 +157,19 @@ QString whereOf(const LockHistoryStore::Filter& filter, const QString& lockColum
         terms << sinceTime + " <= ?";
         bound << static_cast<qlonglong>(millis(*filter.until));
     }
-    return terms.isEmpty() ? QString() : " WHERE " + terms.join(" AND ");
+    return " WHERE " + terms.join(" AND ");
+}
+
+// Each store's own name among Qt SQL's connections.
+QString connectionName() {
+    static std::atomic<int> stores{0};
+    return QString("lockscope-history-%1").arg(++stores);
 }
 
 } // namespace
 
-LockHistoryStore::LockHistoryStore(QString path, QString connectionName)
-    : path_(std::move(path))
+LockHistoryStore::LockHistoryStore(HistoryLocation location, QString connectionName)
+    : location_(std::move(location))
     , connectionName_(std::move(connectionName)) {}
 
 LockHistoryStore::~LockHistoryStore() {
@@ -142,31 +184,37 @@ LockHistoryStore::~LockHistoryStore() {
     QSqlDatabase::removeDatabase(connectionName_);
 }
 
-std::unique_ptr<LockHistoryStore>
-LockHistoryStore::openForWriting(const QString& path, const std::string& prefix, QString& problem) {
-    static std::atomic<int> stores{0};
-    std::unique_ptr<LockHistoryStore> store(
-        new LockHistoryStore(path, QString("lockscope-history-%1").arg(++stores)));
-    const QFileInfo file(path);
-    if (file.exists() && !file.isWritable())
+std::unique_ptr<LockHistoryStore> LockHistoryStore::openForWriting(const QString& location,
+                                                                   const std::string& sourceName,
+                                                                   const std::string& prefix,
+                                                                   QString& problem) {
+    const auto where = HistoryLocation::parse(location, problem);
+    if (!where)
+        return nullptr;
+    std::unique_ptr<LockHistoryStore> store(new LockHistoryStore(*where, connectionName()));
+    const QFileInfo file(where->path);
+    if (!store->postgres() && file.exists() && !file.isWritable())
         problem = LockHistoryStoreText::tr(
                       "%1 is read-only: record into a file you may write, or make it writable")
-                      .arg(path);
-    else if (!store->open(false) || !store->migrate(prefix) || !store->prepareWrites())
+                      .arg(where->shown);
+    else if (!store->open(false) || !store->migrate() || !store->joinSource(sourceName, prefix) ||
+             !store->prepareWrites())
         problem = store->error_;
     else
         return store;
     return nullptr;
 }
 
-std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString& path,
-                                                                   QString& problem) {
-    static std::atomic<int> stores{0};
-    std::unique_ptr<LockHistoryStore> store(
-        new LockHistoryStore(path, QString("lockscope-history-reader-%1").arg(++stores)));
-    if (!QFileInfo::exists(path))
-        problem = LockHistoryStoreText::tr("%1: no such file").arg(path);
-    else if (!store->open(true))
+std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString& location,
+                                                                   QString& problem,
+                                                                   std::optional<int64_t> source) {
+    const auto where = HistoryLocation::parse(location, problem);
+    if (!where)
+        return nullptr;
+    std::unique_ptr<LockHistoryStore> store(new LockHistoryStore(*where, connectionName()));
+    if (!store->postgres() && !QFileInfo::exists(where->path))
+        problem = LockHistoryStoreText::tr("%1: no such file").arg(where->shown);
+    else if (!store->open(true) || !store->chooseSource(source))
         problem = store->error_;
     else
         return store;
@@ -175,7 +223,7 @@ std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString
 
 bool LockHistoryStore::fail(const QString& what, const QString& why) {
     if (error_.isEmpty())
-        error_ = QString("%1: %2: %3").arg(path_, what, why);
+        error_ = QString("%1: %2: %3").arg(location_.shown, what, why);
     return false;
 }
 
@@ -184,8 +232,10 @@ bool LockHistoryStore::fail(const QString& what, const QSqlQuery& query) {
 }
 
 bool LockHistoryStore::fail(const QString& what, const QSqlError& error) {
-    QString why = error.databaseText().isEmpty() ? error.text() : error.databaseText();
-    // SQLite's own words for the cases a user can act on, with what to do.
+    // libpq's messages come on several lines.
+    QString why =
+        (error.databaseText().isEmpty() ? error.text() : error.databaseText()).simplified();
+    // SQLite's and PostgreSQL's own words for the cases a user can act on, with what to do.
     if (why.contains("not a database") || why.contains("malformed"))
         why += LockHistoryStoreText::tr(" (the file is damaged or is no LockScope recording)");
     else if (why.contains("disk is full") || why.contains("disk I/O error"))
@@ -194,6 +244,17 @@ bool LockHistoryStore::fail(const QString& what, const QSqlError& error) {
             "recorded before this is kept)");
     else if (why.contains("readonly"))
         why += LockHistoryStoreText::tr(" (the file or its folder is read-only)");
+    else if (why.contains("password authentication failed") || why.contains("no password"))
+        why += LockHistoryStoreText::tr(
+            " (give the user's password in the URL, postgresql://user:password@host/dbname, "
+            "or in PGPASSWORD)");
+    else if (why.contains("does not exist") && why.contains("database"))
+        why += LockHistoryStoreText::tr(
+            " (LockScope records into a database that exists: create it first, with createdb)");
+    else if (why.contains("server closed the connection") || why.contains("no connection") ||
+             why.contains("could not send") || why.contains("terminating connection"))
+        why += LockHistoryStoreText::tr(" (the connection to PostgreSQL was lost; what was "
+                                        "committed before this is kept)");
     return fail(what, why);
 }
 
@@ -203,110 +264,268 @@ bool LockHistoryStore::exec(const QString& sql) {
            fail(LockHistoryStoreText::tr("cannot run %1").arg(sql.section(' ', 0, 1)), query);
 }
 
+bool LockHistoryStore::run(const QString& what, QSqlQuery& query, const QString& sql,
+                           const QVariantList& bound) {
+    query.prepare(sql);
+    for (const QVariant& value : bound)
+        query.addBindValue(value);
+    return query.exec() || fail(what, query);
+}
+
 bool LockHistoryStore::open(bool readOnly) {
-    db_ = QSqlDatabase::addDatabase("QSQLITE", connectionName_);
+    db_ = QSqlDatabase::addDatabase(postgres() ? "QPSQL" : "QSQLITE", connectionName_);
     if (!db_.isValid())
-        return fail(LockHistoryStoreText::tr("cannot open"),
-                    LockHistoryStoreText::tr("Qt's SQLite driver (QSQLITE) is missing: install "
-                                             "libqt6sql6-sqlite"));
-    // SQLite reads a WAL file through a -shm file beside it, which it cannot make in a folder
-    // we may not write: such a file is read as immutable (nobody can be recording into it).
-    const bool immutable = readOnly && !QFileInfo(QFileInfo(path_).absolutePath()).isWritable();
-    db_.setDatabaseName(immutable ? QUrl::fromLocalFile(path_).toString(QUrl::FullyEncoded) +
-                                        "?immutable=1"
-                                  : path_);
-    db_.setConnectOptions(QString(readOnly ? "QSQLITE_OPEN_READONLY;" : "") +
-                          (immutable ? "QSQLITE_OPEN_URI;" : "") + "QSQLITE_BUSY_TIMEOUT=5000");
+        return fail(
+            LockHistoryStoreText::tr("cannot open"),
+            postgres()
+                ? LockHistoryStoreText::tr("Qt's PostgreSQL driver (QPSQL) is missing: install "
+                                           "libqt6sql6-psql")
+                : LockHistoryStoreText::tr("Qt's SQLite driver (QSQLITE) is missing: install "
+                                           "libqt6sql6-sqlite"));
+    if (postgres()) {
+        db_.setHostName(location_.host);
+        db_.setPort(location_.port);
+        db_.setUserName(location_.user);
+        db_.setPassword(location_.password);
+        db_.setDatabaseName(location_.database);
+        db_.setConnectOptions(location_.connectOptions);
+    } else {
+        // SQLite reads a WAL file through a -shm file beside it, which it cannot make in a
+        // folder we may not write: such a file is read as immutable (nobody can be recording
+        // into it).
+        const bool immutable =
+            readOnly && !QFileInfo(QFileInfo(location_.path).absolutePath()).isWritable();
+        db_.setDatabaseName(immutable
+                                ? QUrl::fromLocalFile(location_.path).toString(QUrl::FullyEncoded) +
+                                      "?immutable=1"
+                                : location_.path);
+        db_.setConnectOptions(QString(readOnly ? "QSQLITE_OPEN_READONLY;" : "") +
+                              (immutable ? "QSQLITE_OPEN_URI;" : "") + "QSQLITE_BUSY_TIMEOUT=5000");
+    }
     if (!db_.open())
-        return fail(LockHistoryStoreText::tr("cannot open"), db_.lastError().text());
-    QSqlQuery query(db_);
-    if (!query.exec("PRAGMA application_id") || !query.next())
-        return fail(LockHistoryStoreText::tr("cannot read"), query);
-    const int64_t id = query.value(0).toLongLong();
-    if (!query.exec("PRAGMA user_version") || !query.next())
-        return fail(LockHistoryStoreText::tr("cannot read"), query);
-    const int version = query.value(0).toInt();
-    if (!query.exec("SELECT count(*) FROM sqlite_master") || !query.next())
-        return fail(LockHistoryStoreText::tr("cannot read"), query);
-    const bool empty = query.value(0).toInt() == 0;
-    if (id != applicationId && !(empty && !readOnly))
-        return fail(LockHistoryStoreText::tr("cannot read"),
-                    LockHistoryStoreText::tr("not a LockScope recording"));
-    if (version > schemaVersion)
+        return fail(LockHistoryStoreText::tr("cannot open"), db_.lastError());
+    // What a reader runs on a server can change nothing there either.
+    if (postgres() && readOnly && !exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"))
+        return false;
+    const auto schema = readSchema();
+    if (!schema)
+        return false;
+    if (schema->applicationId != applicationId && !(schema->empty && !readOnly))
+        return fail(
+            LockHistoryStoreText::tr("cannot read"),
+            !postgres() ? LockHistoryStoreText::tr("not a LockScope recording")
+            : schema->empty
+                ? LockHistoryStoreText::tr("no LockScope history in it yet: record into it first")
+                : LockHistoryStoreText::tr("it holds tables of something else, not a LockScope "
+                                           "history: give LockScope a database of its own"));
+    if (schema->version > schemaVersion)
         return fail(LockHistoryStoreText::tr("cannot read"),
                     LockHistoryStoreText::tr(
                         "recorded by a newer LockScope (schema %1; this one knows up to %2): "
                         "read it with a newer lockscopectl")
-                        .arg(version)
+                        .arg(schema->version)
                         .arg(schemaVersion));
-    if (empty)
-        return true; // created by migrate()
-    // A damaged page would otherwise surface half way through a read, or under new writes.
-    if (!query.exec("PRAGMA quick_check(1)") || !query.next())
+    if (schema->empty)
+        return true; // set up by migrate()
+    // A damaged page would otherwise surface half way through a read, or under new writes (a
+    // server checks its own pages).
+    QSqlQuery query(db_);
+    if (!postgres() && (!query.exec("PRAGMA quick_check(1)") || !query.next()))
         return fail(LockHistoryStoreText::tr("cannot read"), query);
-    if (query.value(0).toString() != "ok")
+    if (!postgres() && query.value(0).toString() != "ok")
         return fail(
             LockHistoryStoreText::tr("cannot read"),
             LockHistoryStoreText::tr("the file is damaged (%1)").arg(query.value(0).toString()));
-    version_ = version;
-    if (readOnly && version < schemaVersion)
+    version_ = schema->version;
+    if (readOnly && version_ < schemaVersion)
         return fail(LockHistoryStoreText::tr("cannot read"),
                     LockHistoryStoreText::tr(
                         "recorded by an older LockScope (schema %1): record into it once with this "
                         "lockscopectl to bring it up to schema %2")
-                        .arg(version)
+                        .arg(version_)
                         .arg(schemaVersion));
-    return readOnly ? readPosition() : true;
-}
-
-bool LockHistoryStore::readPosition() {
-    QSqlQuery query(db_);
-    if (!query.exec("SELECT prefix FROM recordings ORDER BY seq LIMIT 1"))
-        return fail(LockHistoryStoreText::tr("cannot read"), query);
-    if (query.next())
-        prefix_ = bytesOf(query.value(0));
-    if (!query.exec("SELECT max(seq), max(at) FROM (SELECT seq, at_ms AS at FROM events UNION ALL"
-                    " SELECT seq, until_ms FROM gaps UNION ALL SELECT seq, at_ms FROM"
-                    " checkpoints)") ||
-        !query.next())
-        return fail(LockHistoryStoreText::tr("cannot read"), query);
-    if (!query.value(0).isNull()) {
-        nextSeq_ = query.value(0).toLongLong() + 1;
-        lastWrittenAt_ = fromMillis(query.value(1).toLongLong());
-    }
     return true;
 }
 
-bool LockHistoryStore::migrate(const std::string& prefix) {
-    if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL"))
-        return false;
-    for (int version = version_; version < schemaVersion; ++version) {
-        if (!db_.transaction())
-            return fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
-        bool done = true;
-        for (const QString& statement : QString(migrations[version]).split(';', Qt::SkipEmptyParts))
-            done = done && exec(statement);
-        done = done && exec(QString("PRAGMA user_version = %1").arg(version + 1)) &&
+std::optional<LockHistoryStore::Schema> LockHistoryStore::readSchema() {
+    QSqlQuery query(db_);
+    const auto one = [&](const char* sql) {
+        return (query.exec(sql) && query.next()) ||
+               fail(LockHistoryStoreText::tr("cannot read"), query);
+    };
+    Schema schema;
+    if (postgres()) {
+        // No pragmas on a server: the version is a table's, the only table LockScope reads
+        // before knowing the schema.
+        if (!one("SELECT count(*), to_regclass('lockscope_schema') IS NOT NULL"
+                 " FROM information_schema.tables WHERE table_schema = current_schema()"))
+            return std::nullopt;
+        schema.empty = query.value(0).toInt() == 0;
+        if (!query.value(1).toBool())
+            return schema;
+        if (!one("SELECT application_id, version FROM lockscope_schema"))
+            return std::nullopt;
+        schema.applicationId = query.value(0).toLongLong();
+        schema.version = query.value(1).toInt();
+        return schema;
+    }
+    if (!one("PRAGMA application_id"))
+        return std::nullopt;
+    schema.applicationId = query.value(0).toLongLong();
+    if (!one("PRAGMA user_version"))
+        return std::nullopt;
+    schema.version = query.value(0).toInt();
+    if (!one("SELECT count(*) FROM sqlite_master"))
+        return std::nullopt;
+    schema.empty = query.value(0).toInt() == 0;
+    return schema;
+}
+
+bool LockHistoryStore::setVersion(int version) {
+    if (!postgres())
+        return exec(QString("PRAGMA user_version = %1").arg(version)) &&
                exec(QString("PRAGMA application_id = %1").arg(applicationId));
-        if (!done || !db_.commit()) {
+    // Made with the first step's tables, in its transaction.
+    return (version > 1 || exec("CREATE TABLE lockscope_schema(application_id BIGINT NOT NULL,"
+                                " version INTEGER NOT NULL)")) &&
+           exec("DELETE FROM lockscope_schema") &&
+           exec(QString("INSERT INTO lockscope_schema VALUES(%1, %2)")
+                    .arg(applicationId)
+                    .arg(version));
+}
+
+bool LockHistoryStore::migrate() {
+    if (!postgres() && (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL")))
+        return false;
+    for (;;) {
+        if (!beginWrites())
+            return false;
+        // Recorders starting at once on a new database: one migrates, the others wait for it
+        // and then find the schema done (the lock goes with the transaction).
+        const bool locked =
+            !postgres() || exec(QString("SELECT pg_advisory_xact_lock(%1)").arg(applicationId));
+        const auto schema = locked ? readSchema() : std::nullopt;
+        if (!schema || schema->version >= schemaVersion) {
             db_.rollback();
-            return fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
+            return schema.has_value();
+        }
+        const Migration& step = migrations[schema->version];
+        QStringList statements = QString(step.sql).split(';', Qt::SkipEmptyParts);
+        if (postgres())
+            for (QString& statement : statements)
+                statement = postgresSql(statement);
+        statements += QString(postgres() ? step.postgresOnly : step.sqliteOnly)
+                          .split(';', Qt::SkipEmptyParts);
+        bool done = true;
+        for (const QString& statement : statements)
+            done = done && exec(statement);
+        if (!done || !setVersion(schema->version + 1) || !db_.commit()) {
+            const QSqlError error = db_.lastError();
+            db_.rollback();
+            return fail(LockHistoryStoreText::tr("cannot write"), error);
         }
     }
-    if (!readPosition())
-        return false;
-    if (!prefix_.empty() && prefix_ != prefix)
-        return fail(LockHistoryStoreText::tr("cannot record"),
-                    LockHistoryStoreText::tr("it records the locks under %1, not %2: record into "
-                                             "another file")
-                        .arg(QString::fromStdString(displayKey(prefix_)),
-                             QString::fromStdString(displayKey(prefix))));
-    prefix_ = prefix;
+}
+
+bool LockHistoryStore::joinSource(const std::string& sourceName, const std::string& prefix) {
+    const QString name = QString::fromStdString(sourceName);
+    const QString cannotWrite = LockHistoryStoreText::tr("cannot write");
     QSqlQuery query(db_);
-    query.prepare("INSERT INTO recordings(started_ms, prefix) VALUES(?, ?)");
-    query.addBindValue(static_cast<qlonglong>(millis(std::chrono::system_clock::now())));
-    query.addBindValue(bytes(prefix));
-    return query.exec() || fail(LockHistoryStoreText::tr("cannot write"), query);
+    // A file recorded before sources had names holds one of no name: the next recorder of its
+    // prefix goes on with it.
+    if (!name.isEmpty() &&
+        !run(cannotWrite, query,
+             "UPDATE sources SET name = ? WHERE name = '' AND prefix = ? AND NOT EXISTS"
+             " (SELECT 1 FROM sources s WHERE s.name = ? AND s.prefix = ?)",
+             {name, bytes(prefix), name, bytes(prefix)}))
+        return false;
+    // Two recorders adding one source at once: the unique index keeps one row.
+    if (!run(cannotWrite, query,
+             "INSERT INTO sources(name, prefix) VALUES(?, ?) ON CONFLICT DO NOTHING",
+             {name, bytes(prefix)}) ||
+        !run(cannotWrite, query, "SELECT id FROM sources WHERE name = ? AND prefix = ?",
+             {name, bytes(prefix)}))
+        return false;
+    if (!query.next())
+        return fail(cannotWrite, query);
+    source_ = {query.value(0).toLongLong(), sourceName, prefix};
+    // One recorder per source: two would write its events twice, interleaved. A session's lock,
+    // let go when the connection goes, however the recorder ends.
+    if (postgres()) {
+        if (!run(cannotWrite, query,
+                 QString("SELECT pg_try_advisory_lock(%1, %2)").arg(applicationId).arg(source_.id),
+                 {}) ||
+            !query.next())
+            return fail(cannotWrite, query);
+        if (!query.value(0).toBool())
+            return fail(LockHistoryStoreText::tr("cannot record"),
+                        LockHistoryStoreText::tr(
+                            "another recorder is recording the locks under %1 of %2 into it now: "
+                            "stop that one first, or record another prefix or cluster")
+                            .arg(QString::fromStdString(displayKey(prefix)), name));
+    }
+    return readPosition() &&
+           run(cannotWrite, query,
+               "INSERT INTO recordings(started_ms, prefix, source) VALUES(?, ?, ?)",
+               {static_cast<qlonglong>(millis(std::chrono::system_clock::now())), bytes(prefix),
+                static_cast<qlonglong>(source_.id)});
+}
+
+bool LockHistoryStore::chooseSource(std::optional<int64_t> id) {
+    const QString cannotRead = LockHistoryStoreText::tr("cannot read");
+    QSqlQuery query(db_);
+    if (!run(cannotRead, query, "SELECT id, name, prefix FROM sources ORDER BY id", {}))
+        return false;
+    std::vector<Source> all;
+    while (query.next())
+        all.push_back({query.value(0).toLongLong(), query.value(1).toString().toStdString(),
+                       bytesOf(query.value(2))});
+    const auto named = std::find_if(all.begin(), all.end(),
+                                    [&id](const Source& source) { return source.id == id; });
+    if (id ? named != all.end() : all.size() <= 1) {
+        if (!all.empty())
+            source_ = id ? *named : all.front();
+        return true;
+    }
+    QStringList listed;
+    for (const Source& source : all)
+        listed << LockHistoryStoreText::tr("%1 = the locks under %2 of %3")
+                      .arg(source.id)
+                      .arg(QString::fromStdString(displayKey(source.prefix)),
+                           source.name.empty() ? LockHistoryStoreText::tr("a cluster of no name")
+                                               : QString::fromStdString(source.name));
+    return fail(cannotRead,
+                (id ? LockHistoryStoreText::tr("it holds no source %1; its sources: %2").arg(*id)
+                    : LockHistoryStoreText::tr("it holds the histories of %1 sources; read one "
+                                               "with --source ID: %2")
+                          .arg(all.size()))
+                    .arg(listed.join("; ")));
+}
+
+bool LockHistoryStore::readPosition() {
+    const QString cannotRead = LockHistoryStoreText::tr("cannot read");
+    const auto source = static_cast<qlonglong>(source_.id);
+    QSqlQuery query(db_);
+    // The source's last entry, by the indexes on (source, seq).
+    if (!run(cannotRead, query,
+             "SELECT seq, at FROM (SELECT seq, at_ms AS at FROM events WHERE source = ?"
+             " ORDER BY seq DESC LIMIT 1) AS e UNION ALL SELECT seq, at FROM (SELECT seq,"
+             " until_ms AS at FROM gaps WHERE source = ? ORDER BY seq DESC LIMIT 1) AS g"
+             " UNION ALL SELECT seq, at FROM (SELECT seq, at_ms AS at FROM checkpoints"
+             " WHERE source = ? ORDER BY seq DESC LIMIT 1) AS c ORDER BY seq DESC LIMIT 1",
+             {source, source, source}))
+        return false;
+    if (query.next())
+        lastWrittenAt_ = fromMillis(query.value(1).toLongLong());
+    return true;
+}
+
+bool LockHistoryStore::beginWrites() {
+    if (postgres())
+        return db_.transaction() || fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
+    // SQLite's write lock at once (waiting for another writer's commit), so that what is read
+    // next is the file as this transaction will write it.
+    return exec("BEGIN IMMEDIATE");
 }
 
 bool LockHistoryStore::prepareWrites() {
@@ -314,27 +533,55 @@ bool LockHistoryStore::prepareWrites() {
         query.emplace(db_);
         return query->prepare(sql) || fail(LockHistoryStoreText::tr("cannot write"), *query);
     };
-    return prepare(insertEvent_,
-                   "INSERT INTO events(seq, kind, revision, at_ms, lock, key, lease, recipe,"
-                   " create_revision, waited_ms, held_ms, recovered, at_least,"
-                   " waited_at_most_ms, held_at_most_ms)"
-                   " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
-           prepare(insertGap_, "INSERT INTO gaps(seq, since_ms, until_ms, revision, reason)"
-                               " VALUES(?, ?, ?, ?, ?)") &&
-           prepare(insertCheckpoint_,
-                   "INSERT INTO checkpoints(seq, revision, at_ms, reason) VALUES(?, ?, ?, ?)") &&
-           prepare(insertKey_,
-                   "INSERT INTO checkpoint_keys(checkpoint, lock, key, lease, create_revision,"
-                   " mod_revision, recipe, holds) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+    return prepare(
+               insertEvent_,
+               "INSERT INTO events(seq, source, kind, revision, at_ms, lock, key, lease, recipe,"
+               " create_revision, waited_ms, held_ms, recovered, at_least,"
+               " waited_at_most_ms, held_at_most_ms)"
+               " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
+           prepare(insertGap_, "INSERT INTO gaps(seq, source, since_ms, until_ms, revision, reason)"
+                               " VALUES(?, ?, ?, ?, ?, ?)") &&
+           prepare(insertCheckpoint_, "INSERT INTO checkpoints(seq, source, revision, at_ms,"
+                                      " reason) VALUES(?, ?, ?, ?, ?)") &&
+           prepare(insertKey_, "INSERT INTO checkpoint_keys(checkpoint, position, lock, key, lease,"
+                               " create_revision, mod_revision, recipe, holds)"
+                               " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
 }
 
-bool LockHistoryStore::beginBatch() {
-    if (!error_.isEmpty())
+bool LockHistoryStore::takeSeqs() {
+    const QString cannotWrite = LockHistoryStoreText::tr("cannot write");
+    QSqlQuery query(db_);
+    if (postgres()) {
+        if (!run(cannotWrite, query, "SELECT nextval('entry_seqs')", {}) || !query.next())
+            return fail(cannotWrite, query);
+        nextSeq_ = query.value(0).toLongLong();
+        seqEnd_ = nextSeq_ + seqBlock;
+        return true;
+    }
+    if (!run(cannotWrite, query,
+             "SELECT max(seq) FROM (SELECT max(seq) AS seq FROM events UNION ALL"
+             " SELECT max(seq) FROM gaps UNION ALL SELECT max(seq) FROM checkpoints) AS s",
+             {}))
         return false;
-    if (!inTransaction_ && !db_.transaction())
-        return fail(LockHistoryStoreText::tr("cannot write"), db_.lastError());
-    inTransaction_ = true;
+    nextSeq_ = (query.next() ? query.value(0).toLongLong() : 0) + 1;
+    seqEnd_ = std::numeric_limits<int64_t>::max();
     return true;
+}
+
+std::optional<qlonglong> LockHistoryStore::beginEntry() {
+    if (!error_.isEmpty())
+        return std::nullopt;
+    if (!inTransaction_) {
+        if (!beginWrites())
+            return std::nullopt;
+        inTransaction_ = true;
+        // A file's seqs are read again at each batch: another recorder may have written since.
+        if (!postgres() && !takeSeqs())
+            return std::nullopt;
+    }
+    if (nextSeq_ == seqEnd_ && !takeSeqs())
+        return std::nullopt;
+    return nextSeq_++;
 }
 
 bool LockHistoryStore::execRow(QSqlQuery& query, const QVariantList& values) {
@@ -351,42 +598,46 @@ bool LockHistoryStore::commitIfFull() {
 }
 
 bool LockHistoryStore::write(const etcd::LockEvent& event) {
-    return beginBatch() &&
+    const auto seq = beginEntry();
+    return seq &&
            execRow(*insertEvent_,
-                   {static_cast<qlonglong>(nextSeq()), etcd::lockEventKindName(event.kind),
+                   {*seq, static_cast<qlonglong>(source_.id), etcd::lockEventKindName(event.kind),
                     static_cast<qlonglong>(event.revision),
                     static_cast<qlonglong>(millis(event.observedAt)), bytes(event.lock),
                     bytes(event.key), static_cast<qlonglong>(event.lease),
                     etcd::queueKindName(event.recipe), static_cast<qlonglong>(event.createRevision),
-                    optionalMillis(event.waited), optionalMillis(event.held), event.recovered,
-                    event.atLeast, optionalMillis(event.waitedAtMost),
-                    optionalMillis(event.heldAtMost)}) &&
+                    optionalMillis(event.waited), optionalMillis(event.held),
+                    static_cast<int>(event.recovered), static_cast<int>(event.atLeast),
+                    optionalMillis(event.waitedAtMost), optionalMillis(event.heldAtMost)}) &&
            commitIfFull();
 }
 
 bool LockHistoryStore::write(const HistoryGap& gap) {
-    return beginBatch() &&
+    const auto seq = beginEntry();
+    return seq &&
            execRow(*insertGap_,
-                   {static_cast<qlonglong>(nextSeq()), static_cast<qlonglong>(millis(gap.since)),
+                   {*seq, static_cast<qlonglong>(source_.id),
+                    static_cast<qlonglong>(millis(gap.since)),
                     static_cast<qlonglong>(millis(gap.until)), static_cast<qlonglong>(gap.revision),
                     QString::fromStdString(gap.reason)}) &&
            commitIfFull();
 }
 
 bool LockHistoryStore::write(const HistoryCheckpoint& checkpoint) {
-    const auto seq = static_cast<qlonglong>(nextSeq());
-    if (!beginBatch() ||
-        !execRow(*insertCheckpoint_, {seq, static_cast<qlonglong>(checkpoint.revision),
-                                      static_cast<qlonglong>(millis(checkpoint.at)),
-                                      QString::fromStdString(checkpoint.reason)}))
+    const auto seq = beginEntry();
+    if (!seq || !execRow(*insertCheckpoint_, {*seq, static_cast<qlonglong>(source_.id),
+                                              static_cast<qlonglong>(checkpoint.revision),
+                                              static_cast<qlonglong>(millis(checkpoint.at)),
+                                              QString::fromStdString(checkpoint.reason)}))
         return false;
     // Its keys join the same transaction: a checkpoint is never read half written.
+    qlonglong position = 0;
     for (const HistoryKey& key : checkpoint.keys)
         if (!execRow(*insertKey_,
-                     {seq, bytes(key.lock), bytes(key.key), static_cast<qlonglong>(key.lease),
-                      static_cast<qlonglong>(key.createRevision),
+                     {*seq, position++, bytes(key.lock), bytes(key.key),
+                      static_cast<qlonglong>(key.lease), static_cast<qlonglong>(key.createRevision),
                       static_cast<qlonglong>(key.modRevision), etcd::queueKindName(key.recipe),
-                      key.holds}))
+                      static_cast<int>(key.holds)}))
             return false;
     return commitIfFull();
 }
@@ -405,29 +656,27 @@ bool LockHistoryStore::commit() {
 }
 
 std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter) {
-    const auto select = [this](QSqlQuery& query, const QString& sql, const QVariantList& bound) {
-        query.setForwardOnly(true);
-        query.prepare(sql);
-        for (const QVariant& value : bound)
-            query.addBindValue(value);
-        return query.exec() || fail(LockHistoryStoreText::tr("cannot read"), query);
-    };
+    const QString cannotRead = LockHistoryStoreText::tr("cannot read");
     QVariantList eventValues, gapValues;
     QSqlQuery events(db_), gaps(db_);
     Filter gapFilter = filter;
     gapFilter.lock.reset(); // a gap is every lock's
-    if (!select(events,
-                "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
-                " waited_ms, held_ms, recovered, at_least, waited_at_most_ms, held_at_most_ms"
-                " FROM events" +
-                    whereOf(filter, "lock", "revision", "at_ms", "at_ms", eventValues) +
-                    " ORDER BY seq",
-                eventValues) ||
-        !select(gaps,
-                "SELECT seq, since_ms, until_ms, revision, reason FROM gaps" +
-                    whereOf(gapFilter, {}, "revision", "since_ms", "until_ms", gapValues) +
-                    " ORDER BY seq",
-                gapValues))
+    // Two queries are read at once: QPSQL reads a forward-only one row by row, which holds the
+    // connection until it is done, so there both are read whole.
+    events.setForwardOnly(!postgres());
+    gaps.setForwardOnly(!postgres());
+    if (!run(cannotRead, events,
+             "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
+             " waited_ms, held_ms, recovered, at_least, waited_at_most_ms, held_at_most_ms"
+             " FROM events" +
+                 whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", eventValues) +
+                 " ORDER BY seq",
+             eventValues) ||
+        !run(cannotRead, gaps,
+             "SELECT seq, since_ms, until_ms, revision, reason FROM gaps" +
+                 whereOf(gapFilter, source_.id, {}, "revision", "since_ms", "until_ms", gapValues) +
+                 " ORDER BY seq",
+             gapValues))
         return std::nullopt;
     const auto gapHere = [&gaps] {
         return HistoryGap{fromMillis(gaps.value(1).toLongLong()),
@@ -479,13 +728,13 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
 std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
     QSqlQuery query(db_);
     query.setForwardOnly(true);
-    if (!query.exec("SELECT c.seq, c.revision, c.at_ms, c.reason, k.lock, k.key, k.lease,"
-                    " k.create_revision, k.mod_revision, k.recipe, k.holds FROM checkpoints c"
-                    " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq"
-                    " ORDER BY c.seq, k.rowid")) {
-        fail(LockHistoryStoreText::tr("cannot read"), query);
+    if (!run(LockHistoryStoreText::tr("cannot read"), query,
+             "SELECT c.seq, c.revision, c.at_ms, c.reason, k.lock, k.key, k.lease,"
+             " k.create_revision, k.mod_revision, k.recipe, k.holds FROM checkpoints c"
+             " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq WHERE c.source = ?"
+             " ORDER BY c.seq, k.position",
+             {static_cast<qlonglong>(source_.id)}))
         return std::nullopt;
-    }
     std::vector<HistoryCheckpoint> read;
     int64_t seq = 0;
     while (query.next()) {

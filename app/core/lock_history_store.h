@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/history_location.h"
 #include "app/core/lock_history.h"
 
 #include <QSqlDatabase>
@@ -15,17 +16,19 @@
 
 namespace lockscope {
 
-// A recorded lock history in one SQLite file (Qt SQL, QSQLITE): lock events, gaps and
-// checkpoints of the whole state, in the order written (docs/design.md §5 has the schema).
-// Written in batches: each write joins an open transaction, committed by commit(), which the
+// A recorded lock history in one SQLite file (Qt SQL, QSQLITE) or one PostgreSQL database
+// (QPSQL), shared by several recorders: lock events, gaps and checkpoints of the whole state, in
+// the order written (docs/design.md §5 has the schema). What one recorder of one cluster and
+// prefix writes is a source's history; a store holds any number of sources, and a reader reads
+// one. Written in batches: each write joins an open transaction, committed by commit(), which the
 // owner calls every 200 ms or so, or by itself once `batchRows` rows wait. Not thread-safe: one
-// thread owns a store and makes every call (never a GUI thread: a commit waits on the disk).
-// Every failure is kept as a message (error()) and nothing more is written after it; what was
-// committed before stays readable.
+// thread owns a store and makes every call (never a GUI thread: a commit waits on the disk or
+// the server). Every failure is kept as a message (error()) and nothing more is written after
+// it; what was committed before stays readable.
 class LockHistoryStore {
 public:
-    // The schema this build writes; a file of a newer one is refused, an older one migrated.
-    static constexpr int schemaVersion = 1;
+    // The schema this build writes; a store of a newer one is refused, an older one migrated.
+    static constexpr int schemaVersion = 2;
     static constexpr int batchRows = 5000;
 
     // What a reader wants: one lock's events (all when empty), between two revisions or times
@@ -36,13 +39,27 @@ public:
         std::optional<std::chrono::system_clock::time_point> since, until;
     };
 
-    // Opens `path` to record the locks under `prefix` into (created when missing): refuses a
-    // file that is no LockScope recording, is damaged, has a newer schema, or records another
-    // prefix. Null with the reason in `problem`.
+    // Whose history: the cluster a recorder watched (named by its endpoints, or as its user
+    // chose) and the prefix of its locks.
+    struct Source {
+        int64_t id = 0;
+        std::string name;
+        std::string prefix;
+    };
+
+    // Opens `location` (a file path or a postgresql:// URL: HistoryLocation) to record the locks
+    // under `prefix` of the cluster called `sourceName` into (a file is created when missing;
+    // a database must exist): refuses a store that is no LockScope history, is damaged, has a
+    // newer schema, or that another recorder of the same source writes into now. Null with the
+    // reason in `problem`, which never holds a password.
+    static std::unique_ptr<LockHistoryStore> openForWriting(const QString& location,
+                                                            const std::string& sourceName,
+                                                            const std::string& prefix,
+                                                            QString& problem);
+    // Opens `location` read-only (it is never changed) to read the history of `source` (its id),
+    // or of the only one it holds: when it holds several, the problem lists them.
     static std::unique_ptr<LockHistoryStore>
-    openForWriting(const QString& path, const std::string& prefix, QString& problem);
-    // Opens `path` read-only: the file is never changed.
-    static std::unique_ptr<LockHistoryStore> openForReading(const QString& path, QString& problem);
+    openForReading(const QString& location, QString& problem, std::optional<int64_t> source = {});
     ~LockHistoryStore(); // commits what waits
     LockHistoryStore(const LockHistoryStore&) = delete;
     LockHistoryStore& operator=(const LockHistoryStore&) = delete;
@@ -53,8 +70,12 @@ public:
     bool write(const HistoryCheckpoint& checkpoint);
     bool commit();
     const QString& error() const { return error_; }
-    // The prefix recorded and the time of the last entry written before this store opened.
-    const std::string& prefix() const { return prefix_; }
+    // The source written or read, and (writing) the time of its last entry written before this
+    // store opened.
+    const Source& source() const { return source_; }
+    // Where it is; its `shown` is what to name it by (no password).
+    const HistoryLocation& location() const { return location_; }
+    const std::string& prefix() const { return source_.prefix; }
     std::optional<std::chrono::system_clock::time_point> lastWrittenAt() const {
         return lastWrittenAt_;
     }
@@ -64,31 +85,53 @@ public:
     std::optional<std::vector<HistoryCheckpoint>> checkpoints();
 
 private:
-    LockHistoryStore(QString path, QString connectionName);
+    // What a store holds: its application id (LockScope's, when a history), its schema version,
+    // and whether it is empty (a new file or database, which the first writer sets up).
+    struct Schema {
+        int64_t applicationId = 0;
+        int version = 0;
+        bool empty = true;
+    };
+
+    LockHistoryStore(HistoryLocation location, QString connectionName);
+    bool postgres() const { return location_.kind == HistoryLocation::Kind::Postgres; }
     bool open(bool readOnly);
-    bool migrate(const std::string& prefix); // to schemaVersion, for writing
-    bool readPosition();                     // the prefix recorded, the last seq and time written
+    std::optional<Schema> readSchema();
+    bool migrate();                                // to schemaVersion, for writing
+    bool setVersion(int version);                  // in the migration's transaction
+    bool joinSource(const std::string& sourceName, // for writing: finds or adds it, and
+                    const std::string& prefix);    // locks it against a second recorder
+    bool chooseSource(std::optional<int64_t> id);  // for reading
+    bool readPosition();                           // the time of the source's last entry
+    bool beginWrites();                            // a transaction that may write
+    // The seqs this store may take next: in a file, all after its last; from PostgreSQL, the
+    // next block of its sequence.
+    bool takeSeqs();
     bool prepareWrites();
     bool fail(const QString& what, const QSqlQuery& query);
     bool fail(const QString& what, const QSqlError& error);
     bool fail(const QString& what, const QString& why);
     bool exec(const QString& sql);
-    bool beginBatch();
+    // Runs `sql` with `bound` values; false when it failed, said as `what`.
+    bool run(const QString& what, QSqlQuery& query, const QString& sql, const QVariantList& bound);
+    // Opens the batch and takes the next seq for an entry; nothing once anything failed.
+    std::optional<qlonglong> beginEntry();
     // Binds `values` to a prepared insert and runs it in the batch.
     bool execRow(QSqlQuery& query, const QVariantList& values);
     bool commitIfFull(); // commits once batchRows rows wait
-    int64_t nextSeq() { return nextSeq_++; }
 
-    const QString path_;
+    const HistoryLocation location_;
     const QString connectionName_;
     QSqlDatabase db_;
     // Prepared once, bound per row.
     std::optional<QSqlQuery> insertEvent_, insertGap_, insertCheckpoint_, insertKey_;
     QString error_;
-    std::string prefix_;
+    Source source_;
     std::optional<std::chrono::system_clock::time_point> lastWrittenAt_;
-    int64_t nextSeq_ = 1; // one order over events, gaps and checkpoints
-    int version_ = 0;     // the file's schema when opened
+    // One order over events, gaps and checkpoints of every source: the seqs this store may
+    // take, nextSeq_ up to seqEnd_ (takeSeqs()).
+    int64_t nextSeq_ = 1, seqEnd_ = 1;
+    int version_ = 0; // the store's schema when opened
     int pendingRows_ = 0;
     bool inTransaction_ = false;
 };

@@ -25,7 +25,7 @@ namespace {
 
 constexpr const char* usage =
     "lockscopectl [connection flags] exporter PREFIX [--listen HOST:PORT] [--max-locks N] "
-    "[--record FILE] [--checkpoint-every DURATION]";
+    "[--record FILE|URL] [--checkpoint-every DURATION]";
 
 struct ListenAddress {
     QHostAddress host;
@@ -71,9 +71,10 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
         "record",
         QCoreApplication::translate("lockscopectl",
                                     "Also record every lock event, checkpoint and gap into this "
-                                    "SQLite file, as lockscopectl record does; if a write fails "
-                                    "the metrics are served on, and the exit code is 1."),
-        "FILE");
+                                    "SQLite file or PostgreSQL database (postgresql://...), as "
+                                    "lockscopectl record --to does; if a write fails the metrics "
+                                    "are served on, and the exit code is 1."),
+        "FILE|URL");
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments, usage,
@@ -104,9 +105,9 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     if (!every)
         return usageError(problem);
     std::unique_ptr<LockRecording> recording;
-    if (const QString path = args->values["record"]; !path.isEmpty())
-        if (recording =
-                LockRecording::open(path, args->prefix, *every, LockRecording::OnFailure::GoOn);
+    if (const QString location = args->values["record"]; !location.isEmpty())
+        if (recording = LockRecording::open(location, connection, args->prefix, *every,
+                                            LockRecording::OnFailure::GoOn);
             !recording)
             return ExitFailed;
 

@@ -157,17 +157,19 @@ std::string reportText(const LockHistoryReport& report) {
 } // namespace
 
 int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
-    const QString usage = "lockscopectl [connection flags] history FILE [--lock NAME] [--since T] "
-                          "[--until T] [--json] [--report]";
+    const QString usage = "lockscopectl [connection flags] history FILE|URL [--source ID] "
+                          "[--lock NAME] [--since T] [--until T] [--json] [--report]";
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
         "lockscopectl",
-        "List the lock events and gaps recorded in FILE (by lockscopectl record), or with "
-        "--report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), "
-        "expiries, losses and the longest waits with the holders they waited behind. T is a "
-        "revision (a whole number) or an ISO 8601 time, UTC unless it names its offset "
-        "(2026-11-27T03:10:00Z); both ends are included. Reads FILE only; exit code 1 when "
-        "it cannot be read (missing, damaged, of a newer LockScope)."));
+        "List the lock events and gaps recorded in FILE or in a PostgreSQL database (URL, "
+        "postgresql://user[:password]@host[:port]/dbname, the password perhaps in PGPASSWORD) "
+        "by lockscopectl record, or with --report, per lock: acquisitions, hold and wait "
+        "times (p50, p99, max, in ms), expiries, losses and the longest waits with the holders "
+        "they waited behind. T is a revision (a whole number) or an ISO 8601 time, UTC unless "
+        "it names its offset (2026-11-27T03:10:00Z); both ends are included. Reads only; exit "
+        "code 1 when it cannot be read (missing, damaged, of a newer LockScope, the server "
+        "unreachable or refusing the password, holding several sources and no --source)."));
     const QCommandLineOption helpOption(
         {"h", "help"}, QCoreApplication::translate("lockscopectl", "Show this help."));
     const QCommandLineOption jsonOption(
@@ -186,18 +188,36 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
         "T");
     const QCommandLineOption untilOption(
         "until", QCoreApplication::translate("lockscopectl", "Up to this revision or time."), "T");
-    parser.addOptions({jsonOption, reportOption, lockOption, sinceOption, untilOption, helpOption});
+    const QCommandLineOption sourceOption(
+        "source",
+        QCoreApplication::translate("lockscopectl",
+                                    "Which recording to read when several recorders (other "
+                                    "prefixes or clusters) share the store: its number, as the "
+                                    "message listing them says."),
+        "ID");
+    parser.addOptions(
+        {jsonOption, reportOption, sourceOption, lockOption, sinceOption, untilOption, helpOption});
     parser.addPositionalArgument(
         "file", QCoreApplication::translate("lockscopectl",
-                                            "The recording (lockscopectl record --to FILE)."));
+                                            "The recording (lockscopectl record --to FILE|URL)."));
     if (const auto done = parseCommandLine(parser, arguments, helpOption, usage))
         return *done;
     const QStringList positional = parser.positionalArguments();
     const QString command = arguments.constFirst();
     if (positional.size() != 1)
         return usageProblem(
-            command, QCoreApplication::translate("lockscopectl",
-                                                 "one FILE is needed, the recording to read"));
+            command, QCoreApplication::translate(
+                         "lockscopectl", "one FILE or URL is needed, the recording to read"));
+    std::optional<int64_t> source;
+    if (parser.isSet(sourceOption)) {
+        bool ok = false;
+        source = parser.value(sourceOption).toLongLong(&ok);
+        if (!ok || *source < 1)
+            return usageProblem(command, QCoreApplication::translate(
+                                             "lockscopectl", "--source wants a recording's number, "
+                                                             "like 2, not \"%1\"")
+                                             .arg(parser.value(sourceOption)));
+    }
     LockHistoryStore::Filter filter;
     if (parser.isSet(lockOption)) {
         std::string why;
@@ -219,7 +239,7 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
                                              "2026-11-27T03:10:00Z, not \"%2\"")
                              .arg(option->names().constFirst(), parser.value(*option)));
     QString problem;
-    const auto store = LockHistoryStore::openForReading(positional.first(), problem);
+    const auto store = LockHistoryStore::openForReading(positional.first(), problem, source);
     const auto entries = store ? store->entries(filter) : std::nullopt;
     if (!entries) {
         say(store ? store->error() : problem);

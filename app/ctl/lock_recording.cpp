@@ -5,18 +5,36 @@
 #include "app/ctl/ctl_command.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <csignal>
 
 namespace lockscope {
 
-std::unique_ptr<LockRecording> LockRecording::open(const QString& path, const std::string& prefix,
+namespace {
+
+// The name a recording gives its cluster: its endpoints, in one order however they were given.
+std::string clusterName(const ConnectionOptions& connection) {
+    std::vector<std::string> endpoints = connection.client.endpoints;
+    std::sort(endpoints.begin(), endpoints.end());
+    std::string name;
+    for (const std::string& endpoint : endpoints)
+        name += (name.empty() ? "" : ",") + endpoint;
+    return name;
+}
+
+} // namespace
+
+std::unique_ptr<LockRecording> LockRecording::open(const QString& location,
+                                                   const ConnectionOptions& connection,
+                                                   const std::string& prefix,
                                                    std::chrono::milliseconds checkpointEvery,
                                                    OnFailure onFailure) {
     // A file size limit (ulimit -f) must fail the write with EFBIG, which the store reports,
     // rather than kill lockscopectl before it says why.
     std::signal(SIGXFSZ, SIG_IGN);
     QString problem;
-    auto store = LockHistoryStore::openForWriting(path, prefix, problem);
+    auto store =
+        LockHistoryStore::openForWriting(location, clusterName(connection), prefix, problem);
     if (!store) {
         say(problem);
         return nullptr;
@@ -34,6 +52,10 @@ LockRecording::LockRecording(std::unique_ptr<LockRecorder> recorder,
                              std::chrono::milliseconds checkpointEvery)
     : recorder_(std::move(recorder))
     , feed_(recorder_.get(), checkpointEvery) {}
+
+const QString& LockRecording::shown() const {
+    return recorder_->store().location().shown;
+}
 
 bool LockRecording::finish() {
     // What the feed posted before the monitor stopped is recorded first.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/connection_options.h"
 #include "app/core/lock_recorder.h"
 #include "app/core/lock_recording_feed.h"
 
@@ -12,18 +13,21 @@
 
 namespace lockscope {
 
-// A recording of a LockMonitor into a file, for `record` and `exporter --record`: the store
-// opened for `prefix`, its recorder on the application's thread (lockscopectl has no GUI
-// thread to spare it from), and the feed for the monitor's listener. A write that fails says
-// why (what was committed before stays in the file) and, for `record`, ends the event loop with
-// ExitFailed; the exporter serves on.
+// A recording of a LockMonitor into a file or a PostgreSQL database, for `record` and
+// `exporter --record`: the store opened for `prefix` of the cluster `connection` names, its
+// recorder on the application's thread (lockscopectl has no GUI thread to spare it from), and
+// the feed for the monitor's listener. A write that fails says why (what was committed before
+// stays) and, for `record`, ends the event loop with ExitFailed; the exporter serves on.
 class LockRecording {
 public:
     enum class OnFailure { Exit, GoOn };
-    // Null when the file cannot be recorded into, once said why.
-    static std::unique_ptr<LockRecording> open(const QString& path, const std::string& prefix,
-                                               std::chrono::milliseconds checkpointEvery,
-                                               OnFailure onFailure);
+    // Null when `location` cannot be recorded into, once said why.
+    static std::unique_ptr<LockRecording>
+    open(const QString& location, const ConnectionOptions& connection, const std::string& prefix,
+         std::chrono::milliseconds checkpointEvery, OnFailure onFailure);
+
+    // Where it records, as messages name it (no password).
+    const QString& shown() const;
 
     // The monitor's listener calls this on its thread.
     LockRecordingFeed& feed() { return feed_; }

@@ -16,39 +16,43 @@ namespace lockscope {
 int runRecordCommand(const QStringList& arguments, const ConnectionOptions& connection) {
     const QCommandLineOption toOption(
         "to",
-        QCoreApplication::translate("lockscopectl",
-                                    "The SQLite file to record into: created when missing, "
-                                    "appended to (after a gap) when it holds a recording of the "
-                                    "same PREFIX."),
-        "FILE");
+        QCoreApplication::translate(
+            "lockscopectl",
+            "The SQLite file to record into (created when missing), or a PostgreSQL database "
+            "that several recorders share, as postgresql://user[:password]@host[:port]/dbname "
+            "(the password may come from PGPASSWORD instead). A recording of the same PREFIX "
+            "and endpoints there is appended to, after a gap."),
+        "FILE|URL");
     const QCommandLineOption everyOption = checkpointEveryOption();
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments,
-        "lockscopectl [connection flags] record PREFIX --to FILE [--recipe NAME] "
+        "lockscopectl [connection flags] record PREFIX --to FILE|URL [--recipe NAME] "
         "[--checkpoint-every DURATION]",
         QCoreApplication::translate(
             "lockscopectl",
             "Record every lock event under PREFIX (with its revision, time, key, lease and "
             "fencing token), checkpoints of the whole lock state, and every gap in the watch "
-            "into FILE, until interrupted. Read it with lockscopectl history. Exit code 1 when "
-            "FILE cannot be recorded into (damaged, of a newer LockScope, read-only, disk "
-            "full): what was recorded before stays."),
+            "into FILE or a PostgreSQL database, until interrupted. Read it with lockscopectl "
+            "history. Exit code 1 when it cannot be recorded into (damaged, of a newer "
+            "LockScope, read-only, disk full, the server unreachable or refusing the password, "
+            "Qt's PostgreSQL driver missing): what was recorded before stays."),
         JsonOutput::None, exitCode, {toOption, everyOption});
     if (!args)
         return exitCode;
-    const QString path = args->values["to"];
-    if (path.isEmpty())
+    const QString location = args->values["to"];
+    if (location.isEmpty())
         return usageProblem(
             arguments.constFirst(),
-            QCoreApplication::translate("lockscopectl", "--to FILE is needed: where to record"));
+            QCoreApplication::translate("lockscopectl",
+                                        "--to FILE or --to URL is needed: where to record"));
     QString problem;
     const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
     if (!every)
         return usageProblem(arguments.constFirst(), problem);
 
-    auto recording =
-        LockRecording::open(path, args->prefix, *every, LockRecording::OnFailure::Exit);
+    auto recording = LockRecording::open(location, connection, args->prefix, *every,
+                                         LockRecording::OnFailure::Exit);
     if (!recording)
         return ExitFailed;
     const auto client = connect(connection, exitCode);
@@ -64,11 +68,12 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
         recording->feed().onEvents(*self, events);
         const auto [live, status] = self->liveness();
         if (live != wasLive->exchange(live))
-            say(live ? QCoreApplication::translate("lockscopectl",
-                                                   "recording the locks under %1 into %2")
-                           .arg(QString::fromStdString(displayKey(args->prefix)), path)
-                     : QCoreApplication::translate("lockscopectl", "not watching: %1")
-                           .arg(QString::fromStdString(status)));
+            say(live
+                    ? QCoreApplication::translate("lockscopectl",
+                                                  "recording the locks under %1 into %2")
+                          .arg(QString::fromStdString(displayKey(args->prefix)), recording->shown())
+                    : QCoreApplication::translate("lockscopectl", "not watching: %1")
+                          .arg(QString::fromStdString(status)));
     };
     auto monitor = etcd::LockMonitor::create(
         *client, {.prefix = args->prefix, .recipe = args->recipe}, onEvents,

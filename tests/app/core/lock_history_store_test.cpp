@@ -1,14 +1,19 @@
-// LockHistoryStore on real SQLite files in a temporary folder: what is written reads back exact
-// (bytes, times, order), batches and reopening keep everything, and files it must not record
-// into are refused with the reason.
+// LockHistoryStore on real SQLite files in a temporary folder and on a real PostgreSQL server
+// (started for the test): what is written reads back exact (bytes, times, order), batches and
+// reopening keep everything, sources sharing a store are read apart, recorders write into one
+// database at once, and stores it must not record into are refused with the reason.
 #include "app/core/lock_history_store.h"
+#include "support/local_postgres.h"
 #include "support/qtest_registry.h"
 
 #include <QFile>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <latch>
+#include <thread>
 
 using namespace lockscope;
 using namespace std::chrono_literals;
@@ -16,6 +21,7 @@ using namespace std::chrono_literals;
 namespace {
 
 const std::string prefix = "/locks/";
+const std::string cluster = "127.0.0.1:2379";
 const auto t0 = std::chrono::system_clock::time_point(1'795'000'000'000ms);
 
 etcd::LockEvent lockEvent(etcd::LockEventKind kind, const std::string& key, int64_t revision) {
@@ -52,10 +58,16 @@ void writeSqlite(const QString& path, const QStringList& pragmas) {
 class LockHistoryStoreTest : public QObject {
     Q_OBJECT
 private slots:
-    void init() { QVERIFY(dir.isValid()); }
+    void initTestCase() {
+        QVERIFY(dir.isValid());
+        QVERIFY2(postgres.start(), postgres.error().c_str());
+    }
+    void cleanupTestCase() { postgres.stop(); }
 
+    void eventsGapsAndCheckpointsReadBackExactInOrder_data() { backends(); }
     void eventsGapsAndCheckpointsReadBackExactInOrder() {
-        const QString path = dir.filePath("history.db");
+        const QString path = newStore("history");
+        QVERIFY(!path.isEmpty());
         QString problem;
         etcd::LockEvent acquired = lockEvent(etcd::LockEventKind::Acquired, "a", 7);
         acquired.waited = 1500ms;
@@ -73,9 +85,15 @@ private slots:
                                              "/locks/\xff"
                                              "job/b\x00"
                                              "c",
-                                             5, 4, 6, etcd::QueueKind::Election, true}}};
+                                             5, 4, 6, etcd::QueueKind::Election, true},
+                                            // After it in the queue, before it byte-wise.
+                                            {"/locks/\xff"
+                                             "job",
+                                             "/locks/\xff"
+                                             "job/a",
+                                             8, 7, 7, etcd::QueueKind::Election, false}}};
         {
-            auto store = LockHistoryStore::openForWriting(path, prefix, problem);
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
             QVERIFY2(store, qPrintable(problem));
             QVERIFY(store->write(acquired));
             QVERIFY(store->write(gap));
@@ -115,20 +133,24 @@ private slots:
         QCOMPARE(checkpoints->size(), std::size_t(1));
         QCOMPARE(checkpoints->front().revision, int64_t(9));
         QCOMPARE(checkpoints->front().reason, std::string("resync"));
-        QCOMPARE(checkpoints->front().keys.size(), std::size_t(1));
+        QCOMPARE(checkpoints->front().keys.size(), std::size_t(2));
         const HistoryKey& key = checkpoints->front().keys.front();
         QCOMPARE(key.key, checkpoint.keys.front().key); // the NUL byte kept
         QCOMPARE(key.key.size(), checkpoint.keys.front().key.size());
         QCOMPARE(key.recipe, etcd::QueueKind::Election);
         QVERIFY(key.holds);
         QCOMPARE(key.modRevision, int64_t(6));
+        QCOMPARE(checkpoints->front().keys.back().key, checkpoint.keys.back().key);
+        QVERIFY(!checkpoints->front().keys.back().holds);
     }
 
+    void aFilterKeepsOneLockAndASpanButEveryGapInIt_data() { backends(); }
     void aFilterKeepsOneLockAndASpanButEveryGapInIt() {
-        const QString path = dir.filePath("filtered.db");
+        const QString path = newStore("filtered");
+        QVERIFY(!path.isEmpty());
         QString problem;
         {
-            auto store = LockHistoryStore::openForWriting(path, prefix, problem);
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
             QVERIFY2(store, qPrintable(problem));
             for (int64_t revision = 2; revision <= 10; ++revision) {
                 etcd::LockEvent e = lockEvent(etcd::LockEventKind::Enqueued, "k", revision);
@@ -162,12 +184,14 @@ private slots:
         QCOMPARE(revisions, (std::vector<int64_t>{6, 7, 8, 6})); // 1.5 s to 2 s, and the gap
     }
 
+    void aBatchLargerThanTheLimitCommitsOnItsOwnAndReopeningAppends_data() { backends(); }
     void aBatchLargerThanTheLimitCommitsOnItsOwnAndReopeningAppends() {
-        const QString path = dir.filePath("batches.db");
+        const QString path = newStore("batches");
+        QVERIFY(!path.isEmpty());
         QString problem;
         const int count = LockHistoryStore::batchRows + 10;
         {
-            auto store = LockHistoryStore::openForWriting(path, prefix, problem);
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
             QVERIFY2(store, qPrintable(problem));
             for (int i = 0; i < count; ++i)
                 QVERIFY(store->write(lockEvent(etcd::LockEventKind::Enqueued, "k", 2 + i)));
@@ -178,7 +202,7 @@ private slots:
             QVERIFY(seen);
             QCOMPARE(static_cast<int>(seen->size()), LockHistoryStore::batchRows);
         }
-        auto again = LockHistoryStore::openForWriting(path, prefix, problem);
+        auto again = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
         QVERIFY2(again, qPrintable(problem));
         QVERIFY(again->lastWrittenAt() ==
                 lockEvent(etcd::LockEventKind::Enqueued, "k", 2 + count - 1).observedAt);
@@ -202,7 +226,7 @@ private slots:
         file.close();
         for (bool writing : {false, true}) {
             problem.clear();
-            QVERIFY(writing ? !LockHistoryStore::openForWriting(garbage, prefix, problem)
+            QVERIFY(writing ? !LockHistoryStore::openForWriting(garbage, cluster, prefix, problem)
                             : !LockHistoryStore::openForReading(garbage, problem));
             QVERIFY2(problem.contains("not a database") && problem.contains("damaged"),
                      qPrintable(problem));
@@ -212,7 +236,7 @@ private slots:
         const QString other = dir.filePath("other.db");
         writeSqlite(other, {});
         problem.clear();
-        QVERIFY(!LockHistoryStore::openForWriting(other, prefix, problem));
+        QVERIFY(!LockHistoryStore::openForWriting(other, cluster, prefix, problem));
         QVERIFY2(problem.contains("not a LockScope recording"), qPrintable(problem));
 
         const QString newer = dir.filePath("newer.db");
@@ -221,21 +245,248 @@ private slots:
                      QString("PRAGMA user_version = %1").arg(LockHistoryStore::schemaVersion + 1)});
         for (bool writing : {false, true}) {
             problem.clear();
-            QVERIFY(writing ? !LockHistoryStore::openForWriting(newer, prefix, problem)
+            QVERIFY(writing ? !LockHistoryStore::openForWriting(newer, cluster, prefix, problem)
                             : !LockHistoryStore::openForReading(newer, problem));
             QVERIFY2(problem.contains("newer LockScope"), qPrintable(problem));
         }
+    }
 
-        const QString recorded = dir.filePath("recorded.db");
-        QVERIFY(LockHistoryStore::openForWriting(recorded, prefix, problem));
-        problem.clear();
-        QVERIFY(!LockHistoryStore::openForWriting(recorded, "/elsewhere/", problem));
-        QVERIFY2(problem.contains("records the locks under /locks/, not /elsewhere/"),
+    // Recorders of two clusters and two prefixes share a store; each reads back its own, and
+    // the next recorder of a source goes on from that source's last entry, not another's.
+    void sourcesOfOneStoreAreReadApart_data() { backends(); }
+    void sourcesOfOneStoreAreReadApart() {
+        const QString path = newStore("shared");
+        QVERIFY(!path.isEmpty());
+        QString problem;
+        const auto record = [&](const std::string& name, const std::string& under,
+                                int64_t revision) {
+            auto store = LockHistoryStore::openForWriting(path, name, under, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(lockEvent(etcd::LockEventKind::Enqueued, name, revision)));
+            QVERIFY(store->write(HistoryCheckpoint{
+                revision,
+                lockEvent(etcd::LockEventKind::Enqueued, name, revision).observedAt,
+                "start",
+                {}}));
+            QVERIFY(store->commit());
+        };
+        record(cluster, prefix, 5);
+        record(cluster, "/elsewhere/", 50);
+        record("10.0.0.9:2379", prefix, 500);
+        auto again = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+        QVERIFY2(again, qPrintable(problem));
+        QCOMPARE(again->source().id, int64_t(1));
+        QVERIFY(again->lastWrittenAt() ==
+                lockEvent(etcd::LockEventKind::Enqueued, "", 5).observedAt);
+        again.reset();
+
+        QVERIFY(!LockHistoryStore::openForReading(path, problem));
+        QVERIFY2(problem.contains("3 sources; read one with --source ID: 1 = the locks under "
+                                  "/locks/ of 127.0.0.1:2379; 2 = the locks under /elsewhere/ of "
+                                  "127.0.0.1:2379; 3 = the locks under /locks/ of 10.0.0.9:2379"),
+                 qPrintable(problem));
+        QVERIFY(!LockHistoryStore::openForReading(path, problem, 4));
+        QVERIFY2(problem.contains("no source 4"), qPrintable(problem));
+        for (const int64_t id : {1, 2, 3}) {
+            auto reader = LockHistoryStore::openForReading(path, problem, id);
+            QVERIFY2(reader, qPrintable(problem));
+            const auto entries = reader->entries({});
+            const auto checkpoints = reader->checkpoints();
+            QVERIFY(entries && checkpoints);
+            QCOMPARE(entries->size(), std::size_t(1));
+            QCOMPARE(std::get<etcd::LockEvent>(entries->front()).revision,
+                     int64_t(id == 1   ? 5
+                             : id == 2 ? 50
+                                       : 500));
+            QCOMPARE(checkpoints->size(), std::size_t(1));
+            QCOMPARE(checkpoints->front().revision,
+                     std::get<etcd::LockEvent>(entries->front()).revision);
+            QCOMPARE(reader->prefix(), id == 2 ? std::string("/elsewhere/") : prefix);
+        }
+    }
+
+    // Two recorders start at once on a new store (one sets the schema up, the other waits for
+    // it) and write at once, each batches, checkpoints and a gap: nothing collides and each
+    // source reads back exactly what its recorder wrote, in order. On a server, a third recorder
+    // of a source being recorded is refused while the first records, and welcome after.
+    void twoRecordersWriteIntoOneStoreAtOnce_data() { backends(); }
+    void twoRecordersWriteIntoOneStoreAtOnce() {
+        QFETCH(bool, postgresql);
+        const QString url = newStore("at_once");
+        QVERIFY(!url.isEmpty());
+        constexpr int eventsEach = 3000;
+        std::string problems[2];
+        std::latch opened(2); // both write at once, whichever opened first
+        const auto recordAs = [&](int recorder) {
+            QString problem;
+            auto store = LockHistoryStore::openForWriting(
+                url, "cluster-" + std::to_string(recorder), prefix, problem);
+            opened.arrive_and_wait();
+            if (!store) {
+                problems[recorder] = problem.toStdString();
+                return;
+            }
+            bool ok = true;
+            for (int i = 0; i < eventsEach && ok; ++i) {
+                const int64_t revision = 2 + i;
+                ok = store->write(
+                    lockEvent(etcd::LockEventKind::Acquired, std::to_string(recorder), revision));
+                if (i % 500 == 0)
+                    ok = ok && store->write(HistoryCheckpoint{
+                                   revision,
+                                   t0,
+                                   "periodic",
+                                   {{"l", "l/" + std::to_string(recorder), revision, revision,
+                                     revision, etcd::QueueKind::Mutex, true}}});
+                if (i == eventsEach / 2)
+                    ok = ok && store->write(HistoryGap{t0, t0 + 1s, revision, "compacted"});
+                if (i % 100 == 0) {
+                    ok = ok && store->commit();
+                    // The other recorder's batch comes in between (SQLite's busy wait sleeps,
+                    // a writer that just committed would take the file again at once).
+                    std::this_thread::sleep_for(2ms);
+                }
+            }
+            if (!ok || !store->commit())
+                problems[recorder] = store->error().toStdString();
+        };
+        std::thread first(recordAs, 0), second(recordAs, 1);
+        first.join();
+        second.join();
+        QVERIFY2(problems[0].empty(), problems[0].c_str());
+        QVERIFY2(problems[1].empty(), problems[1].c_str());
+
+        QString problem;
+        for (const int64_t id : {1, 2}) {
+            auto reader = LockHistoryStore::openForReading(url, problem, id);
+            QVERIFY2(reader, qPrintable(problem));
+            const std::string mine = "/locks/\xff"
+                                     "job/" +
+                                     reader->source().name.substr(std::string("cluster-").size());
+            const auto entries = reader->entries({});
+            QVERIFY2(entries, qPrintable(reader->error()));
+            QCOMPARE(static_cast<int>(entries->size()), eventsEach + 1);
+            int64_t revision = 1;
+            for (const HistoryEntry& entry : *entries) {
+                if (const auto* event = std::get_if<etcd::LockEvent>(&entry)) {
+                    QCOMPARE(event->key, mine);
+                    QCOMPARE(event->revision, ++revision);
+                } else {
+                    QCOMPARE(std::get<HistoryGap>(entry).revision, revision);
+                }
+            }
+            const auto checkpoints = reader->checkpoints();
+            QVERIFY(checkpoints);
+            QCOMPARE(checkpoints->size(), std::size_t(eventsEach / 500));
+            for (const HistoryCheckpoint& checkpoint : *checkpoints) {
+                QCOMPARE(checkpoint.keys.size(), std::size_t(1));
+                QCOMPARE(checkpoint.keys.front().key,
+                         "l/" + reader->source().name.substr(std::string("cluster-").size()));
+            }
+        }
+
+        if (!postgresql)
+            return; // a file has no lock for a source of its own
+        auto recording = LockHistoryStore::openForWriting(url, "cluster-0", prefix, problem);
+        QVERIFY2(recording, qPrintable(problem));
+        QVERIFY(!LockHistoryStore::openForWriting(url, "cluster-0", prefix, problem));
+        QVERIFY2(problem.contains("another recorder is recording the locks under /locks/ of "
+                                  "cluster-0 into it now"),
+                 qPrintable(problem));
+        recording.reset();
+        QVERIFY2(LockHistoryStore::openForWriting(url, "cluster-0", prefix, problem),
                  qPrintable(problem));
     }
 
+    // What keeps a server's store from being used is named, and the password never is.
+    void postgresProblemsAreNamedWithoutThePassword() {
+        QVERIFY2(postgres.createDatabase("problems"), postgres.error().c_str());
+        const QString good = QString::fromStdString(postgres.url("problems"));
+        QString problem;
+        const auto refused = [&problem](const QString& url, const char* expected) {
+            problem.clear();
+            QVERIFY(!LockHistoryStore::openForWriting(url, cluster, prefix, problem));
+            QVERIFY2(problem.contains(expected), qPrintable(problem));
+            QVERIFY2(!problem.contains("secret"), qPrintable(problem));
+        };
+        QString wrong = good;
+        wrong.replace("secret", "secretly-wrong");
+        refused(wrong, "password authentication failed for user \"lockscope\" (give the user's "
+                       "password in the URL");
+        QString closedPort = good;
+        closedPort.replace(QString(":%1/").arg(postgres.port()),
+                           QString(":%1/").arg(postgres.port() + 1));
+        refused(closedPort, "cannot open: connection to server at \"127.0.0.1\"");
+        refused(QString::fromStdString(postgres.url("missing")),
+                "database \"missing\" does not exist (LockScope records into a database that "
+                "exists");
+        refused("postgresql://lockscope:secret@127.0.0.1",
+                "is no PostgreSQL URL LockScope can use");
+        // Without its password in the URL, the password comes from PGPASSWORD.
+        qputenv("PGPASSWORD", test::LocalPostgres::password);
+        auto store = LockHistoryStore::openForWriting(
+            QString::fromStdString(postgres.url("problems", false)), cluster, prefix, problem);
+        qunsetenv("PGPASSWORD");
+        QVERIFY2(store, qPrintable(problem));
+        store.reset();
+
+        // A database of another program's tables, and one of a newer LockScope.
+        QVERIFY2(postgres.createDatabase("someone_elses"), postgres.error().c_str());
+        QVERIFY2(postgres.createDatabase("newer"), postgres.error().c_str());
+        QVERIFY(LockHistoryStore::openForWriting(QString::fromStdString(postgres.url("newer")),
+                                                 cluster, prefix, problem));
+        for (const auto& [database, sql] :
+             {std::pair{"someone_elses", "CREATE TABLE events(a int)"},
+              std::pair{"newer", "UPDATE lockscope_schema SET version = version + 1"}}) {
+            {
+                QSqlDatabase db = QSqlDatabase::addDatabase("QPSQL", "other");
+                db.setHostName("127.0.0.1");
+                db.setPort(postgres.port());
+                db.setUserName(test::LocalPostgres::user);
+                db.setPassword(test::LocalPostgres::password);
+                db.setDatabaseName(database);
+                QVERIFY2(db.open(), qPrintable(db.lastError().text()));
+                QSqlQuery query(db);
+                QVERIFY2(query.exec(sql), qPrintable(query.lastError().text()));
+            }
+            QSqlDatabase::removeDatabase("other");
+        }
+        refused(QString::fromStdString(postgres.url("someone_elses")),
+                "it holds tables of something else, not a LockScope history");
+        refused(QString::fromStdString(postgres.url("newer")), "recorded by a newer LockScope");
+        problem.clear();
+        QVERIFY(!LockHistoryStore::openForReading(QString::fromStdString(postgres.url("problems")),
+                                                  problem, 9));
+        QVERIFY2(
+            problem.startsWith(
+                QString("postgresql://lockscope@127.0.0.1:%1/problems: ").arg(postgres.port())),
+            qPrintable(problem));
+    }
+
 private:
+    // The backends each store test runs on.
+    static void backends() {
+        QTest::addColumn<bool>("postgresql");
+        QTest::newRow("sqlite") << false;
+        QTest::newRow("postgresql") << true;
+    }
+
+    // A new store for the running test: a file in the folder, or a database on the server.
+    QString newStore(const QString& name) {
+        QFETCH(bool, postgresql);
+        if (!postgresql)
+            return dir.filePath(name + ".db");
+        const std::string database = name.toStdString() + "_" + std::to_string(++databases_);
+        if (!postgres.createDatabase(database)) {
+            QTest::qFail(postgres.error().c_str(), __FILE__, __LINE__);
+            return {};
+        }
+        return QString::fromStdString(postgres.url(database));
+    }
+
     QTemporaryDir dir;
+    test::LocalPostgres postgres;
+    int databases_ = 0;
 };
 
 LOCKSCOPE_QTEST_GUILESS_MAIN(LockHistoryStoreTest)

@@ -1,10 +1,12 @@
 // lockscopectl record and history against a real etcd, with real etcdctl and lockscopectl
-// contenders: what the file holds is checked against etcd's own history (Range at a revision,
-// Watch from a revision), and files that cannot be recorded into are refused, left unchanged.
+// contenders: what the file (or a real PostgreSQL database) holds is checked against etcd's own
+// history (Range at a revision, Watch from a revision), recorders share a database, and stores
+// that cannot be recorded into are refused, left unchanged.
 #include "app/core/lock_history_store.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/key_range.h"
 #include "lockscopectl_test.h"
+#include "support/local_postgres.h"
 #include "support/waiting.h"
 #include "support/watch_log.h"
 
@@ -172,11 +174,30 @@ protected:
     }
 
     QTemporaryDir dir;
+    LocalPostgres postgres; // started by the tests that record into PostgreSQL
 };
 
-TEST_F(LockscopectlRecordHistoryIntegrationTest,
+// The same tests on a recording in an SQLite file and in a PostgreSQL database.
+class LockscopectlRecordHistoryStoreTest : public LockscopectlRecordHistoryIntegrationTest,
+                                           public ::testing::WithParamInterface<bool> {
+protected:
+    // Where to record: the file `name`.db, or a new database `name` on a server of the test's.
+    std::string store(const std::string& name) {
+        if (!GetParam())
+            return path((name + ".db").c_str());
+        EXPECT_TRUE(postgres.start()) << postgres.error();
+        EXPECT_TRUE(postgres.createDatabase(name)) << postgres.error();
+        return postgres.url(name);
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(SqliteAndPostgresql, LockscopectlRecordHistoryStoreTest,
+                         ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "postgresql" : "sqlite"; });
+
+TEST_P(LockscopectlRecordHistoryStoreTest,
        ARecordingReplaysToEtcdsStateAtEveryCheckpointAndHoldsWhatAWatchSaw) {
-    const std::string file = path("incident.db");
+    const std::string file = store("incident");
     const std::string name = prefix() + "deploy";
     auto recorder = startRecorder(file);
 
@@ -436,8 +457,8 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest,
     EXPECT_TRUE(resync->keys.front().holds);
 }
 
-TEST_F(LockscopectlRecordHistoryIntegrationTest, TheExporterRecordsWhatItWatches) {
-    const std::string file = path("exporter.db");
+TEST_P(LockscopectlRecordHistoryStoreTest, TheExporterRecordsWhatItWatches) {
+    const std::string file = store("exporter");
     auto exporter =
         lockscopectl({"exporter", prefix(), "--listen", "127.0.0.1:0", "--record", file});
     const auto serving = exporter->readLine(15s);
@@ -586,6 +607,109 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest, AFullDiskEndsTheRecordingAndKee
     ASSERT_GE(after.size(), recordedBefore.size());
     for (std::size_t i = 0; i < recordedBefore.size(); ++i)
         EXPECT_EQ(after[i], recordedBefore[i]) << "entry " << i << " changed";
+}
+
+// Recorders of two prefixes write into one PostgreSQL database at once, one with its password in
+// the URL, one in PGPASSWORD; history reads each apart; a second recorder of a prefix being
+// recorded, a wrong password and a closed port are refused with the reason; no message ever
+// shows the password.
+TEST_F(LockscopectlRecordHistoryIntegrationTest,
+       RecordersShareAPostgresqlDatabaseAndItsPasswordIsNeverPrinted) {
+    ASSERT_TRUE(postgres.start()) << postgres.error();
+    ASSERT_TRUE(postgres.createDatabase("shared")) << postgres.error();
+    const std::string url = postgres.url("shared");
+    const std::string shown = postgres.url("shared", false);
+    const auto noPassword = [](const std::vector<std::string>& lines) {
+        for (const auto& line : lines)
+            EXPECT_EQ(line.find("secret"), std::string::npos) << line;
+    };
+    const auto says = [](const std::vector<std::string>& lines, const std::string& words) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+            return line.find(words) != std::string::npos;
+        });
+    };
+    // Started one after the other, so the first is source 1.
+    auto first = lockscopectl({"record", prefix() + "a/", "--to", url});
+    std::optional<std::string> line;
+    while ((line = first->readLine(30s)) && line->find("lockscopectl: recording") != 0) {
+    }
+    ASSERT_TRUE(line) << "the first recorder never said it was recording";
+    EXPECT_EQ(*line, "lockscopectl: recording the locks under " + prefix() + "a/ into " + shown);
+    process::ChildProcess second({LOCKSCOPECTL, "--endpoints", cluster().endpointList(), "record",
+                                  prefix() + "b/", "--to", shown},
+                                 {std::string("PGPASSWORD=") + LocalPostgres::password});
+    while ((line = second.readLine(30s)) && line->find("lockscopectl: recording") != 0) {
+    }
+    ASSERT_TRUE(line) << "the second recorder never said it was recording";
+
+    const auto [taken, takenLines] = runToEnd({"record", prefix() + "a/", "--to", url});
+    EXPECT_EQ(taken, 1);
+    EXPECT_TRUE(says(takenLines, "another recorder is recording the locks under " + prefix() +
+                                     "a/ of " + cluster().endpointList() + " into it now"))
+        << takenLines.front();
+    noPassword(takenLines);
+
+    std::map<std::string, std::string> keys; // per prefix, the lock key taken under it
+    for (const std::string sub : {"a/", "b/"}) {
+        auto holder = etcdctlLock(prefix() + sub + "deploy");
+        const auto key = holder->readLine(10s);
+        ASSERT_TRUE(key);
+        keys[sub] = *key;
+        holder->signal(SIGINT);
+        ASSERT_EQ(holder->wait(10s), 0);
+    }
+    const auto released = [&](const char* source, const std::string& key) {
+        return eventually(
+            [&] {
+                for (const auto& e : history(url, {"--source", source}))
+                    if (e["event"].toString() == "released" && bytesField(e, "key") == key)
+                        return true;
+                return false;
+            },
+            20s);
+    };
+    ASSERT_TRUE(released("1", keys["a/"]));
+    ASSERT_TRUE(released("2", keys["b/"]));
+    first->signal(SIGINT);
+    second.signal(SIGINT);
+    EXPECT_EQ(first->wait(15s), 0);
+    EXPECT_EQ(second.wait(15s), 0);
+
+    for (const auto& [source, sub] : {std::pair{"1", "a/"}, std::pair{"2", "b/"}}) {
+        std::vector<std::string> kinds;
+        for (const auto& e : history(url, {"--source", source})) {
+            EXPECT_EQ(bytesField(e, "key").rfind(prefix() + sub, 0), 0u) << bytesField(e, "key");
+            if (bytesField(e, "key") == keys[sub])
+                kinds.push_back(e["event"].toString().toStdString());
+        }
+        EXPECT_EQ(kinds, (std::vector<std::string>{"enqueued", "acquired", "released"}));
+    }
+    const auto [report, reportLines] = runToEnd({"history", url, "--source", "2", "--report"});
+    EXPECT_EQ(report, 0);
+    EXPECT_TRUE(says(reportLines, prefix() + "b/deploy"));
+
+    const auto [both, bothLines] = runToEnd({"history", url});
+    EXPECT_EQ(both, 1);
+    EXPECT_TRUE(says(bothLines, shown +
+                                    ": cannot read: it holds the histories of 2 sources; read "
+                                    "one with --source ID: 1 = the locks under " +
+                                    prefix() + "a/ of " + cluster().endpointList()))
+        << bothLines.front();
+    std::string wrong = url;
+    wrong.replace(wrong.find("secret"), 6, "wrong-secret");
+    const auto [refused, refusedLines] = runToEnd({"history", wrong, "--source", "1"});
+    EXPECT_EQ(refused, 1);
+    EXPECT_TRUE(says(refusedLines, "password authentication failed for user \"lockscope\""))
+        << refusedLines.front();
+    noPassword(refusedLines);
+    std::string closed = url;
+    const std::string port = ":" + std::to_string(postgres.port()) + "/";
+    closed.replace(closed.find(port), port.size(), ":" + std::to_string(postgres.port() + 1) + "/");
+    const auto [unreachable, unreachableLines] = runToEnd({"record", prefix(), "--to", closed});
+    EXPECT_EQ(unreachable, 1);
+    EXPECT_TRUE(says(unreachableLines, "cannot open: connection to server at \"127.0.0.1\""))
+        << unreachableLines.front();
+    noPassword(unreachableLines);
 }
 
 } // namespace
