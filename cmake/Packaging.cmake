@@ -54,6 +54,9 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")
 # which lockscopectl lock pairs with; Qt's own texts (dialog buttons, --help headings) in the
 # user's language. LockScope's own catalogue is built into both programs.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "etcd-server, etcd-client, qt6-translations-l10n")
+# Qt SQL's PostgreSQL driver, for histories kept in a PostgreSQL database (a postgresql:// URL)
+# rather than an SQLite file; without it such a URL is refused, naming this package.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libqt6sql6-psql")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
