@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace etcd::detail {
 
@@ -78,7 +79,9 @@ Result<std::shared_ptr<Core>> Core::create(ClientOptions options) {
 }
 
 Core::Core(ClientOptions options)
-    : options_(std::move(options)) {}
+    : options_(std::move(options)) {
+    probeLink_->core = this;
+}
 
 Core::~Core() {
     if (thread_.joinable())
@@ -118,6 +121,7 @@ void Core::shutdown() {
             auto* teardown = new TimerTask(
                 *this,
                 [this] {
+                    releaseProbeWaiters();
                     watches_.shutdown();
                     keepAlives_.shutdown();
                     maybeShutdownQueue();
@@ -126,6 +130,10 @@ void Core::shutdown() {
             handOver(teardown);
             teardown->alarm.Set(&queue_, gpr_now(GPR_CLOCK_MONOTONIC), teardown);
         }
+    }
+    {
+        std::lock_guard lock(probeLink_->mutex);
+        probeLink_->core = nullptr;
     }
     if (thread_.joinable())
         thread_.join();
@@ -147,28 +155,86 @@ void Core::streamFinalized() {
     maybeShutdownQueue();
 }
 
-Error Core::explainFailure(const grpc::Status& status, std::size_t index,
-                           const std::string& access) {
-    Member& m = members_[index];
+namespace {
+
+// Calls failing together share a probe's finding for this long.
+bool probedRecently(const Member& m) {
+    return m.probedAt != std::chrono::steady_clock::time_point{} &&
+           std::chrono::steady_clock::now() - m.probedAt <= std::chrono::seconds(5);
+}
+
+} // namespace
+
+Core::StatusExplanation Core::explainStatus(const grpc::Status& status, std::size_t index,
+                                            const std::string& access) const {
+    const Member& m = members_[index];
     const Error error = errorFromStatus(status, m.endpoint.target);
     if (error.code == ErrorCode::PermissionDenied)
-        return Error(error.code,
-                     describeError(error.code, m.endpoint.target,
-                                   "user '" + options_.username + "' may not " + access));
-    if (!connectionFailedVaguely(status) || m.answered)
-        return error;
-    // The probe runs on the queue thread, so it is rare and short: only for a member that never
-    // answered (a member that did is hung or restarting, and a blocked queue thread would hold
-    // up every lease's keepalive), once every five seconds at most (calls failing together
-    // share its finding), and bounded to 500 ms; a handshake takes milliseconds.
-    const auto now = std::chrono::steady_clock::now();
-    if (m.probedAt == std::chrono::steady_clock::time_point{} ||
-        now - m.probedAt > std::chrono::seconds(5)) {
-        const auto bound = std::min(options_.dialTimeout, std::chrono::milliseconds(500));
-        m.probeFinding = probeConnection(m.endpoint, options_, bound);
-        m.probedAt = now;
+        return {
+            Error(error.code, describeError(error.code, m.endpoint.target,
+                                            "user '" + options_.username + "' may not " + access))};
+    return {error, connectionFailedVaguely(status) && !m.answered};
+}
+
+void Core::explainFailure(const grpc::Status& status, std::size_t index, const std::string& access,
+                          std::function<void(Error)> then) {
+    auto [error, probeMayTellMore] = explainStatus(status, index, access);
+    // Stopping: a probe's finding would not come back (releaseProbeWaiters has run or will).
+    if (!probeMayTellMore || stopping()) {
+        then(std::move(error));
+        return;
     }
-    return m.probeFinding.ok() ? error : m.probeFinding;
+    Member& m = members_[index];
+    if (!m.probing && probedRecently(m)) {
+        then(m.probeFinding.ok() ? std::move(error) : m.probeFinding);
+        return;
+    }
+    m.probeWaiters.push_back([error = std::move(error), then = std::move(then)](
+                                 const Error& found) { then(found.ok() ? error : found); });
+    probeIfStale(index);
+}
+
+Error Core::explainFailureNow(const grpc::Status& status, std::size_t index,
+                              const std::string& access) {
+    auto [error, probeMayTellMore] = explainStatus(status, index, access);
+    if (!probeMayTellMore)
+        return error;
+    const Member& m = members_[index];
+    const bool known = probedRecently(m) && !m.probeFinding.ok();
+    probeIfStale(index);
+    return known ? m.probeFinding : error;
+}
+
+void Core::probeIfStale(std::size_t index) {
+    Member& m = members_[index];
+    if (m.probing || probedRecently(m))
+        return;
+    m.probing = true;
+    // Bounded (a handshake takes milliseconds), except the name lookup, which is why the probe
+    // has a thread of its own: every lease's keepalive and every watch wait on the queue thread.
+    const auto bound = std::min(options_.dialTimeout, std::chrono::milliseconds(500));
+    std::thread([link = probeLink_, endpoint = m.endpoint, options = options_, bound, index] {
+        const Error finding = probeConnection(endpoint, options, bound);
+        std::lock_guard lock(link->mutex);
+        if (Core* core = link->core)
+            core->schedule(std::chrono::milliseconds(0),
+                           [core, index, finding] { core->probeFinished(index, finding); });
+    }).detach();
+}
+
+void Core::probeFinished(std::size_t index, const Error& finding) {
+    Member& m = members_[index];
+    m.probing = false;
+    m.probeFinding = finding;
+    m.probedAt = std::chrono::steady_clock::now();
+    for (auto& waiter : std::exchange(m.probeWaiters, {}))
+        waiter(finding);
+}
+
+void Core::releaseProbeWaiters() {
+    for (Member& m : members_)
+        for (auto& waiter : std::exchange(m.probeWaiters, {}))
+            waiter(Error());
 }
 
 void Core::markUnavailable(std::size_t index) {

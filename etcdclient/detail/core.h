@@ -31,9 +31,12 @@ struct Member {
     std::unique_ptr<pb::Maintenance::Stub> maintenance;
     std::unique_ptr<pb::Auth::Stub> auth;
     std::unique_ptr<v3lockpb::Lock::Stub> lock;
-    // What the last connection probe found (queue thread only; see Core::explainFailure).
+    // What the last connection probe found, and the failures waiting for the one running
+    // (queue thread only; see Core::explainFailure).
     Error probeFinding;
     std::chrono::steady_clock::time_point probedAt;
+    bool probing = false;
+    std::vector<std::function<void(const Error& finding)>> probeWaiters;
     // A call to this member succeeded once (queue thread only): it speaks gRPC with our
     // credentials, so a later vague failure is a hang or a restart, not a TLS mistake.
     bool answered = false;
@@ -88,10 +91,15 @@ public:
     std::size_t preferredMember() const { return preferred_.load(); }
     Member& member(std::size_t index) { return members_[index]; }
     // The Error for a failed call to member `index` that tried to `access` keys (a phrase such
-    // as "read keys ['/a', '/b')", for permission errors). Where gRPC's text hides why a
-    // connection failed, probes the member (blocking the queue thread for a handshake) and
-    // names the cause. On the queue thread only.
-    Error explainFailure(const grpc::Status& status, std::size_t index, const std::string& access);
+    // as "read keys ['/a', '/b')", for permission errors), given to `then`. Where gRPC's text
+    // hides why a connection failed, probes the member on a thread of its own (a name lookup
+    // has no timeout) and names the cause; `then` runs when the probe ends. On the queue thread
+    // only; `then` runs there too.
+    void explainFailure(const grpc::Status& status, std::size_t index, const std::string& access,
+                        std::function<void(Error)> then);
+    // The same without waiting: what is known now. A probe it starts explains later failures.
+    Error explainFailureNow(const grpc::Status& status, std::size_t index,
+                            const std::string& access);
     // After a member failed to answer, calls go to the next one.
     void markUnavailable(std::size_t index);
     // How long one attempt of a call that can be resent waits for a member before trying the
@@ -135,6 +143,20 @@ private:
     void run();
     void streamFinalized();
     void maybeShutdownQueue();
+    // The Error gRPC's status gives for a call to member `index`, and whether a probe of that
+    // member may name the cause better: only for a member that never answered (one that did is
+    // hung or restarting) and a failure gRPC words vaguely.
+    struct StatusExplanation {
+        Error error;
+        bool probeMayTellMore = false;
+    };
+    StatusExplanation explainStatus(const grpc::Status& status, std::size_t index,
+                                    const std::string& access) const;
+    // Starts a probe of member `index` unless one runs or a recent finding stands.
+    void probeIfStale(std::size_t index);
+    void probeFinished(std::size_t index, const Error& finding);
+    // At shutdown: failures waiting for a probe are given without its finding.
+    void releaseProbeWaiters();
 
     const ClientOptions options_;
     LatencyRecorder latency_;
@@ -157,6 +179,13 @@ private:
 
     WatchHub watches_{*this};
     KeepAliveHub keepAlives_{*this};
+    // How a probe's thread, which may outlive the Core (a lookup cannot be cancelled), hands
+    // its finding back: `core` is null once the Core is shutting down.
+    struct ProbeLink {
+        std::mutex mutex;
+        Core* core = nullptr;
+    };
+    const std::shared_ptr<ProbeLink> probeLink_ = std::make_shared<ProbeLink>();
     std::thread thread_;
 };
 

@@ -92,7 +92,13 @@ public:
                                "may or may not have been applied"));
             return;
         }
-        Error error = core_.explainFailure(status_, member_, accessPhrase(request_, method_));
+        core_.explainFailure(status_, member_, accessPhrase(request_, method_),
+                             [this](Error error) { failed(std::move(error)); });
+    }
+
+private:
+    // After an attempt failed with `error`: authenticate again, fail over, or give up.
+    void failed(Error error) {
         if (error.code == ErrorCode::Unauthenticated && needsAuth_ && !reauthenticated_ &&
             core_.authConfigured()) {
             reauthenticated_ = true; // the token expired: get a new one and try once more
@@ -115,7 +121,6 @@ public:
         complete(std::move(error));
     }
 
-private:
     void attempt(const std::string& token) {
         token_ = token;
         member_ = onlyMember_.value_or(core_.preferredMember());

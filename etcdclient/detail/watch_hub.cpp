@@ -291,7 +291,7 @@ void WatchHub::onClosed(const grpc::Status& status) {
         error = Error(ErrorCode::Unavailable,
                       "the watch stream to " + target + " was closed by the server; watch again");
     } else {
-        error = core_.explainFailure(status, member_, "watch keys");
+        error = core_.explainFailureNow(status, member_, "watch keys");
         error.message = "watch stream broke: " + error.message;
         if (error.code == ErrorCode::Unauthenticated && core_.authConfigured()) {
             core_.forgetToken(token_);
