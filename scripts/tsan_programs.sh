@@ -15,9 +15,12 @@ labelled = {test["name"] for test in json.load(sys.stdin)["tests"]}
 programs = set()
 for testfile in pathlib.Path(sys.argv[1]).rglob("CTestTestfile.cmake"):
     text = testfile.read_text()
-    for name, program in re.findall(r"^add_test\(\[=\[(.*?)\]=\] \"([^\"]*)\"", text, re.M):
+    # The program is the first word of the command that lies in the build directory: a wrapper
+    # script from the source tree may run it.
+    for name, command in re.findall(r"^add_test\(\[=\[(.*?)\]=\] (.*)\)$", text, re.M):
         if name in labelled:
-            programs.add(program)
+            words = re.findall(r"\"([^\"]*)\"", command)
+            programs.add(next(word for word in words if word.startswith(sys.argv[1] + "/")))
     for included in re.findall(r"^include\(\"(.*_include\.cmake)\"\)", text, re.M):
         discovery = pathlib.Path(included).read_text()
         properties = re.search(r"TEST_PROPERTIES \[==\[(.*?)\]==\]", discovery)
