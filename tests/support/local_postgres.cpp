@@ -2,7 +2,8 @@
 
 #include "process/child_process.h"
 
-#include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <fstream>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -50,6 +51,9 @@ int freeLoopbackPort() {
     return bound ? ntohs(address.sin_port) : 0;
 }
 
+constexpr const char* folderPrefix = "lockscope-postgres-";
+constexpr const char* ownerFile = "owner.pid"; // the test process that started it
+
 } // namespace
 
 LocalPostgres::~LocalPostgres() {
@@ -89,12 +93,14 @@ bool LocalPostgres::start() {
     // Shared memory when there is some, as for etcd: fsync is free there.
     const fs::path base =
         ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm") : fs::temp_directory_path();
-    std::string pattern = (base / "lockscope-postgres-XXXXXX").string();
+    removeOrphans(base);
+    std::string pattern = (base / (std::string(folderPrefix) + "XXXXXX")).string();
     if (!::mkdtemp(pattern.data())) {
         error_ = "could not make a folder under " + base.string();
         return false;
     }
     dir_ = pattern;
+    std::ofstream(dir_ / ownerFile) << ::getpid() << "\n";
     if (::geteuid() == 0) {
         const passwd* owner = ::getpwnam(unprivilegedUser);
         if (!owner || ::chown(dir_.c_str(), owner->pw_uid, owner->pw_gid) != 0) {
@@ -131,6 +137,23 @@ void LocalPostgres::stop() {
         fs::remove_all(dir_, ignored);
         dir_.clear();
     }
+}
+
+void LocalPostgres::removeOrphans(const fs::path& base) {
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(base, error)) {
+        if (entry.path().filename().string().rfind(folderPrefix, 0) != 0)
+            continue;
+        std::ifstream owner(entry.path() / ownerFile);
+        pid_t pid = 0;
+        if (!(owner >> pid) || pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        // Its server outlived it: the parent-death signal does not survive setpriv's change
+        // of user.
+        run("pg_ctl", {"-D", (entry.path() / "data").string(), "-m", "immediate", "-w", "stop"});
+        fs::remove_all(entry.path(), error);
+    }
+    error_.clear();
 }
 
 bool LocalPostgres::createDatabase(const std::string& name) {
