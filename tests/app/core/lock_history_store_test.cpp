@@ -38,15 +38,15 @@ etcd::LockEvent lockEvent(etcd::LockEventKind kind, const std::string& key, int6
     return e;
 }
 
-// A file that SQLite alone writes: `pragmas` then a table, as another program's file would be.
-void writeSqlite(const QString& path, const QStringList& pragmas) {
+// A file that SQLite alone writes: `statements` then a table, as another program's file would be.
+void writeSqlite(const QString& path, const QStringList& statements) {
     {
         QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "other");
         db.setDatabaseName(path);
         QVERIFY(db.open());
         QSqlQuery query(db);
-        for (const QString& pragma : pragmas)
-            QVERIFY(query.exec(pragma));
+        for (const QString& statement : statements)
+            QVERIFY2(query.exec(statement), qPrintable(query.lastError().text()));
         QVERIFY(query.exec("CREATE TABLE other(a)"));
         db.close();
     }
@@ -249,6 +249,65 @@ private slots:
                             : !LockHistoryStore::openForReading(newer, problem));
             QVERIFY2(problem.contains("newer LockScope"), qPrintable(problem));
         }
+    }
+
+    // A file of schema 1 (one recording, before sources), as that LockScope wrote it: refused
+    // for reading until recorded into once, then migrated with its entries and its checkpoint's
+    // key order kept, and gone on with by the recorder of its prefix, which names it.
+    void aFileOfSchemaOneIsMigratedAndGoneOnWith() {
+        const QString path = dir.filePath("schema1.db");
+        writeSqlite(
+            path,
+            {"PRAGMA application_id = 1280004931", "PRAGMA user_version = 1",
+             "CREATE TABLE recordings(seq INTEGER PRIMARY KEY, started_ms INTEGER NOT NULL,"
+             " prefix BLOB NOT NULL)",
+             "CREATE TABLE events(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER"
+             " NOT NULL, at_ms INTEGER NOT NULL, lock BLOB NOT NULL, key BLOB NOT NULL, lease"
+             " INTEGER NOT NULL, recipe TEXT NOT NULL, create_revision INTEGER NOT NULL,"
+             " waited_ms INTEGER, held_ms INTEGER, recovered INTEGER NOT NULL, at_least INTEGER"
+             " NOT NULL, waited_at_most_ms INTEGER, held_at_most_ms INTEGER)",
+             "CREATE INDEX events_by_lock ON events(lock, seq)",
+             "CREATE TABLE gaps(seq INTEGER PRIMARY KEY, since_ms INTEGER NOT NULL, until_ms"
+             " INTEGER NOT NULL, revision INTEGER NOT NULL, reason TEXT NOT NULL)",
+             "CREATE TABLE checkpoints(seq INTEGER PRIMARY KEY, revision INTEGER NOT NULL, at_ms"
+             " INTEGER NOT NULL, reason TEXT NOT NULL)",
+             "CREATE TABLE checkpoint_keys(checkpoint INTEGER NOT NULL REFERENCES"
+             " checkpoints(seq), lock BLOB NOT NULL, key BLOB NOT NULL, lease INTEGER NOT NULL,"
+             " create_revision INTEGER NOT NULL, mod_revision INTEGER NOT NULL, recipe TEXT NOT"
+             " NULL, holds INTEGER NOT NULL)",
+             "CREATE INDEX checkpoint_keys_by_checkpoint ON checkpoint_keys(checkpoint)",
+             "INSERT INTO recordings(started_ms, prefix) VALUES(1, CAST('/locks/' AS BLOB))",
+             "INSERT INTO events VALUES(1, 'acquired', 7, 1795000001000, CAST('/locks/j' AS"
+             " BLOB), CAST('/locks/j/b' AS BLOB), 5, 'mutex', 6, 10, NULL, 0, 0, NULL, NULL)",
+             "INSERT INTO checkpoints VALUES(2, 7, 1795000002000, 'start')",
+             "INSERT INTO checkpoint_keys VALUES(2, CAST('/locks/j' AS BLOB), CAST('/locks/j/b'"
+             " AS BLOB), 5, 6, 6, 'mutex', 1)",
+             "INSERT INTO checkpoint_keys VALUES(2, CAST('/locks/j' AS BLOB), CAST('/locks/j/a'"
+             " AS BLOB), 9, 7, 7, 'mutex', 0)"});
+        QString problem;
+        QVERIFY(!LockHistoryStore::openForReading(path, problem));
+        QVERIFY2(problem.contains("older LockScope (schema 1)"), qPrintable(problem));
+        {
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QCOMPARE(store->source().id, int64_t(1));
+            QVERIFY(store->lastWrittenAt() == t0 + 2s);
+            QVERIFY(store->write(lockEvent(etcd::LockEventKind::Released, "b", 8)));
+        }
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        QCOMPARE(reader->source().name, cluster);
+        const auto entries = reader->entries({});
+        QVERIFY2(entries, qPrintable(reader->error()));
+        QCOMPARE(entries->size(), std::size_t(2));
+        QCOMPARE(std::get<etcd::LockEvent>(entries->front()).waited, std::optional(10ms));
+        QCOMPARE(std::get<etcd::LockEvent>(entries->back()).revision, int64_t(8));
+        const auto checkpoints = reader->checkpoints();
+        QVERIFY(checkpoints);
+        QCOMPARE(checkpoints->size(), std::size_t(1));
+        QCOMPARE(checkpoints->front().keys.size(), std::size_t(2));
+        QCOMPARE(checkpoints->front().keys.front().key, std::string("/locks/j/b"));
+        QCOMPARE(checkpoints->front().keys.back().key, std::string("/locks/j/a"));
     }
 
     // Recorders of two clusters and two prefixes share a store; each reads back its own, and
