@@ -11,10 +11,12 @@
 #include "support/watch_log.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLibraryInfo>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -710,6 +712,44 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest,
     EXPECT_TRUE(says(unreachableLines, "cannot open: connection to server at \"127.0.0.1\""))
         << unreachableLines.front();
     noPassword(unreachableLines);
+}
+
+// Without Qt's PostgreSQL driver (a lockscopectl whose qt.conf shows it Qt's SQLite driver alone),
+// a URL is refused naming the package to install; a file still records.
+TEST_F(LockscopectlRecordHistoryIntegrationTest, WithoutQtsPostgresqlDriverAUrlNamesThePackage) {
+    ensureApplication();
+    const QString plugins = dir.filePath("plugins");
+    ASSERT_TRUE(QDir().mkpath(plugins + "/sqldrivers"));
+    ASSERT_TRUE(
+        QFile::link(QLibraryInfo::path(QLibraryInfo::PluginsPath) + "/sqldrivers/libqsqlite.so",
+                    plugins + "/sqldrivers/libqsqlite.so"));
+    const QString program = dir.filePath("lockscopectl");
+    ASSERT_TRUE(QFile::copy(LOCKSCOPECTL, program));
+    QFile conf(dir.filePath("qt.conf"));
+    ASSERT_TRUE(conf.open(QIODevice::WriteOnly));
+    conf.write("[Paths]\nPlugins = " + plugins.toUtf8() + "\n");
+    conf.close();
+    const auto run = [&](const std::vector<std::string>& args) {
+        std::vector<std::string> argv = {program.toStdString(), "--endpoints",
+                                         cluster().endpointList()};
+        argv.insert(argv.end(), args.begin(), args.end());
+        process::ChildProcess child(argv);
+        std::string output;
+        while (const auto line = child.readLine(15s))
+            output += *line + "\n";
+        return std::pair{child.wait(15s), output};
+    };
+    const auto [code, output] =
+        run({"record", prefix(), "--to", "postgresql://lockscope:secret@127.0.0.1:1/history"});
+    EXPECT_EQ(code, 1);
+    EXPECT_NE(output.find("postgresql://lockscope@127.0.0.1:1/history: cannot open: Qt's "
+                          "PostgreSQL driver (QPSQL) is missing: install libqt6sql6-psql"),
+              std::string::npos)
+        << output;
+    EXPECT_EQ(output.find("secret"), std::string::npos) << output;
+    const auto [fileCode, fileOutput] = run({"history", path("none.db")});
+    EXPECT_EQ(fileCode, 1);
+    EXPECT_NE(fileOutput.find("no such file"), std::string::npos) << fileOutput;
 }
 
 } // namespace
