@@ -1,7 +1,9 @@
 // libFuzzer target for LockTable: bytes become a script of puts, deletes and reloads over a
 // few lock names, and after every step the table must still be a set of well-formed queues,
-// each key in the one lock the recipes' rule gives it from the keys alone, and the wait-for
-// graph kept from the locks each step touched must equal one built from every lock.
+// each key in the one lock the recipes' rule gives it from the keys alone, the wait-for graph
+// kept from the locks each step touched must equal one built from every lock, and a replay of
+// the events and checkpoints a recorder would have written must show the same locks.
+#include "app/core/history_replay.h"
 #include "etcdclient/locks/lock_table.h"
 #include "etcdclient/locks/wait_for_graph.h"
 
@@ -115,6 +117,45 @@ void verifyGraph(WaitForGraph& kept, const LockTable& table) {
               kept.waitsFrom(root.session).empty());
 }
 
+// The same locks, keys (lease, create revision) and holders: what a replay can know.
+bool sameLocks(const std::map<std::string, LockQueue>& a,
+               const std::map<std::string, LockQueue>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+        return x.first == y.first && x.second.holderCount() == y.second.holderCount() &&
+               std::equal(x.second.keys.begin(), x.second.keys.end(), y.second.keys.begin(),
+                          y.second.keys.end(), [](const LockKey& k, const LockKey& l) {
+                              return k.key == l.key && k.lease == l.lease &&
+                                     k.createRevision == l.createRevision;
+                          });
+    });
+}
+
+// What a recorder of the table would have written, and whether a replay of it can match the
+// table: not after a key was put again with another lease (no event tells of that) until the
+// next re-read's checkpoint.
+struct Recorded {
+    std::vector<lockscope::HistoryCheckpoint> checkpoints;
+    std::vector<lockscope::HistoryEntry> entries;
+    bool replayable = true;
+
+    void add(const std::vector<LockEvent>& events) {
+        entries.insert(entries.end(), events.begin(), events.end());
+    }
+    void checkpoint(const LockTable& table, int64_t revision,
+                    std::chrono::system_clock::time_point at) {
+        LockMonitorState state;
+        state.locks = table.locks();
+        checkpoints.push_back({revision, at, "resync", lockscope::historyKeysOf(state)});
+        replayable = true;
+    }
+    void verify(const LockTable& table, int64_t revision) const {
+        if (!replayable)
+            return;
+        const auto replayed = lockscope::replayAt(checkpoints, entries, revision);
+        check(replayed && sameLocks(replayed->table.locks(), table.locks()));
+    }
+};
+
 // A lock whose waiters hold no key has no queue to join and no wait to show.
 void verifyEvents(const std::vector<LockEvent>& events) {
     for (const auto& e : events) {
@@ -146,6 +187,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Store store;
     const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1));
     table.load({}, store.revision, now);
+    Recorded recorded;
+    recorded.checkpoint(table, store.revision, now);
+    // A replay reads every entry: checked in the first steps only, so an input stays quick.
+    constexpr size_t replayedSteps = 256;
     for (size_t i = 0; i + 2 < size; i += 3) {
         const uint8_t op = data[i] % 4;
         const std::string key =
@@ -156,6 +201,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             auto existing = store.keys.find(key);
             kv.set_key(key);
             kv.set_lease((data[i] >> 2) % 3); // a put again may change a key's lease
+            if (existing != store.keys.end() && existing->second.lease() != kv.lease())
+                recorded.replayable = false;
             kv.set_create_revision(existing != store.keys.end() ? existing->second.create_revision()
                                                                 : store.revision);
             kv.set_mod_revision(store.revision);
@@ -164,14 +211,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             mvccpb::Event e;
             e.set_type(mvccpb::Event::PUT);
             *e.mutable_kv() = kv;
-            verifyEvents(table.apply(e, store.revision, now));
+            const auto events = table.apply(e, store.revision, now);
+            verifyEvents(events);
+            recorded.add(events);
         } else if (op == 2) {
             ++store.revision;
             store.keys.erase(key);
             mvccpb::Event e;
             e.set_type(mvccpb::Event::DELETE);
             e.mutable_kv()->set_key(key);
-            verifyEvents(table.apply(e, store.revision, now));
+            const auto events = table.apply(e, store.revision, now);
+            verifyEvents(events);
+            recorded.add(events);
         } else { // a reload after a gap
             std::vector<mvccpb::KeyValue> kvs;
             for (const auto& [k, kv] : store.keys)
@@ -180,10 +231,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (const auto& e : events)
                 check(e.recovered);
             verifyEvents(events);
+            recorded.entries.push_back(lockscope::HistoryGap{now, now, store.revision, "re-read"});
+            recorded.add(events);
+            recorded.checkpoint(table, store.revision, now);
         }
         table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80);
         verify(table, store);
         verifyGraph(graph, table);
+        if (i / 3 < replayedSteps)
+            recorded.verify(table, store.revision);
         (void)table.anomalies();
     }
     return 0;

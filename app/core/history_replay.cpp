@@ -1,0 +1,122 @@
+#include "app/core/history_replay.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+namespace lockscope {
+
+namespace {
+
+mvccpb::KeyValue keyValue(const std::string& key, int64_t lease, int64_t createRevision,
+                          int64_t modRevision) {
+    mvccpb::KeyValue kv;
+    kv.set_key(key);
+    kv.set_lease(lease);
+    kv.set_create_revision(createRevision);
+    kv.set_mod_revision(modRevision);
+    kv.set_version(1);
+    return kv;
+}
+
+// Replays events into a table: each as the put or delete that caused it, so the table decides
+// holders and recipes as it does live. Keeps which keys are there, since an Acquired event
+// repeats a key already put (an Enqueued one) or is its only trace (a single-key lock's holder).
+class Replayer {
+public:
+    explicit Replayer(etcd::LockTable& table)
+        : table_(table) {}
+
+    void load(const HistoryCheckpoint& checkpoint) {
+        std::vector<mvccpb::KeyValue> kvs;
+        kvs.reserve(checkpoint.keys.size());
+        for (const HistoryKey& key : checkpoint.keys) {
+            kvs.push_back(keyValue(key.key, key.lease, key.createRevision, key.modRevision));
+            present_.insert(key.key);
+        }
+        table_.load(kvs, checkpoint.revision, checkpoint.at);
+    }
+
+    void apply(const etcd::LockEvent& event) {
+        using Kind = etcd::LockEventKind;
+        switch (event.kind) {
+        case Kind::Enqueued:
+        case Kind::Acquired:
+            if (!present_.contains(event.key))
+                put(event, event.createRevision != 0 ? event.createRevision : event.revision);
+            break;
+        case Kind::Proclaimed: put(event, event.createRevision); break;
+        case Kind::Released:
+        case Kind::Cancelled:
+        case Kind::Expired:
+        case Kind::ForceReleased:
+            if (present_.erase(event.key)) {
+                mvccpb::Event deleted;
+                deleted.set_type(mvccpb::Event::DELETE);
+                *deleted.mutable_kv() = keyValue(event.key, 0, 0, event.revision);
+                table_.apply(deleted, event.revision, event.observedAt);
+            }
+            break;
+        case Kind::Lost: // our own hold ended; the key leaves etcd with a later event, if at all
+            break;
+        }
+    }
+
+private:
+    void put(const etcd::LockEvent& event, int64_t createRevision) {
+        mvccpb::Event put;
+        put.set_type(mvccpb::Event::PUT);
+        *put.mutable_kv() = keyValue(event.key, event.lease, createRevision, event.revision);
+        table_.apply(put, event.revision, event.observedAt);
+        present_.insert(event.key);
+    }
+
+    etcd::LockTable& table_;
+    std::set<std::string> present_;
+};
+
+} // namespace
+
+etcd::LockMonitorState ReplayedLocks::state() const {
+    etcd::LockMonitorState state;
+    state.revision = revision;
+    state.live = true;
+    state.locks = table.locks();
+    state.anomalies = table.anomalies();
+    return state;
+}
+
+std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& checkpoints,
+                                      const std::vector<HistoryEntry>& entries, int64_t revision,
+                                      etcd::RecipeOverride recipe) {
+    const HistoryCheckpoint* start = nullptr;
+    for (const auto& checkpoint : checkpoints)
+        if (checkpoint.revision <= revision)
+            start = &checkpoint;
+    if (!start)
+        return std::nullopt;
+    ReplayedLocks replayed{revision, start->revision, etcd::LockTable(recipe), std::nullopt};
+    Replayer replayer(replayed.table);
+    replayer.load(*start);
+    // Events at the checkpoint's revision are in it already. A gap spans the revisions from the
+    // last one recorded before it (an event's, or a checkpoint's) to the one re-read after it.
+    int64_t lastRecorded = 0;
+    for (const auto& entry : entries) {
+        if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
+            int64_t gapFrom = lastRecorded;
+            for (const auto& checkpoint : checkpoints)
+                if (checkpoint.at <= gap->since && checkpoint.revision < gap->revision)
+                    gapFrom = std::max(gapFrom, checkpoint.revision);
+            if (gapFrom < revision && revision < gap->revision)
+                replayed.inGap = *gap;
+            continue;
+        }
+        const auto& event = std::get<etcd::LockEvent>(entry);
+        lastRecorded = std::max(lastRecorded, event.revision);
+        if (event.revision > start->revision && event.revision <= revision)
+            replayer.apply(event);
+    }
+    return replayed;
+}
+
+} // namespace lockscope

@@ -1,0 +1,167 @@
+// replayAt: a live view's table fed puts and deletes records its events and checkpoints as a
+// recorder does; the replay at every revision must equal what the live view showed then.
+#include "app/core/history_replay.h"
+
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace lockscope;
+using namespace std::chrono_literals;
+
+namespace {
+
+const auto t0 = std::chrono::system_clock::time_point(1'795'000'000'000ms);
+
+// Each lock's keys in queue order, with lease, create revision and whether they hold.
+std::string describe(const std::map<std::string, etcd::LockQueue>& locks) {
+    std::string text;
+    for (const auto& [name, queue] : locks) {
+        text += name + ":";
+        for (std::size_t i = 0; i < queue.keys.size(); ++i) {
+            const auto& k = queue.keys[i];
+            text += " " + k.key + "(" + std::to_string(k.lease) + "," +
+                    std::to_string(k.createRevision) + (i < queue.holderCount() ? ",holds" : "") +
+                    ")";
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+// The cluster's keys, a live view of them, and what a recorder of that view wrote.
+class Recording {
+public:
+    Recording() {
+        live_.load({}, revision_, at());
+        checkpoint("start");
+    }
+
+    void put(const std::string& key, int64_t lease, const std::string& value = "") {
+        mvccpb::KeyValue& kv = keys_[key];
+        ++revision_;
+        if (kv.create_revision() == 0)
+            kv.set_create_revision(revision_);
+        kv.set_key(key);
+        kv.set_lease(lease);
+        kv.set_mod_revision(revision_);
+        kv.set_value(value);
+        mvccpb::Event event;
+        event.set_type(mvccpb::Event::PUT);
+        *event.mutable_kv() = kv;
+        record(live_.apply(event, revision_, at()));
+    }
+
+    void erase(const std::string& key, bool leaseExpired = false) {
+        ++revision_;
+        const int64_t lease = keys_.at(key).lease();
+        keys_.erase(key);
+        if (leaseExpired)
+            live_.setLeaseExpired(lease, true);
+        mvccpb::Event event;
+        event.set_type(mvccpb::Event::DELETE);
+        event.mutable_kv()->set_key(key);
+        record(live_.apply(event, revision_, at()));
+    }
+
+    // The cluster changes while the view does not watch: the gap, then the re-read.
+    void eraseUnseen(const std::string& key) {
+        ++revision_;
+        keys_.erase(key);
+    }
+    void reread() {
+        const auto since = lastHeard_;
+        std::vector<mvccpb::KeyValue> kvs;
+        for (const auto& [key, kv] : keys_)
+            kvs.push_back(kv);
+        entries.push_back(HistoryGap{since, at(), revision_, "the watch broke"});
+        record(live_.load(kvs, revision_, at()));
+        checkpoint("resync");
+    }
+
+    void checkpoint(const std::string& reason) {
+        etcd::LockMonitorState state;
+        state.locks = live_.locks();
+        checkpoints.push_back({revision_, at(), reason, historyKeysOf(state)});
+    }
+
+    int64_t revision() const { return revision_; }
+    const std::map<int64_t, std::string>& shown() const { return shown_; }
+
+    std::vector<HistoryCheckpoint> checkpoints;
+    std::vector<HistoryEntry> entries;
+
+private:
+    std::chrono::system_clock::time_point at() const {
+        return t0 + std::chrono::seconds(revision_);
+    }
+    void record(const std::vector<etcd::LockEvent>& events) {
+        for (const auto& event : events)
+            entries.push_back(event);
+        shown_[revision_] = describe(live_.locks());
+        lastHeard_ = at();
+    }
+
+    etcd::LockTable live_;
+    std::map<std::string, mvccpb::KeyValue> keys_;
+    std::map<int64_t, std::string> shown_;
+    int64_t revision_ = 1;
+    std::chrono::system_clock::time_point lastHeard_ = t0;
+};
+
+void expectReplayMatches(const Recording& recording) {
+    for (const auto& [revision, shown] : recording.shown()) {
+        const auto replayed = replayAt(recording.checkpoints, recording.entries, revision);
+        ASSERT_TRUE(replayed) << "revision " << revision;
+        EXPECT_EQ(describe(replayed->table.locks()), shown) << "revision " << revision;
+        EXPECT_EQ(replayed->state().revision, revision);
+    }
+}
+
+TEST(HistoryReplayTest, EveryRevisionOfMutexesSingleKeysElectionsAndRwLocks) {
+    Recording r;
+    r.put("/locks/job/1a", 0x1a);
+    r.put("/locks/job/2b", 0x2b);
+    r.put("/locks/job/3c", 0x3c);
+    r.put("/locks/flag", 5);
+    r.erase("/locks/job/1a");                      // released: 2b holds
+    r.put("/locks/leader/64", 0x64, "first");      // an election's candidate
+    r.put("/locks/leader/64", 0x64, "proclaimed"); // its proclaim
+    r.checkpoint("periodic");
+    r.put("/locks/rw/read/1795530066567608001", 7);
+    r.put("/locks/rw/write/1795530066567608002", 8);
+    r.erase("/locks/job/2b", true); // expired: 3c holds
+    r.erase("/locks/flag");
+    r.erase("/locks/rw/read/1795530066567608001");
+    expectReplayMatches(r);
+    // The periodic checkpoint is where a late revision starts from.
+    EXPECT_EQ(replayAt(r.checkpoints, r.entries, r.revision())->checkpointRevision,
+              r.checkpoints[1].revision);
+}
+
+TEST(HistoryReplayTest, ARevisionInAGapIsSaidSoAndTheReReadRestoresTheState) {
+    Recording r;
+    r.put("/locks/job/1a", 0x1a);
+    r.put("/locks/job/2b", 0x2b);
+    r.put("/locks/flag", 5);
+    const int64_t beforeGap = r.revision();
+    r.eraseUnseen("/locks/job/1a");
+    r.eraseUnseen("/locks/flag");
+    r.reread(); // 2b holds, recovered
+    r.erase("/locks/job/2b");
+    expectReplayMatches(r);
+    const auto inGap = replayAt(r.checkpoints, r.entries, beforeGap + 1);
+    ASSERT_TRUE(inGap);
+    ASSERT_TRUE(inGap->inGap);
+    EXPECT_EQ(inGap->inGap->reason, "the watch broke");
+    EXPECT_FALSE(replayAt(r.checkpoints, r.entries, beforeGap)->inGap);
+    EXPECT_FALSE(replayAt(r.checkpoints, r.entries, r.revision())->inGap);
+}
+
+TEST(HistoryReplayTest, NothingBeforeTheRecordingBegan) {
+    Recording r;
+    r.put("/locks/job/1a", 0x1a);
+    EXPECT_FALSE(replayAt(r.checkpoints, r.entries, r.checkpoints.front().revision - 1));
+    EXPECT_FALSE(replayAt({}, r.entries, r.revision()));
+}
+
+} // namespace
