@@ -37,7 +37,7 @@ const std::vector<std::string> longGroups = {"soak"};
 
 int usage() {
     std::fputs("usage: lockscope-bench [--quick] [--only GROUP,...] [--endpoints host:port,...] "
-               "[--json FILE]\n"
+               "[--json FILE] [--history-postgres URL]\n"
                "  Starts its own etcd unless --endpoints is given; --quick takes under a "
                "minute.\n"
                "  --only measures only the named groups of figures: floor, locks (acquire and "
@@ -47,7 +47,8 @@ int usage() {
                "  replot, stage (frames while the lab\n"
                "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks),\n"
                "  graph (the wait-for graph on 1M lock keys, in memory), history (a recording\n"
-               "  written to SQLite beside the lock table's apply of the same events).\n"
+               "  written to SQLite beside the lock table's apply of the same events; also to\n"
+               "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -58,7 +59,7 @@ int usage() {
 
 int main(int argc, char** argv) {
     bool quick = false;
-    std::string endpoints, jsonFile;
+    std::string endpoints, jsonFile, historyPostgres;
     int soakMinutes = 60;
     std::vector<std::string> only = figureGroups;
     for (int i = 1; i < argc; ++i) {
@@ -68,6 +69,8 @@ int main(int argc, char** argv) {
             endpoints = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             jsonFile = argv[++i];
+        else if (!std::strcmp(argv[i], "--history-postgres") && i + 1 < argc)
+            historyPostgres = argv[++i];
         else if (!std::strcmp(argv[i], "--soak-minutes") && i + 1 < argc &&
                  (soakMinutes = std::atoi(argv[++i])) > 0)
             continue;
@@ -224,13 +227,21 @@ int main(int argc, char** argv) {
 
     // In memory and on a local file, apart from etcd: measured where it is printed.
     if (wanted("history")) {
-        const auto history = measureHistoryStore(quick ? 25000 : 250000);
+        const auto history = measureHistoryStore(quick ? 25000 : 250000, historyPostgres);
         std::printf("history: %lld lock events: the lock table applies %.0f events/s in memory, "
                     "a recording writes %.0f events/s (SQLite, WAL, a transaction per 200 ms), "
                     "%.0f bytes per event%s\n",
                     static_cast<long long>(history.events), history.applyPerSecond,
-                    history.storePerSecond, history.bytesPerEvent,
-                    history.failed ? " (a write FAILED)" : "");
+                    history.file.perSecond, history.file.bytesPerEvent,
+                    history.file.failed ? " (a write FAILED)" : "");
+        if (history.postgres)
+            std::printf("history: the same into PostgreSQL: %.0f events/s, %.0f bytes per event "
+                        "(tables and indexes)%s\n",
+                        history.postgres->perSecond, history.postgres->bytesPerEvent,
+                        history.postgres->failed ? " (a write FAILED)" : "");
+        else
+            std::printf("history: PostgreSQL not measured (--history-postgres URL names a "
+                        "database for it)\n");
     }
     if (graph)
         std::printf("graph: %d locks x %d keys: built in %.3f s, %.1f MB resident; a deadlock of "

@@ -5,6 +5,7 @@
 #include "window_load.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace lockscope::bench {
@@ -124,16 +125,22 @@ struct WaitForGraphFigure {
 // each other round the whole prefix, `events` waiters joining and leaving.
 WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events);
 
+// The lock events written to a recording (LockHistoryStore), as a recorder writes them.
+struct HistoryWriteFigure {
+    double perSecond = 0;     // events written a second
+    double bytesPerEvent = 0; // what the store grew by, over the events
+    bool failed = false;      // a write failed: the figures are of less than every event
+};
 struct HistoryStoreFigure {
     int64_t events = 0;
     double applyPerSecond = 0; // the lock table applying the watch's events, in memory
-    double storePerSecond = 0; // the same events written to a recording (LockHistoryStore)
-    double bytesPerEvent = 0;  // the recording's file size over its events
-    bool failed = false;       // a write failed: the figures are of less than every event
+    HistoryWriteFigure file;   // into an SQLite file
+    std::optional<HistoryWriteFigure> postgres; // into PostgreSQL, when a URL was given
 };
 // A recording of `rounds` handoffs (three lock events each) on 100 locks, beside the lock table's
-// own apply of them, both in memory on this thread, into a file in a temporary folder.
-HistoryStoreFigure measureHistoryStore(int rounds);
+// own apply of them, both in memory on this thread, into a file in a temporary folder and, when
+// `postgresUrl` is not empty, into that database (its source "bench").
+HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUrl);
 
 struct LockFilterFigure {
     int locks;

@@ -1,12 +1,12 @@
 // A recording's cost beside the live path's (no etcd): the same lock events applied to the lock
 // table in memory, then written to a LockHistoryStore file as the recorder writes them (WAL,
-// one transaction every 200 ms or 5000 rows), on this thread, one after the other.
+// one transaction every 200 ms or 5000 rows), and to PostgreSQL when given a URL, on this
+// thread, one after the other.
 #include "app/core/lock_history_store.h"
 #include "etcdclient/hex_id.h"
 #include "etcdclient/locks/lock_table.h"
 #include "figures.h"
 
-#include <QFileInfo>
 #include <QTemporaryDir>
 #include <cstdio>
 #include <deque>
@@ -21,9 +21,41 @@ double seconds(Clock::duration span) {
     return std::chrono::duration<double>(span).count();
 }
 
+// `events` written into a store at `location` as LockRecorder writes them: a commit every
+// 200 ms (and at the store's batch limit).
+HistoryWriteFigure writeHistory(const QString& location,
+                                const std::vector<etcd::LockEvent>& events) {
+    HistoryWriteFigure figure;
+    QString problem;
+    auto store = LockHistoryStore::openForWriting(location, "bench", "/bench/history/", problem);
+    const auto before = store ? store->storedBytes() : std::nullopt;
+    if (!before) {
+        std::fprintf(stderr, "lockscope-bench: history: %s\n",
+                     qPrintable(store ? store->error() : problem));
+        figure.failed = true;
+        return figure;
+    }
+    const auto began = Clock::now();
+    auto committed = began;
+    for (const auto& event : events) {
+        store->write(event);
+        if (const auto now = Clock::now(); now - committed >= std::chrono::milliseconds(200)) {
+            store->commit();
+            committed = now;
+        }
+    }
+    store->commit();
+    figure.perSecond = static_cast<double>(events.size()) / seconds(Clock::now() - began);
+    const auto after = store->storedBytes();
+    figure.failed = !store->error().isEmpty() || !after;
+    figure.bytesPerEvent =
+        static_cast<double>(after.value_or(*before) - *before) / static_cast<double>(events.size());
+    return figure;
+}
+
 } // namespace
 
-HistoryStoreFigure measureHistoryStore(int rounds) {
+HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUrl) {
     HistoryStoreFigure figure;
     // 100 locks, each a queue of two Go keys; a round releases a lock's holder (its waiter
     // acquires) and queues a new waiter: three events a round, as a busy prefix makes them.
@@ -73,28 +105,9 @@ HistoryStoreFigure measureHistoryStore(int rounds) {
     figure.applyPerSecond = static_cast<double>(events.size()) / seconds(Clock::now() - began);
 
     QTemporaryDir dir;
-    const QString path = dir.filePath("history.db");
-    QString problem;
-    auto store = LockHistoryStore::openForWriting(path, "bench", "/bench/history/", problem);
-    if (!store) {
-        std::fprintf(stderr, "lockscope-bench: history: %s\n", qPrintable(problem));
-        return figure;
-    }
-    began = Clock::now();
-    auto committed = began;
-    for (const auto& event : events) {
-        store->write(event);
-        if (const auto now = Clock::now(); now - committed >= std::chrono::milliseconds(200)) {
-            store->commit();
-            committed = now;
-        }
-    }
-    store->commit();
-    figure.storePerSecond = static_cast<double>(events.size()) / seconds(Clock::now() - began);
-    figure.failed = !store->error().isEmpty();
-    store.reset(); // closing folds the WAL into the file
-    figure.bytesPerEvent =
-        static_cast<double>(QFileInfo(path).size()) / static_cast<double>(events.size());
+    figure.file = writeHistory(dir.filePath("history.db"), events);
+    if (!postgresUrl.empty())
+        figure.postgres = writeHistory(QString::fromStdString(postgresUrl), events);
     return figure;
 }
 

@@ -655,6 +655,22 @@ bool LockHistoryStore::commit() {
     return true;
 }
 
+std::optional<int64_t> LockHistoryStore::storedBytes() {
+    QSqlQuery query(db_);
+    if (!run(LockHistoryStoreText::tr("cannot read"), query,
+             postgres()
+                 ? "SELECT pg_total_relation_size('sources') +"
+                   " pg_total_relation_size('recordings') + pg_total_relation_size('events')"
+                   " + pg_total_relation_size('gaps') + pg_total_relation_size('checkpoints')"
+                   " + pg_total_relation_size('checkpoint_keys') +"
+                   " pg_total_relation_size('lockscope_schema')"
+                 : "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+             {}) ||
+        !query.next())
+        return std::nullopt;
+    return query.value(0).toLongLong();
+}
+
 std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter) {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
     QVariantList eventValues, gapValues;

@@ -80,6 +80,10 @@ public:
         return lastWrittenAt_;
     }
 
+    // The bytes the store takes, every source's: a file's pages, or a database's LockScope
+    // tables with their indexes. Nothing when the read failed (error() says why).
+    std::optional<int64_t> storedBytes();
+
     // Reading: nothing when a read failed (error() says why).
     std::optional<std::vector<HistoryEntry>> entries(const Filter& filter);
     std::optional<std::vector<HistoryCheckpoint>> checkpoints();

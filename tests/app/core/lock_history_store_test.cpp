@@ -193,8 +193,14 @@ private slots:
         {
             auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
             QVERIFY2(store, qPrintable(problem));
+            const auto empty = store->storedBytes();
+            QVERIFY2(empty, qPrintable(store->error()));
             for (int i = 0; i < count; ++i)
                 QVERIFY(store->write(lockEvent(etcd::LockEventKind::Enqueued, "k", 2 + i)));
+            // At least the key bytes of every event are stored.
+            const auto full = store->storedBytes();
+            QVERIFY2(full, qPrintable(store->error()));
+            QVERIFY2(*full - *empty > int64_t(count) * 20, qPrintable(QString::number(*full)));
             // Before any commit() of ours, the first batch is readable by another connection.
             auto reader = LockHistoryStore::openForReading(path, problem);
             QVERIFY2(reader, qPrintable(problem));
