@@ -1,6 +1,7 @@
 #include "app/ctl/exporter_command.h"
 
 #include "app/core/guarded_post.h"
+#include "app/core/history_location.h"
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/termination_signals.h"
@@ -102,7 +103,7 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
 
     QString problem;
     const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
-    if (!every)
+    if (!every || !HistoryLocation::parse(args->values["record"], problem))
         return usageError(problem);
     std::unique_ptr<LockRecording> recording;
     if (const QString location = args->values["record"]; !location.isEmpty())

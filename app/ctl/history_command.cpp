@@ -1,5 +1,6 @@
 #include "app/ctl/history_command.h"
 
+#include "app/core/history_location.h"
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_history_report.h"
@@ -239,6 +240,8 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
                                              "2026-11-27T03:10:00Z, not \"%2\"")
                              .arg(option->names().constFirst(), parser.value(*option)));
     QString problem;
+    if (!HistoryLocation::parse(positional.first(), problem))
+        return usageProblem(command, problem);
     const auto store = LockHistoryStore::openForReading(positional.first(), problem, source);
     const auto entries = store ? store->entries(filter) : std::nullopt;
     if (!entries) {

@@ -1,5 +1,6 @@
 #include "app/ctl/record_command.h"
 
+#include "app/core/history_location.h"
 #include "app/core/key_text.h"
 #include "app/core/termination_signals.h"
 #include "app/ctl/lock_recording.h"
@@ -48,7 +49,7 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
                                         "--to FILE or --to URL is needed: where to record"));
     QString problem;
     const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
-    if (!every)
+    if (!every || !HistoryLocation::parse(location, problem))
         return usageProblem(arguments.constFirst(), problem);
 
     auto recording = LockRecording::open(location, connection, args->prefix, *every,

@@ -712,6 +712,15 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest,
     EXPECT_TRUE(says(unreachableLines, "cannot open: connection to server at \"127.0.0.1\""))
         << unreachableLines.front();
     noPassword(unreachableLines);
+    // A URL without its database is the user's to fix (exit code 2), shown without its password.
+    const auto [noDatabase, noDatabaseLines] =
+        runToEnd({"history", "postgresql://lockscope:secret@127.0.0.1"});
+    EXPECT_EQ(noDatabase, 2);
+    EXPECT_TRUE(says(noDatabaseLines, "postgresql://lockscope@127.0.0.1 is no PostgreSQL URL "
+                                      "LockScope can use: write it as "
+                                      "postgresql://user[:password]@host[:port]/dbname"))
+        << noDatabaseLines.front();
+    noPassword(noDatabaseLines);
 }
 
 // Without Qt's PostgreSQL driver (a lockscopectl whose qt.conf shows it Qt's SQLite driver alone),
