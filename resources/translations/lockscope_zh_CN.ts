@@ -223,6 +223,13 @@
     </message>
 </context>
 <context>
+    <name>HistoryLocation</name>
+    <message>
+        <source>%1 is no PostgreSQL URL LockScope can use: write it as postgresql://user[:password]@host[:port]/dbname</source>
+        <translation>%1 不是 LockScope 可用的 PostgreSQL URL：请写成 postgresql://user[:password]@host[:port]/dbname</translation>
+    </message>
+</context>
+<context>
     <name>KeyText</name>
     <message>
         <source>bad escape &quot;\%1&quot; at byte %2: write \xNN (two hex digits) for a byte or \\ for a backslash</source>
@@ -321,16 +328,56 @@
         <translation>无法记录</translation>
     </message>
     <message>
-        <source>it records the locks under %1, not %2: record into another file</source>
-        <translation>它记录的是 %1 下的锁，而不是 %2：请记录到另一个文件</translation>
-    </message>
-    <message>
         <source>event %1 is of no kind or recipe this build knows (%2, %3)</source>
         <translation>事件 %1 的类型或配方不为本版本所知（%2，%3）</translation>
     </message>
     <message>
         <source>a checkpoint key of a recipe this build does not know (%1)</source>
         <translation>检查点中的键属于本版本不认识的配方（%1）</translation>
+    </message>
+    <message>
+        <source> (give the user&apos;s password in the URL, postgresql://user:password@host/dbname, or in PGPASSWORD)</source>
+        <translation>（请在 URL 中给出该用户的密码，如 postgresql://user:password@host/dbname，或放在 PGPASSWORD 中）</translation>
+    </message>
+    <message>
+        <source> (LockScope records into a database that exists: create it first, with createdb)</source>
+        <translation>（LockScope 只记录到已存在的数据库：请先用 createdb 创建它）</translation>
+    </message>
+    <message>
+        <source> (the connection to PostgreSQL was lost; what was committed before this is kept)</source>
+        <translation>（与 PostgreSQL 的连接已断开；此前已提交的内容仍然保留）</translation>
+    </message>
+    <message>
+        <source>Qt&apos;s PostgreSQL driver (QPSQL) is missing: install libqt6sql6-psql</source>
+        <translation>缺少 Qt 的 PostgreSQL 驱动（QPSQL）：请安装 libqt6sql6-psql</translation>
+    </message>
+    <message>
+        <source>no LockScope history in it yet: record into it first</source>
+        <translation>其中还没有 LockScope 历史：请先向其中记录</translation>
+    </message>
+    <message>
+        <source>it holds tables of something else, not a LockScope history: give LockScope a database of its own</source>
+        <translation>其中是别的程序的表，不是 LockScope 历史：请给 LockScope 一个专用的数据库</translation>
+    </message>
+    <message>
+        <source>another recorder is recording the locks under %1 of %2 into it now: stop that one first, or record another prefix or cluster</source>
+        <translation>另一个记录器正在把 %2 的 %1 下的锁记录到其中：请先停止那个记录器，或记录其他前缀或集群</translation>
+    </message>
+    <message>
+        <source>%1 = the locks under %2 of %3</source>
+        <translation>%1 = %3 的 %2 下的锁</translation>
+    </message>
+    <message>
+        <source>a cluster of no name</source>
+        <translation>一个未命名的集群</translation>
+    </message>
+    <message>
+        <source>it holds no source %1; its sources: %2</source>
+        <translation>其中没有来源 %1；它的来源：%2</translation>
+    </message>
+    <message>
+        <source>it holds the histories of %1 sources; read one with --source ID: %2</source>
+        <translation>其中有 %1 个来源的历史；请用 --source ID 读取其中一个：%2</translation>
     </message>
 </context>
 <context>
@@ -3400,14 +3447,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         </translation>
     </message>
     <message>
-        <source>Also record every lock event, checkpoint and gap into this SQLite file, as lockscopectl record does; if a write fails the metrics are served on, and the exit code is 1.</source>
-        <translation>同时像 lockscopectl record 一样，把每个锁事件、检查点和监视中断记录到此 SQLite 文件中；写入失败时继续提供指标，退出码为 1。</translation>
-    </message>
-    <message>
-        <source>List the lock events and gaps recorded in FILE (by lockscopectl record), or with --report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), expiries, losses and the longest waits with the holders they waited behind. T is a revision (a whole number) or an ISO 8601 time, UTC unless it names its offset (2026-11-27T03:10:00Z); both ends are included. Reads FILE only; exit code 1 when it cannot be read (missing, damaged, of a newer LockScope).</source>
-        <translation>列出 FILE 中（由 lockscopectl record）记录的锁事件和监视中断；使用 --report 时按锁列出：获取次数、持有和等待时间（p50、p99、最大值，单位毫秒）、过期、丢失，以及最长的等待和它们排在其后的持有者。T 是修订号（整数）或 ISO 8601 时间，未注明时区偏移时为 UTC（2026-11-27T03:10:00Z）；两端都包含在内。只读取 FILE；无法读取时（不存在、已损坏、来自更新版本的 LockScope）退出码为 1。</translation>
-    </message>
-    <message>
         <source>Print per lock what the events say, instead of the events.</source>
         <translation>按锁打印事件所说明的情况，而不是事件本身。</translation>
     </message>
@@ -3422,14 +3461,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>Up to this revision or time.</source>
         <translation>直到此修订号或时间为止。</translation>
-    </message>
-    <message>
-        <source>The recording (lockscopectl record --to FILE).</source>
-        <translation>记录文件（lockscopectl record --to FILE）。</translation>
-    </message>
-    <message>
-        <source>one FILE is needed, the recording to read</source>
-        <translation>需要一个 FILE，即要读取的记录</translation>
     </message>
     <message>
         <source>--lock: %1</source>
@@ -3456,18 +3487,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>列出记录中的内容：FILE [--lock NAME] [--since T] [--until T] [--report]（--json）。</translation>
     </message>
     <message>
-        <source>The SQLite file to record into: created when missing, appended to (after a gap) when it holds a recording of the same PREFIX.</source>
-        <translation>要记录到的 SQLite 文件：不存在时创建；已包含同一 PREFIX 的记录时追加（其间记为一次中断）。</translation>
-    </message>
-    <message>
-        <source>Record every lock event under PREFIX (with its revision, time, key, lease and fencing token), checkpoints of the whole lock state, and every gap in the watch into FILE, until interrupted. Read it with lockscopectl history. Exit code 1 when FILE cannot be recorded into (damaged, of a newer LockScope, read-only, disk full): what was recorded before stays.</source>
-        <translation>把 PREFIX 下的每个锁事件（及其修订号、时间、键、租约和防护令牌）、完整锁状态的检查点以及监视中的每次中断记录到 FILE，直到被中断。用 lockscopectl history 读取。无法记录到 FILE 时（已损坏、来自更新版本的 LockScope、只读、磁盘已满）退出码为 1：此前记录的内容仍然保留。</translation>
-    </message>
-    <message>
-        <source>--to FILE is needed: where to record</source>
-        <translation>需要 --to FILE：记录到哪里</translation>
-    </message>
-    <message>
         <source>recording the locks under %1 into %2</source>
         <translation>正在把 %1 下的锁记录到 %2</translation>
     </message>
@@ -3486,6 +3505,42 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>revision %1 is not reached yet: etcd is at %2.</source>
         <translation>修订号 %1 尚未到达：etcd 当前为 %2。</translation>
+    </message>
+    <message>
+        <source>Also record every lock event, checkpoint and gap into this SQLite file or PostgreSQL database (postgresql://...), as lockscopectl record --to does; if a write fails the metrics are served on, and the exit code is 1.</source>
+        <translation>同时把每个锁事件、检查点和中断记录到这个 SQLite 文件或 PostgreSQL 数据库（postgresql://...），与 lockscopectl record --to 相同；写入失败时仍继续提供指标，退出码为 1。</translation>
+    </message>
+    <message>
+        <source>List the lock events and gaps recorded in FILE or in a PostgreSQL database (URL, postgresql://user[:password]@host[:port]/dbname, the password perhaps in PGPASSWORD) by lockscopectl record, or with --report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), expiries, losses and the longest waits with the holders they waited behind. T is a revision (a whole number) or an ISO 8601 time, UTC unless it names its offset (2026-11-27T03:10:00Z); both ends are included. Reads only; exit code 1 when it cannot be read (missing, damaged, of a newer LockScope, the server unreachable or refusing the password, holding several sources and no --source).</source>
+        <translation>列出 lockscopectl record 记录在 FILE 或 PostgreSQL 数据库（URL，postgresql://user[:password]@host[:port]/dbname，密码也可放在 PGPASSWORD 中）中的锁事件和中断；使用 --report 时按锁列出：获取次数、持有和等待时间（p50、p99、最大值，单位 ms）、过期、丢失，以及最长的等待和所等待的持有者。T 是修订号（整数）或 ISO 8601 时间，除非注明时区偏移否则为 UTC（2026-11-27T03:10:00Z）；两端都包含。只读取；无法读取时（不存在、已损坏、来自更新版本的 LockScope、服务器无法连接或拒绝密码、有多个来源而未给出 --source）退出码为 1。</translation>
+    </message>
+    <message>
+        <source>Which recording to read when several recorders (other prefixes or clusters) share the store: its number, as the message listing them says.</source>
+        <translation>多个记录器（其他前缀或集群）共用同一存储时要读取哪个记录：它的编号，即列出它们的消息中所给的编号。</translation>
+    </message>
+    <message>
+        <source>The recording (lockscopectl record --to FILE|URL).</source>
+        <translation>记录（lockscopectl record --to FILE|URL）。</translation>
+    </message>
+    <message>
+        <source>one FILE or URL is needed, the recording to read</source>
+        <translation>需要一个 FILE 或 URL，即要读取的记录</translation>
+    </message>
+    <message>
+        <source>--source wants a recording&apos;s number, like 2, not &quot;%1&quot;</source>
+        <translation>--source 需要一个记录的编号，如 2，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>The SQLite file to record into (created when missing), or a PostgreSQL database that several recorders share, as postgresql://user[:password]@host[:port]/dbname (the password may come from PGPASSWORD instead). A recording of the same PREFIX and endpoints there is appended to, after a gap.</source>
+        <translation>要记录到的 SQLite 文件（不存在时创建），或多个记录器共用的 PostgreSQL 数据库，写成 postgresql://user[:password]@host[:port]/dbname（密码也可来自 PGPASSWORD）。其中已有相同 PREFIX 和端点的记录时，在一次中断之后接着追加。</translation>
+    </message>
+    <message>
+        <source>Record every lock event under PREFIX (with its revision, time, key, lease and fencing token), checkpoints of the whole lock state, and every gap in the watch into FILE or a PostgreSQL database, until interrupted. Read it with lockscopectl history. Exit code 1 when it cannot be recorded into (damaged, of a newer LockScope, read-only, disk full, the server unreachable or refusing the password, Qt&apos;s PostgreSQL driver missing): what was recorded before stays.</source>
+        <translation>把 PREFIX 下的每个锁事件（及其修订号、时间、键、租约和防护令牌）、完整锁状态的检查点以及监视中的每次中断记录到 FILE 或 PostgreSQL 数据库，直到被中断。用 lockscopectl history 读取。无法记录时（已损坏、来自更新版本的 LockScope、只读、磁盘已满、服务器无法连接或拒绝密码、缺少 Qt 的 PostgreSQL 驱动）退出码为 1：此前记录的内容仍然保留。</translation>
+    </message>
+    <message>
+        <source>--to FILE or --to URL is needed: where to record</source>
+        <translation>需要 --to FILE 或 --to URL：记录到哪里</translation>
     </message>
 </context>
 </TS>
