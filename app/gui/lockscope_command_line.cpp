@@ -35,6 +35,13 @@ LockscopeCommandLine::LockscopeCommandLine()
                     QCoreApplication::translate("LockscopeCommandLine", "prefix"))
     , readOnlyOption_("read-only", QCoreApplication::translate("LockscopeCommandLine",
                                                                "Hide every action that writes."))
+    , historyOption_("history",
+                     QCoreApplication::translate(
+                         "LockscopeCommandLine",
+                         "Replay a recorded lock history (a file that lockscopectl record or the "
+                         "exporter's --record wrote, or a postgresql:// URL) instead of "
+                         "connecting: its events on a time scrubber, the locks as they stood."),
+                     QCoreApplication::translate("LockscopeCommandLine", "file|url"))
     , debugOption_("debug",
                    QCoreApplication::translate("LockscopeCommandLine",
                                                "Also print gRPC's own log lines to stderr.")) {
@@ -46,8 +53,8 @@ LockscopeCommandLine::LockscopeCommandLine()
     ConnectionOptions::addFlags(
         parser_, QCoreApplication::translate("LockscopeCommandLine",
                                              "none: LockScope starts a sandbox etcd of its own"));
-    parser_.addOptions(
-        {sandboxOption_, etcdOption_, noLabOption_, prefixOption_, readOnlyOption_, debugOption_});
+    parser_.addOptions({sandboxOption_, etcdOption_, noLabOption_, prefixOption_, readOnlyOption_,
+                        historyOption_, debugOption_});
 }
 
 bool LockscopeCommandLine::parse(const QStringList& arguments) {
@@ -100,6 +107,12 @@ void LockscopeCommandLine::printText() {
     }
     parser_.process(arguments_); // prints --help or --help-all (with Qt's options) and exits
     std::exit(0);
+}
+
+std::optional<QString> LockscopeCommandLine::history() const {
+    if (!parser_.isSet(historyOption_))
+        return std::nullopt;
+    return parser_.value(historyOption_);
 }
 
 bool LockscopeCommandLine::sandboxAsked() const {

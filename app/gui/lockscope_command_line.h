@@ -35,6 +35,8 @@ public:
     // --prefix as typed (escapes checked by parse()); std::nullopt when not given.
     std::optional<QString> prefix() const;
     bool readOnly() const;
+    // --history: a recording to replay instead of connecting.
+    std::optional<QString> history() const;
     bool debug() const;
     // The connection flags and ETCDCTL_* variables; std::nullopt with `error` set when wrong.
     std::optional<ConnectionOptions> connection(const QProcessEnvironment& environment,
@@ -49,6 +51,7 @@ private:
     QCommandLineOption noLabOption_;
     QCommandLineOption prefixOption_;
     QCommandLineOption readOnlyOption_;
+    QCommandLineOption historyOption_;
     QCommandLineOption debugOption_;
     QStringList arguments_; // as parsed: --sandbox=N is --sandbox
     int sandboxMembers_ = 1;

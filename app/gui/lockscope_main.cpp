@@ -3,6 +3,7 @@
 #include "app/core/lossless_arguments.h"
 #include "app/core/termination_signals.h"
 #include "app/core/ui_language.h"
+#include "app/gui/history_replay_window.h"
 #include "app/gui/lockscope_command_line.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/grpc_log.h"
@@ -88,6 +89,11 @@ int main(int argc, char* argv[]) {
         return usageError(problem);
 
     TerminationSignals quitOnSignals;
+    if (const auto history = commandLine.history()) {
+        auto* replay = new HistoryReplayWindow(*history); // deletes itself when closed
+        replay->show();
+        return QApplication::exec();
+    }
     int exitCode = 0;
     {
         MainWindow window;

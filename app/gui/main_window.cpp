@@ -18,6 +18,7 @@
 #include "app/gui/connection_profiles.h"
 #include "app/gui/connection_status.h"
 #include "app/gui/help_menu.h"
+#include "app/gui/history_replay_window.h"
 #include "app/gui/lab_page.h"
 #include "app/gui/lock_actions_bar.h"
 #include "app/gui/locks_page.h"
@@ -39,6 +40,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QFileDialog>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -160,6 +162,9 @@ void MainWindow::createMenus(QTabWidget* pages) {
     auto* exportAction = fileMenu->addAction(tr("&Export event log…"));
     exportAction->setObjectName("exportEventLogAction");
     connect(exportAction, &QAction::triggered, locksPage_, &LocksPage::chooseEventLogFile);
+    auto* openHistoryAction =
+        fileMenu->addAction(tr("Open &history…"), this, &MainWindow::chooseHistory);
+    openHistoryAction->setObjectName("openHistoryAction");
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -565,6 +570,15 @@ QString MainWindow::originLabel() const {
 
 void MainWindow::startLabDemoWhenConnected() {
     labDemo_ = true;
+}
+
+void MainWindow::chooseHistory() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open a recorded lock history"), QString(),
+                                     tr("Lock histories (*.db *.sqlite);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    (new HistoryReplayWindow(path, this))->show(); // deletes itself when closed
 }
 
 void MainWindow::chooseConnection() {

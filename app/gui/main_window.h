@@ -104,6 +104,8 @@ private:
     QString originLabel() const;
     void createMenus(QTabWidget* pages);
     void chooseConnection();
+    // File ▸ Open history…: a recording, replayed in a window of its own.
+    void chooseHistory();
     void endWorkspace();
     void showLiveness(bool live, const QString& why);
     void restoreSettings();

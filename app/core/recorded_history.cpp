@@ -1,0 +1,82 @@
+#include "app/core/recorded_history.h"
+
+#include "app/core/lock_history_store.h"
+
+namespace lockscope {
+
+RecordedHistory::RecordedHistory(QString location, Callbacks callbacks)
+    : location_(std::move(location))
+    , callbacks_(std::move(callbacks)) {}
+
+RecordedHistory::~RecordedHistory() = default;
+
+void RecordedHistory::open() {
+    QString problem;
+    auto store = LockHistoryStore::openForReading(location_, problem);
+    if (!store) {
+        callbacks_.failed(problem);
+        return;
+    }
+    auto checkpoints = store->checkpoints();
+    auto entries = checkpoints ? store->entries({}) : std::nullopt;
+    if (!entries) {
+        callbacks_.failed(store->error());
+        return;
+    }
+    checkpoints_ = std::move(*checkpoints);
+    entries_ = std::move(*entries);
+    auto summary = std::make_shared<RecordedHistorySummary>();
+    summary->location = store->location().shown;
+    summary->source = QString::fromStdString(store->source().name);
+    summary->prefix = QString::fromStdString(store->prefix());
+    summary->moments.reserve(entries_.size());
+    for (const auto& entry : entries_) {
+        RecordedMoment moment;
+        if (const auto* event = std::get_if<etcd::LockEvent>(&entry)) {
+            moment = {event->revision, event->observedAt, event->kind, event->lock,
+                      event->kind == etcd::LockEventKind::Acquired ? event->waited : std::nullopt};
+        } else {
+            const auto& gap = std::get<HistoryGap>(entry);
+            moment = {gap.revision, gap.until, std::nullopt, {}, std::nullopt};
+            ++summary->gaps;
+        }
+        summary->moments.push_back(std::move(moment));
+    }
+    callbacks_.opened(std::move(summary));
+}
+
+void RecordedHistory::replay(std::size_t index) {
+    if (index >= entries_.size())
+        return;
+    const HistoryEntry& entry = entries_[index];
+    const int64_t revision = std::holds_alternative<etcd::LockEvent>(entry)
+                                 ? std::get<etcd::LockEvent>(entry).revision
+                                 : std::get<HistoryGap>(entry).revision;
+    auto replayed = replayAt(checkpoints_, entries_, revision);
+    auto moment = std::make_shared<ReplayedMoment>();
+    moment->moment = index;
+    moment->revision = revision;
+    if (replayed) {
+        moment->state = replayed->state();
+        moment->inGap = replayed->inGap;
+    }
+    callbacks_.replayed(std::move(moment));
+}
+
+std::optional<std::size_t> nextMoment(const std::vector<RecordedMoment>& moments, std::size_t from,
+                                      const std::function<bool(const RecordedMoment&)>& wanted) {
+    for (std::size_t i = from + 1; i < moments.size(); ++i)
+        if (wanted(moments[i]))
+            return i;
+    return std::nullopt;
+}
+
+std::optional<std::size_t> longestWaitMoment(const std::vector<RecordedMoment>& moments) {
+    std::optional<std::size_t> longest;
+    for (std::size_t i = 0; i < moments.size(); ++i)
+        if (moments[i].waited && (!longest || *moments[i].waited > *moments[*longest].waited))
+            longest = i;
+    return longest;
+}
+
+} // namespace lockscope

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "app/core/history_replay.h"
+#include "app/core/lock_history.h"
+
+#include <QObject>
+#include <QString>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace lockscope {
+
+// A moment of a recording that a replay can stop at: one recorded event or gap, in recorded
+// order.
+struct RecordedMoment {
+    int64_t revision = 0;
+    std::chrono::system_clock::time_point at;        // when the event was seen; a gap's end
+    std::optional<etcd::LockEventKind> kind;         // none for a gap
+    std::string lock;                                // the event's
+    std::optional<std::chrono::milliseconds> waited; // an Acquired event's wait
+};
+
+// What a recording holds, for a replay's scrubber.
+struct RecordedHistorySummary {
+    QString location; // as shown: the path, or the URL without its password
+    QString source;   // the cluster recorded
+    QString prefix;
+    std::vector<RecordedMoment> moments;
+    int gaps = 0;
+};
+
+// The locks at one moment of a recording.
+struct ReplayedMoment {
+    std::size_t moment = 0;
+    int64_t revision = 0;
+    etcd::LockMonitorState state; // without TTLs or values, which a recording does not keep
+    std::optional<HistoryGap> inGap;
+};
+
+// A recording opened for replay, on a thread of its own (never the GUI thread: reading and
+// replaying wait on the disk or the server, and replaying walks the events). Opens its store
+// read-only and reads it whole once; each replay() then answers with the locks at one moment.
+// The callbacks run on its thread: a window posts what they carry to its own (postGuarded).
+class RecordedHistory : public QObject {
+    Q_OBJECT
+public:
+    struct Callbacks {
+        std::function<void(std::shared_ptr<const RecordedHistorySummary>)> opened;
+        std::function<void(const QString& problem)> failed;
+        std::function<void(std::shared_ptr<const ReplayedMoment>)> replayed;
+    };
+
+    RecordedHistory(QString location, Callbacks callbacks);
+    ~RecordedHistory() override;
+
+    // On its thread: reads the recording (opened or failed).
+    void open();
+    // On its thread: the locks at moment `index` of the summary (replayed; nothing before
+    // open() succeeded or for an index past the end).
+    void replay(std::size_t index);
+
+private:
+    const QString location_;
+    const Callbacks callbacks_;
+    std::vector<HistoryCheckpoint> checkpoints_;
+    std::vector<HistoryEntry> entries_;
+};
+
+// The next moment after `from` that `wanted` accepts, or nothing.
+std::optional<std::size_t> nextMoment(const std::vector<RecordedMoment>& moments, std::size_t from,
+                                      const std::function<bool(const RecordedMoment&)>& wanted);
+// The moment of the longest recorded wait (an Acquired event's), or nothing.
+std::optional<std::size_t> longestWaitMoment(const std::vector<RecordedMoment>& moments);
+
+} // namespace lockscope

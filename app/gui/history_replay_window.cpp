@@ -1,0 +1,339 @@
+#include "app/gui/history_replay_window.h"
+
+#include "app/core/event_words.h"
+#include "app/core/guarded_post.h"
+#include "app/core/key_text.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
+#include "app/gui/stage_page.h"
+#include "app/gui/stage_scene_builder.h"
+#include "widgets/plain_text_delegate.h"
+#include "widgets/stage_view.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+
+QString timeText(std::chrono::system_clock::time_point at) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
+    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
+    auto* table = new QTableView(parent);
+    table->setModel(model);
+    table->setItemDelegate(new PlainTextDelegate(table));
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+} // namespace
+
+HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* parent)
+    : QMainWindow(parent)
+    , locks_(new LockListModel(this))
+    , queue_(new LockQueueModel(this)) {
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(tr("Recorded history: %1").arg(location));
+
+    banner_ = new QLabel(tr("Reading the recording…"), this);
+    banner_->setWordWrap(true);
+    banner_->setMargin(6);
+    // Amber, as every "this is not live" sign in LockScope: nothing here acts on a cluster.
+    banner_->setStyleSheet("background: #ffe7a8; color: #3d2c00;");
+
+    lockTable_ = tableOf(locks_, this);
+    // A recording keeps no lease's TTL, and the locks were no one's here.
+    lockTable_->setColumnHidden(LockListModel::Ttl, true);
+    lockTable_->setColumnHidden(LockListModel::Ours, true);
+    queueTable_ = tableOf(queue_, this);
+    for (const int column : {LockQueueModel::Ttl, LockQueueModel::GrantedTtl, LockQueueModel::Lock,
+                             LockQueueModel::Kind, LockQueueModel::Value})
+        queueTable_->setColumnHidden(column, true);
+    stage_ = new StageView(this);
+
+    auto* tables = new QSplitter(Qt::Horizontal, this);
+    tables->addWidget(lockTable_);
+    tables->addWidget(queueTable_);
+    auto* body = new QSplitter(Qt::Vertical, this);
+    body->addWidget(tables);
+    body->addWidget(stage_);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->addWidget(banner_);
+    layout->addWidget(createScrubberBar());
+    layout->addWidget(body, 1);
+    setCentralWidget(central);
+    resize(1200, 800);
+
+    connect(lockTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                selectedLock_ = current.isValid() ? locks_->lockNameAt(current.row()) : "";
+                showSelectedQueue();
+            });
+    playTimer_.setInterval(33);
+    connect(&playTimer_, &QTimer::timeout, this, &HistoryReplayWindow::playStep);
+
+    // Callbacks on the history's thread; each posts to this window, dropped once it is closed.
+    QPointer<HistoryReplayWindow> self(this);
+    RecordedHistory::Callbacks callbacks{
+        [self](std::shared_ptr<const RecordedHistorySummary> summary) {
+            postGuarded(self, [summary](HistoryReplayWindow* w) { w->showSummary(summary); });
+        },
+        [self](const QString& problem) {
+            postGuarded(self, [problem](HistoryReplayWindow* w) { w->showFailure(problem); });
+        },
+        [self](std::shared_ptr<const ReplayedMoment> moment) {
+            postGuarded(self, [moment](HistoryReplayWindow* w) { w->showReplayed(moment); });
+        }};
+    thread_ = new QThread; // ends itself after quit(): closing never waits on a read
+    thread_->setObjectName("recorded history");
+    history_ = new RecordedHistory(location, std::move(callbacks));
+    history_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, history_, &QObject::deleteLater);
+    connect(thread_, &QThread::finished, thread_, &QObject::deleteLater);
+    thread_->start();
+    postToOwnThread(history_, [](RecordedHistory* history) { history->open(); });
+}
+
+HistoryReplayWindow::~HistoryReplayWindow() {
+    thread_->quit();
+}
+
+QWidget* HistoryReplayWindow::createScrubberBar() {
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* previous = new QPushButton(tr("◀"), bar);
+    previous->setToolTip(tr("The event before"));
+    auto* next = new QPushButton(tr("▶"), bar);
+    next->setToolTip(tr("The event after"));
+    playButton_ = new QPushButton(tr("Play"), bar);
+    speed_ = new QComboBox(bar);
+    for (const int speed : {1, 10, 100})
+        speed_->addItem(tr("%1×").arg(speed), speed);
+    scrubber_ = new QSlider(Qt::Horizontal, bar);
+    scrubber_->setEnabled(false);
+    momentText_ = new QLabel(bar);
+    momentText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* nextOfLock = new QPushButton(tr("Next of this lock"), bar);
+    kind_ = new QComboBox(bar);
+    using Kind = etcd::LockEventKind;
+    for (const Kind kind : {Kind::Expired, Kind::Lost, Kind::ForceReleased, Kind::Acquired})
+        kind_->addItem(eventWord(etcd::QueueKind::Mutex, eventCause(kind)), static_cast<int>(kind));
+    auto* nextOfKind = new QPushButton(tr("Next"), bar);
+    auto* longestWait = new QPushButton(tr("Longest wait"), bar);
+
+    row->addWidget(previous);
+    row->addWidget(playButton_);
+    row->addWidget(speed_);
+    row->addWidget(next);
+    row->addWidget(scrubber_, 1);
+    row->addWidget(nextOfLock);
+    row->addWidget(kind_);
+    row->addWidget(nextOfKind);
+    row->addWidget(longestWait);
+    auto* column = new QWidget(this);
+    auto* stack = new QVBoxLayout(column);
+    stack->setContentsMargins(0, 0, 0, 0);
+    stack->addWidget(bar);
+    stack->addWidget(momentText_);
+
+    connect(scrubber_, &QSlider::valueChanged, this, [this](int value) {
+        describeMoment(static_cast<std::size_t>(value));
+        askFor(static_cast<std::size_t>(value));
+    });
+    connect(previous, &QPushButton::clicked, this,
+            [this] { scrubber_->setValue(scrubber_->value() - 1); });
+    connect(next, &QPushButton::clicked, this,
+            [this] { scrubber_->setValue(scrubber_->value() + 1); });
+    connect(playButton_, &QPushButton::clicked, this, [this] {
+        if (playing())
+            pause();
+        else
+            play(speed_->currentData().toInt());
+    });
+    connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
+        if (playing())
+            play(speed_->currentData().toInt());
+    });
+    connect(nextOfLock, &QPushButton::clicked, this, [this] {
+        jumpTo([lock = selectedLock_](const RecordedMoment& m) { return m.lock == lock; });
+    });
+    connect(nextOfKind, &QPushButton::clicked, this, [this] {
+        const auto kind = static_cast<etcd::LockEventKind>(kind_->currentData().toInt());
+        jumpTo([kind](const RecordedMoment& m) { return m.kind == kind; });
+    });
+    connect(longestWait, &QPushButton::clicked, this, [this] {
+        if (!summary_)
+            return;
+        if (const auto longest = longestWaitMoment(summary_->moments))
+            showMoment(*longest);
+        else
+            momentText_->setText(tr("No wait was recorded."));
+    });
+    for (auto* control : bar->findChildren<QWidget*>())
+        control->setEnabled(false);
+    return column;
+}
+
+void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySummary> summary) {
+    summary_ = std::move(summary);
+    banner_->setText(
+        tr("Recorded, not live: %1 of %2 under %3, in %4. %n event(s) and gaps; nothing here acts "
+           "on a cluster.",
+           nullptr, static_cast<int>(summary_->moments.size()))
+            .arg(summary_->moments.empty() ? tr("nothing") : tr("the locks"), summary_->source,
+                 summary_->prefix, summary_->location));
+    if (summary_->moments.empty()) {
+        momentText_->setText(tr("The recording holds no event yet."));
+        emit opened();
+        return;
+    }
+    for (auto* control : scrubber_->parentWidget()->findChildren<QWidget*>())
+        control->setEnabled(true);
+    scrubber_->setRange(0, static_cast<int>(summary_->moments.size()) - 1);
+    emit opened();
+    describeMoment(0);
+    askFor(0);
+}
+
+void HistoryReplayWindow::showFailure(const QString& problem) {
+    banner_->setText(tr("This recording cannot be read: %1").arg(problem));
+    emit openFailed(problem);
+}
+
+void HistoryReplayWindow::askFor(std::size_t index) {
+    if (asked_) {
+        next_ = index;
+        return;
+    }
+    asked_ = index;
+    postToOwnThread(history_, [index](RecordedHistory* history) { history->replay(index); });
+}
+
+void HistoryReplayWindow::showReplayed(std::shared_ptr<const ReplayedMoment> moment) {
+    shown_ = std::move(moment);
+    asked_.reset();
+    locks_->setState(shown_->state);
+    if (!selectedLock_.empty())
+        if (const int row = locks_->rowOfLock(selectedLock_); row >= 0)
+            lockTable_->selectRow(row);
+    stage_->setScene(stageSceneOf(shown_->state, {}, StagePage::MaxLanes));
+    showSelectedQueue();
+    describeMoment(shown_->moment);
+    emit momentShown(shown_->moment);
+    if (next_) {
+        const std::size_t index = *std::exchange(next_, std::nullopt);
+        if (index != shown_->moment)
+            askFor(index);
+    }
+}
+
+void HistoryReplayWindow::showSelectedQueue() {
+    const etcd::LockQueue* queue = nullptr;
+    if (shown_)
+        if (const auto found = shown_->state.locks.find(selectedLock_);
+            found != shown_->state.locks.end())
+            queue = &found->second;
+    const auto at = summary_ && shown_ ? summary_->moments[shown_->moment].at
+                                       : std::chrono::system_clock::now();
+    queue_->setQueue(queue, {}, std::chrono::steady_clock::now(), at);
+}
+
+void HistoryReplayWindow::describeMoment(std::size_t index) {
+    if (!summary_ || index >= summary_->moments.size())
+        return;
+    const RecordedMoment& moment = summary_->moments[index];
+    QString what =
+        moment.kind ? tr("%1 %2").arg(eventWord(etcd::QueueKind::Mutex, eventCause(*moment.kind)),
+                                      QString::fromStdString(displayKey(moment.lock)))
+                    : tr("a gap in the recording: the locks were re-read");
+    QString text = tr("%1 of %2 · revision %3 · %4 · %5")
+                       .arg(index + 1)
+                       .arg(summary_->moments.size())
+                       .arg(moment.revision)
+                       .arg(timeText(moment.at), what);
+    if (shown_ && shown_->moment == index && shown_->inGap)
+        text += tr(" · in a gap (%1): the locks as last seen before it")
+                    .arg(QString::fromStdString(shown_->inGap->reason));
+    momentText_->setText(text);
+}
+
+void HistoryReplayWindow::jumpTo(const std::function<bool(const RecordedMoment&)>& wanted) {
+    if (!summary_)
+        return;
+    if (const auto found =
+            nextMoment(summary_->moments, static_cast<std::size_t>(scrubber_->value()), wanted))
+        showMoment(*found);
+    else
+        momentText_->setText(tr("No such event after this one."));
+}
+
+void HistoryReplayWindow::showMoment(std::size_t index) {
+    if (!summary_ || summary_->moments.empty())
+        return;
+    scrubber_->setValue(static_cast<int>(std::min(index, summary_->moments.size() - 1)));
+}
+
+std::size_t HistoryReplayWindow::momentCount() const {
+    return summary_ ? summary_->moments.size() : 0;
+}
+
+std::optional<std::size_t> HistoryReplayWindow::shownMoment() const {
+    return shown_ ? std::optional(shown_->moment) : std::nullopt;
+}
+
+void HistoryReplayWindow::selectLock(const std::string& lock) {
+    selectedLock_ = lock;
+    if (const int row = locks_->rowOfLock(lock); row >= 0)
+        lockTable_->selectRow(row);
+    showSelectedQueue();
+}
+
+void HistoryReplayWindow::play(int speed) {
+    if (!summary_ || summary_->moments.empty())
+        return;
+    playSpeed_ = speed;
+    playAt_ = summary_->moments[static_cast<std::size_t>(scrubber_->value())].at;
+    playClock_ = std::chrono::steady_clock::now();
+    playButton_->setText(tr("Pause"));
+    playTimer_.start();
+}
+
+void HistoryReplayWindow::pause() {
+    playTimer_.stop();
+    playButton_->setText(tr("Play"));
+}
+
+void HistoryReplayWindow::playStep() {
+    const auto elapsed = (std::chrono::steady_clock::now() - playClock_) * playSpeed_;
+    const auto until =
+        playAt_ + std::chrono::duration_cast<std::chrono::system_clock::duration>(elapsed);
+    const auto& moments = summary_->moments;
+    std::size_t index = static_cast<std::size_t>(scrubber_->value());
+    while (index + 1 < moments.size() && moments[index + 1].at <= until)
+        ++index;
+    showMoment(index);
+    if (index + 1 >= moments.size())
+        pause();
+}
+
+} // namespace lockscope

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "app/core/recorded_history.h"
+
+#include <QMainWindow>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTableView;
+class QThread;
+
+namespace lockscope {
+
+class LockListModel;
+class LockQueueModel;
+class StageView;
+
+// A recorded lock history, replayed: a scrubber over its events, and at each one the locks, the
+// selected lock's queue and the stage as they stood then. Marked "recorded" throughout and
+// offering no action on a lock. The recording is read and replayed on a thread of its own
+// (RecordedHistory); the window only shows what comes back, the latest asked for.
+class HistoryReplayWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // `location`: a file or a postgresql:// URL (LockHistoryStore).
+    explicit HistoryReplayWindow(const QString& location, QWidget* parent = nullptr);
+    ~HistoryReplayWindow() override;
+
+    // Goes to moment `index` of the recording (clamped).
+    void showMoment(std::size_t index);
+    // How many moments (recorded events and gaps); 0 until opened.
+    std::size_t momentCount() const;
+    // The moment shown, once the first has come back.
+    std::optional<std::size_t> shownMoment() const;
+    // Plays on from the moment shown, at `speed` times the recorded pace (1, 10 or 100).
+    void play(int speed);
+    void pause();
+    bool playing() const { return playTimer_.isActive(); }
+    LockListModel* lockModel() const { return locks_; }
+    LockQueueModel* queueModel() const { return queue_; }
+    StageView* stage() const { return stage_; }
+    // Selects `lock` (its name as etcd has it) in the list, for its queue and "next of this lock".
+    void selectLock(const std::string& lock);
+
+signals:
+    // The recording was read: the scrubber is ready.
+    void opened();
+    // It could not be read: `problem` says why (also shown in the window).
+    void openFailed(const QString& problem);
+    // A moment's locks are shown.
+    void momentShown(std::size_t index);
+
+private:
+    QWidget* createScrubberBar();
+    void showSummary(std::shared_ptr<const RecordedHistorySummary> summary);
+    void showFailure(const QString& problem);
+    void showReplayed(std::shared_ptr<const ReplayedMoment> moment);
+    void askFor(std::size_t index);
+    void showSelectedQueue();
+    void describeMoment(std::size_t index);
+    void jumpTo(const std::function<bool(const RecordedMoment&)>& wanted);
+    void playStep();
+
+    QThread* thread_ = nullptr;
+    RecordedHistory* history_ = nullptr;
+    std::shared_ptr<const RecordedHistorySummary> summary_;
+    std::shared_ptr<const ReplayedMoment> shown_;
+    // One request at a time: a scrubber dragged fast asks only for where it stops.
+    std::optional<std::size_t> asked_, next_;
+    std::string selectedLock_;
+
+    QLabel* banner_ = nullptr;
+    QLabel* momentText_ = nullptr;
+    QSlider* scrubber_ = nullptr;
+    QPushButton* playButton_ = nullptr;
+    QComboBox* speed_ = nullptr;
+    QComboBox* kind_ = nullptr;
+    LockListModel* locks_ = nullptr;
+    LockQueueModel* queue_ = nullptr;
+    QTableView* lockTable_ = nullptr;
+    QTableView* queueTable_ = nullptr;
+    StageView* stage_ = nullptr;
+
+    QTimer playTimer_;
+    int playSpeed_ = 1;
+    // Where the play is, in the recording's time, and when that was on our clock.
+    std::chrono::system_clock::time_point playAt_;
+    std::chrono::steady_clock::time_point playClock_;
+};
+
+} // namespace lockscope

@@ -1,0 +1,136 @@
+// The replay window on a real SQLite recording: the scrubber goes through its events, each
+// moment shows the locks and the selected queue as they stood, play reaches the end, and a
+// file that is no recording says why. Nothing in it acts on a cluster: it has no connection.
+#include "app/core/lock_history_store.h"
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_queue_model.h"
+#include "app/gui/history_replay_window.h"
+#include "support/qtest_registry.h"
+
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lockscope;
+using namespace std::chrono_literals;
+using Kind = etcd::LockEventKind;
+
+namespace {
+
+const auto t0 = std::chrono::system_clock::time_point(1'795'000'000'000ms);
+const std::string lock = "/locks/job";
+
+etcd::LockEvent lockEvent(Kind kind, const std::string& lease, int64_t revision,
+                          int64_t createRevision) {
+    etcd::LockEvent e{};
+    e.kind = kind;
+    e.lock = lock;
+    e.key = lock + "/" + lease;
+    e.lease = std::stoll(lease, nullptr, 16);
+    e.revision = revision;
+    e.createRevision = createRevision;
+    e.observedAt = t0 + std::chrono::seconds(revision);
+    return e;
+}
+
+} // namespace
+
+class HistoryReplayWindowIntegrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(dir.isValid());
+        path = dir.filePath("locks.db");
+        QString problem;
+        auto store = LockHistoryStore::openForWriting(path, "127.0.0.1:2379", "/locks/", problem);
+        QVERIFY2(store, qPrintable(problem));
+        QVERIFY(store->write(HistoryCheckpoint{1, t0 + 1s, "start", {}}));
+        // 1a holds, 2b waits behind it, 1a releases and 2b holds, 2b's lease expires.
+        etcd::LockEvent acquired = lockEvent(Kind::Acquired, "1a", 2, 2);
+        acquired.waited = 0ms;
+        etcd::LockEvent handedOn = lockEvent(Kind::Acquired, "2b", 4, 3);
+        handedOn.waited = 1000ms;
+        for (const auto& e :
+             {lockEvent(Kind::Enqueued, "1a", 2, 2), acquired,
+              lockEvent(Kind::Enqueued, "2b", 3, 3), lockEvent(Kind::Released, "1a", 4, 2),
+              handedOn, lockEvent(Kind::Expired, "2b", 5, 3)})
+            QVERIFY(store->write(e));
+        QVERIFY2(store->commit(), qPrintable(store->error()));
+    }
+
+    void scrubsThroughTheLocksAsTheyStood() {
+        auto* window = new HistoryReplayWindow(path);
+        QPointer<HistoryReplayWindow> guard(window);
+        QSignalSpy opened(window, &HistoryReplayWindow::opened);
+        QSignalSpy shown(window, &HistoryReplayWindow::momentShown);
+        window->show();
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(window->momentCount(), std::size_t{6});
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+
+        // Moment 2: 2b enqueued behind 1a.
+        window->showMoment(2);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(2));
+        QCOMPARE(window->lockModel()->rowCount(), 1);
+        const QModelIndex waiting = window->lockModel()->index(0, LockListModel::Waiters);
+        QCOMPARE(window->lockModel()->data(waiting).toString(), QString("1"));
+        window->selectLock(lock);
+        QCOMPARE(window->queueModel()->rowCount(), 2);
+        QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
+        QCOMPARE(window->queueModel()->entryAt(1).key, lock + "/2b");
+
+        // Moment 4: 2b holds alone; its hold is as old as the recording says, not as the clock.
+        window->showMoment(4);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(4));
+        QCOMPARE(window->queueModel()->rowCount(), 1);
+        QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/2b");
+        QVERIFY(window->queueModel()->ageOf(0) < 1s);
+
+        // The last: the lock is gone.
+        window->showMoment(5);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(5));
+        QCOMPARE(window->lockModel()->rowCount(), 0);
+
+        // Played at 100x from the start, it reaches the end (4 s recorded: 40 ms) and stops.
+        window->showMoment(0);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        window->play(100);
+        QTRY_COMPARE_WITH_TIMEOUT(window->shownMoment(), std::optional<std::size_t>(5), 10000);
+        QTRY_VERIFY(!window->playing());
+
+        // No button of the window acts on a lock: it moves through the recording only.
+        for (const auto* button : window->findChildren<QPushButton*>())
+            QVERIFY2(!button->text().contains("Release") && !button->text().contains("Acquire"),
+                     qPrintable(button->text()));
+
+        // Closed while a replay is on its way: the late answer is dropped.
+        window->showMoment(3);
+        window->close();
+        QTRY_VERIFY(guard.isNull());
+        QTest::qWait(200);
+    }
+
+    void aFileThatIsNoRecordingSaysWhy() {
+        const QString other = dir.filePath("notes.txt");
+        QFile file(other);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a database");
+        file.close();
+        auto* window = new HistoryReplayWindow(other);
+        QSignalSpy failed(window, &HistoryReplayWindow::openFailed);
+        window->show();
+        QVERIFY(failed.wait(10000));
+        QVERIFY(!failed.at(0).at(0).toString().isEmpty());
+        QCOMPARE(window->momentCount(), std::size_t{0});
+        window->close();
+    }
+
+private:
+    QTemporaryDir dir;
+    QString path;
+};
+
+LOCKSCOPE_QTEST_MAIN(HistoryReplayWindowIntegrationTest)
+#include "history_replay_window_integration_test.moc"
