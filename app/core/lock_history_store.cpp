@@ -175,6 +175,11 @@ LockHistoryStore::LockHistoryStore(HistoryLocation location, QString connectionN
 LockHistoryStore::~LockHistoryStore() {
     if (inTransaction_)
         commit();
+    // Let go of the source now: the server ends the session's process, and its locks, only
+    // some time after the connection closes, and a recorder started again at once would be
+    // refused meanwhile.
+    if (sourceLocked_)
+        exec(QString("SELECT pg_advisory_unlock(%1, %2)").arg(applicationId).arg(source_.id));
     insertEvent_.reset();
     insertGap_.reset();
     insertCheckpoint_.reset();
@@ -369,15 +374,14 @@ std::optional<LockHistoryStore::Schema> LockHistoryStore::readSchema() {
         schema.version = query.value(1).toInt();
         return schema;
     }
-    if (!one("PRAGMA application_id"))
+    // One statement, one snapshot: read apart, a recorder setting up a new file meanwhile could
+    // be seen half way (tables made, no application id yet).
+    if (!one("SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master)"
+             " FROM pragma_application_id() AS a, pragma_user_version() AS v"))
         return std::nullopt;
     schema.applicationId = query.value(0).toLongLong();
-    if (!one("PRAGMA user_version"))
-        return std::nullopt;
-    schema.version = query.value(0).toInt();
-    if (!one("SELECT count(*) FROM sqlite_master"))
-        return std::nullopt;
-    schema.empty = query.value(0).toInt() == 0;
+    schema.version = query.value(1).toInt();
+    schema.empty = query.value(2).toInt() == 0;
     return schema;
 }
 
@@ -457,7 +461,8 @@ bool LockHistoryStore::joinSource(const std::string& sourceName, const std::stri
                  {}) ||
             !query.next())
             return fail(cannotWrite, query);
-        if (!query.value(0).toBool())
+        sourceLocked_ = query.value(0).toBool();
+        if (!sourceLocked_)
             return fail(LockHistoryStoreText::tr("cannot record"),
                         LockHistoryStoreText::tr(
                             "another recorder is recording the locks under %1 of %2 into it now: "

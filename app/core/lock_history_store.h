@@ -138,6 +138,7 @@ private:
     int version_ = 0; // the store's schema when opened
     int pendingRows_ = 0;
     bool inTransaction_ = false;
+    bool sourceLocked_ = false; // PostgreSQL's advisory lock on the source, for a writer
 };
 
 } // namespace lockscope
