@@ -24,8 +24,9 @@ mvccpb::KeyValue keyValue(const std::string& key, int64_t lease, int64_t createR
 // repeats a key already put (an Enqueued one) or is its only trace (a single-key lock's holder).
 class Replayer {
 public:
-    explicit Replayer(etcd::LockTable& table)
-        : table_(table) {}
+    Replayer(etcd::LockTable& table, std::set<std::string>& elections)
+        : table_(table)
+        , elections_(elections) {}
 
     void load(const HistoryCheckpoint& checkpoint) {
         std::vector<mvccpb::KeyValue> kvs;
@@ -33,11 +34,13 @@ public:
         for (const HistoryKey& key : checkpoint.keys) {
             kvs.push_back(keyValue(key.key, key.lease, key.createRevision, key.modRevision));
             present_.insert(key.key);
+            noteRecipe(key.lock, key.recipe);
         }
         table_.load(kvs, checkpoint.revision, checkpoint.at);
     }
 
     void apply(const etcd::LockEvent& event) {
+        noteRecipe(event.lock, event.recipe);
         using Kind = etcd::LockEventKind;
         switch (event.kind) {
         case Kind::Enqueued:
@@ -63,6 +66,13 @@ public:
     }
 
 private:
+    void noteRecipe(const std::string& lock, etcd::QueueKind recipe) {
+        if (recipe == etcd::QueueKind::Election)
+            elections_.insert(lock);
+        else
+            elections_.erase(lock);
+    }
+
     void put(const etcd::LockEvent& event, int64_t createRevision) {
         mvccpb::Event put;
         put.set_type(mvccpb::Event::PUT);
@@ -72,6 +82,7 @@ private:
     }
 
     etcd::LockTable& table_;
+    std::set<std::string>& elections_;
     std::set<std::string> present_;
 };
 
@@ -83,6 +94,10 @@ etcd::LockMonitorState ReplayedLocks::state() const {
     state.live = true;
     state.locks = table.locks();
     state.anomalies = table.anomalies();
+    for (const std::string& name : elections)
+        if (const auto lock = state.locks.find(name);
+            lock != state.locks.end() && lock->second.kind() == etcd::QueueKind::Mutex)
+            lock->second.assumed = etcd::QueueKind::Election;
     return state;
 }
 
@@ -95,8 +110,8 @@ std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& chec
             start = &checkpoint;
     if (!start)
         return std::nullopt;
-    ReplayedLocks replayed{revision, start->revision, etcd::LockTable(recipe), std::nullopt};
-    Replayer replayer(replayed.table);
+    ReplayedLocks replayed{revision, start->revision, etcd::LockTable(recipe), std::nullopt, {}};
+    Replayer replayer(replayed.table, replayed.elections);
     replayer.load(*start);
     // Events at the checkpoint's revision are in it already. A gap spans the revisions from the
     // last one recorded before it (an event's, or a checkpoint's) to the one re-read after it.

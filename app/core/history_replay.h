@@ -4,6 +4,8 @@
 #include "etcdclient/locks/lock_table.h"
 
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace lockscope {
@@ -19,6 +21,9 @@ struct ReplayedLocks {
     // The revision falls in a gap of the recording: what happened in it was not seen, so the
     // locks are as last seen before it.
     std::optional<HistoryGap> inGap;
+    // The locks recorded as elections: a live view tells one by its values too (a candidate's
+    // proposal), which a recording does not keep.
+    std::set<std::string> elections;
 
     // As a snapshot of etcd at `revision` reads them (without TTLs or values).
     etcd::LockMonitorState state() const;

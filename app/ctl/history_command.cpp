@@ -1,12 +1,14 @@
 #include "app/ctl/history_command.h"
 
 #include "app/core/history_location.h"
+#include "app/core/history_replay.h"
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_history_report.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_json.h"
 #include "app/core/lossless_arguments.h"
+#include "app/ctl/lock_state_output.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -155,11 +157,63 @@ std::string reportText(const LockHistoryReport& report) {
     return text;
 }
 
+// The revision a recording had reached at `time`: its last entry's then, or nothing before it.
+std::optional<int64_t> revisionAt(const std::vector<HistoryCheckpoint>& checkpoints,
+                                  const std::vector<HistoryEntry>& entries,
+                                  std::chrono::system_clock::time_point time) {
+    std::optional<int64_t> revision;
+    const auto reached = [&](int64_t at) { revision = std::max(revision.value_or(at), at); };
+    for (const auto& checkpoint : checkpoints)
+        if (checkpoint.at <= time)
+            reached(checkpoint.revision);
+    for (const auto& entry : entries) {
+        if (const auto* event = std::get_if<etcd::LockEvent>(&entry)) {
+            if (event->observedAt <= time)
+                reached(event->revision);
+        } else if (const auto& gap = std::get<HistoryGap>(entry); gap.until <= time) {
+            reached(gap.revision);
+        }
+    }
+    return revision;
+}
+
+// history --at: the locks at one revision or time, replayed.
+int printLocksAt(LockHistoryStore& store, std::optional<int64_t> revision,
+                 std::optional<std::chrono::system_clock::time_point> time, bool json) {
+    const auto checkpoints = store.checkpoints();
+    const auto entries = checkpoints ? store.entries({}) : std::nullopt;
+    if (!entries) {
+        say(store.error());
+        return ExitFailed;
+    }
+    if (time)
+        revision = revisionAt(*checkpoints, *entries, *time);
+    const auto replayed = revision ? replayAt(*checkpoints, *entries, *revision) : std::nullopt;
+    if (!replayed) {
+        say(checkpoints->empty()
+                ? QCoreApplication::translate("lockscopectl", "the recording holds no state yet")
+                : QCoreApplication::translate("lockscopectl",
+                                              "the recording began later, at revision %1 (%2): "
+                                              "nothing is known of the locks before")
+                      .arg(checkpoints->front().revision)
+                      .arg(QString::fromStdString(isoTime(checkpoints->front().at))));
+        return ExitFailed;
+    }
+    if (replayed->inGap)
+        say(QCoreApplication::translate("lockscopectl",
+                                        "revision %1 falls in a gap of the recording (%2): the "
+                                        "locks are as last seen before it")
+                .arg(*revision)
+                .arg(QString::fromStdString(replayed->inGap->reason)));
+    printLockState(replayed->state(), store.prefix(), json);
+    return ExitOk;
+}
+
 } // namespace
 
 int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     const QString usage = "lockscopectl [connection flags] history FILE|URL [--source ID] "
-                          "[--lock NAME] [--since T] [--until T] [--json] [--report]";
+                          "[--lock NAME] [--since T] [--until T] [--json] [--report | --at T]";
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
         "lockscopectl",
@@ -189,6 +243,14 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
         "T");
     const QCommandLineOption untilOption(
         "until", QCoreApplication::translate("lockscopectl", "Up to this revision or time."), "T");
+    const QCommandLineOption atOption(
+        "at",
+        QCoreApplication::translate(
+            "lockscopectl",
+            "Instead of events, every lock as it stood at T, replayed from the recording and "
+            "printed as snapshot prints them (without TTLs and values, which a recording does "
+            "not keep). Not with --report, --lock, --since or --until."),
+        "T");
     const QCommandLineOption sourceOption(
         "source",
         QCoreApplication::translate("lockscopectl",
@@ -196,8 +258,8 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
                                     "prefixes or clusters) share the store: its number, as the "
                                     "message listing them says."),
         "ID");
-    parser.addOptions(
-        {jsonOption, reportOption, sourceOption, lockOption, sinceOption, untilOption, helpOption});
+    parser.addOptions({jsonOption, reportOption, atOption, sourceOption, lockOption, sinceOption,
+                       untilOption, helpOption});
     parser.addPositionalArgument(
         "file", QCoreApplication::translate("lockscopectl",
                                             "The recording (lockscopectl record --to FILE|URL)."));
@@ -239,10 +301,29 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
                              "lockscopectl", "--%1 wants a revision or an ISO 8601 time like "
                                              "2026-11-27T03:10:00Z, not \"%2\"")
                              .arg(option->names().constFirst(), parser.value(*option)));
+    std::optional<int64_t> atRevision;
+    std::optional<std::chrono::system_clock::time_point> atTime;
+    if (parser.isSet(atOption)) {
+        if (!readBound(parser.value(atOption), atRevision, atTime))
+            return usageProblem(command, QCoreApplication::translate(
+                                             "lockscopectl", "--at wants a revision or an ISO "
+                                                             "8601 time like 2026-11-27T03:10:00Z, "
+                                                             "not \"%1\"")
+                                             .arg(parser.value(atOption)));
+        for (const auto* other : {&reportOption, &lockOption, &sinceOption, &untilOption})
+            if (parser.isSet(*other))
+                return usageProblem(command, QCoreApplication::translate(
+                                                 "lockscopectl",
+                                                 "--at prints every lock at one moment: leave "
+                                                 "out --%1")
+                                                 .arg(other->names().constFirst()));
+    }
     QString problem;
     if (!HistoryLocation::parse(positional.first(), problem))
         return usageProblem(command, problem);
     const auto store = LockHistoryStore::openForReading(positional.first(), problem, source);
+    if (store && parser.isSet(atOption))
+        return printLocksAt(*store, atRevision, atTime, parser.isSet(jsonOption));
     const auto entries = store ? store->entries(filter) : std::nullopt;
     if (!entries) {
         say(store ? store->error() : problem);

@@ -12,11 +12,11 @@ namespace {
 
 const auto t0 = std::chrono::system_clock::time_point(1'795'000'000'000ms);
 
-// Each lock's keys in queue order, with lease, create revision and whether they hold.
+// Each lock's recipe and keys in queue order, with lease, create revision and whether they hold.
 std::string describe(const std::map<std::string, etcd::LockQueue>& locks) {
     std::string text;
     for (const auto& [name, queue] : locks) {
-        text += name + ":";
+        text += name + " (" + etcd::queueKindName(queue.kind()) + "):";
         for (std::size_t i = 0; i < queue.keys.size(); ++i) {
             const auto& k = queue.keys[i];
             text += " " + k.key + "(" + std::to_string(k.lease) + "," +
@@ -112,7 +112,7 @@ void expectReplayMatches(const Recording& recording) {
     for (const auto& [revision, shown] : recording.shown()) {
         const auto replayed = replayAt(recording.checkpoints, recording.entries, revision);
         ASSERT_TRUE(replayed) << "revision " << revision;
-        EXPECT_EQ(describe(replayed->table.locks()), shown) << "revision " << revision;
+        EXPECT_EQ(describe(replayed->state().locks), shown) << "revision " << revision;
         EXPECT_EQ(replayed->state().revision, revision);
     }
 }
