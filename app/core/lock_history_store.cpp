@@ -676,6 +676,92 @@ std::optional<int64_t> LockHistoryStore::storedBytes() {
     return query.value(0).toLongLong();
 }
 
+std::optional<std::pair<int64_t, int64_t>> LockHistoryStore::pageBytes() {
+    QSqlQuery query(db_);
+    if (!run(LockHistoryStoreText::tr("cannot read"), query,
+             "SELECT (p.page_count - f.freelist_count) * s.page_size, f.freelist_count *"
+             " s.page_size FROM pragma_page_count() AS p, pragma_freelist_count() AS f,"
+             " pragma_page_size() AS s",
+             {}) ||
+        !query.next())
+        return std::nullopt;
+    return std::pair(query.value(0).toLongLong(), query.value(1).toLongLong());
+}
+
+bool LockHistoryStore::cutBefore(qlonglong source, qlonglong seq) {
+    const QString cannotPrune = LockHistoryStoreText::tr("cannot delete old history");
+    if (!beginWrites())
+        return false;
+    QSqlQuery query(db_);
+    const bool done =
+        run(cannotPrune, query,
+            "DELETE FROM checkpoint_keys WHERE checkpoint IN"
+            " (SELECT seq FROM checkpoints WHERE source = ? AND seq < ?)",
+            {source, seq}) &&
+        run(cannotPrune, query, "DELETE FROM checkpoints WHERE source = ? AND seq < ?",
+            {source, seq}) &&
+        run(cannotPrune, query, "DELETE FROM events WHERE source = ? AND seq < ?", {source, seq}) &&
+        run(cannotPrune, query, "DELETE FROM gaps WHERE source = ? AND seq < ?", {source, seq});
+    if (!done || !db_.commit()) {
+        const QSqlError error = db_.lastError();
+        db_.rollback();
+        return fail(cannotPrune, error);
+    }
+    return true;
+}
+
+bool LockHistoryStore::prune(std::chrono::system_clock::time_point keepSince, int64_t maxBytes) {
+    if (!commit())
+        return false;
+    const QString cannotPrune = LockHistoryStoreText::tr("cannot delete old history");
+    QSqlQuery query(db_);
+    // By age: each source from its last checkpoint at or before the limit, which the kept
+    // entries after the limit replay from.
+    if (!run(cannotPrune, query,
+             "SELECT source, max(seq) FROM checkpoints WHERE at_ms <= ? GROUP BY source",
+             {static_cast<qlonglong>(millis(keepSince))}))
+        return false;
+    std::vector<std::pair<qlonglong, qlonglong>> cuts;
+    while (query.next())
+        cuts.emplace_back(query.value(0).toLongLong(), query.value(1).toLongLong());
+    for (const auto& [source, seq] : cuts)
+        if (!cutBefore(source, seq))
+            return false;
+    if (postgres())
+        return true;
+    // By size: the oldest checkpoint that is not its source's first, until few enough pages
+    // are in use or every source is down to its last checkpoint.
+    for (;;) {
+        const auto bytes = pageBytes();
+        if (!bytes)
+            return false;
+        if (bytes->first <= maxBytes)
+            break;
+        if (!run(cannotPrune, query,
+                 "SELECT c.source, c.seq FROM checkpoints c WHERE c.seq >"
+                 " (SELECT min(f.seq) FROM checkpoints f WHERE f.source = c.source)"
+                 " ORDER BY c.seq LIMIT 1",
+                 {}))
+            return false;
+        if (!query.next())
+            break;
+        const qlonglong source = query.value(0).toLongLong(), seq = query.value(1).toLongLong();
+        query.finish();
+        if (!cutBefore(source, seq))
+            return false;
+    }
+    // SQLite reuses free pages for new entries rather than giving them back; a file that shrank
+    // to less than half its size is compacted. Not when a reader has it open (a replay): VACUUM
+    // then fails busy, harmlessly, and the next prune tries again.
+    query.finish();
+    const auto bytes = pageBytes();
+    if (!bytes)
+        return false;
+    if (bytes->second > bytes->first)
+        QSqlQuery(db_).exec("VACUUM");
+    return true;
+}
+
 std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter) {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
     QVariantList eventValues, gapValues;

@@ -84,6 +84,15 @@ public:
     // tables with their indexes. Nothing when the read failed (error() says why).
     std::optional<int64_t> storedBytes();
 
+    // Retention, over every source of the store: deletes what was recorded before `keepSince`,
+    // then (in a file) the oldest of what is left while its pages in use exceed `maxBytes`.
+    // Always up to one of a source's checkpoints, so what is kept of a source begins with the
+    // whole state and still replays; a source keeps at least its last checkpoint and what
+    // follows it. Commits what waits first. A file that then holds more free pages than used
+    // ones is compacted (VACUUM). On PostgreSQL only `keepSince` applies: its space comes back
+    // with its own VACUUM, so its size says nothing of what a delete freed.
+    bool prune(std::chrono::system_clock::time_point keepSince, int64_t maxBytes);
+
     // Reading: nothing when a read failed (error() says why).
     std::optional<std::vector<HistoryEntry>> entries(const Filter& filter);
     std::optional<std::vector<HistoryCheckpoint>> checkpoints();
@@ -123,6 +132,10 @@ private:
     // Binds `values` to a prepared insert and runs it in the batch.
     bool execRow(QSqlQuery& query, const QVariantList& values);
     bool commitIfFull(); // commits once batchRows rows wait
+    // Deletes, in a transaction of its own, the entries of `source` before seq `seq`.
+    bool cutBefore(qlonglong source, qlonglong seq);
+    // A file's pages in use and free, in bytes.
+    std::optional<std::pair<int64_t, int64_t>> pageBytes();
 
     const HistoryLocation location_;
     const QString connectionName_;

@@ -220,6 +220,89 @@ private slots:
         QCOMPARE(std::get<etcd::LockEvent>(all->back()).kind, etcd::LockEventKind::Acquired);
     }
 
+    // Retention by age: a week kept of ten days, from the checkpoint before the week began, so
+    // what is left still replays.
+    void pruningByAgeKeepsTheDaysFromTheCheckpointBefore() {
+        const QString path = dir.filePath("pruned-by-age.db");
+        QString problem;
+        auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+        QVERIFY2(store, qPrintable(problem));
+        int64_t revision = 1;
+        for (const auto day : {0h, 48h, 216h}) { // days 0, 2 and 9: a checkpoint, then events
+            QVERIFY(store->write(HistoryCheckpoint{revision, t0 + day, "periodic", {}}));
+            for (int i = 0; i < 3; ++i) {
+                etcd::LockEvent event = lockEvent(etcd::LockEventKind::Enqueued, "k", ++revision);
+                event.observedAt = t0 + day + std::chrono::hours(i + 1);
+                QVERIFY(store->write(event));
+            }
+        }
+        QVERIFY(store->write(HistoryGap{t0 + 217h, t0 + 218h, revision, "outage"}));
+        const auto now = t0 + 240h;
+        QVERIFY2(store->prune(now - 7 * 24h, int64_t(1) << 40), qPrintable(store->error()));
+
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto checkpoints = reader->checkpoints();
+        QVERIFY(checkpoints);
+        QCOMPARE(checkpoints->size(), std::size_t(2));
+        QVERIFY(checkpoints->front().at == t0 + 48h); // day 2: the state at the week's start
+        const auto entries = reader->entries({});
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), std::size_t(7)); // days 2 and 9, and the gap
+        QVERIFY(std::get<etcd::LockEvent>(entries->front()).observedAt == t0 + 49h);
+        QVERIFY(std::holds_alternative<HistoryGap>(entries->back()));
+        // Written on after it, as before.
+        QVERIFY(store->write(lockEvent(etcd::LockEventKind::Acquired, "k", ++revision)));
+        QVERIFY(store->commit());
+    }
+
+    // Retention by size: the oldest checkpoints and what follows them go until the file is
+    // within the limit, its newest history whole; the file gives the space back.
+    void pruningBySizeDropsTheOldestUntilTheFileFits() {
+        const QString path = dir.filePath("pruned-by-size.db");
+        QString problem;
+        auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+        QVERIFY2(store, qPrintable(problem));
+        constexpr int segments = 10;
+        int64_t revision = 1;
+        for (int segment = 0; segment < segments; ++segment) {
+            HistoryCheckpoint checkpoint{
+                revision, t0 + std::chrono::minutes(segment), "periodic", {}};
+            for (int i = 0; i < 200; ++i)
+                checkpoint.keys.push_back(
+                    {"/locks/job",
+                     "/locks/job/" + std::string(200, 'a' + i % 26) + std::to_string(i), i, i, i,
+                     etcd::QueueKind::Mutex, i == 0});
+            QVERIFY(store->write(checkpoint));
+            for (int i = 0; i < 100; ++i)
+                QVERIFY(store->write(lockEvent(etcd::LockEventKind::Enqueued, "k", ++revision)));
+        }
+        QVERIFY(store->commit());
+        const auto full = store->storedBytes();
+        QVERIFY(full);
+        const int64_t limit = *full / 3;
+        QVERIFY2(store->prune(t0 - 24h, limit), qPrintable(store->error()));
+        const auto after = store->storedBytes();
+        QVERIFY(after);
+        QVERIFY2(*after <= limit, qPrintable(QString("%1 > %2").arg(*after).arg(limit)));
+
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto checkpoints = reader->checkpoints();
+        QVERIFY(checkpoints);
+        QVERIFY(!checkpoints->empty());
+        QVERIFY2(checkpoints->size() < std::size_t(segments) / 2,
+                 qPrintable(QString::number(checkpoints->size())));
+        QVERIFY(checkpoints->back().at == t0 + std::chrono::minutes(segments - 1));
+        QCOMPARE(checkpoints->front().keys.size(), std::size_t(200));
+        const auto entries = reader->entries({});
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), checkpoints->size() * 100); // whole segments, the newest
+        QCOMPARE(std::get<etcd::LockEvent>(entries->back()).revision, revision);
+        QCOMPARE(std::get<etcd::LockEvent>(entries->front()).revision,
+                 checkpoints->front().revision + 1);
+    }
+
     void filesItMustNotRecordIntoAreRefusedWithTheReason() {
         QString problem;
         QVERIFY(!LockHistoryStore::openForReading(dir.filePath("missing.db"), problem));
