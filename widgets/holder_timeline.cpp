@@ -56,7 +56,7 @@ protected:
             // A lane's holds follow one another, so they start and end in order: begin at the
             // first to end in view, stop at the first to start after it, and a hold whose
             // right edge is within the last bar drawn lies wholly within it.
-            const QList<Interval> holds = timeline_.intervals_.value(lock);
+            const Intervals& holds = laneIn(timeline_.intervals_, lock);
             auto hold = std::lower_bound(
                 holds.begin(), holds.end(), shown.lower,
                 [](const Interval& interval, double left) { return interval.end < left; });
@@ -79,7 +79,7 @@ protected:
             painter->setPen(QPen(alarmColor(), 2));
             painter->setBrush(
                 QColor(alarmColor().red(), alarmColor().green(), alarmColor().blue(), 110));
-            for (const Interval& mark : timeline_.overlaps_.value(lock))
+            for (const Interval& mark : laneIn(timeline_.overlaps_, lock))
                 if (mark.end >= shown.lower && mark.start <= shown.upper)
                     painter->drawRect(rectOf(mark, lane, overlapHalfHeight));
         }
@@ -171,12 +171,12 @@ int HolderTimeline::laneOf(const QString& lock) {
 }
 
 void HolderTimeline::beginHold(const QString& lock, const Hold& hold, double start) {
-    QList<Interval>& holds = intervals_[lock];
-    if (!holds.isEmpty() && holds.last().open && holds.last().hold.key == hold.key)
+    Intervals& holds = intervals_[lock];
+    if (!holds.empty() && holds.back().open && holds.back().hold.key == hold.key)
         return;
     endHold(lock, start);
     laneOf(lock);
-    holds.append({holderColor(hold.key), start, start, true, hold});
+    holds.push_back({holderColor(hold.key), start, start, true, hold});
     if (earliest_ == 0 || start < earliest_)
         earliest_ = start;
     if (sharedAxis_)
@@ -187,9 +187,9 @@ void HolderTimeline::beginHold(const QString& lock, const Hold& hold, double sta
 
 void HolderTimeline::endHold(const QString& lock, double end) {
     auto it = intervals_.find(lock);
-    if (it == intervals_.end() || it->isEmpty() || !it->last().open)
+    if (it == intervals_.end() || it->empty() || !it->back().open)
         return;
-    Interval& last = it->last();
+    Interval& last = it->back();
     last.open = false;
     last.end = std::max(last.start, end);
     if (!replotTimer_.isActive())
@@ -198,7 +198,7 @@ void HolderTimeline::endHold(const QString& lock, double end) {
 
 void HolderTimeline::markOverlap(const QString& lock, double from, double to) {
     laneOf(lock);
-    QList<Interval>& marks = overlaps_[lock];
+    Intervals& marks = overlaps_[lock];
     const Interval mark{alarmColor(), from, std::max(from, to), false, {}};
     // Kept in order of their ends, as pruning expects.
     marks.insert(std::upper_bound(marks.begin(), marks.end(), mark.end,
@@ -256,11 +256,11 @@ QString HolderTimeline::toolTipAt(const QPoint& pos) const {
     const double from = plot_->xAxis->pixelToCoord(at.x() - hoverSlackPixels);
     const double to = plot_->xAxis->pixelToCoord(at.x() + hoverSlackPixels);
     QStringList parts;
-    for (const Interval& mark : overlaps_.value(lock))
+    for (const Interval& mark : laneIn(overlaps_, lock))
         if (mark.start <= to && mark.end >= from)
             parts << tr("Two holders at once, %1 to %2")
                          .arg(clockText(mark.start), clockText(mark.end));
-    const QList<Interval> holds = intervals_.value(lock);
+    const Intervals& holds = laneIn(intervals_, lock);
     const auto hold =
         std::lower_bound(holds.begin(), holds.end(), from,
                          [](const Interval& interval, double left) { return interval.end < left; });
@@ -301,6 +301,13 @@ bool HolderTimeline::eventFilter(QObject* watched, QEvent* event) {
     return true;
 }
 
+const HolderTimeline::Intervals& HolderTimeline::laneIn(const QHash<QString, Intervals>& lists,
+                                                        const QString& lock) {
+    static const Intervals none;
+    const auto found = lists.constFind(lock);
+    return found != lists.constEnd() ? *found : none;
+}
+
 int HolderTimeline::intervalCount() const {
     int count = 0;
     for (const auto& list : intervals_)
@@ -312,8 +319,8 @@ void HolderTimeline::prune() {
     const double from = now_ - windowSeconds_;
     for (auto* lists : {&intervals_, &overlaps_})
         for (auto& list : *lists)
-            while (!list.isEmpty() && !list.first().open && list.first().end < from)
-                list.removeFirst();
+            while (!list.empty() && !list.front().open && list.front().end < from)
+                list.pop_front();
 }
 
 void HolderTimeline::showEvent(QShowEvent* event) {
@@ -335,7 +342,7 @@ void HolderTimeline::redraw() {
     showWindowToNow();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     const bool anyOpen = std::any_of(intervals_.cbegin(), intervals_.cend(),
-                                     [](const auto& l) { return !l.isEmpty() && l.last().open; });
+                                     [](const auto& l) { return !l.empty() && l.back().open; });
     if (anyOpen && followClock_ && !replotTimer_.isActive())
         replotTimer_.start(); // keep the open bars growing
 }
@@ -348,8 +355,8 @@ bool HolderTimeline::exportTo(const QString& path, QString& error) {
 
 void HolderTimeline::showWindowToNow() {
     for (auto& list : intervals_)
-        if (!list.isEmpty() && list.last().open) // an open hold reaches the present
-            list.last().end = std::max(list.last().start, now_);
+        if (!list.empty() && list.back().open) // an open hold reaches the present
+            list.back().end = std::max(list.back().start, now_);
     if (paused_)
         return;
     if (sharedAxis_) {

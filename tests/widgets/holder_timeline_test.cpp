@@ -4,6 +4,7 @@
 
 #include <QToolTip>
 #include <QtTest>
+#include <malloc.h>
 #include <qcustomplot.h>
 
 using lockscope::alarmColor;
@@ -44,6 +45,37 @@ private slots:
         timeline.beginHold("/l", {"k"}, 0);
         timeline.setNow(1000);
         QCOMPARE(timeline.intervalCount(), 1);
+    }
+
+    // An hour at a steady rate takes no more memory than the last window's holds alone: the
+    // room of the holds dropped off the front is not kept.
+    void aSteadyLaneHoldsOnlyItsWindow() {
+        constexpr double window = 300, rate = 50, hour = 3600;
+        const QString keys[] = {"/l/a", "/l/b"}; // shared by every hold: no text allocated
+        const auto heapBytes = [] {
+            const auto info = mallinfo2();
+            return static_cast<double>(info.uordblks + info.hblkhd);
+        };
+        // The heap a timeline holds once fed holds from `from` to the hour.
+        const auto heldAfter = [&](double from) {
+            const double before = heapBytes();
+            HolderTimeline timeline;
+            timeline.setWindowSeconds(window);
+            for (int i = 0; from + i / rate < hour; ++i) {
+                const double at = from + i / rate;
+                timeline.beginHold("/l", {keys[i % 2]}, at);
+                if (i % static_cast<int>(rate) == 0)
+                    timeline.setNow(at); // a redraw a second, which drops what left the window
+            }
+            timeline.setNow(hour);
+            return heapBytes() - before;
+        };
+        const double steady = heldAfter(0);
+        const double windowOnly = heldAfter(hour - window);
+        QVERIFY2(steady < 1.2 * windowOnly,
+                 qPrintable(QString("%1 bytes after an hour, %2 for the window alone")
+                                .arg(steady)
+                                .arg(windowOnly)));
     }
 
     void drawsEachHoldersBarsAndTheOverlaps() {
