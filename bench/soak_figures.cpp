@@ -31,6 +31,12 @@ double heapInUseMb() {
     return static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
 }
 
+// What malloc's arenas hold free: growing while the bytes in use stay flat, it is
+// fragmentation (freed chunks between live ones), not a structure that grows.
+double heapFreeMb() {
+    return static_cast<double>(mallinfo2().fordblks) / (1024.0 * 1024.0);
+}
+
 // The bytes of the points every graph of the window keeps: the day of graphs, the one growth
 // that is planned (bounded by the day), to be told apart from growth that is not.
 double graphsMb(const MainWindow& window) {
@@ -93,9 +99,9 @@ SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes 
             {minute, residentMb(), heapInUseMb(), graphsMb(window), cpuPercent});
         const auto& s = figure.samples.back();
         std::fprintf(stderr,
-                     "soak: %5.1f min  %7.1f MB resident  %7.1f MB heap in use  %6.2f MB of "
-                     "graphs  %5.1f %% CPU\n",
-                     minute, s.residentMb, s.heapMb, s.graphsMb, cpuPercent);
+                     "soak: %5.1f min  %7.1f MB resident  %7.1f MB heap in use  %6.1f MB free in "
+                     "arenas  %6.2f MB of graphs  %5.1f %% CPU\n",
+                     minute, s.residentMb, s.heapMb, heapFreeMb(), s.graphsMb, cpuPercent);
     }
     window.workspace()->stopLab();
 
