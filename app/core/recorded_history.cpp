@@ -2,15 +2,35 @@
 
 #include "app/core/lock_history_store.h"
 
+#include <QCoreApplication>
+
 namespace lockscope {
 
 RecordedHistory::RecordedHistory(QString location, Callbacks callbacks)
     : location_(std::move(location))
     , callbacks_(std::move(callbacks)) {}
 
+RecordedHistory::RecordedHistory(EtcdHistory history, QString source, QString prefix,
+                                 Callbacks callbacks)
+    : callbacks_(std::move(callbacks))
+    , source_(std::move(source))
+    , prefix_(std::move(prefix))
+    , checkpoints_(std::move(history.checkpoints))
+    , entries_(std::move(history.entries)) {}
+
 RecordedHistory::~RecordedHistory() = default;
 
 void RecordedHistory::open() {
+    if (location_.isEmpty()) {
+        auto summary = std::make_shared<RecordedHistorySummary>();
+        summary->location =
+            QCoreApplication::translate("RecordedHistory", "etcd's own history, until compacted");
+        summary->source = source_;
+        summary->prefix = prefix_;
+        summary->timesKnown = false;
+        summarise(std::move(summary));
+        return;
+    }
     QString problem;
     auto store = LockHistoryStore::openForReading(location_, problem);
     if (!store) {
@@ -29,29 +49,42 @@ void RecordedHistory::open() {
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
     summary->prefix = QString::fromStdString(store->prefix());
-    summary->moments.reserve(entries_.size());
+    summarise(std::move(summary));
+}
+
+void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary) {
+    summary->moments.reserve(entries_.size() + 1);
+    if (!checkpoints_.empty()) {
+        RecordedMoment start;
+        start.revision = checkpoints_.front().revision;
+        start.at = checkpoints_.front().at;
+        start.start = true;
+        summary->moments.push_back(start);
+    }
     for (const auto& entry : entries_) {
         RecordedMoment moment;
         if (const auto* event = std::get_if<etcd::LockEvent>(&entry)) {
-            moment = {event->revision, event->observedAt, event->kind, event->lock,
+            moment = {event->revision,
+                      event->observedAt,
+                      event->kind,
+                      false,
+                      event->lock,
                       event->kind == etcd::LockEventKind::Acquired ? event->waited : std::nullopt};
         } else {
             const auto& gap = std::get<HistoryGap>(entry);
-            moment = {gap.revision, gap.until, std::nullopt, {}, std::nullopt};
+            moment = {gap.revision, gap.until, std::nullopt, false, {}, std::nullopt};
             ++summary->gaps;
         }
         summary->moments.push_back(std::move(moment));
     }
+    summary_ = summary;
     callbacks_.opened(std::move(summary));
 }
 
 void RecordedHistory::replay(std::size_t index) {
-    if (index >= entries_.size())
+    if (!summary_ || index >= summary_->moments.size())
         return;
-    const HistoryEntry& entry = entries_[index];
-    const int64_t revision = std::holds_alternative<etcd::LockEvent>(entry)
-                                 ? std::get<etcd::LockEvent>(entry).revision
-                                 : std::get<HistoryGap>(entry).revision;
+    const int64_t revision = summary_->moments[index].revision;
     auto replayed = replayAt(checkpoints_, entries_, revision);
     auto moment = std::make_shared<ReplayedMoment>();
     moment->moment = index;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/etcd_history.h"
 #include "app/core/history_replay.h"
 #include "app/core/lock_history.h"
 
@@ -13,12 +14,13 @@
 
 namespace lockscope {
 
-// A moment of a recording that a replay can stop at: one recorded event or gap, in recorded
-// order.
+// A moment of a recording that a replay can stop at: its start (the first checkpoint), then
+// each recorded event or gap, in recorded order.
 struct RecordedMoment {
     int64_t revision = 0;
-    std::chrono::system_clock::time_point at;        // when the event was seen; a gap's end
-    std::optional<etcd::LockEventKind> kind;         // none for a gap
+    std::chrono::system_clock::time_point at; // when the event was seen; a gap's end
+    std::optional<etcd::LockEventKind> kind;  // none for a gap or the start
+    bool start = false;
     std::string lock;                                // the event's
     std::optional<std::chrono::milliseconds> waited; // an Acquired event's wait
 };
@@ -30,6 +32,8 @@ struct RecordedHistorySummary {
     QString prefix;
     std::vector<RecordedMoment> moments;
     int gaps = 0;
+    // etcd's own history keeps no times: a moment's time then only paces a replay.
+    bool timesKnown = true;
 };
 
 // The locks at one moment of a recording.
@@ -54,6 +58,9 @@ public:
     };
 
     RecordedHistory(QString location, Callbacks callbacks);
+    // etcd's own history, read already (readEtcdHistory), of the locks under `prefix` of the
+    // cluster `source`.
+    RecordedHistory(EtcdHistory history, QString source, QString prefix, Callbacks callbacks);
     ~RecordedHistory() override;
 
     // On its thread: reads the recording (opened or failed).
@@ -63,10 +70,14 @@ public:
     void replay(std::size_t index);
 
 private:
-    const QString location_;
+    void summarise(std::shared_ptr<RecordedHistorySummary> summary);
+
+    const QString location_; // empty for etcd's own history
     const Callbacks callbacks_;
+    QString source_, prefix_;
     std::vector<HistoryCheckpoint> checkpoints_;
     std::vector<HistoryEntry> entries_;
+    std::shared_ptr<const RecordedHistorySummary> summary_;
 };
 
 // The next moment after `from` that `wanted` accepts, or nothing.

@@ -46,11 +46,30 @@ QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
 } // namespace
 
 HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* parent)
+    : HistoryReplayWindow(
+          tr("Recorded history: %1").arg(location),
+          [&](RecordedHistory::Callbacks callbacks) {
+              return new RecordedHistory(location, std::move(callbacks));
+          },
+          parent) {}
+
+HistoryReplayWindow::HistoryReplayWindow(EtcdHistory history, const QString& source,
+                                         const QString& prefix, QWidget* parent)
+    : HistoryReplayWindow(
+          tr("etcd's history from revision %1: %2").arg(history.from).arg(source),
+          [&](RecordedHistory::Callbacks callbacks) {
+              return new RecordedHistory(std::move(history), source, prefix, std::move(callbacks));
+          },
+          parent) {}
+
+HistoryReplayWindow::HistoryReplayWindow(
+    const QString& title,
+    const std::function<RecordedHistory*(RecordedHistory::Callbacks)>& history, QWidget* parent)
     : QMainWindow(parent)
     , locks_(new LockListModel(this))
     , queue_(new LockQueueModel(this)) {
     setAttribute(Qt::WA_DeleteOnClose);
-    setWindowTitle(tr("Recorded history: %1").arg(location));
+    setWindowTitle(title);
 
     banner_ = new QLabel(tr("Reading the recording…"), this);
     banner_->setWordWrap(true);
@@ -105,7 +124,7 @@ HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* paren
         }};
     thread_ = new QThread; // ends itself after quit(): closing never waits on a read
     thread_->setObjectName("recorded history");
-    history_ = new RecordedHistory(location, std::move(callbacks));
+    history_ = history(std::move(callbacks));
     history_->moveToThread(thread_);
     connect(thread_, &QThread::finished, history_, &QObject::deleteLater);
     connect(thread_, &QThread::finished, thread_, &QObject::deleteLater);
@@ -196,12 +215,13 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
 
 void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySummary> summary) {
     summary_ = std::move(summary);
-    banner_->setText(
-        tr("Recorded, not live: %1 of %2 under %3, in %4. %n event(s) and gaps; nothing here acts "
-           "on a cluster.",
-           nullptr, static_cast<int>(summary_->moments.size()))
-            .arg(summary_->moments.empty() ? tr("nothing") : tr("the locks"), summary_->source,
-                 summary_->prefix, summary_->location));
+    const int moments = static_cast<int>(summary_->moments.size());
+    banner_->setText(tr("Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and "
+                        "gaps; nothing here acts on a cluster.",
+                        nullptr, moments)
+                         .arg(summary_->prefix, summary_->source, summary_->location));
+    // Without times (etcd's own history), how long a key waited or held is unknown.
+    queueTable_->setColumnHidden(LockQueueModel::Waiting, !summary_->timesKnown);
     if (summary_->moments.empty()) {
         momentText_->setText(tr("The recording holds no event yet."));
         emit opened();
@@ -262,15 +282,21 @@ void HistoryReplayWindow::describeMoment(std::size_t index) {
     if (!summary_ || index >= summary_->moments.size())
         return;
     const RecordedMoment& moment = summary_->moments[index];
-    QString what =
-        moment.kind ? tr("%1 %2").arg(eventWord(etcd::QueueKind::Mutex, eventCause(*moment.kind)),
-                                      QString::fromStdString(displayKey(moment.lock)))
-                    : tr("a gap in the recording: the locks were re-read");
+    QString what;
+    if (moment.start)
+        what = tr("the start: the locks as first read");
+    else if (moment.kind)
+        what = tr("%1 %2").arg(eventWord(etcd::QueueKind::Mutex, eventCause(*moment.kind)),
+                               QString::fromStdString(displayKey(moment.lock)));
+    else
+        what = tr("a gap in the recording: the locks were re-read");
+    // etcd keeps no times: its history is told in revisions only.
+    const QString when = summary_->timesKnown ? timeText(moment.at) : tr("time not kept by etcd");
     QString text = tr("%1 of %2 · revision %3 · %4 · %5")
                        .arg(index + 1)
                        .arg(summary_->moments.size())
                        .arg(moment.revision)
-                       .arg(timeText(moment.at), what);
+                       .arg(when, what);
     if (shown_ && shown_->moment == index && shown_->inGap)
         text += tr(" · in a gap (%1): the locks as last seen before it")
                     .arg(QString::fromStdString(shown_->inGap->reason));

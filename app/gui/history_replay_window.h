@@ -29,6 +29,9 @@ class HistoryReplayWindow : public QMainWindow {
 public:
     // `location`: a file or a postgresql:// URL (LockHistoryStore).
     explicit HistoryReplayWindow(const QString& location, QWidget* parent = nullptr);
+    // etcd's own history (readEtcdHistory) of the locks under `prefix` of cluster `source`.
+    HistoryReplayWindow(EtcdHistory history, const QString& source, const QString& prefix,
+                        QWidget* parent = nullptr);
     ~HistoryReplayWindow() override;
 
     // Goes to moment `index` of the recording (clamped).
@@ -56,6 +59,10 @@ signals:
     void momentShown(std::size_t index);
 
 private:
+    // The window around `history`, which it starts on a thread of its own.
+    HistoryReplayWindow(const QString& title,
+                        const std::function<RecordedHistory*(RecordedHistory::Callbacks)>& history,
+                        QWidget* parent);
     QWidget* createScrubberBar();
     void showSummary(std::shared_ptr<const RecordedHistorySummary> summary);
     void showFailure(const QString& problem);

@@ -6,6 +6,7 @@
 
 #include "app/core/cluster_session.h"
 #include "app/core/cluster_status_probe.h"
+#include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
 #include "app/core/lock_watch.h"
@@ -41,6 +42,7 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -165,6 +167,9 @@ void MainWindow::createMenus(QTabWidget* pages) {
     auto* openHistoryAction =
         fileMenu->addAction(tr("Open &history…"), this, &MainWindow::chooseHistory);
     openHistoryAction->setObjectName("openHistoryAction");
+    auto* rewindAction =
+        fileMenu->addAction(tr("Re&wind to revision…"), this, &MainWindow::rewindToRevision);
+    rewindAction->setObjectName("rewindAction");
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -578,6 +583,121 @@ void MainWindow::chooseHistory() {
                                      tr("Lock histories (*.db *.sqlite);;All files (*)"));
     if (path.isEmpty())
         return;
+    (new HistoryReplayWindow(path, this))->show(); // deletes itself when closed
+}
+
+void MainWindow::rewindToRevision() {
+    LockWatch* watch = workspace_ ? workspace_->lockWatch() : nullptr;
+    if (!watch || !workspace_->client() || !watch->hasPrefix()) {
+        statusMessages_->show(tr("Connect to a cluster and choose a lock prefix first: etcd's "
+                                 "history is read for the prefix shown."),
+                              10000);
+        return;
+    }
+    readKeptRevisions(*workspace_->client(), [self = QPointer<MainWindow>(this)](
+                                                 etcd::Result<KeptRevisions> kept) {
+        postGuarded(self, [kept](MainWindow* window) { window->askRevisionToRewindTo(kept); });
+    });
+}
+
+void MainWindow::askRevisionToRewindTo(const etcd::Result<KeptRevisions>& kept) {
+    if (!kept) {
+        statusMessages_->show(tr("etcd did not say which revisions it keeps: %1")
+                                  .arg(QString::fromStdString(kept.error().message)),
+                              10000);
+        return;
+    }
+    const QPointer<Workspace> asked = workspace_;
+    bool ok = false;
+    const int64_t oldest = kept->oldest, newest = kept->newest;
+    // QInputDialog counts in int: a cluster past 2^31 revisions is offered its latest 2^31.
+    const int top = static_cast<int>(std::min<int64_t>(newest, std::numeric_limits<int>::max()));
+    const int bottom = static_cast<int>(std::max<int64_t>(oldest, newest - top + 1));
+    const int revision = QInputDialog::getInt(
+        this, tr("Rewind to revision"),
+        tr("etcd keeps revisions %1 to %2, until its next compaction; it keeps no times. Replay "
+           "the locks under %3 from revision:")
+            .arg(oldest)
+            .arg(newest)
+            .arg(QString::fromStdString(displayKey(workspace_->lockWatch()->prefix()))),
+        std::max(bottom, top - 100), bottom, top, 1, &ok);
+    // The dialog waited on the user: the connection may have changed meanwhile.
+    if (!ok || !asked || asked != workspace_)
+        return;
+    const std::string prefix = workspace_->lockWatch()->prefix();
+    QStringList endpoints;
+    for (const std::string& endpoint : workspace_->options().endpoints)
+        endpoints << QString::fromStdString(endpoint);
+    const QString source = endpoints.join(',');
+    statusMessages_->show(tr("Reading etcd's history from revision %1…").arg(revision), 10000);
+    readEtcdHistory(
+        *workspace_->client(), prefix, revision, workspace_->lockWatch()->recipe(),
+        [self = QPointer<MainWindow>(this), source, prefix](etcd::Result<EtcdHistory> read) {
+            auto history = std::make_shared<etcd::Result<EtcdHistory>>(std::move(read));
+            postGuarded(self, [history, source, prefix](MainWindow* window) {
+                if (!*history) {
+                    window->statusMessages_->show(
+                        tr("etcd's history could not be read: %1")
+                            .arg(QString::fromStdString(history->error().message)),
+                        10000);
+                    return;
+                }
+                (new HistoryReplayWindow(std::move(**history), source,
+                                         QString::fromStdString(displayKey(prefix)), window))
+                    ->show();
+            });
+        });
+}
+
+void MainWindow::recordWatch(const etcd::ClientOptions& options, bool sandbox) {
+    // A sandbox is a new cluster each time, on ports a later one may take again: it records
+    // into a file of its own, begun again by each new sandbox, never into a real cluster's.
+    const QString path = sandbox ? sandboxHistoryPath() : clusterHistoryPath(options.endpoints);
+    auto recording = std::make_shared<WatchRecording>(
+        path, clusterName(options.endpoints), sandbox && std::exchange(sandboxAfresh_, false),
+        recordingThread_->thread(), recordingSettings_);
+    connect(recording.get(), &WatchRecording::failed, this, [this](const QString& message) {
+        showProblem(ProblemKind::Recording,
+                    tr("Not recording the locks watched: %1. The live view goes on. Free some "
+                       "space or make %2 writable, then connect again; or turn recording off "
+                       "in File → Recording settings…")
+                        .arg(message, QFileInfo(recording_ ? recording_->path() : QString())
+                                          .absolutePath()));
+    });
+    recording_ = recording.get();
+    workspace_->lockWatch()->setTap(std::move(recording));
+}
+
+QString MainWindow::historyPath() const {
+    return recording_ ? recording_->path() : QString();
+}
+
+void MainWindow::setRecordingSettings(const RecordingSettings& settings) {
+    recordingSettings_ = settings;
+    QSettings stored;
+    settings.write(stored);
+    if (recording_)
+        recording_->apply(settings);
+}
+
+void MainWindow::editRecordingSettings() {
+    const RecordingSettings& now = recordingSettings_;
+    RecordingSettingsDialog dialog(
+        {now.on, now.keepDays, now.maxMegabytes}, RecordingSettings::MaxDays,
+        RecordingSettings::MaxMegabytes,
+        QFileInfo(clusterHistoryPath({})).absolutePath(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const auto values = dialog.values();
+    setRecordingSettings({values.on, values.keepDays, values.maxMegabytes});
+}
+
+void MainWindow::openClusterHistory() {
+    const QString path = historyPath();
+    if (path.isEmpty() || !QFileInfo::exists(path)) {
+        statusMessages_->show(tr("Nothing recorded of this cluster yet"), 10000);
+        return;
+    }
     (new HistoryReplayWindow(path, this))->show(); // deletes itself when closed
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/core/endpoint_status.h"
+#include "app/core/etcd_history.h"
 #include "app/core/workspace.h"
 #include "app/gui/locks_page.h"
 #include "etcdclient/client_options.h"
@@ -106,6 +107,10 @@ private:
     void chooseConnection();
     // File ▸ Open history…: a recording, replayed in a window of its own.
     void chooseHistory();
+    // File ▸ Rewind to revision…: etcd's own history of the prefix shown, from a revision it
+    // still keeps, replayed in a window of its own.
+    void rewindToRevision();
+    void askRevisionToRewindTo(const etcd::Result<KeptRevisions>& kept);
     void endWorkspace();
     void showLiveness(bool live, const QString& why);
     void restoreSettings();

@@ -67,12 +67,13 @@ private slots:
         QSignalSpy shown(window, &HistoryReplayWindow::momentShown);
         window->show();
         QVERIFY(opened.wait(10000));
-        QCOMPARE(window->momentCount(), std::size_t{6});
+        // The start (the first checkpoint), then each event.
+        QCOMPARE(window->momentCount(), std::size_t{7});
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
 
-        // Moment 2: 2b enqueued behind 1a.
-        window->showMoment(2);
-        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(2));
+        // Moment 3: 2b enqueued behind 1a.
+        window->showMoment(3);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(3));
         QCOMPARE(window->lockModel()->rowCount(), 1);
         const QModelIndex waiting = window->lockModel()->index(0, LockListModel::Waiters);
         QCOMPARE(window->lockModel()->data(waiting).toString(), QString("1"));
@@ -81,23 +82,23 @@ private slots:
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
         QCOMPARE(window->queueModel()->entryAt(1).key, lock + "/2b");
 
-        // Moment 4: 2b holds alone; its hold is as old as the recording says, not as the clock.
-        window->showMoment(4);
-        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(4));
+        // Moment 5: 2b holds alone; its hold is as old as the recording says, not as the clock.
+        window->showMoment(5);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(5));
         QCOMPARE(window->queueModel()->rowCount(), 1);
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/2b");
         QVERIFY(window->queueModel()->ageOf(0) < 1s);
 
         // The last: the lock is gone.
-        window->showMoment(5);
-        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(5));
+        window->showMoment(6);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(6));
         QCOMPARE(window->lockModel()->rowCount(), 0);
 
         // Played at 100x from the start, it reaches the end (4 s recorded: 40 ms) and stops.
         window->showMoment(0);
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
         window->play(100);
-        QTRY_COMPARE_WITH_TIMEOUT(window->shownMoment(), std::optional<std::size_t>(5), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window->shownMoment(), std::optional<std::size_t>(6), 10000);
         QTRY_VERIFY(!window->playing());
 
         // No button of the window acts on a lock: it moves through the recording only.
@@ -106,7 +107,7 @@ private slots:
                      qPrintable(button->text()));
 
         // Closed while a replay is on its way: the late answer is dropped.
-        window->showMoment(3);
+        window->showMoment(4);
         window->close();
         QTRY_VERIFY(guard.isNull());
         QTest::qWait(200);
