@@ -11,6 +11,7 @@
 #include "app/ctl/history_command.h"
 #include "app/ctl/lab_command.h"
 #include "app/ctl/lock_command.h"
+#include "app/ctl/profile_runs.h"
 #include "app/ctl/record_command.h"
 #include "app/ctl/snapshot_command.h"
 #include "app/ctl/status_command.h"
@@ -118,6 +119,7 @@ int main(int argc, char* argv[]) {
         "debug",
         QCoreApplication::translate("lockscopectl", "Also print gRPC's own log lines to stderr."));
     parser.addOption(debugOption);
+    parser.addOption(profileOption());
     parser.addPositionalArgument(
         "command", QCoreApplication::translate("lockscopectl", "The command to run; see below."),
         QCoreApplication::translate("lockscopectl", "<command> [args]"));
@@ -148,6 +150,8 @@ int main(int argc, char* argv[]) {
         return usageError(QCoreApplication::translate("lockscopectl", "unknown command \"%1\"")
                               .arg(displayKeyText(argumentBytes(arguments.first()))));
 
+    if (parser.isSet("profile"))
+        return runOnProfiles(*command, arguments, parser);
     QString problem;
     const auto connection = ConnectionOptions::read(
         parser, QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal, problem);

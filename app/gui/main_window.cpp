@@ -6,6 +6,7 @@
 
 #include "app/core/cluster_session.h"
 #include "app/core/cluster_status_probe.h"
+#include "app/core/connection_profiles.h"
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_actions.h"
@@ -16,7 +17,6 @@
 #include "app/core/seen_times_file.h"
 #include "app/gui/blockers_page.h"
 #include "app/gui/cluster_page.h"
-#include "app/gui/connection_profiles.h"
 #include "app/gui/connection_status.h"
 #include "app/gui/help_menu.h"
 #include "app/gui/history_replay_window.h"

@@ -1,8 +1,8 @@
 // The main window connecting through a connection profile that names TLS files, against a real
 // TLS etcd (client certificates required), offscreen; and the classified message it shows when
 // the profile's CA is the wrong one. Screenshots go where main_window_probes.h says.
+#include "app/core/connection_profiles.h"
 #include "app/core/endpoint_status_model.h"
-#include "app/gui/connection_profiles.h"
 #include "app/gui/main_window.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"

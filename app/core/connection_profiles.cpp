@@ -1,4 +1,4 @@
-#include "app/gui/connection_profiles.h"
+#include "app/core/connection_profiles.h"
 
 #include <QCommandLineParser>
 #include <QProcessEnvironment>

@@ -10,7 +10,9 @@ class QSettings;
 
 namespace lockscope {
 
-// Saved profiles live in the application's settings (passwords never do).
+// Saved profiles live in the desktop's settings (passwords never do); lockscopectl --profile
+// reads them there too. ConnectionProfile is a plain value of the connection dialog's
+// (widgets/connection_profile.h: QtCore only).
 QList<ConnectionProfile> loadProfiles(QSettings& settings);
 void saveProfiles(QSettings& settings, const QList<ConnectionProfile>& profiles);
 
