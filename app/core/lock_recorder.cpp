@@ -39,6 +39,12 @@ bool LockRecorder::commit() {
     return ok;
 }
 
+void LockRecorder::prune(std::chrono::system_clock::time_point keepSince, int64_t maxBytes) {
+    commitTimer_.stop();
+    if (!store_->prune(keepSince, maxBytes))
+        tellFailure();
+}
+
 void LockRecorder::wrote(bool ok) {
     if (!ok)
         tellFailure();

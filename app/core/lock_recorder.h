@@ -30,6 +30,9 @@ public:
     void record(const HistoryCheckpoint& checkpoint);
     // Commits now: true when everything recorded so far is in the file.
     bool commit();
+    // Retention (LockHistoryStore::prune), once what waits is committed; a failure is told as
+    // a write's is.
+    void prune(std::chrono::system_clock::time_point keepSince, int64_t maxBytes);
     const LockHistoryStore& store() const { return *store_; }
 
 signals:

@@ -5,6 +5,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
+#include "app/core/monitor_tap.h"
 #include "app/core/own_departures.h"
 #include "app/core/own_lock.h"
 
@@ -35,8 +36,7 @@ LockWatch::LockWatch(QObject* parent)
 
 LockWatch::~LockWatch() {
     // Only stop: the models and views going down with us need no last update.
-    if (monitor_)
-        monitor_->stop();
+    stopMonitor();
 }
 
 void LockWatch::setClient(etcd::Client* client) {
@@ -64,10 +64,17 @@ void LockWatch::setPrefix(const std::string& prefix, etcd::RecipeOverride recipe
     }
 }
 
-void LockWatch::restart() {
-    if (monitor_)
-        monitor_->stop();
+void LockWatch::stopMonitor() {
+    if (!monitor_)
+        return;
+    monitor_->stop();
     monitor_.reset();
+    if (tap_)
+        tap_->runStopped(); // after the stop: the run's listener calls are over
+}
+
+void LockWatch::restart() {
+    stopMonitor();
     // What this view saw, for the next views of these keys: a prefix left and watched again
     // shows how long its keys have waited or held, not "at least" since it came back.
     seenTimes_ = seenTimesNow();
@@ -100,13 +107,22 @@ void LockWatch::restart() {
     options.prefix = prefix_;
     options.recipe = recipe_;
     options.seenTimes = std::make_shared<const etcd::SeenTimesByKey>(seenTimes_);
-    // Runs on the client's thread: a queued drain when the inbox asks for one.
-    auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this)](
-                        const std::vector<etcd::LockEvent>& events) {
+    // Runs on the client's thread: a queued drain when the inbox asks for one, and the tap told.
+    // The monitor, for the tap, is set before it starts; the tap is ours, kept past the run's
+    // calls (the listener may be destroyed on the client's thread: it holds no QObject).
+    auto monitor = std::make_shared<std::weak_ptr<etcd::LockMonitor>>();
+    auto listener = [inbox = inbox_, watch = QPointer<LockWatch>(this), tap = tap_.get(),
+                     monitor](const std::vector<etcd::LockEvent>& events) {
+        if (tap)
+            if (const auto running = monitor->lock())
+                tap->onEvents(*running, events);
         if (inbox->add(events))
             postGuarded(watch, [](LockWatch* self) { self->drain(); });
     };
     monitor_ = etcd::LockMonitor::create(*client_, options, listener);
+    *monitor = monitor_;
+    if (tap_)
+        tap_->runStarted(prefix_);
     monitor_->start();
     setLiveness(false,
                 tr("loading the locks under %1").arg(QString::fromStdString(displayKey(prefix_))));

@@ -19,6 +19,7 @@ namespace lockscope {
 class EventLogModel;
 class LockListModel;
 class LockQueueModel;
+class MonitorTap;
 
 // Runs a LockMonitor over one prefix and keeps the lock models up to date on the GUI thread.
 // The monitor's listener (the client's thread) only queues events in a LockEventInbox and, when
@@ -41,6 +42,9 @@ public:
 
     // The client must outlive the watch, or be taken away (null) before it goes.
     void setClient(etcd::Client* client);
+    // Every run of the monitor from the next one on is told to `tap` too (a recording); set
+    // before the first prefix. The watch keeps it until it goes.
+    void setTap(std::shared_ptr<MonitorTap> tap) { tap_ = std::move(tap); }
     // Restarts the monitor on the new prefix; the models start over, but the event log: each
     // prefix keeps its own for the session (the last KeptHistories), so going back to a
     // prefix brings back what was seen under it, and so do the times seen of keys still there
@@ -110,6 +114,7 @@ signals:
 
 private:
     void restart();
+    void stopMonitor(); // and tells the tap
     // True when there was something to drain (and refreshed() was emitted).
     bool drain();
     void drainAgainIn(int ms); // one retry at a time
@@ -135,6 +140,7 @@ private:
     // Shared with the monitor's listener, which may still run after the monitor is replaced.
     std::shared_ptr<LockEventInbox> inbox_;
     std::shared_ptr<etcd::LockMonitor> monitor_;
+    std::shared_ptr<MonitorTap> tap_;
     etcd::LockMonitorState state_;
     etcd::WaitForGraph graph_;
     bool graphKept_ = true;

@@ -55,6 +55,7 @@ QString ProblemLogModel::kindText(ProblemKind kind) {
     case ProblemKind::Authentication: return tr("Authentication");
     case ProblemKind::Lock: return tr("Lock");
     case ProblemKind::Sandbox: return tr("Sandbox");
+    case ProblemKind::Recording: return tr("Recording");
     }
     return {};
 }

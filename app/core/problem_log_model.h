@@ -8,7 +8,7 @@ namespace lockscope {
 
 // What a problem is about. The window decides on this value, never on the text shown for it
 // (ProblemLogModel::kindText), which follows the language.
-enum class ProblemKind { Connection, Authentication, Lock, Sandbox };
+enum class ProblemKind { Connection, Authentication, Lock, Sandbox, Recording };
 
 // The problems the window has met, newest first, each kept until the user dismisses it (a
 // later success does not hide an earlier failure). The same problem again (same kind and

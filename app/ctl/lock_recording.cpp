@@ -1,28 +1,14 @@
 #include "app/ctl/lock_recording.h"
 
+#include "app/core/cluster_history_file.h"
 #include "app/core/go_duration.h"
 #include "app/core/lock_history_store.h"
 #include "app/ctl/ctl_command.h"
 
 #include <QCoreApplication>
-#include <algorithm>
 #include <csignal>
 
 namespace lockscope {
-
-namespace {
-
-// The name a recording gives its cluster: its endpoints, in one order however they were given.
-std::string clusterName(const ConnectionOptions& connection) {
-    std::vector<std::string> endpoints = connection.client.endpoints;
-    std::sort(endpoints.begin(), endpoints.end());
-    std::string name;
-    for (const std::string& endpoint : endpoints)
-        name += (name.empty() ? "" : ",") + endpoint;
-    return name;
-}
-
-} // namespace
 
 std::unique_ptr<LockRecording> LockRecording::open(const QString& location,
                                                    const ConnectionOptions& connection,
@@ -33,8 +19,8 @@ std::unique_ptr<LockRecording> LockRecording::open(const QString& location,
     // rather than kill lockscopectl before it says why.
     std::signal(SIGXFSZ, SIG_IGN);
     QString problem;
-    auto store =
-        LockHistoryStore::openForWriting(location, clusterName(connection), prefix, problem);
+    auto store = LockHistoryStore::openForWriting(
+        location, clusterName(connection.client.endpoints), prefix, problem);
     if (!store) {
         say(problem);
         return nullptr;
