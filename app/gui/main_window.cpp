@@ -4,6 +4,7 @@
 // pages, menus and dialogs it wires live in files of their own.
 #include "app/gui/main_window.h"
 
+#include "app/core/cluster_history_file.h"
 #include "app/core/cluster_session.h"
 #include "app/core/cluster_status_probe.h"
 #include "app/core/connection_profiles.h"
@@ -13,8 +14,10 @@
 #include "app/core/lock_watch.h"
 #include "app/core/prefix_check.h"
 #include "app/core/problem_log_model.h"
+#include "app/core/recording_thread.h"
 #include "app/core/sandbox.h"
 #include "app/core/seen_times_file.h"
+#include "app/core/watch_recording.h"
 #include "app/gui/blockers_page.h"
 #include "app/gui/cluster_page.h"
 #include "app/gui/connection_status.h"
@@ -37,11 +40,13 @@
 #include "widgets/frame_rate_cap.h"
 #include "widgets/lock_prefix_dialog.h"
 #include "widgets/problem_list.h"
+#include "widgets/recording_settings_dialog.h"
 #include "widgets/steady_tab_widget.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QSettings>
@@ -72,7 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
     , labPage_(new LabPage)
     , blockersPage_(new BlockersPage)
     , stagePage_(new StagePage(locksPage_->lockActionsBar()))
-    , prefixCheck_(new PrefixCheck(this)) {
+    , prefixCheck_(new PrefixCheck(this))
+    , recordingThread_(std::make_unique<RecordingThread>()) {
     setWindowTitle("LockScope");
     resize(1280, 800);
     new FrameRateCap(this, FrameInterval);
@@ -167,6 +173,12 @@ void MainWindow::createMenus(QTabWidget* pages) {
     auto* openHistoryAction =
         fileMenu->addAction(tr("Open &history…"), this, &MainWindow::chooseHistory);
     openHistoryAction->setObjectName("openHistoryAction");
+    auto* clusterHistoryAction = fileMenu->addAction(tr("Open this cluster's histor&y"), this,
+                                                     &MainWindow::openClusterHistory);
+    clusterHistoryAction->setObjectName("openClusterHistoryAction");
+    auto* recordingAction =
+        fileMenu->addAction(tr("&Recording settings…"), this, &MainWindow::editRecordingSettings);
+    recordingAction->setObjectName("recordingSettingsAction");
     auto* rewindAction =
         fileMenu->addAction(tr("Re&wind to revision…"), this, &MainWindow::rewindToRevision);
     rewindAction->setObjectName("rewindAction");
@@ -257,6 +269,7 @@ void MainWindow::connectWith(const etcd::ClientOptions& options, const Origin& o
     connectionStatus_->setState(tr("Connecting…"), "#b07d00");
 
     workspace_ = new Workspace(options, this);
+    recordWatch(options, origin.sandbox);
     // A sandbox is new each time: nothing seen of it before.
     if (!origin.sandbox)
         workspace_->lockWatch()->carrySeenTimes(readSeenTimes(seenTimesPath(options.endpoints)));
@@ -473,6 +486,7 @@ void MainWindow::restoreSettings() {
     fitToScreen(*this); // saved on a larger screen, or by a version whose window could grow
     locksPage_->restoreState(settings);
     clusterPage_->restoreState(settings);
+    recordingSettings_ = RecordingSettings::read(settings);
 }
 
 void MainWindow::openConnection(const ConnectionOptions& connection, const QString& profile) {
@@ -485,6 +499,7 @@ void MainWindow::openConnection(const ConnectionOptions& connection, const QStri
 
 void MainWindow::startSandbox(const QString& etcdProgram, int members) {
     origin_ = {true, {}};
+    sandboxAfresh_ = true;
     setPlace(tr("starting…"));
     connectionStatus_->setState(tr("Starting sandbox etcd…"), "#b07d00");
     sandbox_ = new Sandbox(etcdProgram, members, this);
@@ -657,12 +672,13 @@ void MainWindow::recordWatch(const etcd::ClientOptions& options, bool sandbox) {
         path, clusterName(options.endpoints), sandbox && std::exchange(sandboxAfresh_, false),
         recordingThread_->thread(), recordingSettings_);
     connect(recording.get(), &WatchRecording::failed, this, [this](const QString& message) {
-        showProblem(ProblemKind::Recording,
-                    tr("Not recording the locks watched: %1. The live view goes on. Free some "
-                       "space or make %2 writable, then connect again; or turn recording off "
-                       "in File → Recording settings…")
-                        .arg(message, QFileInfo(recording_ ? recording_->path() : QString())
-                                          .absolutePath()));
+        showProblem(
+            ProblemKind::Recording,
+            tr("Not recording the locks watched: %1. The live view goes on. Free some "
+               "space or make %2 writable, then connect again; or turn recording off "
+               "in File → Recording settings…")
+                .arg(message,
+                     QFileInfo(recording_ ? recording_->path() : QString()).absolutePath()));
     });
     recording_ = recording.get();
     workspace_->lockWatch()->setTap(std::move(recording));
@@ -682,10 +698,9 @@ void MainWindow::setRecordingSettings(const RecordingSettings& settings) {
 
 void MainWindow::editRecordingSettings() {
     const RecordingSettings& now = recordingSettings_;
-    RecordingSettingsDialog dialog(
-        {now.on, now.keepDays, now.maxMegabytes}, RecordingSettings::MaxDays,
-        RecordingSettings::MaxMegabytes,
-        QFileInfo(clusterHistoryPath({})).absolutePath(), this);
+    RecordingSettingsDialog dialog({now.on, now.keepDays, now.maxMegabytes},
+                                   RecordingSettings::MaxDays, RecordingSettings::MaxMegabytes,
+                                   QFileInfo(clusterHistoryPath({})).absolutePath(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const auto values = dialog.values();

@@ -2,6 +2,7 @@
 
 #include "app/core/endpoint_status.h"
 #include "app/core/etcd_history.h"
+#include "app/core/recording_settings.h"
 #include "app/core/workspace.h"
 #include "app/gui/locks_page.h"
 #include "etcdclient/client_options.h"
@@ -11,6 +12,7 @@
 #include <QPointer>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 
 class QAction;
@@ -34,11 +36,13 @@ class PasswordSource;
 class PrefixCheck;
 class PrefixBar;
 class ProblemList;
+class RecordingThread;
 class ProblemLogModel;
 enum class ProblemKind;
 class Sandbox;
 class StatusMessages;
 class TimelinePage;
+class WatchRecording;
 struct ConnectionOptions;
 
 // LockScope's main window: a shell over the pages (Locks, Timeline, Cluster, Lab, Stage), which
@@ -89,6 +93,11 @@ public:
     // else CSV.
     bool exportEventLog(const QString& path, QString& error,
                         LocksPage::EventExport what = LocksPage::EventExport::Shown) const;
+    // What the window records of what it watches (WatchRecording): applied at once, and kept.
+    void setRecordingSettings(const RecordingSettings& settings);
+    const RecordingSettings& recordingSettings() const { return recordingSettings_; }
+    // The file the connection in use records into (empty without a connection).
+    QString historyPath() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -107,6 +116,11 @@ private:
     void chooseConnection();
     // File ▸ Open history…: a recording, replayed in a window of its own.
     void chooseHistory();
+    // File ▸ Recording settings… and File ▸ Open this cluster's history.
+    void editRecordingSettings();
+    void openClusterHistory();
+    // Records what the new Workspace watches, as the settings say.
+    void recordWatch(const etcd::ClientOptions& options, bool sandbox);
     // File ▸ Rewind to revision…: etcd's own history of the prefix shown, from a revision it
     // still keeps, replayed in a window of its own.
     void rewindToRevision();
@@ -164,6 +178,11 @@ private:
     Sandbox* sandbox_ = nullptr;
     PasswordSource* passwords_ = nullptr;
     Origin pendingOrigin_; // the origin of the connection whose password is being found
+    // Destroyed after the Workspaces (~MainWindow): it waits for their recordings' last commits.
+    std::unique_ptr<RecordingThread> recordingThread_;
+    RecordingSettings recordingSettings_;
+    QPointer<WatchRecording> recording_; // the Workspace's in use
+    bool sandboxAfresh_ = false;         // a new sandbox: its recording begins again
     Workspace* workspace_ = nullptr;
     int endingWorkspaces_ = 0;    // ended, not yet finished
     bool closeWhenEnded_ = false; // a close waits for endingWorkspaces_ to reach 0
