@@ -24,6 +24,8 @@ struct ConnectionOptions {
     bool endpointsGiven = false; // false: client.endpoints holds etcdctl's default, 127.0.0.1:2379
     // A user was named without a password and read() was given no prompt: the caller asks.
     bool needsPassword = false;
+    // The saved connection profile these came from (lockscopectl --profile); empty for flags.
+    QString profile;
 
     // `withoutEndpoints` says what a program does when no endpoints are given, for --help;
     // empty says etcdctl's default, 127.0.0.1:2379.

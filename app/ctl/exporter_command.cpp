@@ -120,7 +120,7 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     TerminationSignals termination; // Ctrl-C ends the event loop, then the monitor stops
 
     // Events are counted on the application's thread, where scrapes read them: no lock needed.
-    LockMetrics metrics(static_cast<std::size_t>(maxLocks));
+    LockMetrics metrics(static_cast<std::size_t>(maxLocks), connection.profile.toStdString());
     const QPointer<QCoreApplication> app(QCoreApplication::instance());
     std::weak_ptr<etcd::LockMonitor> weak;
     LockRecordingFeed* feed = recording ? &recording->feed() : nullptr;

@@ -36,14 +36,22 @@ ClientMetric sample(double value, MetricType type, std::vector<ClientMetric::Lab
 // One family at a time, so a scrape of many locks never holds them all as ClientMetrics.
 class FamilyWriter {
 public:
+    // `cluster`: a label every series carries, when not empty.
+    explicit FamilyWriter(const std::string& cluster)
+        : cluster_(cluster) {}
+
     void write(std::string name, std::string help, MetricType type,
                std::vector<ClientMetric> metrics) {
+        if (!cluster_.empty())
+            for (ClientMetric& metric : metrics)
+                metric.label.insert(metric.label.begin(), {"cluster", cluster_});
         families_[0] = MetricFamily{std::move(name), std::move(help), type, std::move(metrics)};
         serializer_.Serialize(out_, families_);
     }
     std::string text() const { return out_.str(); }
 
 private:
+    const std::string& cluster_;
     std::ostringstream out_;
     std::vector<MetricFamily> families_{1};
     prometheus::TextSerializer serializer_;
@@ -51,8 +59,9 @@ private:
 
 } // namespace
 
-LockMetrics::LockMetrics(std::size_t maxLocks)
+LockMetrics::LockMetrics(std::size_t maxLocks, std::string cluster)
     : maxLocks_(maxLocks)
+    , cluster_(std::move(cluster))
     , wait_(durationBuckets)
     , hold_(durationBuckets) {}
 
@@ -150,7 +159,7 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
         add(otherLocks, other_, otherHeld, otherWaiting);
     }
 
-    FamilyWriter out;
+    FamilyWriter out(cluster_);
     out.write("lockscope_lock_held",
               "1 when the lock has a holder (for lock=\"(other)\": how many of those locks do).",
               MetricType::Gauge, std::move(held));

@@ -18,12 +18,14 @@ namespace lockscope {
 // gauges read from its state at scrape time, written in the text exposition format 0.0.4.
 // Only the lock's display name becomes a label, never a key or a lease. The first `maxLocks`
 // lock names seen get series of their own, for the exporter's life (a counter must not jump
-// between series); every other lock is added up under lock="(other)".
+// between series); every other lock is added up under lock="(other)". With a `cluster` name
+// (the saved profile's, never endpoints or credentials), every series carries cluster="name",
+// so one Prometheus tells the clusters of several exporters apart.
 class LockMetrics {
 public:
     static constexpr const char* otherLocks = "(other)";
 
-    explicit LockMetrics(std::size_t maxLocks);
+    explicit LockMetrics(std::size_t maxLocks, std::string cluster = {});
 
     void observe(const std::vector<etcd::LockEvent>& events);
     // etcd's raised alarms as last asked, or nothing when not known (no lockscope_etcd_alarm).
@@ -49,6 +51,7 @@ private:
     LockCounters& countersOf(const std::string& lock);
 
     const std::size_t maxLocks_;
+    const std::string cluster_;
     std::map<std::string, LockCounters> tracked_; // by lock name (bytes)
     LockCounters other_;
     prometheus::Histogram wait_;

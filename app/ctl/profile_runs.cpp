@@ -106,6 +106,7 @@ int runOnProfiles(const CtlCommand& command, const QStringList& arguments,
             return usageProblem(
                 name,
                 QCoreApplication::translate("lockscopectl", "profile %1: %2").arg(wanted, problem));
+        connection->profile = found->name;
         runs.append({*found, *connection});
     }
     const bool json = arguments.contains("--json");

@@ -3,6 +3,7 @@
 // several clusters in one status or snapshot, one section each, and what is refused.
 #include "lockscopectl_test.h"
 #include "support/local_etcd.h"
+#include "support/waiting.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sstream>
 
 using namespace lockscope::test;
 using namespace std::chrono_literals;
@@ -107,6 +109,50 @@ TEST_F(LockscopectlProfilesIntegrationTest, AnUnknownProfileFlagsBesideOneAndALo
     const auto [one, oneLines] = run({"--profile", "staging", "snapshot", prefix()});
     EXPECT_EQ(one, 0);
     EXPECT_TRUE(says(oneLines, "0 lock(s) under"));
+}
+
+// The exporter run through a profile labels every series with the profile's name, never with
+// endpoints: one Prometheus scraping several exporters tells their clusters apart.
+TEST_F(LockscopectlProfilesIntegrationTest, TheExporterLabelsEverySeriesWithTheProfilesName) {
+    saveProfiles({{"staging", cluster().endpointList()}});
+    auto holder = etcdctlLock(prefix() + "deploy");
+    ASSERT_TRUE(holder->readLine(10s));
+    lockscope::process::ChildProcess exporter(
+        {LOCKSCOPECTL, "--profile", "staging", "exporter", prefix(), "--listen", "127.0.0.1:0"},
+        {"XDG_CONFIG_HOME=" + config.path().toStdString()});
+    const auto listening = exporter.readLine(10s);
+    ASSERT_TRUE(listening);
+    const auto from = listening->find("http://");
+    ASSERT_NE(from, std::string::npos) << *listening;
+    const std::string url =
+        listening->substr(from, listening->find("/metrics") - from) + "/metrics";
+    const auto scrape = [&] {
+        lockscope::process::ChildProcess curl({"curl", "-s", "-f", url});
+        std::string out;
+        while (auto line = curl.readLine(5s))
+            out += *line + "\n";
+        curl.wait(5s);
+        return out;
+    };
+    std::string metrics;
+    ASSERT_TRUE(eventually(
+        [&] {
+            metrics = scrape();
+            return metrics.find("lock=\"" + prefix() + "deploy\"") != std::string::npos;
+        },
+        15s))
+        << metrics;
+    int series = 0, labelled = 0;
+    std::istringstream lines(metrics);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line[0] == '#' || line.find('{') == std::string::npos)
+            continue;
+        ++series;
+        labelled += line.find("{cluster=\"staging\"") != std::string::npos;
+        EXPECT_EQ(line.find(cluster().endpointList()), std::string::npos) << line;
+    }
+    EXPECT_GT(series, 5);
+    EXPECT_EQ(labelled, series) << metrics;
 }
 
 } // namespace
