@@ -379,6 +379,10 @@
         <source>it holds the histories of %1 sources; read one with --source ID: %2</source>
         <translation>其中有 %1 个来源的历史；请用 --source ID 读取其中一个：%2</translation>
     </message>
+    <message>
+        <source>cannot delete old history</source>
+        <translation>无法删除旧的历史记录</translation>
+    </message>
 </context>
 <context>
     <name>LockscopeCommandLine</name>
@@ -2255,6 +2259,22 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>Blockers</source>
         <translation>阻塞</translation>
     </message>
+    <message>
+        <source>Open this cluster&apos;s histor&amp;y</source>
+        <translation>打开此集群的历史记录(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Recording settings…</source>
+        <translation>记录设置(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Not recording the locks watched: %1. The live view goes on. Free some space or make %2 writable, then connect again; or turn recording off in File → Recording settings…</source>
+        <translation>未记录所监视的锁：%1。实时视图继续运行。请释放一些空间或使 %2 可写，然后重新连接；或在“文件 → 记录设置…”中关闭记录</translation>
+    </message>
+    <message>
+        <source>Nothing recorded of this cluster yet</source>
+        <translation>尚未记录此集群的任何内容</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::MetricsPage</name>
@@ -2613,6 +2633,41 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>%1, recovered %2</source>
         <translation>%1，已于 %2 恢复</translation>
     </message>
+    <message>
+        <source>Recording</source>
+        <translation>记录</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::RecordingSettingsDialog</name>
+    <message>
+        <source>&amp;Record the locks watched, for replay later</source>
+        <translation>记录所监视的锁，以便日后回放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Recording settings</source>
+        <translation>记录设置</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>One file per cluster, in %1. The oldest history goes first once a file is older or larger than this.</source>
+        <translation>每个集群一个文件，位于 %1。文件超过此时长或大小后，最旧的历史记录最先删除。</translation>
+    </message>
+    <message>
+        <source>Keep at most:</source>
+        <translation>最多保留：</translation>
+    </message>
+    <message>
+        <source>and at most:</source>
+        <translation>且最多：</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::Sandbox</name>
@@ -2864,6 +2919,13 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>waits in %1 for %2</source>
         <translation>在 %1 中等待 %2</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::WatchRecording</name>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
     </message>
 </context>
 <context>
