@@ -104,7 +104,9 @@ private slots:
             titles << plain(action->text());
         QCOMPARE(titles, QStringList({"File", "Lock", "View", "Sandbox", "Help"}));
         QCOMPARE(actionTexts(menuTitled(window, "File")),
-                 QStringList({"Connect…", "Export event log…", "Quit"}));
+                 QStringList({"Connect…", "Export event log…", "Open history…",
+                              "Open this cluster's history", "Recording settings…",
+                              "Rewind to revision…", "Quit"}));
         QCOMPARE(actionTexts(menuTitled(window, "Lock")),
                  QStringList({"Acquire…", "Release", "Pause keepalive", "Force release…",
                               "Copy key", "Campaign…", "Proclaim…", "Resign"}));
