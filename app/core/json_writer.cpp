@@ -32,7 +32,23 @@ JsonWriter& JsonWriter::beginObject() {
 JsonWriter& JsonWriter::endObject() {
     out_ += '}';
     first_.pop_back();
+    spill();
     return *this;
+}
+
+void JsonWriter::spill() {
+    constexpr std::size_t block = 1 << 16;
+    if (sink_ && out_.size() >= block) {
+        std::fwrite(out_.data(), 1, out_.size(), sink_);
+        out_.clear();
+    }
+}
+
+void JsonWriter::flush() {
+    if (sink_) {
+        std::fwrite(out_.data(), 1, out_.size(), sink_);
+        out_.clear();
+    }
 }
 
 JsonWriter& JsonWriter::beginArray() {
@@ -48,34 +64,38 @@ JsonWriter& JsonWriter::endArray() {
     return *this;
 }
 
-JsonWriter& JsonWriter::key(const std::string& name) {
+JsonWriter& JsonWriter::key(std::string_view name) {
     value(name);
     out_ += ':';
     afterKey_ = true;
     return *this;
 }
 
-JsonWriter& JsonWriter::value(const std::string& text) {
+JsonWriter& JsonWriter::value(std::string_view text) {
     separate();
     out_ += '"';
-    for (char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (ch) {
+    // Runs of characters that need no escape are appended whole: a snapshot writes millions.
+    std::size_t plain = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out_.append(text, plain, i - plain);
+        plain = i + 1;
+        switch (c) {
         case '"': out_ += "\\\""; break;
         case '\\': out_ += "\\\\"; break;
         case '\n': out_ += "\\n"; break;
         case '\r': out_ += "\\r"; break;
         case '\t': out_ += "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                out_ += escaped;
-            } else {
-                out_ += ch;
-            }
+        default: {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            out_ += escaped;
+        }
         }
     }
+    out_.append(text, plain, text.size() - plain);
     out_ += '"';
     return *this;
 }
@@ -117,7 +137,10 @@ JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& b
 JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& bytes,
                                    const std::string& shown) {
     key(name).value(shown);
-    return key(name + "_b64").value(QByteArray::fromStdString(bytes).toBase64().toStdString());
+    const QByteArray base64 =
+        QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64();
+    return key(name + "_b64")
+        .value(std::string_view(base64.constData(), static_cast<std::size_t>(base64.size())));
 }
 
 std::string isoTime(std::chrono::system_clock::time_point at) {

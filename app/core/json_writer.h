@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lockscope {
@@ -13,13 +15,20 @@ namespace lockscope {
 // displayKey for etcd keys).
 class JsonWriter {
 public:
+    JsonWriter() = default;
+    // Writes to `sink` as it goes, a block at a time, rather than keeping the whole text: a
+    // snapshot of a million keys is hundreds of MB of JSON. flush() writes the rest.
+    explicit JsonWriter(std::FILE* sink)
+        : sink_(sink) {}
+
     JsonWriter& beginObject();
     JsonWriter& endObject();
     JsonWriter& beginArray();
     JsonWriter& endArray();
-    JsonWriter& key(const std::string& name);
-    JsonWriter& value(const std::string& text);
-    JsonWriter& value(const char* text) { return value(std::string(text)); }
+    JsonWriter& key(std::string_view name);
+    JsonWriter& value(std::string_view text);
+    JsonWriter& value(const std::string& text) { return value(std::string_view(text)); }
+    JsonWriter& value(const char* text) { return value(std::string_view(text)); }
     JsonWriter& value(int64_t number);
     JsonWriter& value(double number);
     JsonWriter& value(bool flag);
@@ -31,10 +40,14 @@ public:
     JsonWriter& bytesField(const std::string& name, const std::string& bytes,
                            const std::string& shown);
 
+    // The text written (without a sink), or what a sink has not been given yet.
     const std::string& text() const { return out_; }
+    void flush();
 
 private:
     void separate();
+    void spill(); // gives the sink a full block
+    std::FILE* sink_ = nullptr;
     std::string out_;
     std::vector<bool> first_; // per open container: nothing written in it yet
     bool afterKey_ = false;

@@ -29,6 +29,11 @@ void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonito
 
 std::string lockStateJson(const etcd::LockMonitorState& state) {
     JsonWriter json;
+    writeLockStateJson(state, json);
+    return json.text();
+}
+
+void writeLockStateJson(const etcd::LockMonitorState& state, JsonWriter& json) {
     json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
     for (const auto& [name, queue] : state.locks) {
         json.beginObject().bytesField("name", name);
@@ -78,7 +83,6 @@ std::string lockStateJson(const etcd::LockMonitorState& state) {
                 .value(a.detail)
                 .endObject();
     json.endArray().endObject();
-    return json.text();
 }
 
 std::string lockEventJson(const etcd::LockEvent& event) {

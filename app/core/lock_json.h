@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/json_writer.h"
 #include "etcdclient/locks/lock_types.h"
 
 #include <string>
@@ -21,6 +22,8 @@ namespace lockscope {
 // the writer). Every name, key and value is written by JsonWriter::bytesField: the displayKey
 // form plus a "*_b64" field with the exact bytes.
 std::string lockStateJson(const etcd::LockMonitorState& state);
+// The same into `json` (a writer to a file writes it as it goes).
+void writeLockStateJson(const etcd::LockMonitorState& state, JsonWriter& json);
 
 // One lock event as a JSON object, for `lockscopectl watch --json` (one per line): "event",
 // "lock", "recipe" (the lock's), "key" (each with its "*_b64"), "lease", "lease_hex", "revision",

@@ -1,5 +1,6 @@
 #include "app/ctl/lock_state_output.h"
 
+#include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_json.h"
 #include "app/core/lock_queue_model.h"
@@ -12,7 +13,10 @@ namespace lockscope {
 
 void printLockState(const etcd::LockMonitorState& state, const std::string& prefix, bool json) {
     if (json) {
-        std::printf("%s\n", lockStateJson(state).c_str());
+        JsonWriter json(stdout);
+        writeLockStateJson(state, json);
+        json.flush();
+        std::putchar('\n');
         return;
     }
     // One table of every lock's queue in turn, without the Waiting column: one read cannot tell

@@ -70,6 +70,8 @@ void readLockSnapshot(Client& client, const std::string& prefix,
     request.set_key(prefix);
     request.set_range_end(prefixRangeEnd(prefix));
     request.set_revision(revision);
+    // One read shows nothing until it is whole: as few round trips as a page allows.
+    request.set_limit(MaxPageKeys);
     client.rangeAll(
         request, [reading, revision, parallelLookups](Result<pb::RangeResponse> listed) {
             if (!listed) {
