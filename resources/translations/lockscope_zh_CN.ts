@@ -438,6 +438,14 @@
         <source>--prefix: %1</source>
         <translation>--prefix：%1</translation>
     </message>
+    <message>
+        <source>Replay a recorded lock history (a file that lockscopectl record or the exporter&apos;s --record wrote, or a postgresql:// URL) instead of connecting: its events on a time scrubber, the locks as they stood.</source>
+        <translation>回放一段已记录的锁历史（lockscopectl record 或导出器的 --record 写下的文件，或 postgresql:// URL），而不连接集群：在时间轴上逐个事件查看当时的锁。</translation>
+    </message>
+    <message>
+        <source>file|url</source>
+        <translation>文件|url</translation>
+    </message>
 </context>
 <context>
     <name>OwnLock</name>
@@ -649,6 +657,13 @@ rejects.&lt;/p&gt;
     <message>
         <source>Waiters watch the key and are not visible: none of them holds a key</source>
         <translation>等待者监视该键，不可见：它们都不持有键</translation>
+    </message>
+</context>
+<context>
+    <name>RecordedHistory</name>
+    <message>
+        <source>etcd&apos;s own history, until compacted</source>
+        <translation>etcd 自身的历史（直到被压缩）</translation>
     </message>
 </context>
 <context>
@@ -1249,6 +1264,107 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>How etcd locks work</source>
         <translation>etcd 锁的工作原理</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::HistoryReplayWindow</name>
+    <message>
+        <source>Recorded history: %1</source>
+        <translation>已记录的历史：%1</translation>
+    </message>
+    <message>
+        <source>Reading the recording…</source>
+        <translation>正在读取记录…</translation>
+    </message>
+    <message>
+        <source>◀</source>
+        <translation>◀</translation>
+    </message>
+    <message>
+        <source>The event before</source>
+        <translation>上一个事件</translation>
+    </message>
+    <message>
+        <source>▶</source>
+        <translation>▶</translation>
+    </message>
+    <message>
+        <source>The event after</source>
+        <translation>下一个事件</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Next of this lock</source>
+        <translation>此锁的下一个</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <source>Longest wait</source>
+        <translation>最长等待</translation>
+    </message>
+    <message>
+        <source>No wait was recorded.</source>
+        <translation>没有记录到等待。</translation>
+    </message>
+    <message>
+        <source>The recording holds no event yet.</source>
+        <translation>记录中还没有事件。</translation>
+    </message>
+    <message>
+        <source>This recording cannot be read: %1</source>
+        <translation>无法读取此记录：%1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>a gap in the recording: the locks were re-read</source>
+        <translation>记录中的中断：锁已重新读取</translation>
+    </message>
+    <message>
+        <source>%1 of %2 · revision %3 · %4 · %5</source>
+        <translation>第 %1 / %2 个 · 修订号 %3 · %4 · %5</translation>
+    </message>
+    <message>
+        <source> · in a gap (%1): the locks as last seen before it</source>
+        <translation> · 处于中断中（%1）：显示中断前最后看到的锁</translation>
+    </message>
+    <message>
+        <source>No such event after this one.</source>
+        <translation>此后没有这样的事件。</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s history from revision %1: %2</source>
+        <translation>etcd 从修订号 %1 起的历史：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and gaps; nothing here acts on a cluster.</source>
+        <translation>
+            <numerusform>已记录，非实时：%2 的 %1 下的锁，来自 %3。共 %n 个事件和中断；此处的任何操作都不会作用于集群。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the start: the locks as first read</source>
+        <translation>开始：首次读取时的锁</translation>
+    </message>
+    <message>
+        <source>time not kept by etcd</source>
+        <translation>etcd 不保留时间</translation>
     </message>
 </context>
 <context>
@@ -2260,12 +2376,52 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>阻塞</translation>
     </message>
     <message>
+        <source>Open &amp;history…</source>
+        <translation>打开历史(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Open a recorded lock history</source>
+        <translation>打开已记录的锁历史</translation>
+    </message>
+    <message>
+        <source>Lock histories (*.db *.sqlite);;All files (*)</source>
+        <translation>锁历史 (*.db *.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
         <source>Open this cluster&apos;s histor&amp;y</source>
         <translation>打开此集群的历史记录(&amp;Y)</translation>
     </message>
     <message>
         <source>&amp;Recording settings…</source>
         <translation>记录设置(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;wind to revision…</source>
+        <translation>回退到修订号(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Connect to a cluster and choose a lock prefix first: etcd&apos;s history is read for the prefix shown.</source>
+        <translation>请先连接集群并选择锁前缀：etcd 的历史按当前显示的前缀读取。</translation>
+    </message>
+    <message>
+        <source>etcd did not say which revisions it keeps: %1</source>
+        <translation>etcd 未说明它保留了哪些修订号：%1</translation>
+    </message>
+    <message>
+        <source>Rewind to revision</source>
+        <translation>回退到修订号</translation>
+    </message>
+    <message>
+        <source>etcd keeps revisions %1 to %2, until its next compaction; it keeps no times. Replay the locks under %3 from revision:</source>
+        <translation>etcd 保留修订号 %1 到 %2（直到下次压缩）；它不保留时间。从以下修订号起回放 %3 下的锁：</translation>
+    </message>
+    <message>
+        <source>Reading etcd&apos;s history from revision %1…</source>
+        <translation>正在读取 etcd 从修订号 %1 起的历史…</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s history could not be read: %1</source>
+        <translation>无法读取 etcd 的历史：%1</translation>
     </message>
     <message>
         <source>Not recording the locks watched: %1. The live view goes on. Free some space or make %2 writable, then connect again; or turn recording off in File → Recording settings…</source>
@@ -3603,6 +3759,58 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>--to FILE or --to URL is needed: where to record</source>
         <translation>需要 --to FILE 或 --to URL：记录到哪里</translation>
+    </message>
+    <message>
+        <source>the recording holds no state yet</source>
+        <translation>记录中还没有状态</translation>
+    </message>
+    <message>
+        <source>the recording began later, at revision %1 (%2): nothing is known of the locks before</source>
+        <translation>记录开始得更晚，在修订号 %1（%2）：此前的锁一无所知</translation>
+    </message>
+    <message>
+        <source>revision %1 falls in a gap of the recording (%2): the locks are as last seen before it</source>
+        <translation>修订号 %1 处于记录的中断中（%2）：显示中断前最后看到的锁</translation>
+    </message>
+    <message>
+        <source>Instead of events, every lock as it stood at T, replayed from the recording and printed as snapshot prints them (without TTLs and values, which a recording does not keep). Not with --report, --lock, --since or --until.</source>
+        <translation>不列出事件，而是列出 T 时刻的每个锁：从记录中回放，按 snapshot 的格式打印（没有 TTL 和值，记录中不保留它们）。不能与 --report、--lock、--since 或 --until 同用。</translation>
+    </message>
+    <message>
+        <source>--at wants a revision or an ISO 8601 time like 2026-11-27T03:10:00Z, not &quot;%1&quot;</source>
+        <translation>--at 需要修订号或 ISO 8601 时间，例如 2026-11-27T03:10:00Z，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>--at prints every lock at one moment: leave out --%1</source>
+        <translation>--at 打印某一时刻的所有锁：请去掉 --%1</translation>
+    </message>
+    <message>
+        <source>Connect as the desktop&apos;s saved connection profile NAME (File &gt; Connect… in LockScope) instead of connection flags; a profile with a user has its password asked on the terminal. Repeat it to run status or snapshot on several clusters, one section each.</source>
+        <translation>使用桌面程序保存的连接配置 NAME（LockScope 的“文件 &gt; 连接…”）代替连接参数；带用户的配置会在终端上询问密码。重复给出可在多个集群上运行 status 或 snapshot，每个集群一节。</translation>
+    </message>
+    <message>
+        <source>--profile names the connection: leave out --%1</source>
+        <translation>--profile 已指定连接：请去掉 --%1</translation>
+    </message>
+    <message>
+        <source>%1 runs on one cluster: give one --profile (several go with status and snapshot)</source>
+        <translation>%1 只在一个集群上运行：请只给一个 --profile（多个只适用于 status 和 snapshot）</translation>
+    </message>
+    <message>
+        <source>no saved connection profile &quot;%1&quot; (%2); LockScope&apos;s File &gt; Connect… saves them</source>
+        <translation>没有名为“%1”的已保存连接配置（%2）；LockScope 的“文件 &gt; 连接…”可保存它们</translation>
+    </message>
+    <message>
+        <source>none is saved</source>
+        <translation>尚未保存任何配置</translation>
+    </message>
+    <message>
+        <source>saved: %1</source>
+        <translation>已保存：%1</translation>
+    </message>
+    <message>
+        <source>profile %1: %2</source>
+        <translation>配置 %1：%2</translation>
     </message>
 </context>
 </TS>
