@@ -1,7 +1,8 @@
 // The window records what it watches, against a real etcd and real `etcdctl lock` holders: into
 // the cluster's SQLite file under a test data folder, read back through LockHistoryStore, a
 // source per prefix watched; nothing when recording is off, and from the moment it is turned on;
-// a history folder that cannot be made is one problem, and the live view goes on.
+// what is older than the days kept goes as the file opens; a history folder that cannot be made
+// is one problem, and the live view goes on.
 #include "app/core/cluster_history_file.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_list_model.h"
@@ -24,6 +25,7 @@
 #include <csignal>
 
 using namespace lockscope;
+using namespace std::chrono_literals;
 using lockscope::test::eventLogHas;
 using lockscope::test::saveScreenshot;
 using lockscope::test::waitersShown;
@@ -216,6 +218,50 @@ private slots:
         QCOMPARE(checkpoints->front().keys.front().key, *line);
         // What happened before is not in the file: only what came after.
         QVERIFY(!recorded(window.historyPath(), 1, etcd::LockEventKind::Acquired, *line));
+    }
+
+    // Retention runs as the window opens the cluster's file: history older than the days kept
+    // goes, from every prefix recorded in it, up to the checkpoint the rest replays from.
+    void openingTheClustersFilePrunesWhatIsOlderThanTheDaysKept() {
+        const auto endpoints = etcd_.cluster().clientOptions().endpoints;
+        const QString path = clusterHistoryPath(endpoints);
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        // In the store's milliseconds.
+        const std::chrono::system_clock::time_point now =
+            std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
+        {
+            QString problem;
+            auto old =
+                LockHistoryStore::openForWriting(path, clusterName(endpoints), "/old/", problem);
+            QVERIFY2(old, qPrintable(problem));
+            int64_t revision = 1;
+            for (const auto age : {20 * 24h, 10 * 24h, 3 * 24h}) {
+                QVERIFY(old->write(HistoryCheckpoint{revision, now - age, "periodic", {}}));
+                etcd::LockEvent event{};
+                event.kind = etcd::LockEventKind::Enqueued;
+                event.lock = "/old/job";
+                event.key = "/old/job/" + std::to_string(++revision);
+                event.revision = revision;
+                event.observedAt = now - age + 1h;
+                QVERIFY(old->write(event));
+            }
+            QVERIFY(old->commit());
+        }
+        QCOMPARE(recordedEvents(path, 1).size(), std::size_t(3));
+
+        MainWindow window;
+        window.setRecordingSettings({true, 7, 500});
+        window.connectTo(etcd_.cluster().clientOptions());
+        window.setPrefix("/retained/");
+        QTRY_COMPARE_WITH_TIMEOUT(recordedEvents(path, 1).size(), std::size_t(2), UiTimeoutMs);
+        QString problem;
+        auto old = LockHistoryStore::openForReading(path, problem, 1);
+        QVERIFY2(old, qPrintable(problem));
+        const auto checkpoints = old->checkpoints();
+        QVERIFY(checkpoints);
+        QCOMPARE(checkpoints->size(), std::size_t(2));
+        QVERIFY(checkpoints->front().at == now - 10 * 24h);
+        QCOMPARE(recordedEvents(path, 1).front().key, std::string("/old/job/3"));
     }
 
     // The history folder cannot be made (a file stands in its place; tests run as root, who may
