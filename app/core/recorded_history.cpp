@@ -60,6 +60,7 @@ void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary)
         start.at = checkpoints_.front().at;
         start.start = true;
         summary->moments.push_back(start);
+        firstEntryMoment_ = 1;
     }
     for (const auto& entry : entries_) {
         RecordedMoment moment;
@@ -94,6 +95,16 @@ void RecordedHistory::replay(std::size_t index) {
         moment->inGap = replayed->inGap;
     }
     callbacks_.replayed(std::move(moment));
+}
+
+void RecordedHistory::report(std::size_t from, std::size_t to) {
+    if (!callbacks_.reported || !summary_)
+        return;
+    std::vector<HistoryEntry> span;
+    for (std::size_t moment = std::max(from, firstEntryMoment_);
+         moment <= to && moment - firstEntryMoment_ < entries_.size(); ++moment)
+        span.push_back(entries_[moment - firstEntryMoment_]);
+    callbacks_.reported(std::make_shared<const LockHistoryReport>(span), from, to);
 }
 
 std::optional<std::size_t> nextMoment(const std::vector<RecordedMoment>& moments, std::size_t from,

@@ -3,6 +3,7 @@
 #include "app/core/etcd_history.h"
 #include "app/core/history_replay.h"
 #include "app/core/lock_history.h"
+#include "app/core/lock_history_report.h"
 
 #include <QObject>
 #include <QString>
@@ -55,6 +56,9 @@ public:
         std::function<void(std::shared_ptr<const RecordedHistorySummary>)> opened;
         std::function<void(const QString& problem)> failed;
         std::function<void(std::shared_ptr<const ReplayedMoment>)> replayed;
+        std::function<void(std::shared_ptr<const LockHistoryReport>, std::size_t from,
+                           std::size_t to)>
+            reported = {};
     };
 
     RecordedHistory(QString location, Callbacks callbacks);
@@ -68,6 +72,9 @@ public:
     // On its thread: the locks at moment `index` of the summary (replayed; nothing before
     // open() succeeded or for an index past the end).
     void replay(std::size_t index);
+    // On its thread: the report (lockscopectl history --report's) of the events between moments
+    // `from` and `to`, both included (reported).
+    void report(std::size_t from, std::size_t to);
 
 private:
     void summarise(std::shared_ptr<RecordedHistorySummary> summary);
@@ -78,6 +85,7 @@ private:
     std::vector<HistoryCheckpoint> checkpoints_;
     std::vector<HistoryEntry> entries_;
     std::shared_ptr<const RecordedHistorySummary> summary_;
+    std::size_t firstEntryMoment_ = 0; // the moment of entries_[0]: 1 after a start moment
 };
 
 // The next moment after `from` that `wanted` accepts, or nothing.

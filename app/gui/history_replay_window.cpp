@@ -5,6 +5,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
+#include "app/gui/history_report_dialog.h"
 #include "app/gui/stage_page.h"
 #include "app/gui/stage_scene_builder.h"
 #include "widgets/plain_text_delegate.h"
@@ -121,6 +122,11 @@ HistoryReplayWindow::HistoryReplayWindow(
         },
         [self](std::shared_ptr<const ReplayedMoment> moment) {
             postGuarded(self, [moment](HistoryReplayWindow* w) { w->showReplayed(moment); });
+        },
+        [self](std::shared_ptr<const LockHistoryReport> report, std::size_t from, std::size_t to) {
+            postGuarded(self, [report, from, to](HistoryReplayWindow* w) {
+                w->showReport(report, from, to);
+            });
         }};
     thread_ = new QThread; // ends itself after quit(): closing never waits on a read
     thread_->setObjectName("recorded history");
@@ -159,6 +165,11 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
         kind_->addItem(eventWord(etcd::QueueKind::Mutex, eventCause(kind)), static_cast<int>(kind));
     auto* nextOfKind = new QPushButton(tr("Next"), bar);
     auto* longestWait = new QPushButton(tr("Longest wait"), bar);
+    auto* markStart = new QPushButton(tr("Mark start"), bar);
+    markStart->setToolTip(tr("The span a report covers begins at the event shown"));
+    auto* report = new QPushButton(tr("Report…"), bar);
+    report->setToolTip(tr("Per lock, from the marked event (or the first) to the one shown: "
+                          "acquisitions, hold and wait times, expiries, the longest waits"));
 
     row->addWidget(previous);
     row->addWidget(playButton_);
@@ -169,6 +180,8 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
     row->addWidget(kind_);
     row->addWidget(nextOfKind);
     row->addWidget(longestWait);
+    row->addWidget(markStart);
+    row->addWidget(report);
     auto* column = new QWidget(this);
     auto* stack = new QVBoxLayout(column);
     stack->setContentsMargins(0, 0, 0, 0);
@@ -208,6 +221,8 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
         else
             momentText_->setText(tr("No wait was recorded."));
     });
+    connect(markStart, &QPushButton::clicked, this, &HistoryReplayWindow::markSpanStart);
+    connect(report, &QPushButton::clicked, this, &HistoryReplayWindow::reportSpan);
     for (auto* control : bar->findChildren<QWidget*>())
         control->setEnabled(false);
     return column;
@@ -215,7 +230,9 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
 
 void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySummary> summary) {
     summary_ = std::move(summary);
-    const int moments = static_cast<int>(summary_->moments.size());
+    // Events and gaps: the start is no event.
+    const int moments = static_cast<int>(summary_->moments.size()) -
+                        (!summary_->moments.empty() && summary_->moments.front().start ? 1 : 0);
     banner_->setText(tr("Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and "
                         "gaps; nothing here acts on a cluster.",
                         nullptr, moments)
@@ -297,6 +314,8 @@ void HistoryReplayWindow::describeMoment(std::size_t index) {
                        .arg(summary_->moments.size())
                        .arg(moment.revision)
                        .arg(when, what);
+    if (spanStart_)
+        text += tr(" · a report starts at event %1").arg(*spanStart_ + 1);
     if (shown_ && shown_->moment == index && shown_->inGap)
         text += tr(" · in a gap (%1): the locks as last seen before it")
                     .arg(QString::fromStdString(shown_->inGap->reason));
@@ -332,6 +351,43 @@ void HistoryReplayWindow::selectLock(const std::string& lock) {
     if (const int row = locks_->rowOfLock(lock); row >= 0)
         lockTable_->selectRow(row);
     showSelectedQueue();
+}
+
+void HistoryReplayWindow::markSpanStart() {
+    spanStart_ = static_cast<std::size_t>(scrubber_->value());
+    describeMoment(*spanStart_);
+}
+
+void HistoryReplayWindow::reportSpan() {
+    if (!summary_ || summary_->moments.empty())
+        return;
+    std::size_t from = spanStart_.value_or(0);
+    std::size_t to = static_cast<std::size_t>(scrubber_->value());
+    // Nothing marked and nothing played yet: the whole recording.
+    if (!spanStart_ && to == 0)
+        to = summary_->moments.size() - 1;
+    if (from > to)
+        std::swap(from, to);
+    postToOwnThread(history_, [from, to](RecordedHistory* history) { history->report(from, to); });
+}
+
+void HistoryReplayWindow::showReport(std::shared_ptr<const LockHistoryReport> report,
+                                     std::size_t from, std::size_t to) {
+    if (!summary_ || to >= summary_->moments.size())
+        return;
+    if (from > to)
+        std::swap(from, to);
+    const RecordedMoment& first = summary_->moments[from];
+    const RecordedMoment& last = summary_->moments[to];
+    const QString span = summary_->timesKnown
+                             ? tr("revisions %1 to %2, %3 to %4")
+                                   .arg(first.revision)
+                                   .arg(last.revision)
+                                   .arg(timeText(first.at), timeText(last.at))
+                             : tr("revisions %1 to %2").arg(first.revision).arg(last.revision);
+    auto* dialog = new HistoryReportDialog(std::move(report), span, this);
+    dialog->show();
+    emit reportShown(dialog);
 }
 
 void HistoryReplayWindow::play(int speed) {

@@ -16,6 +16,7 @@ class QThread;
 
 namespace lockscope {
 
+class HistoryReportDialog;
 class LockListModel;
 class LockQueueModel;
 class StageView;
@@ -49,6 +50,9 @@ public:
     StageView* stage() const { return stage_; }
     // Selects `lock` (its name as etcd has it) in the list, for its queue and "next of this lock".
     void selectLock(const std::string& lock);
+    // The report of the span from the marked moment (the first when none is) to the one shown.
+    void markSpanStart();
+    void reportSpan();
 
 signals:
     // The recording was read: the scrubber is ready.
@@ -57,6 +61,8 @@ signals:
     void openFailed(const QString& problem);
     // A moment's locks are shown.
     void momentShown(std::size_t index);
+    // A span's report is shown in `dialog`.
+    void reportShown(HistoryReportDialog* dialog);
 
 private:
     // The window around `history`, which it starts on a thread of its own.
@@ -67,6 +73,8 @@ private:
     void showSummary(std::shared_ptr<const RecordedHistorySummary> summary);
     void showFailure(const QString& problem);
     void showReplayed(std::shared_ptr<const ReplayedMoment> moment);
+    void showReport(std::shared_ptr<const LockHistoryReport> report, std::size_t from,
+                    std::size_t to);
     void askFor(std::size_t index);
     void showSelectedQueue();
     void describeMoment(std::size_t index);
@@ -80,6 +88,7 @@ private:
     // One request at a time: a scrubber dragged fast asks only for where it stops.
     std::optional<std::size_t> asked_, next_;
     std::string selectedLock_;
+    std::optional<std::size_t> spanStart_;
 
     QLabel* banner_ = nullptr;
     QLabel* momentText_ = nullptr;

@@ -5,6 +5,7 @@
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
 #include "app/gui/history_replay_window.h"
+#include "app/gui/history_report_dialog.h"
 #include "support/qtest_registry.h"
 
 #include <QFile>
@@ -100,6 +101,30 @@ private slots:
         window->play(100);
         QTRY_COMPARE_WITH_TIMEOUT(window->shownMoment(), std::optional<std::size_t>(6), 10000);
         QTRY_VERIFY(!window->playing());
+
+        // The report of a span, from the marked event to the one shown: 1a and 2b each took
+        // the lock once; 2b waited 1000 ms behind 1a. Exported to PDF.
+        window->showMoment(1);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(1));
+        window->markSpanStart();
+        window->showMoment(6);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(6));
+        QSignalSpy reported(window, &HistoryReplayWindow::reportShown);
+        window->reportSpan();
+        QVERIFY(reported.wait(10000));
+        auto* dialog = window->findChild<HistoryReportDialog*>();
+        QVERIFY(dialog);
+        const QString html = dialog->html();
+        QVERIFY2(html.contains(QString::fromStdString(lock)), qPrintable(html));
+        QVERIFY2(html.contains(">2<"), qPrintable(html)); // acquisitions
+        QVERIFY2(html.contains("1000 ms"), qPrintable(html));
+        QString error;
+        const QString pdf = dir.filePath("report.pdf");
+        QVERIFY2(dialog->exportPdf(pdf, error), qPrintable(error));
+        QFile written(pdf);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.read(4), QByteArray("%PDF"));
+        dialog->close();
 
         // No button of the window acts on a lock: it moves through the recording only.
         for (const auto* button : window->findChildren<QPushButton*>())
