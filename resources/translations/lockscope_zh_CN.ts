@@ -1366,6 +1366,107 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>time not kept by etcd</source>
         <translation>etcd 不保留时间</translation>
     </message>
+    <message>
+        <source>Mark start</source>
+        <translation>标记起点</translation>
+    </message>
+    <message>
+        <source>The span a report covers begins at the event shown</source>
+        <translation>报告所覆盖的区间从当前显示的事件开始</translation>
+    </message>
+    <message>
+        <source>Report…</source>
+        <translation>报告…</translation>
+    </message>
+    <message>
+        <source>Per lock, from the marked event (or the first) to the one shown: acquisitions, hold and wait times, expiries, the longest waits</source>
+        <translation>按锁统计，从标记的事件（或第一个事件）到当前显示的事件：获取次数、持有和等待时间、过期，以及最长的等待</translation>
+    </message>
+    <message>
+        <source> · a report starts at event %1</source>
+        <translation> · 报告从第 %1 个事件开始</translation>
+    </message>
+    <message>
+        <source>revisions %1 to %2, %3 to %4</source>
+        <translation>修订号 %1 到 %2，%3 到 %4</translation>
+    </message>
+    <message>
+        <source>revisions %1 to %2</source>
+        <translation>修订号 %1 到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::HistoryReportDialog</name>
+    <message>
+        <source>No lock event in this span.</source>
+        <translation>此区间内没有锁事件。</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Acquisitions</source>
+        <translation>获取次数</translation>
+    </message>
+    <message>
+        <source>Held, ms</source>
+        <translation>持有（毫秒）</translation>
+    </message>
+    <message>
+        <source>Waited, ms</source>
+        <translation>等待（毫秒）</translation>
+    </message>
+    <message>
+        <source>Expiries</source>
+        <translation>过期</translation>
+    </message>
+    <message>
+        <source>Losses</source>
+        <translation>丢失</translation>
+    </message>
+    <message>
+        <source>Force releases</source>
+        <translation>强制释放</translation>
+    </message>
+    <message>
+        <source>Longest waits</source>
+        <translation>最长的等待</translation>
+    </message>
+    <message>
+        <source>%1: %2 waited %3%4 ms, acquired %5 (revision %6), behind %7</source>
+        <translation>%1：%2 等待了 %3%4 毫秒，于 %5（修订号 %6）获取，排在 %7 之后</translation>
+    </message>
+    <message>
+        <source>nobody seen</source>
+        <translation>未见到任何持有者</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n gap(s) in this span: times across them are bounds, left out of the percentiles.</source>
+        <translation>
+            <numerusform>此区间内有 %n 次中断：跨越中断的时间只是界限，不计入百分位数。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Report: %1</source>
+        <translation>报告：%1</translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: choose a folder you may write in</source>
+        <translation>无法写入 %1：请选择一个可写的文件夹</translation>
+    </message>
+    <message>
+        <source>Export the report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HolderCard</name>
