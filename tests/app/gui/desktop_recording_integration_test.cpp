@@ -1,8 +1,8 @@
 // The window records what it watches, against a real etcd and real `etcdctl lock` holders: into
 // the cluster's SQLite file under a test data folder, read back through LockHistoryStore, a
 // source per prefix watched; nothing when recording is off, and from the moment it is turned on;
-// what is older than the days kept goes as the file opens; a history folder that cannot be made
-// is one problem, and the live view goes on.
+// what is older than the days kept goes as the file opens; a sandbox's file is begun again; a
+// history folder that cannot be made is one problem, and the live view goes on.
 #include "app/core/cluster_history_file.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_list_model.h"
@@ -262,6 +262,32 @@ private slots:
         QCOMPARE(checkpoints->size(), std::size_t(2));
         QVERIFY(checkpoints->front().at == now - 10 * 24h);
         QCOMPARE(recordedEvents(path, 1).front().key, std::string("/old/job/3"));
+    }
+
+    // A sandbox is another cluster each time: its recording goes into sandbox.db, begun again.
+    void aNewSandboxRecordsIntoItsOwnFileBegunAgain() {
+        const QString path = sandboxHistoryPath();
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        {
+            QString problem;
+            auto last = LockHistoryStore::openForWriting(path, "127.0.0.1:1", "/last/", problem);
+            QVERIFY2(last, qPrintable(problem));
+            QVERIFY(
+                last->write(HistoryCheckpoint{1, std::chrono::system_clock::now(), "start", {}}));
+            QVERIFY(last->commit());
+        }
+        MainWindow window;
+        window.setPrefix("/sandboxed/");
+        window.startSandbox("etcd");
+        QTRY_COMPARE_WITH_TIMEOUT(window.historyPath(), path, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        const auto onlyPrefix = [&path] {
+            QString problem;
+            auto store = LockHistoryStore::openForReading(path, problem);
+            return store ? store->prefix() : std::string();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(onlyPrefix(), std::string("/sandboxed/"), UiTimeoutMs);
+        QVERIFY(!QFileInfo::exists(clusterHistoryPath(window.workspace()->options().endpoints)));
     }
 
     // The history folder cannot be made (a file stands in its place; tests run as root, who may
