@@ -671,15 +671,14 @@ void MainWindow::recordWatch(const etcd::ClientOptions& options, bool sandbox) {
     auto recording = std::make_shared<WatchRecording>(
         path, clusterName(options.endpoints), sandbox && std::exchange(sandboxAfresh_, false),
         recordingThread_->thread(), recordingSettings_);
-    connect(recording.get(), &WatchRecording::failed, this, [this](const QString& message) {
-        showProblem(
-            ProblemKind::Recording,
-            tr("Not recording the locks watched: %1. The live view goes on. Free some "
-               "space or make %2 writable, then connect again; or turn recording off "
-               "in File → Recording settings…")
-                .arg(message,
-                     QFileInfo(recording_ ? recording_->path() : QString()).absolutePath()));
-    });
+    connect(recording.get(), &WatchRecording::failed, this,
+            [this, folder = QFileInfo(path).absolutePath()](const QString& message) {
+                showProblem(ProblemKind::Recording,
+                            tr("Not recording the locks watched: %1. The live view goes on. Free "
+                               "some space or make %2 writable, then connect again; or turn "
+                               "recording off in File → Recording settings…")
+                                .arg(message, folder));
+            });
     recording_ = recording.get();
     workspace_->lockWatch()->setTap(std::move(recording));
 }

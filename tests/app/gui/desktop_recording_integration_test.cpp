@@ -83,7 +83,8 @@ class DesktopRecordingIntegrationTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        useFreshTestSettings();
+        // Settings and a data folder of its own: other GUI tests running at once record too.
+        useFreshTestSettings("LockScopeRecordingTest");
         QVERIFY2(etcd_.start(), etcd_.error().c_str());
     }
 
