@@ -1,8 +1,8 @@
 // The window records what it watches, against a real etcd and real `etcdctl lock` holders: into
 // the cluster's SQLite file under a test data folder, read back through LockHistoryStore, a
-// source per prefix watched; nothing when recording is off, and from the moment it is turned on;
-// what is older than the days kept goes as the file opens; a sandbox's file is begun again; a
-// history folder that cannot be made is one problem, and the live view goes on.
+// source per prefix watched; an outage as a gap; nothing when recording is off, and from the moment
+// it is turned on; what is older than the days kept goes as the file opens; a sandbox's file is
+// begun again; a history folder that cannot be made is one problem, and the live view goes on.
 #include "app/core/cluster_history_file.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_list_model.h"
@@ -182,6 +182,48 @@ private slots:
         QVERIFY(recorded(path, 2, etcd::LockEventKind::Acquired, otherKey));
         QVERIFY(recorded(path, 2, etcd::LockEventKind::Released, otherKey));
         QVERIFY(!recorded(path, 2, etcd::LockEventKind::Acquired, holderKey));
+    }
+
+    // etcd stopped (SIGSTOP) and going on: the outage is recorded as a gap, then the state
+    // re-read, as lockscopectl record records one.
+    void anOutageIsRecordedAsAGapThenTheStateReRead() {
+        auto own = test::startCluster(); // stopping the suite's etcd would stop the other tests
+        QVERIFY2(own, own ? "" : own.error().message.c_str());
+        MainWindow window;
+        window.connectTo((*own)->clientOptions());
+        window.setPrefix("/outage/");
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        const QString path = window.historyPath();
+        auto holder = test::etcdctlLock((*own)->endpointList(), "/outage/job");
+        std::optional<std::string> line;
+        QVERIFY(QTest::qWaitFor([&] { return (line = test::pollLine(*holder)).has_value(); },
+                                UiTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(recorded(path, 1, etcd::LockEventKind::Acquired, *line),
+                                 UiTimeoutMs);
+
+        ::kill((*own)->pid(0), SIGSTOP);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.lockWatch()->live(), UiTimeoutMs);
+        ::kill((*own)->pid(0), SIGCONT);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
+        const auto gapRecorded = [&path] {
+            QString problem;
+            auto store = LockHistoryStore::openForReading(path, problem);
+            const auto entries = store ? store->entries({}) : std::nullopt;
+            return entries && std::any_of(entries->begin(), entries->end(), [](const auto& entry) {
+                       return std::holds_alternative<HistoryGap>(entry);
+                   });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(gapRecorded(), UiTimeoutMs);
+        QString problem;
+        auto store = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(store, qPrintable(problem));
+        const auto checkpoints = store->checkpoints();
+        QVERIFY(checkpoints);
+        // Written with the gap, in one batch.
+        QVERIFY(std::any_of(
+            checkpoints->begin(), checkpoints->end(),
+            [](const HistoryCheckpoint& checkpoint) { return checkpoint.reason == "resync"; }));
+        holder->signal(SIGINT);
     }
 
     // Off: no file at all. Turned on while watching: recorded from then, with the state then.
