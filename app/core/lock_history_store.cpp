@@ -226,6 +226,22 @@ std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString
     return nullptr;
 }
 
+std::optional<std::vector<LockHistoryStore::Source>>
+LockHistoryStore::sourcesIn(const QString& location, QString& problem) {
+    const auto where = HistoryLocation::parse(location, problem);
+    if (!where)
+        return std::nullopt;
+    std::unique_ptr<LockHistoryStore> store(new LockHistoryStore(*where, connectionName()));
+    if (!store->postgres() && !QFileInfo::exists(where->path)) {
+        problem = LockHistoryStoreText::tr("%1: no such file").arg(where->shown);
+        return std::nullopt;
+    }
+    auto sources = store->open(true) ? store->readSources() : std::nullopt;
+    if (!sources)
+        problem = store->error_;
+    return sources;
+}
+
 bool LockHistoryStore::fail(const QString& what, const QString& why) {
     if (error_.isEmpty())
         error_ = QString("%1: %2: %3").arg(location_.shown, what, why);
@@ -476,15 +492,24 @@ bool LockHistoryStore::joinSource(const std::string& sourceName, const std::stri
                 static_cast<qlonglong>(source_.id)});
 }
 
-bool LockHistoryStore::chooseSource(std::optional<int64_t> id) {
-    const QString cannotRead = LockHistoryStoreText::tr("cannot read");
+std::optional<std::vector<LockHistoryStore::Source>> LockHistoryStore::readSources() {
     QSqlQuery query(db_);
-    if (!run(cannotRead, query, "SELECT id, name, prefix FROM sources ORDER BY id", {}))
-        return false;
+    if (!run(LockHistoryStoreText::tr("cannot read"), query,
+             "SELECT id, name, prefix FROM sources ORDER BY id", {}))
+        return std::nullopt;
     std::vector<Source> all;
     while (query.next())
         all.push_back({query.value(0).toLongLong(), query.value(1).toString().toStdString(),
                        bytesOf(query.value(2))});
+    return all;
+}
+
+bool LockHistoryStore::chooseSource(std::optional<int64_t> id) {
+    const QString cannotRead = LockHistoryStoreText::tr("cannot read");
+    const auto sources = readSources();
+    if (!sources)
+        return false;
+    const std::vector<Source>& all = *sources;
     const auto named = std::find_if(all.begin(), all.end(),
                                     [&id](const Source& source) { return source.id == id; });
     if (id ? named != all.end() : all.size() <= 1) {

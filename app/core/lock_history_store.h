@@ -60,6 +60,9 @@ public:
     // or of the only one it holds: when it holds several, the problem lists them.
     static std::unique_ptr<LockHistoryStore>
     openForReading(const QString& location, QString& problem, std::optional<int64_t> source = {});
+    // The sources `location` holds, by id; nothing, with the reason in `problem`, when it cannot
+    // be read.
+    static std::optional<std::vector<Source>> sourcesIn(const QString& location, QString& problem);
     ~LockHistoryStore(); // commits what waits
     LockHistoryStore(const LockHistoryStore&) = delete;
     LockHistoryStore& operator=(const LockHistoryStore&) = delete;
@@ -115,8 +118,9 @@ private:
     bool joinSource(const std::string& sourceName, // for writing: finds or adds it, and
                     const std::string& prefix);    // locks it against a second recorder
     bool chooseSource(std::optional<int64_t> id);  // for reading
-    bool readPosition();                           // the time of the source's last entry
-    bool beginWrites();                            // a transaction that may write
+    std::optional<std::vector<Source>> readSources();
+    bool readPosition(); // the time of the source's last entry
+    bool beginWrites();  // a transaction that may write
     // The seqs this store may take next: in a file, all after its last; from PostgreSQL, the
     // next block of its sequence.
     bool takeSeqs();

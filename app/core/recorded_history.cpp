@@ -3,11 +3,13 @@
 #include "app/core/lock_history_store.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace lockscope {
 
-RecordedHistory::RecordedHistory(QString location, Callbacks callbacks)
+RecordedHistory::RecordedHistory(QString location, Callbacks callbacks, std::string prefix)
     : location_(std::move(location))
+    , preferredPrefix_(std::move(prefix))
     , callbacks_(std::move(callbacks)) {}
 
 RecordedHistory::RecordedHistory(EtcdHistory history, QString source, QString prefix,
@@ -20,7 +22,7 @@ RecordedHistory::RecordedHistory(EtcdHistory history, QString source, QString pr
 
 RecordedHistory::~RecordedHistory() = default;
 
-void RecordedHistory::open() {
+void RecordedHistory::open(std::optional<int64_t> source) {
     if (location_.isEmpty()) {
         auto summary = std::make_shared<RecordedHistorySummary>();
         summary->location =
@@ -32,7 +34,27 @@ void RecordedHistory::open() {
         return;
     }
     QString problem;
-    auto store = LockHistoryStore::openForReading(location_, problem);
+    if (!source) {
+        const auto sources = LockHistoryStore::sourcesIn(location_, problem);
+        if (!sources) {
+            callbacks_.failed(problem);
+            return;
+        }
+        if (sources->size() > 1) {
+            const auto matches = [&](const LockHistoryStore::Source& s) {
+                return s.prefix == preferredPrefix_;
+            };
+            const auto first = std::find_if(sources->begin(), sources->end(), matches);
+            if (first != sources->end() &&
+                std::find_if(first + 1, sources->end(), matches) == sources->end()) {
+                source = first->id;
+            } else if (callbacks_.chooseSource) {
+                callbacks_.chooseSource(*sources);
+                return;
+            }
+        }
+    }
+    auto store = LockHistoryStore::openForReading(location_, problem, source);
     if (!store) {
         callbacks_.failed(problem);
         return;

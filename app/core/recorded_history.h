@@ -4,6 +4,7 @@
 #include "app/core/history_replay.h"
 #include "app/core/lock_history.h"
 #include "app/core/lock_history_report.h"
+#include "app/core/lock_history_store.h"
 
 #include <QObject>
 #include <QString>
@@ -59,16 +60,20 @@ public:
         std::function<void(std::shared_ptr<const LockHistoryReport>, std::size_t from,
                            std::size_t to)>
             reported = {};
+        // The store holds several sources and none was chosen: open(id) one of them.
+        std::function<void(const std::vector<LockHistoryStore::Source>&)> chooseSource = {};
     };
 
-    RecordedHistory(QString location, Callbacks callbacks);
+    // `prefix`: when the store holds several sources, the one of this prefix, if just one is.
+    RecordedHistory(QString location, Callbacks callbacks, std::string prefix = {});
     // etcd's own history, read already (readEtcdHistory), of the locks under `prefix` of the
     // cluster `source`.
     RecordedHistory(EtcdHistory history, QString source, QString prefix, Callbacks callbacks);
     ~RecordedHistory() override;
 
-    // On its thread: reads the recording (opened or failed).
-    void open();
+    // On its thread: reads the recording, of `source` when given (opened, failed, or
+    // chooseSource when it holds several and none is chosen).
+    void open(std::optional<int64_t> source = std::nullopt);
     // On its thread: the locks at moment `index` of the summary (replayed; nothing before
     // open() succeeded or for an index past the end).
     void replay(std::size_t index);
@@ -80,6 +85,7 @@ private:
     void summarise(std::shared_ptr<RecordedHistorySummary> summary);
 
     const QString location_; // empty for etcd's own history
+    const std::string preferredPrefix_;
     const Callbacks callbacks_;
     QString source_, prefix_;
     std::vector<HistoryCheckpoint> checkpoints_;

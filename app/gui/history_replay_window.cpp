@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
@@ -46,11 +47,12 @@ QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
 
 } // namespace
 
-HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* parent)
+HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* parent,
+                                         const std::string& prefix)
     : HistoryReplayWindow(
           tr("Recorded history: %1").arg(location),
           [&](RecordedHistory::Callbacks callbacks) {
-              return new RecordedHistory(location, std::move(callbacks));
+              return new RecordedHistory(location, std::move(callbacks), prefix);
           },
           parent) {}
 
@@ -127,6 +129,9 @@ HistoryReplayWindow::HistoryReplayWindow(
             postGuarded(self, [report, from, to](HistoryReplayWindow* w) {
                 w->showReport(report, from, to);
             });
+        },
+        [self](const std::vector<LockHistoryStore::Source>& sources) {
+            postGuarded(self, [sources](HistoryReplayWindow* w) { w->askSource(sources); });
         }};
     thread_ = new QThread; // ends itself after quit(): closing never waits on a read
     thread_->setObjectName("recorded history");
@@ -255,6 +260,35 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
 void HistoryReplayWindow::showFailure(const QString& problem) {
     banner_->setText(tr("This recording cannot be read: %1").arg(problem));
     emit openFailed(problem);
+}
+
+void HistoryReplayWindow::askSource(const std::vector<LockHistoryStore::Source>& sources) {
+    banner_->setText(tr("This store holds the histories of several prefixes or clusters: choose "
+                        "one."));
+    auto* choice = new QInputDialog(this);
+    choice->setAttribute(Qt::WA_DeleteOnClose);
+    choice->setWindowTitle(tr("Which history?"));
+    choice->setLabelText(tr("The locks under:"));
+    QStringList items;
+    std::vector<int64_t> ids;
+    for (const auto& source : sources) {
+        items << tr("%1 of %2")
+                     .arg(QString::fromStdString(displayKey(source.prefix)),
+                          QString::fromStdString(source.name));
+        ids.push_back(source.id);
+    }
+    choice->setComboBoxItems(items);
+    connect(choice, &QInputDialog::textValueSelected, this,
+            [this, items, ids](const QString& item) {
+                openSource(ids[static_cast<std::size_t>(items.indexOf(item))]);
+            });
+    choice->open();
+    emit sourceChoiceAsked();
+}
+
+void HistoryReplayWindow::openSource(int64_t id) {
+    banner_->setText(tr("Reading the recording…"));
+    postToOwnThread(history_, [id](RecordedHistory* history) { history->open(id); });
 }
 
 void HistoryReplayWindow::askFor(std::size_t index) {

@@ -28,8 +28,10 @@ class StageView;
 class HistoryReplayWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // `location`: a file or a postgresql:// URL (LockHistoryStore).
-    explicit HistoryReplayWindow(const QString& location, QWidget* parent = nullptr);
+    // `location`: a file or a postgresql:// URL (LockHistoryStore). When it holds the histories
+    // of several sources, the one of `prefix` if just one is, else the user chooses.
+    explicit HistoryReplayWindow(const QString& location, QWidget* parent = nullptr,
+                                 const std::string& prefix = {});
     // etcd's own history (readEtcdHistory) of the locks under `prefix` of cluster `source`.
     HistoryReplayWindow(EtcdHistory history, const QString& source, const QString& prefix,
                         QWidget* parent = nullptr);
@@ -53,10 +55,14 @@ public:
     // The report of the span from the marked moment (the first when none is) to the one shown.
     void markSpanStart();
     void reportSpan();
+    // Reads the source `id` of the store (after a choice among several).
+    void openSource(int64_t id);
 
 signals:
     // The recording was read: the scrubber is ready.
     void opened();
+    // The store holds several sources: the user is asked which (a QInputDialog of the window).
+    void sourceChoiceAsked();
     // It could not be read: `problem` says why (also shown in the window).
     void openFailed(const QString& problem);
     // A moment's locks are shown.
@@ -72,6 +78,7 @@ private:
     QWidget* createScrubberBar();
     void showSummary(std::shared_ptr<const RecordedHistorySummary> summary);
     void showFailure(const QString& problem);
+    void askSource(const std::vector<LockHistoryStore::Source>& sources);
     void showReplayed(std::shared_ptr<const ReplayedMoment> moment);
     void showReport(std::shared_ptr<const LockHistoryReport> report, std::size_t from,
                     std::size_t to);

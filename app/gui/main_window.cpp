@@ -712,7 +712,11 @@ void MainWindow::openClusterHistory() {
         statusMessages_->show(tr("Nothing recorded of this cluster yet"), 10000);
         return;
     }
-    (new HistoryReplayWindow(path, this))->show(); // deletes itself when closed
+    // The cluster's file holds a history per prefix watched: the one shown now first.
+    const std::string prefix = workspace_ && workspace_->lockWatch()->hasPrefix()
+                                   ? workspace_->lockWatch()->prefix()
+                                   : std::string();
+    (new HistoryReplayWindow(path, this, prefix))->show(); // deletes itself when closed
 }
 
 void MainWindow::chooseConnection() {

@@ -1394,6 +1394,22 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>revisions %1 to %2</source>
         <translation>修订号 %1 到 %2</translation>
     </message>
+    <message>
+        <source>This store holds the histories of several prefixes or clusters: choose one.</source>
+        <translation>此存储中有多个前缀或集群的历史：请选择一个。</translation>
+    </message>
+    <message>
+        <source>Which history?</source>
+        <translation>哪一段历史？</translation>
+    </message>
+    <message>
+        <source>The locks under:</source>
+        <translation>以下前缀下的锁：</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 的 %1</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HistoryReportDialog</name>

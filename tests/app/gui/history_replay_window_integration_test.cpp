@@ -9,6 +9,7 @@
 #include "support/qtest_registry.h"
 
 #include <QFile>
+#include <QInputDialog>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -151,6 +152,43 @@ private slots:
         QVERIFY(!failed.at(0).at(0).toString().isEmpty());
         QCOMPARE(window->momentCount(), std::size_t{0});
         window->close();
+    }
+
+    void aStoreOfSeveralPrefixesOpensTheOneAskedForOrAsksWhich() {
+        const QString shared = dir.filePath("cluster.db");
+        // Two prefixes of one cluster, as the window records them into the cluster's file:
+        // /a/ with one event, /b/ with two.
+        for (const auto& [prefix, events] :
+             {std::pair{std::string("/a/"), 1}, std::pair{std::string("/b/"), 2}}) {
+            QString problem;
+            auto store =
+                LockHistoryStore::openForWriting(shared, "127.0.0.1:2379", prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(HistoryCheckpoint{1, t0 + 1s, "start", {}}));
+            for (int i = 0; i < events; ++i)
+                QVERIFY(store->write(lockEvent(Kind::Enqueued, "1a", 2 + i, 2 + i)));
+            QVERIFY(store->commit());
+        }
+
+        auto* given = new HistoryReplayWindow(shared, nullptr, "/b/");
+        QSignalSpy givenOpened(given, &HistoryReplayWindow::opened);
+        QVERIFY(givenOpened.wait(10000));
+        QCOMPARE(given->momentCount(), std::size_t{3}); // the start and /b/'s two events
+        given->close();
+
+        auto* asking = new HistoryReplayWindow(shared);
+        QSignalSpy asked(asking, &HistoryReplayWindow::sourceChoiceAsked);
+        QSignalSpy opened(asking, &HistoryReplayWindow::opened);
+        asking->show();
+        QVERIFY(asked.wait(10000));
+        auto* choice = asking->findChild<QInputDialog*>();
+        QVERIFY(choice);
+        QCOMPARE(choice->comboBoxItems().size(), 2);
+        choice->setTextValue(choice->comboBoxItems().at(0));
+        choice->accept();
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(asking->momentCount(), std::size_t{2}); // the start and /a/'s event
+        asking->close();
     }
 
 private:
