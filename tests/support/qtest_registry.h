@@ -30,8 +30,8 @@ int runRegisteredQtTest(int argc, char** argv);
 
 #define LOCKSCOPE_QTEST_REGISTER(TestObject, Application, ...)                                     \
     namespace {                                                                                    \
-    const bool registered##TestObject = lockscope::test::registerQtTest(                           \
-        __FILE__, [](int argc, char** argv) {                                                      \
+    const bool registered##TestObject =                                                            \
+        lockscope::test::registerQtTest(__FILE__, [](int argc, char** argv) {                      \
             Application app(argc, argv);                                                           \
             __VA_ARGS__;                                                                           \
             TestObject test;                                                                       \
