@@ -29,9 +29,9 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
     return none;
 }
 
-const std::vector<std::string> figureGroups = {"floor", "locks",  "anchor", "monitor",
-                                               "gui",   "window", "large",  "replot",
-                                               "stage", "filter", "graph",  "history"};
+const std::vector<std::string> figureGroups = {"floor",  "locks",   "anchor",  "monitor", "gui",
+                                               "window", "large",   "replot",  "stage",   "filter",
+                                               "graph",  "history", "snapshot"};
 // Groups only --only runs: they take long.
 const std::vector<std::string> longGroups = {"soak"};
 
@@ -48,7 +48,9 @@ int usage() {
                "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks),\n"
                "  graph (the wait-for graph on 1M lock keys, in memory), history (a recording\n"
                "  written to SQLite beside the lock table's apply of the same events; also to\n"
-               "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname).\n"
+               "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname),\n"
+               "  snapshot (lockscopectl snapshot --json beside etcdctl get -w json, whole\n"
+               "  processes on 100k lock keys).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -226,6 +228,20 @@ int main(int argc, char** argv) {
                     w.residentMb * 1024 * 1024 / w.shape.keys());
 
     // In memory and on a local file, apart from etcd: measured where it is printed.
+    if (wanted("snapshot")) {
+        const MonitorShape shape = quick ? MonitorShape{1000, 10} : MonitorShape{10000, 10};
+        const auto snapshot = measureSnapshotCommand(**client, options.endpoints, shape, 5);
+        if (snapshot.ran)
+            std::printf(
+                "snapshot: %d lock keys (%d locks, %d leases): lockscopectl snapshot --json %.3f s "
+                "(CPU %.3f s, peak %.0f MB), etcdctl get --prefix -w json %.3f s (CPU %.3f s, "
+                "peak %.0f MB): %.2f x etcdctl (target 1.2 x), peak %.2f x\n",
+                shape.keys(), shape.locks, snapshot.leases, snapshot.oursSeconds,
+                snapshot.oursCpuSeconds, snapshot.oursPeakMb, snapshot.etcdctlSeconds,
+                snapshot.etcdctlCpuSeconds, snapshot.etcdctlPeakMb,
+                snapshot.oursSeconds / snapshot.etcdctlSeconds,
+                snapshot.oursPeakMb / snapshot.etcdctlPeakMb);
+    }
     if (wanted("history")) {
         const auto history = measureHistoryStore(quick ? 25000 : 250000, historyPostgres);
         std::printf("history: %lld lock events: the lock table applies %.0f events/s in memory, "

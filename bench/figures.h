@@ -142,6 +142,20 @@ struct HistoryStoreFigure {
 // `postgresUrl` is not empty, into that database (its source "bench").
 HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUrl);
 
+// `lockscopectl snapshot PREFIX --json` beside `etcdctl get --prefix PREFIX -w json` on the
+// same prefix, timed as whole processes, alternately (the medians of `runs` each).
+struct SnapshotCommandFigure {
+    MonitorShape shape;
+    int leases = 0;
+    double oursSeconds = 0, etcdctlSeconds = 0;       // wall
+    double oursCpuSeconds = 0, etcdctlCpuSeconds = 0; // user + system
+    double oursPeakMb = 0, etcdctlPeakMb = 0;         // peak resident
+    bool ran = false; // false when etcdctl or lockscopectl could not be run (said on stderr)
+};
+SnapshotCommandFigure measureSnapshotCommand(etcd::Client& client,
+                                             const std::vector<std::string>& endpoints,
+                                             const MonitorShape& shape, int runs);
+
 struct LockFilterFigure {
     int locks;
     double listSeconds; // the lock list (model and sorting proxy) taking every lock

@@ -1,0 +1,102 @@
+// lockscopectl snapshot --json beside etcdctl get -w json, as whole processes on one prefix.
+#include "figures.h"
+#include "lock_key_fill.h"
+#include "session_leases.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace lockscope::bench {
+
+namespace {
+
+struct ProcessRun {
+    double seconds = 0, cpuSeconds = 0, peakMb = 0;
+    bool ok = false;
+};
+
+// Runs `argv` with its output thrown away; its wall time, CPU time and peak resident set.
+ProcessRun runProcess(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const auto& arg : argv)
+        args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    const auto began = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, STDOUT_FILENO);
+        ::dup2(null, STDERR_FILENO);
+        ::execvp(args[0], args.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid)
+        return {};
+    ProcessRun run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    run.cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                     static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return run;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+} // namespace
+
+SnapshotCommandFigure measureSnapshotCommand(etcd::Client& client,
+                                             const std::vector<std::string>& endpoints,
+                                             const MonitorShape& shape, int runs) {
+    SnapshotCommandFigure figure;
+    figure.shape = shape;
+    const std::string prefix = "/bench-snapshot/";
+    // A session per contender of a lock, as Go's clients hold them: few leases to look up.
+    SessionLeases sessions(client, shape.keysPerLock, 600);
+    figure.leases = static_cast<int>(sessions.ids().size());
+    fillLockKeys(client, prefix, shape, sessions.ids());
+    std::string endpointList;
+    for (const auto& endpoint : endpoints)
+        endpointList += (endpointList.empty() ? "" : ",") + endpoint;
+    const std::vector<std::string> ours = {LOCKSCOPECTL, "--endpoints", endpointList,
+                                           "snapshot",   prefix,        "--json"};
+    const std::vector<std::string> theirs = {"etcdctl",  "--endpoints", endpointList, "get",
+                                             "--prefix", prefix,        "-w",         "json"};
+    std::vector<double> oursWall, oursCpu, oursPeak, theirWall, theirCpu, theirPeak;
+    for (int i = 0; i < runs; ++i) {
+        // Alternately, so a busy moment of the machine falls on both alike.
+        const ProcessRun a = runProcess(ours);
+        const ProcessRun b = runProcess(theirs);
+        if (!a.ok || !b.ok) {
+            std::fprintf(stderr, "lockscope-bench: snapshot: %s could not be run\n",
+                         a.ok ? "etcdctl" : "lockscopectl");
+            return figure;
+        }
+        oursWall.push_back(a.seconds);
+        oursCpu.push_back(a.cpuSeconds);
+        oursPeak.push_back(a.peakMb);
+        theirWall.push_back(b.seconds);
+        theirCpu.push_back(b.cpuSeconds);
+        theirPeak.push_back(b.peakMb);
+    }
+    figure.oursSeconds = median(oursWall);
+    figure.oursCpuSeconds = median(oursCpu);
+    figure.oursPeakMb = median(oursPeak);
+    figure.etcdctlSeconds = median(theirWall);
+    figure.etcdctlCpuSeconds = median(theirCpu);
+    figure.etcdctlPeakMb = median(theirPeak);
+    figure.ran = true;
+    return figure;
+}
+
+} // namespace lockscope::bench
