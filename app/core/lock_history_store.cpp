@@ -210,34 +210,36 @@ std::unique_ptr<LockHistoryStore> LockHistoryStore::openForWriting(const QString
     return nullptr;
 }
 
-std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString& location,
-                                                                   QString& problem,
-                                                                   std::optional<int64_t> source) {
+std::unique_ptr<LockHistoryStore> LockHistoryStore::openReadOnly(const QString& location,
+                                                                 QString& problem) {
     const auto where = HistoryLocation::parse(location, problem);
     if (!where)
         return nullptr;
     std::unique_ptr<LockHistoryStore> store(new LockHistoryStore(*where, connectionName()));
     if (!store->postgres() && !QFileInfo::exists(where->path))
         problem = LockHistoryStoreText::tr("%1: no such file").arg(where->shown);
-    else if (!store->open(true) || !store->chooseSource(source))
+    else if (!store->open(true))
         problem = store->error_;
     else
         return store;
     return nullptr;
 }
 
+std::unique_ptr<LockHistoryStore> LockHistoryStore::openForReading(const QString& location,
+                                                                   QString& problem,
+                                                                   std::optional<int64_t> source) {
+    auto store = openReadOnly(location, problem);
+    if (!store || store->chooseSource(source))
+        return store;
+    problem = store->error_;
+    return nullptr;
+}
+
 std::optional<std::vector<LockHistoryStore::Source>>
 LockHistoryStore::sourcesIn(const QString& location, QString& problem) {
-    const auto where = HistoryLocation::parse(location, problem);
-    if (!where)
-        return std::nullopt;
-    std::unique_ptr<LockHistoryStore> store(new LockHistoryStore(*where, connectionName()));
-    if (!store->postgres() && !QFileInfo::exists(where->path)) {
-        problem = LockHistoryStoreText::tr("%1: no such file").arg(where->shown);
-        return std::nullopt;
-    }
-    auto sources = store->open(true) ? store->readSources() : std::nullopt;
-    if (!sources)
+    const auto store = openReadOnly(location, problem);
+    auto sources = store ? store->readSources() : std::nullopt;
+    if (store && !sources)
         problem = store->error_;
     return sources;
 }

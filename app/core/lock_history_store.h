@@ -110,6 +110,9 @@ private:
     };
 
     LockHistoryStore(HistoryLocation location, QString connectionName);
+    // `location` opened read-only (never changed), no source chosen yet; null with the reason.
+    static std::unique_ptr<LockHistoryStore> openReadOnly(const QString& location,
+                                                          QString& problem);
     bool postgres() const { return location_.kind == HistoryLocation::Kind::Postgres; }
     bool open(bool readOnly);
     std::optional<Schema> readSchema();
