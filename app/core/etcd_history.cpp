@@ -162,12 +162,12 @@ void readEtcdHistory(etcd::Client& client, const std::string& prefix, int64_t fr
     });
 }
 
-namespace {
-
 bool compactedAway(const etcd::Error& error) {
     return error.code == etcd::ErrorCode::Compacted ||
            error.message.find("required revision has been compacted") != std::string::npos;
 }
+
+namespace {
 
 // Narrows [low, high] down to the oldest revision a read at it succeeds for: the reads of a
 // revision etcd compacted away fail, and those of every later one succeed.

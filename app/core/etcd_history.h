@@ -27,6 +27,10 @@ void readEtcdHistory(etcd::Client& client, const std::string& prefix, int64_t fr
                      etcd::RecipeOverride recipe,
                      std::function<void(etcd::Result<EtcdHistory>)> done);
 
+// Whether `error` is etcd's refusal of a read of a revision it compacted away (mvcc's
+// ErrCompacted, told by its words on a Range, by its code on a Watch).
+bool compactedAway(const etcd::Error& error);
+
 // The oldest revision etcd still keeps (1 when it never compacted) and the newest, on the
 // client's thread.
 struct KeptRevisions {

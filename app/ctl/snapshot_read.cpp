@@ -1,5 +1,6 @@
 #include "app/ctl/snapshot_read.h"
 
+#include "app/core/etcd_history.h"
 #include "app/ctl/ctl_command.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/locks/lock_snapshot.h"
@@ -10,11 +11,8 @@ namespace lockscope {
 
 namespace {
 
-// etcd's words for a read of a revision it has compacted away, or not reached yet (mvcc's
-// ErrCompacted and ErrFutureRev): the only way it tells them from other bad arguments.
-bool compactedAway(const etcd::Error& error) {
-    return error.message.find("required revision has been compacted") != std::string::npos;
-}
+// etcd's words for a read of a revision it has not reached yet (mvcc's ErrFutureRev): the only
+// way it tells it from other bad arguments (compactedAway tells ErrCompacted).
 bool notReachedYet(const etcd::Error& error) {
     return error.message.find("required revision is a future revision") != std::string::npos;
 }
