@@ -409,8 +409,6 @@ void HistoryReplayWindow::showReport(std::shared_ptr<const LockHistoryReport> re
                                      std::size_t from, std::size_t to) {
     if (!summary_ || to >= summary_->moments.size())
         return;
-    if (from > to)
-        std::swap(from, to);
     const RecordedMoment& first = summary_->moments[from];
     const RecordedMoment& last = summary_->moments[to];
     const QString span = summary_->timesKnown

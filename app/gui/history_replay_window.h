@@ -80,6 +80,7 @@ private:
     void showFailure(const QString& problem);
     void askSource(const std::vector<LockHistoryStore::Source>& sources);
     void showReplayed(std::shared_ptr<const ReplayedMoment> moment);
+    // The report of moments `from` to `to` (from <= to, as reportSpan asked).
     void showReport(std::shared_ptr<const LockHistoryReport> report, std::size_t from,
                     std::size_t to);
     void askFor(std::size_t index);

@@ -640,10 +640,8 @@ void MainWindow::askRevisionToRewindTo(const etcd::Result<KeptRevisions>& kept) 
     if (!ok || !asked || asked != workspace_)
         return;
     const std::string prefix = workspace_->lockWatch()->prefix();
-    QStringList endpoints;
-    for (const std::string& endpoint : workspace_->options().endpoints)
-        endpoints << QString::fromStdString(endpoint);
-    const QString source = endpoints.join(',');
+    // Named as its recordings name the cluster.
+    const QString source = QString::fromStdString(clusterName(workspace_->options().endpoints));
     statusMessages_->show(tr("Reading etcd's history from revision %1…").arg(revision), 10000);
     readEtcdHistory(
         *workspace_->client(), prefix, revision, workspace_->lockWatch()->recipe(),
