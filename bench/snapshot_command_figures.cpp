@@ -48,7 +48,11 @@ ProcessRun runProcess(const std::vector<std::string>& argv) {
     return run;
 }
 
-double median(std::vector<double> values) {
+// The median of one figure of `runs`.
+double median(const std::vector<ProcessRun>& runs, double ProcessRun::*figure) {
+    std::vector<double> values;
+    for (const ProcessRun& run : runs)
+        values.push_back(run.*figure);
     std::sort(values.begin(), values.end());
     return values.empty() ? 0 : values[values.size() / 2];
 }
@@ -72,29 +76,23 @@ SnapshotCommandFigure measureSnapshotCommand(etcd::Client& client,
                                            "snapshot",   prefix,        "--json"};
     const std::vector<std::string> theirs = {"etcdctl",  "--endpoints", endpointList, "get",
                                              "--prefix", prefix,        "-w",         "json"};
-    std::vector<double> oursWall, oursCpu, oursPeak, theirWall, theirCpu, theirPeak;
+    std::vector<ProcessRun> oursRuns, theirRuns;
     for (int i = 0; i < runs; ++i) {
         // Alternately, so a busy moment of the machine falls on both alike.
-        const ProcessRun a = runProcess(ours);
-        const ProcessRun b = runProcess(theirs);
-        if (!a.ok || !b.ok) {
+        oursRuns.push_back(runProcess(ours));
+        theirRuns.push_back(runProcess(theirs));
+        if (!oursRuns.back().ok || !theirRuns.back().ok) {
             std::fprintf(stderr, "lockscope-bench: snapshot: %s could not be run\n",
-                         a.ok ? "etcdctl" : "lockscopectl");
+                         oursRuns.back().ok ? "etcdctl" : "lockscopectl");
             return figure;
         }
-        oursWall.push_back(a.seconds);
-        oursCpu.push_back(a.cpuSeconds);
-        oursPeak.push_back(a.peakMb);
-        theirWall.push_back(b.seconds);
-        theirCpu.push_back(b.cpuSeconds);
-        theirPeak.push_back(b.peakMb);
     }
-    figure.oursSeconds = median(oursWall);
-    figure.oursCpuSeconds = median(oursCpu);
-    figure.oursPeakMb = median(oursPeak);
-    figure.etcdctlSeconds = median(theirWall);
-    figure.etcdctlCpuSeconds = median(theirCpu);
-    figure.etcdctlPeakMb = median(theirPeak);
+    figure.oursSeconds = median(oursRuns, &ProcessRun::seconds);
+    figure.oursCpuSeconds = median(oursRuns, &ProcessRun::cpuSeconds);
+    figure.oursPeakMb = median(oursRuns, &ProcessRun::peakMb);
+    figure.etcdctlSeconds = median(theirRuns, &ProcessRun::seconds);
+    figure.etcdctlCpuSeconds = median(theirRuns, &ProcessRun::cpuSeconds);
+    figure.etcdctlPeakMb = median(theirRuns, &ProcessRun::peakMb);
     figure.ran = true;
     return figure;
 }
