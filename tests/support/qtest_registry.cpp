@@ -60,7 +60,7 @@ int runRegisteredQtTest(int argc, char** argv) {
     std::vector<char*> arguments{argv[0]};
     arguments.insert(arguments.end(), argv + 2, argv + argc);
     arguments.push_back(nullptr);
-    return found->second(argc - 1, arguments.data());
+    return found->second(argc - 1, arguments.data(), name.c_str());
 }
 
 } // namespace lockscope::test

@@ -6,7 +6,9 @@
 // In a test file, in place of QTEST_MAIN / QTEST_GUILESS_MAIN:
 //     LOCKSCOPE_QTEST_MAIN(ClassName)          // a QApplication, as QTEST_MAIN with widgets
 //     LOCKSCOPE_QTEST_GUILESS_MAIN(ClassName)  // a QCoreApplication
-// The class is registered under the file's base name (`foo_test.cpp` runs as `foo_test`).
+// The class is registered under the file's base name (`foo_test.cpp` runs as `foo_test`), which
+// is also its application name: classes of one program run side by side under ctest, and each
+// must have a QSettings file and data folder of its own.
 
 #include <QCoreApplication>
 #include <QTest>
@@ -17,7 +19,7 @@
 
 namespace lockscope::test {
 
-using QtTestRun = int (*)(int argc, char** argv);
+using QtTestRun = int (*)(int argc, char** argv, const char* name);
 
 // Registers `run` under the base name of `sourceFile`; returns true so that a static can hold
 // it. Two classes under one name abort the program at start.
@@ -31,8 +33,9 @@ int runRegisteredQtTest(int argc, char** argv);
 #define LOCKSCOPE_QTEST_REGISTER(TestObject, Application, ...)                                     \
     namespace {                                                                                    \
     const bool registered##TestObject =                                                            \
-        lockscope::test::registerQtTest(__FILE__, [](int argc, char** argv) {                      \
+        lockscope::test::registerQtTest(__FILE__, [](int argc, char** argv, const char* name) {    \
             Application app(argc, argv);                                                           \
+            QCoreApplication::setApplicationName(QString::fromUtf8(name));                         \
             __VA_ARGS__;                                                                           \
             TestObject test;                                                                       \
             return QTest::qExec(&test, argc, argv);                                                \
