@@ -8,7 +8,8 @@ namespace lockscope {
 
 LockRecorder::LockRecorder(std::unique_ptr<LockHistoryStore> store, QObject* parent)
     : QObject(parent)
-    , store_(std::move(store)) {
+    , store_(std::move(store))
+    , commitTimer_(this) { // a child: it moves with the recorder to the recorder's thread
     commitTimer_.setSingleShot(true);
     commitTimer_.setInterval(commitEvery);
     connect(&commitTimer_, &QTimer::timeout, this, &LockRecorder::commit);

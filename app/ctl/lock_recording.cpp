@@ -26,27 +26,39 @@ std::unique_ptr<LockRecording> LockRecording::open(const QString& location,
         return nullptr;
     }
     auto recorder = std::make_unique<LockRecorder>(std::move(store));
-    QObject::connect(recorder.get(), &LockRecorder::failed, [onFailure](const QString& message) {
-        say(message);
-        if (onFailure == OnFailure::Exit)
-            QCoreApplication::exit(ExitFailed);
-    });
+    QObject::connect(recorder.get(), &LockRecorder::failed, QCoreApplication::instance(),
+                     [onFailure](const QString& message) {
+                         say(message);
+                         if (onFailure == OnFailure::Exit)
+                             QCoreApplication::exit(ExitFailed);
+                     });
     return std::unique_ptr<LockRecording>(new LockRecording(std::move(recorder), checkpointEvery));
 }
 
 LockRecording::LockRecording(std::unique_ptr<LockRecorder> recorder,
                              std::chrono::milliseconds checkpointEvery)
-    : recorder_(std::move(recorder))
-    , feed_(recorder_.get(), checkpointEvery) {}
+    : recorder_(recorder.release())
+    , feed_(recorder_, checkpointEvery) {
+    recorder_->moveToThread(thread_.thread());
+}
+
+LockRecording::~LockRecording() {
+    LockRecorder* recorder = recorder_;
+    QMetaObject::invokeMethod(
+        recorder_, [recorder] { delete recorder; }, Qt::BlockingQueuedConnection);
+}
 
 const QString& LockRecording::shown() const {
-    return recorder_->store().location().shown;
+    return recorder_->store().location().shown; // set when opened, never changed
 }
 
 bool LockRecording::finish() {
-    // What the feed posted before the monitor stopped is recorded first.
-    QCoreApplication::sendPostedEvents(recorder_.get());
-    return recorder_->commit();
+    // Queued behind what the feed posted before the monitor stopped, so recorded after it.
+    bool committed = false;
+    QMetaObject::invokeMethod(
+        recorder_, [this, &committed] { committed = recorder_->commit(); },
+        Qt::BlockingQueuedConnection);
+    return committed;
 }
 
 QCommandLineOption checkpointEveryOption() {

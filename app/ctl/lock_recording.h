@@ -3,6 +3,7 @@
 #include "app/core/connection_options.h"
 #include "app/core/lock_recorder.h"
 #include "app/core/lock_recording_feed.h"
+#include "app/core/recording_thread.h"
 
 #include <QCommandLineOption>
 #include <QString>
@@ -15,8 +16,10 @@ namespace lockscope {
 
 // A recording of a LockMonitor into a file or a PostgreSQL database, for `record` and
 // `exporter --record`: the store opened for `prefix` of the cluster `connection` names, its
-// recorder on the application's thread (lockscopectl has no GUI thread to spare it from), and
-// the feed for the monitor's listener. A write that fails says why (what was committed before
+// recorder on a thread of its own, and the feed for the monitor's listener. The thread is for an
+// exporter of several clusters recording into one SQLite file: each recorder holds its batch's
+// transaction until its next commit, so the others' wait on theirs (busy) must not hold up the
+// thread that commits it. A write that fails says why (what was committed before
 // stays) and, for `record`, ends the event loop with ExitFailed; the exporter serves on.
 class LockRecording {
 public:
@@ -31,14 +34,17 @@ public:
 
     // The monitor's listener calls this on its thread.
     LockRecordingFeed& feed() { return feed_; }
-    // Once the monitor is stopped: commits the rest; false when that failed (said).
+    // Once the monitor is stopped: commits the rest (waiting for it); false when that failed
+    // (said).
     bool finish();
+    ~LockRecording(); // the recorder ends on its thread, after what was posted to it
 
 private:
-    explicit LockRecording(std::unique_ptr<LockRecorder> recorder,
-                           std::chrono::milliseconds checkpointEvery);
+    LockRecording(std::unique_ptr<LockRecorder> recorder,
+                  std::chrono::milliseconds checkpointEvery);
 
-    std::unique_ptr<LockRecorder> recorder_;
+    RecordingThread thread_;
+    LockRecorder* recorder_; // lives on thread_, deleted there
     LockRecordingFeed feed_;
 };
 
