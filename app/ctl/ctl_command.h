@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 class QCommandLineOption;
 class QCommandLineParser;
@@ -31,6 +32,10 @@ struct CtlCommand {
     const char* name;
     const char* summary;
     int (*run)(const QStringList& arguments, const ConnectionOptions& connection);
+    // For a command that serves several clusters in one run (several --profile): null for one
+    // that runs on one cluster at a time.
+    int (*runOnClusters)(const QStringList& arguments,
+                         const std::vector<ConnectionOptions>& connections) = nullptr;
 };
 
 // The opening every subcommand shares.

@@ -1,24 +1,17 @@
 #include "app/ctl/exporter_command.h"
 
-#include "app/core/guarded_post.h"
 #include "app/core/history_location.h"
-#include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/termination_signals.h"
-#include "app/ctl/lock_metrics.h"
+#include "app/ctl/exported_cluster.h"
 #include "app/ctl/lock_recording.h"
-#include "app/ctl/monitor_retry.h"
 #include "app/ctl/prefix_arguments.h"
-#include "etcdclient/alarms.h"
-#include "etcdclient/locks/lock_monitor.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>
 #include <QHttpServer>
 #include <QHttpServerResponse>
 #include <QTcpServer>
-#include <QTimer>
-#include <cstdio>
 
 namespace lockscope {
 
@@ -57,6 +50,11 @@ int usageError(const QString& problem) {
 } // namespace
 
 int runExporterCommand(const QStringList& arguments, const ConnectionOptions& connection) {
+    return runExporterOnClusters(arguments, {connection});
+}
+
+int runExporterOnClusters(const QStringList& arguments,
+                          const std::vector<ConnectionOptions>& connections) {
     const QCommandLineOption listenOption(
         "listen",
         QCoreApplication::translate(
@@ -65,23 +63,26 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     const QCommandLineOption maxLocksOption(
         "max-locks",
         QCoreApplication::translate(
-            "lockscopectl",
-            "Locks with series of their own; the rest are added up as lock=\"(other)\"."),
+            "lockscopectl", "Locks with series of their own, per cluster; the rest are added up as "
+                            "lock=\"(other)\"."),
         "n", "1000");
     const QCommandLineOption recordOption(
         "record",
         QCoreApplication::translate("lockscopectl",
                                     "Also record every lock event, checkpoint and gap into this "
                                     "SQLite file or PostgreSQL database (postgresql://...), as "
-                                    "lockscopectl record --to does; if a write fails the metrics "
-                                    "are served on, and the exit code is 1."),
+                                    "lockscopectl record --to does (each cluster as a source of "
+                                    "its own); if a write fails the metrics are served on, and "
+                                    "the exit code is 1."),
         "FILE|URL");
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments, usage,
         QCoreApplication::translate("lockscopectl",
                                     "Serve the locks under PREFIX as Prometheus metrics (text "
-                                    "format 0.0.4) on /metrics, live, until interrupted."),
+                                    "format 0.0.4) on /metrics, live, until interrupted. With "
+                                    "several --profile, one exporter serves every cluster, each "
+                                    "series labelled with its profile's name."),
         JsonOutput::None, exitCode,
         {listenOption, maxLocksOption, recordOption, checkpointEveryOption()});
     if (!args)
@@ -105,84 +106,39 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
     const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
     if (!every || !HistoryLocation::parse(args->values["record"], problem))
         return usageError(problem);
-    std::unique_ptr<LockRecording> recording;
-    if (const QString location = args->values["record"]; !location.isEmpty())
-        if (recording = LockRecording::open(location, connection, args->prefix, *every,
-                                            LockRecording::OnFailure::GoOn);
-            !recording)
-            return ExitFailed;
-
-    auto client = etcd::Client::create(connection.client);
-    if (!client) {
-        say(client.error().message);
-        return exitCodeFor(client.error().code);
+    const ExportedCluster::Settings settings{.prefix = args->prefix,
+                                             .recipe = args->recipe,
+                                             .maxLocks = static_cast<std::size_t>(maxLocks),
+                                             .recordTo = args->values["record"],
+                                             .checkpointEvery = *every};
+    std::vector<std::unique_ptr<ExportedCluster>> clusters;
+    for (const ConnectionOptions& connection : connections) {
+        clusters.push_back(ExportedCluster::create(connection, settings, exitCode));
+        if (!clusters.back())
+            return exitCode;
     }
-    TerminationSignals termination; // Ctrl-C ends the event loop, then the monitor stops
-
-    // Events are counted on the application's thread, where scrapes read them: no lock needed.
-    LockMetrics metrics(static_cast<std::size_t>(maxLocks), connection.profile.toStdString());
-    const QPointer<QCoreApplication> app(QCoreApplication::instance());
-    std::weak_ptr<etcd::LockMonitor> weak;
-    LockRecordingFeed* feed = recording ? &recording->feed() : nullptr;
-    auto onEvents = [&metrics, app, &weak, feed](const std::vector<etcd::LockEvent>& events) {
-        if (const auto self = feed ? weak.lock() : nullptr)
-            feed->onEvents(*self, events);
-        if (!events.empty())
-            postGuarded(app, [&metrics, events](QCoreApplication*) { metrics.observe(events); });
-    };
-    auto monitor =
-        etcd::LockMonitor::create(**client, {.prefix = args->prefix, .recipe = args->recipe},
-                                  onEvents, [](const auto& retry) { reportMonitorRetry(retry); });
-    weak = monitor;
-    etcd::LockMonitorState state;
-
-    // etcd's alarms, asked every second (one call at a time): while NOSPACE is raised etcd
-    // refuses every write, so the locks under watch cannot change hands, whatever the monitor
-    // sees. Unknown (no series, no verdict) while the call fails.
-    bool askingAlarms = false;
-    const auto askAlarms = [&, app] {
-        if (askingAlarms)
-            return;
-        askingAlarms = true;
-        (*client)->alarms({}, [&, app](etcd::Result<etcd::pb::AlarmResponse> reply) {
-            std::optional<std::vector<etcd::RaisedAlarm>> raised;
-            if (reply)
-                raised = etcd::raisedAlarms(*reply);
-            postGuarded(app, [&, raised](QCoreApplication*) {
-                askingAlarms = false;
-                metrics.setAlarms(raised);
-            });
-        });
-    };
-    QTimer alarmPoll;
-    QObject::connect(&alarmPoll, &QTimer::timeout, askAlarms);
+    TerminationSignals termination; // Ctrl-C ends the event loop, then the monitors stop
 
     QHttpServer http;
-    etcd::WaitForGraph graph; // kept from what each scrape's update copied
     http.route("/metrics", [&] {
-        graph.apply(monitor->update(state), state.locks);
-        const std::string text = metrics.render(state, graph, std::chrono::steady_clock::now());
+        std::vector<std::vector<prometheus::MetricFamily>> families;
+        for (const auto& cluster : clusters)
+            families.push_back(cluster->families());
         return QHttpServerResponse("text/plain; version=0.0.4; charset=utf-8",
-                                   QByteArray::fromStdString(text));
+                                   QByteArray::fromStdString(renderMetrics(std::move(families))));
     });
+    // Healthy while every cluster is; else each one that is not, named when it has a name.
     http.route("/healthz", [&] {
-        const auto [live, status] = monitor->liveness();
-        if (!live) {
-            // Since the last word heard from etcd, when it was watching before.
-            const auto outage = monitor->outage();
-            const std::string since =
-                outage && !outage->until ? " since " + isoTime(outage->since) : std::string();
-            return QHttpServerResponse(
-                "text/plain",
-                QByteArray::fromStdString("not watching" + since + ": " + status + "\n"),
-                QHttpServerResponse::StatusCode::ServiceUnavailable);
-        }
-        if (const auto& alarms = metrics.alarms(); alarms && !alarms->empty())
-            return QHttpServerResponse(
-                "text/plain",
-                QByteArray::fromStdString("etcd alarm: " + etcd::describeAlarms(*alarms) + "\n"),
-                QHttpServerResponse::StatusCode::ServiceUnavailable);
-        return QHttpServerResponse("text/plain", "ok\n");
+        std::string problems;
+        for (const auto& cluster : clusters)
+            if (const auto why = cluster->unhealthy())
+                problems += (cluster->name().isEmpty() ? std::string()
+                                                       : cluster->name().toStdString() + ": ") +
+                            *why + "\n";
+        if (problems.empty())
+            return QHttpServerResponse("text/plain", "ok\n");
+        return QHttpServerResponse("text/plain", QByteArray::fromStdString(problems),
+                                   QHttpServerResponse::StatusCode::ServiceUnavailable);
     });
     auto* tcp = new QTcpServer(&http); // owned by the server once bound
     if (!tcp->listen(listen->host, listen->port)) {
@@ -199,12 +155,13 @@ int runExporterCommand(const QStringList& arguments, const ConnectionOptions& co
             .arg(host)
             .arg(tcp->serverPort())
             .arg(QString::fromStdString(displayKey(args->prefix))));
-    monitor->start();
-    askAlarms();
-    alarmPoll.start(1000);
+    for (const auto& cluster : clusters)
+        cluster->start();
     exitCode = QCoreApplication::exec();
-    monitor->stop();
-    return recording && !recording->finish() ? ExitFailed : exitCode;
+    bool recorded = true;
+    for (const auto& cluster : clusters)
+        recorded = cluster->stop() && recorded;
+    return recorded ? exitCode : ExitFailed;
 }
 
 } // namespace lockscope

@@ -3,6 +3,8 @@
 #include "app/core/key_text.h"
 #include "rpc.pb.h"
 
+#include <algorithm>
+#include <iterator>
 #include <prometheus/text_serializer.h>
 #include <sstream>
 
@@ -33,11 +35,10 @@ ClientMetric sample(double value, MetricType type, std::vector<ClientMetric::Lab
     return metric;
 }
 
-// One family at a time, so a scrape of many locks never holds them all as ClientMetrics.
-class FamilyWriter {
+// The families of one cluster, each series labelled cluster="name" when it has a name.
+class FamilyList {
 public:
-    // `cluster`: a label every series carries, when not empty.
-    explicit FamilyWriter(const std::string& cluster)
+    explicit FamilyList(const std::string& cluster)
         : cluster_(cluster) {}
 
     void write(std::string name, std::string help, MetricType type,
@@ -45,16 +46,14 @@ public:
         if (!cluster_.empty())
             for (ClientMetric& metric : metrics)
                 metric.label.insert(metric.label.begin(), {"cluster", cluster_});
-        families_[0] = MetricFamily{std::move(name), std::move(help), type, std::move(metrics)};
-        serializer_.Serialize(out_, families_);
+        families_.push_back(
+            MetricFamily{std::move(name), std::move(help), type, std::move(metrics)});
     }
-    std::string text() const { return out_.str(); }
+    std::vector<MetricFamily> take() { return std::move(families_); }
 
 private:
     const std::string& cluster_;
-    std::ostringstream out_;
-    std::vector<MetricFamily> families_{1};
-    prometheus::TextSerializer serializer_;
+    std::vector<MetricFamily> families_;
 };
 
 } // namespace
@@ -107,9 +106,9 @@ void LockMetrics::observe(const std::vector<etcd::LockEvent>& events) {
     }
 }
 
-std::string LockMetrics::render(const etcd::LockMonitorState& state,
-                                const etcd::WaitForGraph& graph,
-                                std::chrono::steady_clock::time_point now) {
+std::vector<MetricFamily> LockMetrics::families(const etcd::LockMonitorState& state,
+                                                const etcd::WaitForGraph& graph,
+                                                std::chrono::steady_clock::time_point now) {
     std::map<etcd::QueueKind, double> recipes = {{etcd::QueueKind::Mutex, 0},
                                                  {etcd::QueueKind::Election, 0},
                                                  {etcd::QueueKind::RwMutex, 0},
@@ -159,7 +158,7 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
         add(otherLocks, other_, otherHeld, otherWaiting);
     }
 
-    FamilyWriter out(cluster_);
+    FamilyList out(cluster_);
     out.write("lockscope_lock_held",
               "1 when the lock has a holder (for lock=\"(other)\": how many of those locks do).",
               MetricType::Gauge, std::move(held));
@@ -253,7 +252,27 @@ std::string LockMetrics::render(const etcd::LockMonitorState& state,
               MetricType::Gauge, std::move(roots));
     out.write("lockscope_build_info", "Always 1; the exporter's version is a label.",
               MetricType::Gauge, {sample(1, MetricType::Gauge, {{"version", LOCKSCOPE_VERSION}})});
-    return out.text();
+    return out.take();
+}
+
+std::string renderMetrics(std::vector<std::vector<MetricFamily>> clusters) {
+    // The format wants each family once, its series together: the clusters' are merged by name,
+    // in the order first written.
+    std::vector<MetricFamily> merged;
+    for (auto& families : clusters)
+        for (MetricFamily& family : families) {
+            const auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& kept) {
+                return kept.name == family.name;
+            });
+            if (same == merged.end())
+                merged.push_back(std::move(family));
+            else
+                std::move(family.metric.begin(), family.metric.end(),
+                          std::back_inserter(same->metric));
+        }
+    std::ostringstream out;
+    prometheus::TextSerializer().Serialize(out, merged);
+    return out.str();
 }
 
 } // namespace lockscope

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <prometheus/histogram.h>
+#include <prometheus/metric_family.h>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ namespace lockscope {
 // lock names seen get series of their own, for the exporter's life (a counter must not jump
 // between series); every other lock is added up under lock="(other)". With a `cluster` name
 // (the saved profile's, never endpoints or credentials), every series carries cluster="name",
-// so one Prometheus tells the clusters of several exporters apart.
+// so one Prometheus (and one exporter serving several clusters) tells the clusters apart.
 class LockMetrics {
 public:
     static constexpr const char* otherLocks = "(other)";
@@ -33,9 +34,11 @@ public:
         alarms_ = std::move(alarms);
     }
     const std::optional<std::vector<etcd::RaisedAlarm>>& alarms() const { return alarms_; }
-    // `graph` is who waits for whom among `state`'s locks.
-    std::string render(const etcd::LockMonitorState& state, const etcd::WaitForGraph& graph,
-                       std::chrono::steady_clock::time_point now);
+    // The families of series now, in the order written; `graph` is who waits for whom among
+    // `state`'s locks. renderMetrics() writes them. The series are bounded by `maxLocks`.
+    std::vector<prometheus::MetricFamily> families(const etcd::LockMonitorState& state,
+                                                   const etcd::WaitForGraph& graph,
+                                                   std::chrono::steady_clock::time_point now);
 
 private:
     // The counters of one lock (or of every lock without series of its own).
@@ -58,5 +61,9 @@ private:
     prometheus::Histogram hold_;
     std::optional<std::vector<etcd::RaisedAlarm>> alarms_;
 };
+
+// The text exposition (format 0.0.4) of one or several clusters' families: each family once,
+// holding every cluster's series of it.
+std::string renderMetrics(std::vector<std::vector<prometheus::MetricFamily>> clusters);
 
 } // namespace lockscope

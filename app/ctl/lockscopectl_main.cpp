@@ -78,8 +78,9 @@ constexpr std::array commands = {
     CtlCommand{"exporter",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Serve the locks under PREFIX as Prometheus metrics: [--listen "
-                                 "HOST:PORT] [--max-locks N]."),
-               runExporterCommand},
+                                 "HOST:PORT] [--max-locks N]; several clusters with repeated "
+                                 "--profile."),
+               runExporterCommand, runExporterOnClusters},
 };
 
 QString commandList() {

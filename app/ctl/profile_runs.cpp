@@ -15,8 +15,9 @@ namespace lockscope {
 namespace {
 
 // The commands whose one run reads one moment of a cluster: their sections side by side make
-// sense. A watch, a lock or an exporter runs until stopped: one cluster each.
-bool takesSeveralClusters(const CtlCommand& command) {
+// sense. A watch or a lock runs until stopped: one cluster each. The exporter serves several
+// in one run (runOnClusters).
+bool readsOneMomentOfEach(const CtlCommand& command) {
     return QLatin1String(command.name) == QLatin1String("status") ||
            QLatin1String(command.name) == QLatin1String("snapshot");
 }
@@ -47,7 +48,7 @@ QCommandLineOption profileOption() {
             "Connect as the desktop's saved connection profile NAME (File > Connect… in "
             "LockScope) instead of connection flags; a profile with a user has its password "
             "asked on the terminal. Repeat it to run status or snapshot on several clusters, "
-            "one section each."),
+            "one section each, or to serve several clusters from one exporter."),
         "NAME");
 }
 
@@ -64,11 +65,12 @@ int runOnProfiles(const CtlCommand& command, const QStringList& arguments,
                                                   "--profile names the connection: leave out --%1")
                           .arg(flag));
     const QStringList names = parser.values("profile");
-    if (names.size() > 1 && !takesSeveralClusters(command))
-        return usageProblem(name, QCoreApplication::translate(
-                                      "lockscopectl", "%1 runs on one cluster: give one --profile "
-                                                      "(several go with status and snapshot)")
-                                      .arg(name));
+    if (names.size() > 1 && !readsOneMomentOfEach(command) && !command.runOnClusters)
+        return usageProblem(
+            name, QCoreApplication::translate("lockscopectl",
+                                              "%1 runs on one cluster: give one --profile "
+                                              "(several go with status, snapshot and exporter)")
+                      .arg(name));
     // The desktop's settings, where its connection dialog saves the profiles.
     QSettings settings(QSettings::NativeFormat, QSettings::UserScope, "LockScope", "LockScope");
     const QList<ConnectionProfile> saved = loadProfiles(settings);
@@ -108,6 +110,12 @@ int runOnProfiles(const CtlCommand& command, const QStringList& arguments,
                 QCoreApplication::translate("lockscopectl", "profile %1: %2").arg(wanted, problem));
         connection->profile = found->name;
         runs.append({*found, *connection});
+    }
+    if (runs.size() > 1 && command.runOnClusters) {
+        std::vector<ConnectionOptions> connections;
+        for (const auto& run : runs)
+            connections.push_back(run.second);
+        return command.runOnClusters(arguments, connections);
     }
     const bool json = arguments.contains("--json");
     int worst = ExitOk;

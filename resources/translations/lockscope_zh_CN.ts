@@ -3228,14 +3228,6 @@ Usage: %2</source>
         <translation>在何处提供 /metrics 和 /healthz（端口 0：任意空闲端口）。</translation>
     </message>
     <message>
-        <source>Locks with series of their own; the rest are added up as lock=&quot;(other)&quot;.</source>
-        <translation>拥有独立序列的锁数；其余的锁合计为 lock=&quot;(other)&quot;。</translation>
-    </message>
-    <message>
-        <source>Serve the locks under PREFIX as Prometheus metrics (text format 0.0.4) on /metrics, live, until interrupted.</source>
-        <translation>以 Prometheus 指标（文本格式 0.0.4）在 /metrics 上实时提供 PREFIX 下的锁，直到被中断。</translation>
-    </message>
-    <message>
         <source>--listen wants HOST:PORT with an IP address, like 127.0.0.1:9464, not &quot;%1&quot;</source>
         <translation>--listen 需要带 IP 地址的 HOST:PORT，如 127.0.0.1:9464，而不是“%1”</translation>
     </message>
@@ -3400,10 +3392,6 @@ Run &apos;lockscopectl --help&apos; for usage.</source>
     <message>
         <source>Run the contention lab headless and report split brains (--json).</source>
         <translation>无界面运行争用实验室并报告脑裂（--json）。</translation>
-    </message>
-    <message>
-        <source>Serve the locks under PREFIX as Prometheus metrics: [--listen HOST:PORT] [--max-locks N].</source>
-        <translation>以 Prometheus 指标提供 PREFIX 下的锁：[--listen HOST:PORT] [--max-locks N]。</translation>
     </message>
     <message>
         <source>
@@ -3842,10 +3830,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>修订号 %1 尚未到达：etcd 当前为 %2。</translation>
     </message>
     <message>
-        <source>Also record every lock event, checkpoint and gap into this SQLite file or PostgreSQL database (postgresql://...), as lockscopectl record --to does; if a write fails the metrics are served on, and the exit code is 1.</source>
-        <translation>同时把每个锁事件、检查点和中断记录到这个 SQLite 文件或 PostgreSQL 数据库（postgresql://...），与 lockscopectl record --to 相同；写入失败时仍继续提供指标，退出码为 1。</translation>
-    </message>
-    <message>
         <source>List the lock events and gaps recorded in FILE or in a PostgreSQL database (URL, postgresql://user[:password]@host[:port]/dbname, the password perhaps in PGPASSWORD) by lockscopectl record, or with --report, per lock: acquisitions, hold and wait times (p50, p99, max, in ms), expiries, losses and the longest waits with the holders they waited behind. T is a revision (a whole number) or an ISO 8601 time, UTC unless it names its offset (2026-11-27T03:10:00Z); both ends are included. Reads only; exit code 1 when it cannot be read (missing, damaged, of a newer LockScope, the server unreachable or refusing the password, holding several sources and no --source).</source>
         <translation>列出 lockscopectl record 记录在 FILE 或 PostgreSQL 数据库（URL，postgresql://user[:password]@host[:port]/dbname，密码也可放在 PGPASSWORD 中）中的锁事件和中断；使用 --report 时按锁列出：获取次数、持有和等待时间（p50、p99、最大值，单位 ms）、过期、丢失，以及最长的等待和所等待的持有者。T 是修订号（整数）或 ISO 8601 时间，除非注明时区偏移否则为 UTC（2026-11-27T03:10:00Z）；两端都包含。只读取；无法读取时（不存在、已损坏、来自更新版本的 LockScope、服务器无法连接或拒绝密码、有多个来源而未给出 --source）退出码为 1。</translation>
     </message>
@@ -3902,16 +3886,8 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>--at 打印某一时刻的所有锁：请去掉 --%1</translation>
     </message>
     <message>
-        <source>Connect as the desktop&apos;s saved connection profile NAME (File &gt; Connect… in LockScope) instead of connection flags; a profile with a user has its password asked on the terminal. Repeat it to run status or snapshot on several clusters, one section each.</source>
-        <translation>使用桌面程序保存的连接配置 NAME（LockScope 的“文件 &gt; 连接…”）代替连接参数；带用户的配置会在终端上询问密码。重复给出可在多个集群上运行 status 或 snapshot，每个集群一节。</translation>
-    </message>
-    <message>
         <source>--profile names the connection: leave out --%1</source>
         <translation>--profile 已指定连接：请去掉 --%1</translation>
-    </message>
-    <message>
-        <source>%1 runs on one cluster: give one --profile (several go with status and snapshot)</source>
-        <translation>%1 只在一个集群上运行：请只给一个 --profile（多个只适用于 status 和 snapshot）</translation>
     </message>
     <message>
         <source>no saved connection profile &quot;%1&quot; (%2); LockScope&apos;s File &gt; Connect… saves them</source>
@@ -3928,6 +3904,30 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>profile %1: %2</source>
         <translation>配置 %1：%2</translation>
+    </message>
+    <message>
+        <source>Locks with series of their own, per cluster; the rest are added up as lock=&quot;(other)&quot;.</source>
+        <translation>每个集群中拥有独立序列的锁数；其余的锁合计为 lock=&quot;(other)&quot;。</translation>
+    </message>
+    <message>
+        <source>Also record every lock event, checkpoint and gap into this SQLite file or PostgreSQL database (postgresql://...), as lockscopectl record --to does (each cluster as a source of its own); if a write fails the metrics are served on, and the exit code is 1.</source>
+        <translation>同时把每个锁事件、检查点和间隙记录到这个 SQLite 文件或 PostgreSQL 数据库（postgresql://...），与 lockscopectl record --to 相同（每个集群作为独立的来源）；写入失败时仍继续提供指标，退出码为 1。</translation>
+    </message>
+    <message>
+        <source>Serve the locks under PREFIX as Prometheus metrics (text format 0.0.4) on /metrics, live, until interrupted. With several --profile, one exporter serves every cluster, each series labelled with its profile&apos;s name.</source>
+        <translation>在 /metrics 上以 Prometheus 指标（文本格式 0.0.4）实时提供 PREFIX 下的锁，直到被中断。给出多个 --profile 时，一个导出器服务所有集群，每个序列都带有其配置的名称标签。</translation>
+    </message>
+    <message>
+        <source>Serve the locks under PREFIX as Prometheus metrics: [--listen HOST:PORT] [--max-locks N]; several clusters with repeated --profile.</source>
+        <translation>以 Prometheus 指标提供 PREFIX 下的锁：[--listen HOST:PORT] [--max-locks N]；重复 --profile 可服务多个集群。</translation>
+    </message>
+    <message>
+        <source>Connect as the desktop&apos;s saved connection profile NAME (File &gt; Connect… in LockScope) instead of connection flags; a profile with a user has its password asked on the terminal. Repeat it to run status or snapshot on several clusters, one section each, or to serve several clusters from one exporter.</source>
+        <translation>按桌面版保存的连接配置 NAME（LockScope 中的 文件 &gt; 连接…）连接，而不是用连接参数；带用户的配置会在终端询问密码。重复此选项可在多个集群上运行 status 或 snapshot（每个集群一节），或由一个导出器服务多个集群。</translation>
+    </message>
+    <message>
+        <source>%1 runs on one cluster: give one --profile (several go with status, snapshot and exporter)</source>
+        <translation>%1 只在一个集群上运行：请只给一个 --profile（多个只适用于 status、snapshot 和 exporter）</translation>
     </message>
 </context>
 </TS>

@@ -9,10 +9,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace lockscope::test;
 using namespace std::chrono_literals;
@@ -46,12 +50,37 @@ protected:
             lines.push_back(*line);
         return {child.wait(15s), lines};
     }
+    // Starts `lockscopectl args` (an exporter) with the desktop's settings; the base of the URL
+    // it says it serves ("" when it says none).
+    std::string startExporter(std::vector<std::string> args) {
+        args.insert(args.begin(), LOCKSCOPECTL);
+        exporter = std::make_unique<lockscope::process::ChildProcess>(
+            args, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path().toStdString()});
+        const auto listening = exporter->readLine(10s).value_or("");
+        const auto from = listening.find("http://"), to = listening.find("/metrics");
+        return from == std::string::npos || to == std::string::npos
+                   ? std::string()
+                   : listening.substr(from, to - from);
+    }
+    // The HTTP status and body of a GET (status 0 when there was no answer).
+    static std::pair<int, std::string> get(const std::string& url) {
+        lockscope::process::ChildProcess curl({"curl", "-s", "-w", "\n%{http_code}\n", url});
+        std::string out;
+        while (auto line = curl.readLine(5s))
+            out += *line + "\n";
+        curl.wait(5s);
+        const auto cut = out.find_last_of('\n', out.size() - 2);
+        return cut == std::string::npos
+                   ? std::make_pair(0, out)
+                   : std::make_pair(std::atoi(out.c_str() + cut + 1), out.substr(0, cut + 1));
+    }
     static bool says(const std::vector<std::string>& lines, const std::string& text) {
         return std::any_of(lines.begin(), lines.end(),
                            [&](const auto& line) { return line.find(text) != std::string::npos; });
     }
 
     QTemporaryDir config;
+    std::unique_ptr<lockscope::process::ChildProcess> exporter;
 };
 
 TEST_F(LockscopectlProfilesIntegrationTest, SeveralClustersEachInASectionOfItsOwn) {
@@ -117,27 +146,13 @@ TEST_F(LockscopectlProfilesIntegrationTest, TheExporterLabelsEverySeriesWithTheP
     saveProfiles({{"staging", cluster().endpointList()}});
     auto holder = etcdctlLock(prefix() + "deploy");
     ASSERT_TRUE(holder->readLine(10s));
-    lockscope::process::ChildProcess exporter(
-        {LOCKSCOPECTL, "--profile", "staging", "exporter", prefix(), "--listen", "127.0.0.1:0"},
-        {"XDG_CONFIG_HOME=" + config.path().toStdString()});
-    const auto listening = exporter.readLine(10s);
-    ASSERT_TRUE(listening);
-    const auto from = listening->find("http://");
-    ASSERT_NE(from, std::string::npos) << *listening;
-    const std::string url =
-        listening->substr(from, listening->find("/metrics") - from) + "/metrics";
-    const auto scrape = [&] {
-        lockscope::process::ChildProcess curl({"curl", "-s", "-f", url});
-        std::string out;
-        while (auto line = curl.readLine(5s))
-            out += *line + "\n";
-        curl.wait(5s);
-        return out;
-    };
+    const std::string base =
+        startExporter({"--profile", "staging", "exporter", prefix(), "--listen", "127.0.0.1:0"});
+    ASSERT_FALSE(base.empty());
     std::string metrics;
     ASSERT_TRUE(eventually(
         [&] {
-            metrics = scrape();
+            metrics = get(base + "/metrics").second;
             return metrics.find("lock=\"" + prefix() + "deploy\"") != std::string::npos;
         },
         15s))
@@ -153,6 +168,85 @@ TEST_F(LockscopectlProfilesIntegrationTest, TheExporterLabelsEverySeriesWithTheP
     }
     EXPECT_GT(series, 5);
     EXPECT_EQ(labelled, series) << metrics;
+}
+
+// One exporter serves several clusters: each lock under its own cluster's label only, each
+// family written once with every cluster's series, and /healthz names the cluster that is down
+// while the other's series are still served.
+TEST_F(LockscopectlProfilesIntegrationTest, OneExporterServesSeveralClustersEachUnderItsName) {
+    LocalEtcd other;
+    ASSERT_TRUE(other.start()) << other.error();
+    const std::string prod = other.cluster().endpointList(); // stopped below
+    saveProfiles({{"staging", cluster().endpointList()}, {"prod", prod}});
+    const std::string recording = config.filePath("fleet.db").toStdString();
+    const std::string base =
+        startExporter({"--profile", "staging", "--profile", "prod", "exporter", prefix(),
+                       "--listen", "127.0.0.1:0", "--record", recording});
+    ASSERT_FALSE(base.empty());
+    // Taken once both are watched, so that each is an event recorded, not a checkpoint's state.
+    ASSERT_TRUE(eventually([&] { return get(base + "/healthz").first == 200; }, 15s));
+    auto here = etcdctlLock(prefix() + "here");
+    ASSERT_TRUE(here->readLine(10s));
+    auto there = lockscope::test::etcdctlLock(prod, prefix() + "there");
+    ASSERT_TRUE(there->readLine(10s));
+    const auto held = [&](const std::string& cluster, const std::string& lock) {
+        return "lockscope_lock_held{cluster=\"" + cluster + "\",lock=\"" + prefix() + lock +
+               "\"} 1\n";
+    };
+    std::string metrics;
+    ASSERT_TRUE(eventually(
+        [&] {
+            metrics = get(base + "/metrics").second;
+            return metrics.find(held("staging", "here")) != std::string::npos &&
+                   metrics.find(held("prod", "there")) != std::string::npos;
+        },
+        15s))
+        << metrics;
+    EXPECT_EQ(metrics.find("cluster=\"prod\",lock=\"" + prefix() + "here"), std::string::npos);
+    EXPECT_EQ(metrics.find("cluster=\"staging\",lock=\"" + prefix() + "there"), std::string::npos);
+    // As the text format wants: a family's HELP and TYPE once, then all its series together.
+    std::set<std::string> families;
+    std::string family;
+    int clusters = 0;
+    std::istringstream lines(metrics);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("# TYPE ", 0) == 0) {
+            family = line.substr(7, line.find(' ', 7) - 7);
+            EXPECT_TRUE(families.insert(family).second) << family << " written twice";
+        } else if (!line.empty() && line[0] != '#') {
+            EXPECT_EQ(line.rfind(family, 0), 0u) << line << " outside its family " << family;
+            clusters += line.rfind("lockscope_monitor_up{", 0) == 0;
+        }
+    }
+    EXPECT_EQ(clusters, 2) << metrics;
+
+    // prod's etcd goes: the exporter says so, by name, and serves staging's series on.
+    other.stop();
+    std::pair<int, std::string> health;
+    EXPECT_TRUE(eventually(
+        [&] {
+            health = get(base + "/healthz");
+            return health.first == 503 && health.second.find("prod: not watching") == 0;
+        },
+        20s))
+        << health.first << " " << health.second;
+    EXPECT_EQ(health.second.find("staging"), std::string::npos) << health.second;
+    EXPECT_NE(get(base + "/metrics").second.find(held("staging", "here")), std::string::npos);
+    exporter->signal(SIGTERM);
+    EXPECT_EQ(exporter->wait(15s), 0);
+
+    // Each cluster recorded as a source of its own into the one file, its own lock only.
+    const auto [several, sources] = run({"history", recording});
+    EXPECT_EQ(several, 1); // it cannot tell which to read: it lists them
+    EXPECT_TRUE(says(sources, cluster().endpointList())) << sources.size();
+    EXPECT_TRUE(says(sources, prod));
+    for (const auto& [source, lock, notLock] :
+         {std::tuple{"1", "here", "there"}, std::tuple{"2", "there", "here"}}) {
+        const auto [code, events] = run({"history", recording, "--source", source});
+        EXPECT_EQ(code, 0);
+        EXPECT_TRUE(says(events, prefix() + lock)) << source;
+        EXPECT_FALSE(says(events, prefix() + notLock)) << source;
+    }
 }
 
 } // namespace
