@@ -6,6 +6,7 @@
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
 #include "app/gui/history_report_dialog.h"
+#include "app/gui/screen_fit.h"
 #include "app/gui/stage_page.h"
 #include "app/gui/stage_scene_builder.h"
 #include "widgets/plain_text_delegate.h"
@@ -104,6 +105,7 @@ HistoryReplayWindow::HistoryReplayWindow(
     layout->addWidget(body, 1);
     setCentralWidget(central);
     resize(1200, 800);
+    fitToScreen(*this); // on a small screen, all of it within reach
 
     connect(lockTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -148,7 +150,10 @@ HistoryReplayWindow::~HistoryReplayWindow() {
 }
 
 QWidget* HistoryReplayWindow::createScrubberBar() {
-    auto* bar = new QWidget(this);
+    // The scrubber on a row of its own, the window's width: the finer it is, the fewer events
+    // share a pixel of a long recording.
+    auto* column = new QWidget(this);
+    auto* bar = new QWidget(column);
     auto* row = new QHBoxLayout(bar);
     row->setContentsMargins(0, 0, 0, 0);
     auto* previous = new QPushButton(tr("◀"), bar);
@@ -159,9 +164,9 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
     speed_ = new QComboBox(bar);
     for (const int speed : {1, 10, 100})
         speed_->addItem(tr("%1×").arg(speed), speed);
-    scrubber_ = new QSlider(Qt::Horizontal, bar);
+    scrubber_ = new QSlider(Qt::Horizontal, column);
     scrubber_->setEnabled(false);
-    momentText_ = new QLabel(bar);
+    momentText_ = new QLabel(column);
     momentText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* nextOfLock = new QPushButton(tr("Next of this lock"), bar);
     kind_ = new QComboBox(bar);
@@ -180,16 +185,16 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
     row->addWidget(playButton_);
     row->addWidget(speed_);
     row->addWidget(next);
-    row->addWidget(scrubber_, 1);
+    row->addStretch(1);
     row->addWidget(nextOfLock);
     row->addWidget(kind_);
     row->addWidget(nextOfKind);
     row->addWidget(longestWait);
     row->addWidget(markStart);
     row->addWidget(report);
-    auto* column = new QWidget(this);
     auto* stack = new QVBoxLayout(column);
     stack->setContentsMargins(0, 0, 0, 0);
+    stack->addWidget(scrubber_);
     stack->addWidget(bar);
     stack->addWidget(momentText_);
 

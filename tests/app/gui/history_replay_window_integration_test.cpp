@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QInputDialog>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -69,6 +70,8 @@ private slots:
         QSignalSpy shown(window, &HistoryReplayWindow::momentShown);
         window->show();
         QVERIFY(opened.wait(10000));
+        // All of it on the screen (the offscreen one is 800 x 600), every control within reach.
+        QVERIFY(window->screen()->availableGeometry().contains(window->frameGeometry()));
         // The start (the first checkpoint), then each event.
         QCOMPARE(window->momentCount(), std::size_t{7});
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
