@@ -29,9 +29,9 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
     return none;
 }
 
-const std::vector<std::string> figureGroups = {"floor",  "locks",   "anchor",  "monitor", "gui",
-                                               "window", "large",   "replot",  "stage",   "filter",
-                                               "graph",  "history", "snapshot"};
+const std::vector<std::string> figureGroups = {"floor",  "locks",   "anchor",   "monitor", "gui",
+                                               "window", "large",   "replot",   "stage",   "filter",
+                                               "graph",  "history", "snapshot", "record"};
 // Groups only --only runs: they take long.
 const std::vector<std::string> longGroups = {"soak"};
 
@@ -50,7 +50,8 @@ int usage() {
                "  written to SQLite beside the lock table's apply of the same events; also to\n"
                "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname),\n"
                "  snapshot (lockscopectl snapshot --json beside etcdctl get -w json, whole\n"
-               "  processes on 100k lock keys).\n"
+               "  processes on 100k lock keys), record (lockscopectl record as a process at\n"
+               "  5k events/s: events lost, its CPU, bytes per event).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -197,6 +198,12 @@ int main(int argc, char** argv) {
                           ? std::optional(measureSoak(options, std::chrono::minutes(soakMinutes)))
                           : std::nullopt;
 
+    // 5k events/s, the rate a recorder must keep up with (issue 33), for 30 s (3 s --quick).
+    const RecorderFigure record = wanted("record")
+                                      ? measureRecorder(**client, options.endpoints, 5000,
+                                                        std::chrono::seconds(quick ? 3 : 30))
+                                      : RecorderFigure{};
+
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
         std::printf("%-44s %6zu %9.3f %9.3f %9.3f\n", s.name.c_str(), s.ms.size(), s.p(50), s.p(90),
@@ -259,6 +266,20 @@ int main(int argc, char** argv) {
             std::printf("history: PostgreSQL not measured (--history-postgres URL names a "
                         "database for it)\n");
     }
+    if (record.ran)
+        std::printf("record: %d events/s asked, %.0f committed/s (%lld etcd events, %lld lock "
+                    "events on the live path); recorded %lld of %lld, %lld lost, %lld gaps; "
+                    "lockscopectl record's CPU %.1f %% of a core (target 25 %%), %.0f bytes per "
+                    "event; both had the last event %.2f s after it; %s on SIGTERM\n",
+                    record.eventsPerSecond, record.achievedPerSecond,
+                    static_cast<long long>(record.etcdEvents),
+                    static_cast<long long>(record.liveEvents),
+                    static_cast<long long>(record.recordedEvents),
+                    static_cast<long long>(record.liveEvents),
+                    static_cast<long long>(record.liveEvents - record.recordedEvents),
+                    static_cast<long long>(record.gaps), record.cpuPercent, record.bytesPerEvent,
+                    record.catchUpSeconds,
+                    record.exitedCleanly ? "exited cleanly" : "did NOT exit cleanly");
     if (graph)
         std::printf("graph: %d locks x %d keys: built in %.3f s, %.1f MB resident; a deadlock of "
                     "%zu sessions found in %.1f ms; with 1000 waits, %zu deadlock and %zu root "
@@ -373,6 +394,11 @@ int main(int argc, char** argv) {
                     stage->longestStallMs);
         targets.push_back(
             {"stage frame p99, lab of 200 workers on 10 locks", stage->frames.p(99), 16, "ms"});
+    }
+    if (record.ran) {
+        targets.push_back({"record at 5k events/s: lock events lost",
+                           static_cast<double>(record.liveEvents - record.recordedEvents), 0, ""});
+        targets.push_back({"record at 5k events/s: recorder CPU", record.cpuPercent, 25, " %"});
     }
     std::printf("\n%-52s %9s %9s  %s\n", "target", "measured", "limit", "");
     if (soak)

@@ -156,6 +156,25 @@ SnapshotCommandFigure measureSnapshotCommand(etcd::Client& client,
                                              const std::vector<std::string>& endpoints,
                                              const MonitorShape& shape, int runs);
 
+// `lockscopectl record PREFIX --to FILE` as a child process while a LockEventWriter changes
+// PREFIX at `eventsPerSecond` for `duration`, beside a LockMonitor of the bench's own (the live
+// path): what it recorded of what the live path saw, its CPU and the file's bytes per event.
+struct RecorderFigure {
+    int eventsPerSecond = 0;      // asked of the writer
+    double achievedPerSecond = 0; // what etcd committed
+    int64_t etcdEvents = 0;       // the writes etcd committed: its watch events
+    int64_t liveEvents = 0;       // the lock events the live path saw
+    int64_t recordedEvents = 0;   // the lock events in the file (not recovered)
+    int64_t gaps = 0;             // in the file: times the recorder was not live
+    double cpuPercent = 0;        // the recorder's, of one core, while the writer wrote
+    double catchUpSeconds = 0;    // after the last write, until both had it
+    double bytesPerEvent = 0;     // the file's size over the events recorded
+    bool exitedCleanly = false;   // SIGTERM ended it with exit code 0
+    bool ran = false;             // false when lockscopectl could not be run (said on stderr)
+};
+RecorderFigure measureRecorder(etcd::Client& client, const std::vector<std::string>& endpoints,
+                               int eventsPerSecond, std::chrono::steady_clock::duration duration);
+
 struct LockFilterFigure {
     int locks;
     double listSeconds; // the lock list (model and sorting proxy) taking every lock
