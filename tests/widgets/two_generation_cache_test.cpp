@@ -56,6 +56,21 @@ private slots:
         QCOMPARE(made, 9);
     }
 
+    // Texts that change slowly (a new holder now and then) fill no generation for a long time:
+    // the age turns it over instead, so what is kept is what was used lately.
+    void anAgedGenerationTurnsOverBeforeItIsFull() {
+        TwoGenerationCache<int, QString> cache(100, std::chrono::seconds(0));
+        int made = 0;
+        get(cache, 0, made);
+        get(cache, 1, made); // previous: 0; current: 1
+        get(cache, 2, made); // previous: 1; 0 gone
+        QCOMPARE(cache.size(), 2);
+        get(cache, 1, made);
+        QCOMPARE(made, 3);
+        get(cache, 0, made);
+        QCOMPARE(made, 4);
+    }
+
     void keepsAtMostTwoGenerations() {
         TwoGenerationCache<int, QString> cache(4);
         int made = 0;
