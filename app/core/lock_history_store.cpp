@@ -11,6 +11,7 @@
 #include <atomic>
 #include <limits>
 #include <string_view>
+#include <utility>
 
 namespace lockscope {
 
@@ -202,11 +203,12 @@ std::unique_ptr<LockHistoryStore> LockHistoryStore::openForWriting(const QString
         problem = LockHistoryStoreText::tr(
                       "%1 is read-only: record into a file you may write, or make it writable")
                       .arg(where->shown);
-    else if (!store->open(false) || !store->migrate() || !store->joinSource(sourceName, prefix) ||
-             !store->prepareWrites())
+    else if (!store->open(false) || !store->migrate() || !store->joinSource(sourceName, prefix))
         problem = store->error_;
-    else
+    else {
+        store->prepareWrites();
         return store;
+    }
     return nullptr;
 }
 
@@ -560,24 +562,19 @@ bool LockHistoryStore::beginWrites() {
     return exec("BEGIN IMMEDIATE");
 }
 
-bool LockHistoryStore::prepareWrites() {
-    const auto prepare = [this](std::optional<QSqlQuery>& query, const char* sql) {
-        query.emplace(db_);
-        return query->prepare(sql) || fail(LockHistoryStoreText::tr("cannot write"), *query);
-    };
-    return prepare(
-               insertEvent_,
-               "INSERT INTO events(seq, source, kind, revision, at_ms, lock, key, lease, recipe,"
-               " create_revision, waited_ms, held_ms, recovered, at_least,"
-               " waited_at_most_ms, held_at_most_ms)"
-               " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
-           prepare(insertGap_, "INSERT INTO gaps(seq, source, since_ms, until_ms, revision, reason)"
-                               " VALUES(?, ?, ?, ?, ?, ?)") &&
-           prepare(insertCheckpoint_, "INSERT INTO checkpoints(seq, source, revision, at_ms,"
-                                      " reason) VALUES(?, ?, ?, ?, ?)") &&
-           prepare(insertKey_, "INSERT INTO checkpoint_keys(checkpoint, position, lock, key, lease,"
-                               " create_revision, mod_revision, recipe, holds)"
-                               " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+void LockHistoryStore::prepareWrites() {
+    insertEvent_.emplace(db_, "events",
+                         QStringList{"seq", "source", "kind", "revision", "at_ms", "lock", "key",
+                                     "lease", "recipe", "create_revision", "waited_ms", "held_ms",
+                                     "recovered", "at_least", "waited_at_most_ms",
+                                     "held_at_most_ms"});
+    insertGap_.emplace(db_, "gaps",
+                       QStringList{"seq", "source", "since_ms", "until_ms", "revision", "reason"});
+    insertCheckpoint_.emplace(db_, "checkpoints",
+                              QStringList{"seq", "source", "revision", "at_ms", "reason"});
+    insertKey_.emplace(db_, "checkpoint_keys",
+                       QStringList{"checkpoint", "position", "lock", "key", "lease",
+                                   "create_revision", "mod_revision", "recipe", "holds"});
 }
 
 bool LockHistoryStore::takeSeqs() {
@@ -616,13 +613,22 @@ std::optional<qlonglong> LockHistoryStore::beginEntry() {
     return nextSeq_++;
 }
 
-bool LockHistoryStore::execRow(QSqlQuery& query, const QVariantList& values) {
-    for (int i = 0; i < values.size(); ++i)
-        query.bindValue(i, values[i]);
-    if (!query.exec())
-        return fail(LockHistoryStoreText::tr("cannot write"), query);
+bool LockHistoryStore::execRow(InsertBatch& batch, const QVariantList& values) {
+    // Rows go in the order written: another table's waiting rows first (a checkpoint's keys
+    // refer to it).
+    if (filling_ && filling_ != &batch && !flushRows())
+        return false;
+    filling_ = &batch;
+    if (!batch.add(values))
+        return fail(LockHistoryStoreText::tr("cannot write"), batch.error());
     ++pendingRows_;
     return true;
+}
+
+bool LockHistoryStore::flushRows() {
+    InsertBatch* batch = std::exchange(filling_, nullptr);
+    return !batch || batch->flush() ||
+           fail(LockHistoryStoreText::tr("cannot write"), batch->error());
 }
 
 bool LockHistoryStore::commitIfFull() {
@@ -679,9 +685,12 @@ bool LockHistoryStore::commit() {
         return error_.isEmpty();
     inTransaction_ = false;
     pendingRows_ = 0;
-    if (!error_.isEmpty() || !db_.commit()) {
+    if (!flushRows() || !db_.commit()) {
         const QSqlError error = db_.lastError();
         db_.rollback();
+        for (auto* batch : {&insertEvent_, &insertGap_, &insertCheckpoint_, &insertKey_})
+            if (*batch)
+                (*batch)->clear();
         return fail(LockHistoryStoreText::tr("cannot write"), error);
     }
     return true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/core/history_location.h"
+#include "app/core/insert_batch.h"
 #include "app/core/lock_history.h"
 
 #include <QSqlDatabase>
@@ -127,7 +128,7 @@ private:
     // The seqs this store may take next: in a file, all after its last; from PostgreSQL, the
     // next block of its sequence.
     bool takeSeqs();
-    bool prepareWrites();
+    void prepareWrites();
     bool fail(const QString& what, const QSqlQuery& query);
     bool fail(const QString& what, const QSqlError& error);
     bool fail(const QString& what, const QString& why);
@@ -136,8 +137,9 @@ private:
     bool run(const QString& what, QSqlQuery& query, const QString& sql, const QVariantList& bound);
     // Opens the batch and takes the next seq for an entry; nothing once anything failed.
     std::optional<qlonglong> beginEntry();
-    // Binds `values` to a prepared insert and runs it in the batch.
-    bool execRow(QSqlQuery& query, const QVariantList& values);
+    // Adds `values` to the rows of `batch`'s table in the transaction.
+    bool execRow(InsertBatch& batch, const QVariantList& values);
+    bool flushRows();    // runs the INSERT of the rows waiting
     bool commitIfFull(); // commits once batchRows rows wait
     // Deletes, in a transaction of its own, the entries of `source` before seq `seq`.
     bool cutBefore(qlonglong source, qlonglong seq);
@@ -147,8 +149,9 @@ private:
     const HistoryLocation location_;
     const QString connectionName_;
     QSqlDatabase db_;
-    // Prepared once, bound per row.
-    std::optional<QSqlQuery> insertEvent_, insertGap_, insertCheckpoint_, insertKey_;
+    // Rows wait in one table's batch at a time (filling_), inserted many at once.
+    std::optional<InsertBatch> insertEvent_, insertGap_, insertCheckpoint_, insertKey_;
+    InsertBatch* filling_ = nullptr;
     QString error_;
     Source source_;
     std::optional<std::chrono::system_clock::time_point> lastWrittenAt_;

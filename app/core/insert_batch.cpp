@@ -1,0 +1,58 @@
+#include "app/core/insert_batch.h"
+
+namespace lockscope {
+
+InsertBatch::InsertBatch(const QSqlDatabase& db, const QString& table, const QStringList& columns)
+    : db_(db)
+    , head_(QString("INSERT INTO %1(%2) VALUES ").arg(table, columns.join(", ")))
+    , row_("(" + QStringList(columns.size(), "?").join(", ") + ")")
+    , columns_(static_cast<int>(columns.size())) {
+    values_.reserve(rowsPerInsert * columns_);
+}
+
+QString InsertBatch::statement(int rows) const {
+    return head_ + QStringList(rows, row_).join(", ");
+}
+
+bool InsertBatch::add(const QVariantList& row) {
+    values_.append(row);
+    if (++rows_ < rowsPerInsert)
+        return true;
+    if (!full_) {
+        full_.emplace(db_);
+        if (!full_->prepare(statement(rowsPerInsert))) {
+            error_ = full_->lastError();
+            full_.reset();
+            return false;
+        }
+    }
+    return insert(*full_);
+}
+
+bool InsertBatch::flush() {
+    if (rows_ == 0)
+        return true;
+    QSqlQuery query(db_); // fewer rows than a full batch: a statement of their own
+    if (!query.prepare(statement(rows_))) {
+        error_ = query.lastError();
+        return false;
+    }
+    return insert(query);
+}
+
+bool InsertBatch::insert(QSqlQuery& query) {
+    for (int i = 0; i < values_.size(); ++i)
+        query.bindValue(i, values_[i]);
+    const bool inserted = query.exec();
+    if (!inserted)
+        error_ = query.lastError();
+    clear();
+    return inserted;
+}
+
+void InsertBatch::clear() {
+    values_.clear();
+    rows_ = 0;
+}
+
+} // namespace lockscope
