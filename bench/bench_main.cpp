@@ -29,9 +29,9 @@ const Samples& find(const std::vector<Samples>& all, const std::string& name) {
     return none;
 }
 
-const std::vector<std::string> figureGroups = {"floor",  "locks",   "anchor",   "monitor", "gui",
-                                               "window", "large",   "replot",   "stage",   "filter",
-                                               "graph",  "history", "snapshot", "record"};
+const std::vector<std::string> figureGroups = {
+    "floor", "locks",  "anchor", "monitor", "gui",      "window", "large",   "replot",
+    "stage", "filter", "graph",  "history", "snapshot", "record", "clusters"};
 // Groups only --only runs: they take long.
 const std::vector<std::string> longGroups = {"soak"};
 
@@ -51,7 +51,9 @@ int usage() {
                "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname),\n"
                "  snapshot (lockscopectl snapshot --json beside etcdctl get -w json, whole\n"
                "  processes on 100k lock keys), record (lockscopectl record as a process at\n"
-               "  5k events/s: events lost, its CPU, bytes per event).\n"
+               "  5k events/s: events lost, its CPU, bytes per event), clusters (threads and\n"
+               "  memory each idle cluster of 1000 lock keys adds, as a Workspace and as a\n"
+               "  window).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -204,6 +206,10 @@ int main(int argc, char** argv) {
                                                         std::chrono::seconds(quick ? 3 : 30))
                                       : RecorderFigure{};
 
+    // Three clusters of their own, 1000 lock keys each: what a window of several clusters holds.
+    const ClusterCostFigure clusterCost =
+        wanted("clusters") ? measureClusterCost(3, {1000, 1}) : ClusterCostFigure{};
+
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
         std::printf("%-44s %6zu %9.3f %9.3f %9.3f\n", s.name.c_str(), s.ms.size(), s.p(50), s.p(90),
@@ -280,6 +286,13 @@ int main(int argc, char** argv) {
                     static_cast<long long>(record.gaps), record.cpuPercent, record.bytesPerEvent,
                     record.catchUpSeconds,
                     record.exitedCleanly ? "exited cleanly" : "did NOT exit cleanly");
+    for (const auto& [what, cost] : {std::pair{"a Workspace", clusterCost.workspace},
+                                     std::pair{"a window", clusterCost.window}})
+        if (cost.ran)
+            std::printf("clusters: %d idle clusters of %d lock keys, each as %s: %+.1f threads, "
+                        "%+.1f MB resident\n",
+                        clusterCost.clusters, clusterCost.keys, what, cost.threads,
+                        cost.residentMb);
     if (graph)
         std::printf("graph: %d locks x %d keys: built in %.3f s, %.1f MB resident; a deadlock of "
                     "%zu sessions found in %.1f ms; with 1000 waits, %zu deadlock and %zu root "
@@ -399,6 +412,12 @@ int main(int argc, char** argv) {
         targets.push_back({"record at 5k events/s: lock events lost",
                            static_cast<double>(record.liveEvents - record.recordedEvents), 0, ""});
         targets.push_back({"record at 5k events/s: recorder CPU", record.cpuPercent, 25, " %"});
+    }
+    if (clusterCost.workspace.ran) {
+        targets.push_back(
+            {"threads per idle cluster (Workspace)", clusterCost.workspace.threads, 2, ""});
+        targets.push_back({"resident per idle cluster of 1000 keys (Workspace)",
+                           clusterCost.workspace.residentMb, 30, " MB"});
     }
     std::printf("\n%-52s %9s %9s  %s\n", "target", "measured", "limit", "");
     if (soak)

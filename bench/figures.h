@@ -224,4 +224,20 @@ struct SoakFigure {
 // shows as a slope above 0.
 SoakFigure measureSoak(const etcd::ClientOptions& options, std::chrono::minutes duration);
 
+// What each open cluster adds to the process, on average over the clusters opened.
+struct ClusterCost {
+    bool ran = false;
+    double threads = 0;
+    double residentMb = 0;
+};
+struct ClusterCostFigure {
+    int clusters = 0;
+    int keys = 0;          // lock keys in each cluster
+    ClusterCost workspace; // a Workspace alone: connection, lock watch, models, status refresh
+    ClusterCost window;    // a whole main window: pages, graphs and recording too
+};
+// `clusters` etcds of their own, each holding `shape`'s lock keys, opened one after another
+// idle: as Workspaces, then as main windows (offscreen).
+ClusterCostFigure measureClusterCost(int clusters, const MonitorShape& shape);
+
 } // namespace lockscope::bench

@@ -1,0 +1,101 @@
+// What each open cluster costs the desktop's process, idle: clusters opened one after another,
+// each on an etcd of its own holding `shape`'s lock keys, with threads and resident memory
+// taken after each has loaded and settled. Twice: as Workspaces alone (a connection, its lock
+// watch and models, its status refresh: what a cluster of a window of several clusters owns)
+// and as whole main windows (the pages, graphs and recording too: an upper bound).
+#include "app/core/lock_watch.h"
+#include "app/core/workspace.h"
+#include "app/gui/main_window.h"
+#include "figures.h"
+#include "lab_window.h"
+#include "lock_key_fill.h"
+#include "process/local_cluster.h"
+#include "resident_memory.h"
+#include "run_events.h"
+#include "scratch_settings.h"
+
+#include <QDir>
+#include <cstdio>
+#include <memory>
+
+namespace lockscope::bench {
+
+namespace {
+
+constexpr const char* prefix = "/bench/cluster-cost/";
+constexpr std::chrono::seconds settle{2};
+
+int threadCount() {
+    return static_cast<int>(
+        QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+}
+
+// Opens one cluster after another with `open` (which returns once it is live and loaded); the
+// threads and megabytes each added, on average.
+template <class Open>
+ClusterCost costOf(const std::vector<etcd::ClientOptions>& clusters, Open open) {
+    runEventsFor(settle);
+    const int threadsBefore = threadCount();
+    const double residentBefore = residentMb();
+    for (const auto& options : clusters) {
+        if (!open(options))
+            return {};
+        runEventsFor(settle);
+    }
+    const double opened = static_cast<double>(clusters.size());
+    return {true, (threadCount() - threadsBefore) / opened,
+            (residentMb() - residentBefore) / opened};
+}
+
+} // namespace
+
+ClusterCostFigure measureClusterCost(int clusters, const MonitorShape& shape) {
+    ClusterCostFigure figure;
+    figure.clusters = clusters;
+    figure.keys = shape.keys();
+    std::vector<std::unique_ptr<etcd::LocalCluster>> etcds;
+    std::vector<etcd::ClientOptions> options;
+    for (int i = 0; i < clusters; ++i) {
+        auto etcd = std::make_unique<etcd::LocalCluster>(1);
+        if (auto error = etcd->start(); !error.ok()) {
+            std::fprintf(stderr, "lockscope-bench: clusters: %s\n", error.message.c_str());
+            return figure;
+        }
+        etcd::ClientOptions cluster;
+        cluster.endpoints = etcd->endpoints();
+        auto client = etcd::Client::create(cluster);
+        if (!client)
+            return figure;
+        fillLockKeys(**client, prefix, shape);
+        options.push_back(cluster);
+        etcds.push_back(std::move(etcd));
+    }
+    const auto loaded = [&](const LockWatch& watch) {
+        return watch.live() && watch.state().locks.size() == static_cast<std::size_t>(shape.locks);
+    };
+
+    std::vector<std::unique_ptr<Workspace>> workspaces;
+    figure.workspace = costOf(options, [&](const etcd::ClientOptions& cluster) {
+        auto& workspace = workspaces.emplace_back(std::make_unique<Workspace>(cluster));
+        workspace->startRefreshing();
+        workspace->lockWatch()->setPrefix(prefix);
+        runEventsUntil([&] { return loaded(*workspace->lockWatch()); }, std::chrono::seconds(30));
+        return loaded(*workspace->lockWatch());
+    });
+    for (auto& workspace : workspaces)
+        workspace->endAndWait();
+    workspaces.clear();
+
+    const ScratchSettings settings;
+    std::vector<std::unique_ptr<MainWindow>> windows;
+    figure.window = costOf(options, [&](const etcd::ClientOptions& cluster) {
+        auto& window = windows.emplace_back(std::make_unique<MainWindow>());
+        showLive(*window, cluster, prefix);
+        runEventsUntil([&] { return loaded(*window->lockWatch()); }, std::chrono::seconds(30));
+        return loaded(*window->lockWatch());
+    });
+    windows.clear(); // each waits for its Workspace's end
+    return figure;
+}
+
+} // namespace lockscope::bench
