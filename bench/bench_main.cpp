@@ -53,7 +53,7 @@ int usage() {
                "  processes on 100k lock keys), record (lockscopectl record as a process at\n"
                "  5k events/s: events lost, its CPU, bytes per event), clusters (threads and\n"
                "  memory each idle cluster of 1000 lock keys adds, as a Workspace and as a\n"
-               "  window).\n"
+               "  window; event to model on two clusters beside a third that is stopped).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -209,6 +209,12 @@ int main(int argc, char** argv) {
     // Three clusters of their own, 1000 lock keys each: what a window of several clusters holds.
     const ClusterCostFigure clusterCost =
         wanted("clusters") ? measureClusterCost(3, {1000, 1}) : ClusterCostFigure{};
+    const ClusterIsolationFigure isolation =
+        wanted("clusters") ? measureClusterIsolation(quick ? 60 : 400) : ClusterIsolationFigure{};
+    if (isolation.ran) {
+        all.push_back(isolation.alone);
+        all.push_back(isolation.beside);
+    }
 
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
@@ -413,6 +419,11 @@ int main(int argc, char** argv) {
                            static_cast<double>(record.liveEvents - record.recordedEvents), 0, ""});
         targets.push_back({"record at 5k events/s: recorder CPU", record.cpuPercent, 25, " %"});
     }
+    if (isolation.ran)
+        targets.push_back({"event to model p99, beside a stopped cluster / without it",
+                           isolation.beside.p(99) / isolation.alone.p(99), 1.2, " x"});
+    if (isolation.ran && isolation.hungLive)
+        std::printf("clusters: the stopped cluster's view still said live\n");
     if (clusterCost.workspace.ran) {
         targets.push_back(
             {"threads per idle cluster (Workspace)", clusterCost.workspace.threads, 2, ""});

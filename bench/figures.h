@@ -240,4 +240,14 @@ struct ClusterCostFigure {
 // idle: as Workspaces, then as main windows (offscreen).
 ClusterCostFigure measureClusterCost(int clusters, const MonitorShape& shape);
 
+struct ClusterIsolationFigure {
+    bool ran = false;
+    Samples alone;         // event to model on two healthy clusters, a third absent
+    Samples beside;        // the same with the third open and its member stopped
+    bool hungLive = false; // the stopped cluster's view still said live: it should not
+};
+// Event to model on two healthy clusters' Workspaces (`rounds` puts, alternately), without a
+// third cluster and then beside a third whose every member is stopped (SIGSTOP).
+ClusterIsolationFigure measureClusterIsolation(int rounds);
+
 } // namespace lockscope::bench
