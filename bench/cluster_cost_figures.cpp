@@ -8,14 +8,13 @@
 #include "app/gui/main_window.h"
 #include "figures.h"
 #include "lab_window.h"
+#include "local_etcds.h"
 #include "lock_key_fill.h"
-#include "process/local_cluster.h"
 #include "resident_memory.h"
 #include "run_events.h"
 #include "scratch_settings.h"
 
 #include <QDir>
-#include <cstdio>
 #include <memory>
 
 namespace lockscope::bench {
@@ -53,22 +52,15 @@ ClusterCostFigure measureClusterCost(int clusters, const MonitorShape& shape) {
     ClusterCostFigure figure;
     figure.clusters = clusters;
     figure.keys = shape.keys();
-    std::vector<std::unique_ptr<etcd::LocalCluster>> etcds;
-    std::vector<etcd::ClientOptions> options;
-    for (int i = 0; i < clusters; ++i) {
-        auto etcd = std::make_unique<etcd::LocalCluster>(1);
-        if (auto error = etcd->start(); !error.ok()) {
-            std::fprintf(stderr, "lockscope-bench: clusters: %s\n", error.message.c_str());
-            return figure;
-        }
-        etcd::ClientOptions cluster;
-        cluster.endpoints = etcd->endpoints();
+    auto started = startLocalEtcds(clusters, "clusters");
+    if (!started)
+        return figure;
+    const auto& options = started->options;
+    for (const auto& cluster : options) {
         auto client = etcd::Client::create(cluster);
         if (!client)
             return figure;
         fillLockKeys(**client, prefix, shape);
-        options.push_back(cluster);
-        etcds.push_back(std::move(etcd));
     }
     const auto loaded = [&](const LockWatch& watch) {
         return watch.live() && watch.state().locks.size() == static_cast<std::size_t>(shape.locks);

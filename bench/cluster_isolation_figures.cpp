@@ -8,11 +8,10 @@
 #include "etcdclient/blocking.h"
 #include "etcdclient/hex_id.h"
 #include "figures.h"
-#include "process/local_cluster.h"
+#include "local_etcds.h"
 #include "run_events.h"
 
 #include <csignal>
-#include <cstdio>
 #include <future>
 #include <memory>
 #include <optional>
@@ -77,19 +76,10 @@ std::unique_ptr<Workspace> watching(const etcd::ClientOptions& options) {
 
 ClusterIsolationFigure measureClusterIsolation(int rounds) {
     ClusterIsolationFigure figure;
-    std::vector<std::unique_ptr<etcd::LocalCluster>> etcds;
-    std::vector<etcd::ClientOptions> options;
-    for (int i = 0; i < 3; ++i) {
-        auto etcd = std::make_unique<etcd::LocalCluster>(1);
-        if (auto error = etcd->start(); !error.ok()) {
-            std::fprintf(stderr, "lockscope-bench: isolation: %s\n", error.message.c_str());
-            return figure;
-        }
-        etcd::ClientOptions cluster;
-        cluster.endpoints = etcd->endpoints();
-        options.push_back(cluster);
-        etcds.push_back(std::move(etcd));
-    }
+    auto started = startLocalEtcds(3, "isolation");
+    if (!started)
+        return figure;
+    const auto& options = started->options;
     std::vector<Healthy> healthy;
     for (int i = 0; i < 2; ++i) {
         auto writer = etcd::Client::create(options[static_cast<std::size_t>(i)]);
@@ -107,7 +97,7 @@ ClusterIsolationFigure measureClusterIsolation(int rounds) {
     figure.alone = eventToModel(healthy, rounds, "event to model, 2 clusters, the third absent");
 
     auto hung = watching(options[2]);
-    const pid_t member = etcds[2]->pid(0);
+    const pid_t member = started->etcds[2]->pid(0);
     ::kill(member, SIGSTOP);
     runEventsFor(std::chrono::seconds(3)); // its calls are outstanding, its watch is silent
     figure.beside = eventToModel(healthy, rounds, "event to model, 2 clusters, the third stopped");
