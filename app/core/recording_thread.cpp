@@ -1,6 +1,6 @@
 #include "app/core/recording_thread.h"
 
-#include <QMetaObject>
+#include "app/core/guarded_post.h"
 
 namespace lockscope {
 
@@ -16,8 +16,7 @@ RecordingThread::~RecordingThread() {
     // Queued, not quit() at once: quit() would end the thread's loop before the calls already
     // posted to it (the last commits) ran.
     QThread* thread = thread_.get();
-    QMetaObject::invokeMethod(
-        context_.get(), [thread] { thread->quit(); }, Qt::QueuedConnection);
+    postToOwnThread(context_.get(), [thread](QObject*) { thread->quit(); });
     if (thread_->wait(FinalCommitWait))
         return;
     // Still writing: destroying a running QThread would abort the program.

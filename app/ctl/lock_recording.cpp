@@ -2,11 +2,13 @@
 
 #include "app/core/cluster_history_file.h"
 #include "app/core/go_duration.h"
+#include "app/core/guarded_post.h"
 #include "app/core/lock_history_store.h"
 #include "app/ctl/ctl_command.h"
 
 #include <QCoreApplication>
 #include <csignal>
+#include <future>
 
 namespace lockscope {
 
@@ -42,10 +44,23 @@ LockRecording::LockRecording(std::unique_ptr<LockRecorder> recorder,
     recorder_->moveToThread(thread_.thread());
 }
 
+namespace {
+
+// Runs `task` on the recorder's thread, after what was posted to it, and waits for it. Posted
+// as the feed posts (postToOwnThread), so that ThreadSanitizer sees the handoff.
+template <class Task> void runOnRecorderThread(LockRecorder* recorder, Task task) {
+    std::promise<void> done;
+    postToOwnThread(recorder, [&](LockRecorder* target) {
+        task(target);
+        done.set_value();
+    });
+    done.get_future().wait();
+}
+
+} // namespace
+
 LockRecording::~LockRecording() {
-    LockRecorder* recorder = recorder_;
-    QMetaObject::invokeMethod(
-        recorder_, [recorder] { delete recorder; }, Qt::BlockingQueuedConnection);
+    runOnRecorderThread(recorder_, [](LockRecorder* recorder) { delete recorder; });
 }
 
 const QString& LockRecording::shown() const {
@@ -55,9 +70,8 @@ const QString& LockRecording::shown() const {
 bool LockRecording::finish() {
     // Queued behind what the feed posted before the monitor stopped, so recorded after it.
     bool committed = false;
-    QMetaObject::invokeMethod(
-        recorder_, [this, &committed] { committed = recorder_->commit(); },
-        Qt::BlockingQueuedConnection);
+    runOnRecorderThread(recorder_,
+                        [&committed](LockRecorder* recorder) { committed = recorder->commit(); });
     return committed;
 }
 
