@@ -28,12 +28,16 @@ std::unique_ptr<LockRecording> LockRecording::open(const QString& location,
         return nullptr;
     }
     auto recorder = std::make_unique<LockRecorder>(std::move(store));
-    QObject::connect(recorder.get(), &LockRecorder::failed, QCoreApplication::instance(),
-                     [onFailure](const QString& message) {
-                         say(message);
-                         if (onFailure == OnFailure::Exit)
-                             QCoreApplication::exit(ExitFailed);
-                     });
+    // Told on the recorder's thread, said and acted on on the application's (posted so that
+    // ThreadSanitizer sees the handoff).
+    QObject::connect(recorder.get(), &LockRecorder::failed, [onFailure](const QString& message) {
+        postGuarded(QPointer<QCoreApplication>(QCoreApplication::instance()),
+                    [onFailure, message](QCoreApplication*) {
+                        say(message);
+                        if (onFailure == OnFailure::Exit)
+                            QCoreApplication::exit(ExitFailed);
+                    });
+    });
     return std::unique_ptr<LockRecording>(new LockRecording(std::move(recorder), checkpointEvery));
 }
 
