@@ -5,9 +5,8 @@ namespace lockscope {
 InsertBatch::InsertBatch(const QSqlDatabase& db, const QString& table, const QStringList& columns)
     : db_(db)
     , head_(QString("INSERT INTO %1(%2) VALUES ").arg(table, columns.join(", ")))
-    , row_("(" + QStringList(columns.size(), "?").join(", ") + ")")
-    , columns_(static_cast<int>(columns.size())) {
-    values_.reserve(rowsPerInsert * columns_);
+    , row_("(" + QStringList(columns.size(), "?").join(", ") + ")") {
+    values_.reserve(rowsPerInsert * columns.size());
 }
 
 QString InsertBatch::statement(int rows) const {

@@ -26,7 +26,6 @@ public:
     bool add(const QVariantList& row);
     // Runs the INSERT of the rows waiting, if any.
     bool flush();
-    bool empty() const { return rows_ == 0; }
     // After a rollback: the rows waiting belong to no transaction any more.
     void clear();
     const QSqlError& error() const { return error_; }
@@ -38,7 +37,6 @@ private:
     QSqlDatabase db_;
     const QString head_; // INSERT INTO table(columns) VALUES
     const QString row_;  // (?, ?, ...)
-    const int columns_;
     QVariantList values_;
     int rows_ = 0;
     std::optional<QSqlQuery> full_; // prepared once, for a full batch

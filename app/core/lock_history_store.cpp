@@ -685,9 +685,10 @@ bool LockHistoryStore::commit() {
         return error_.isEmpty();
     inTransaction_ = false;
     pendingRows_ = 0;
-    if (!flushRows() || !db_.commit()) {
+    if (!error_.isEmpty() || !flushRows() || !db_.commit()) {
         const QSqlError error = db_.lastError();
         db_.rollback();
+        filling_ = nullptr;
         for (auto* batch : {&insertEvent_, &insertGap_, &insertCheckpoint_, &insertKey_})
             if (*batch)
                 (*batch)->clear();
