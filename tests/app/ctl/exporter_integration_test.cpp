@@ -62,13 +62,6 @@ protected:
     std::pair<int, QByteArray> get(const std::string& url) {
         return run("curl", {"-s", "-S", "-f", QString::fromStdString(url)});
     }
-    // The HTTP status and body (trimmed) of a GET, whatever the status.
-    std::pair<int, QByteArray> getAny(const std::string& url) {
-        auto [code, out] =
-            run("curl", {"-s", "-S", "-w", "\n%{http_code}", QString::fromStdString(url)});
-        const qsizetype cut = out.lastIndexOf('\n');
-        return {code == 0 ? out.mid(cut + 1).toInt() : -1, out.left(cut).trimmed()};
-    }
     QByteArray scrape(const std::string& base) {
         auto [code, body] = get(base + "/metrics");
         EXPECT_EQ(code, 0) << body.toStdString();
@@ -287,7 +280,7 @@ TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
     const std::string noSpace = R"(lockscope_etcd_alarm{kind="NOSPACE"})";
     ASSERT_TRUE(eventually([&] { return samples(scrape(base)).count(noSpace) == 1; }));
     EXPECT_EQ(samples(scrape(base))[noSpace], 0);
-    EXPECT_EQ(getAny(base + "/healthz"), std::make_pair(200, QByteArray("ok")));
+    EXPECT_EQ(httpGet(base + "/healthz"), std::make_pair(200, QByteArray("ok")));
     auto status = [&] {
         auto child = lockscopectlOn(endpoints, {"status", "--json"});
         std::string out;
@@ -308,7 +301,7 @@ TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
     EXPECT_NE(refused.message.find("etcdctl alarm disarm"), std::string::npos) << refused.message;
 
     ASSERT_TRUE(eventually([&] { return samples(scrape(base))[noSpace] == 1; }));
-    const auto [code, body] = getAny(base + "/healthz");
+    const auto [code, body] = httpGet(base + "/healthz");
     EXPECT_EQ(code, 503);
     EXPECT_TRUE(body.startsWith("etcd alarm: NOSPACE on member ")) << body.toStdString();
     EXPECT_TRUE(body.contains("etcdctl alarm disarm")) << body.toStdString();
@@ -333,7 +326,7 @@ TEST_F(ExporterIntegrationTest, NospaceAlarmIsNamedUntilItIsCured) {
     ASSERT_EQ(etcdctl(endpoints, {"defrag"}).exitCode, 0);
     ASSERT_EQ(etcdctl(endpoints, {"alarm", "disarm"}).exitCode, 0);
     ASSERT_TRUE(eventually([&] { return samples(scrape(base))[noSpace] == 0; }));
-    EXPECT_EQ(getAny(base + "/healthz"), std::make_pair(200, QByteArray("ok")));
+    EXPECT_EQ(httpGet(base + "/healthz"), std::make_pair(200, QByteArray("ok")));
     const QJsonObject cured = status();
     EXPECT_EQ(cured["alarms"].toArray(), QJsonArray());
     EXPECT_TRUE(cured["error"].isNull());

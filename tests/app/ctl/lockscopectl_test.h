@@ -6,6 +6,8 @@
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 
+#include <QByteArray>
+#include <QProcess>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -14,6 +16,19 @@
 #include <vector>
 
 namespace lockscope::test {
+
+// The HTTP status and body (trimmed) of a GET, whatever the status; -1 when curl failed.
+inline std::pair<int, QByteArray> httpGet(const std::string& url) {
+    QProcess curl;
+    curl.setProcessChannelMode(QProcess::MergedChannels);
+    curl.start("curl",
+               {"-s", "-S", "-m", "5", "-w", "\n%{http_code}", QString::fromStdString(url)});
+    if (!curl.waitForFinished(10000) || curl.exitCode() != 0)
+        return {-1, curl.readAll()};
+    const QByteArray out = curl.readAll();
+    const qsizetype cut = out.lastIndexOf('\n');
+    return {out.mid(cut + 1).toInt(), out.left(cut).trimmed()};
+}
 
 class LockscopectlTest : public EtcdTest {
 protected:

@@ -11,7 +11,6 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <csignal>
 #include <iostream>
@@ -31,19 +30,6 @@ constexpr auto allowed = etcd::LockMonitor::staleAfter + 1s;
 
 long long ms(Clock::duration duration) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(duration).count();
-}
-
-// The HTTP status and body (trimmed) of a GET, whatever the status; -1 when curl failed.
-std::pair<int, QByteArray> httpGet(const std::string& url) {
-    QProcess curl;
-    curl.setProcessChannelMode(QProcess::MergedChannels);
-    curl.start("curl",
-               {"-s", "-S", "-m", "5", "-w", "\n%{http_code}", QString::fromStdString(url)});
-    if (!curl.waitForFinished(10000) || curl.exitCode() != 0)
-        return {-1, curl.readAll()};
-    const QByteArray out = curl.readAll();
-    const qsizetype cut = out.lastIndexOf('\n');
-    return {out.mid(cut + 1).toInt(), out.left(cut).trimmed()};
 }
 
 // The next line of `child` that is a JSON object whose "event" is `event`, within `timeout`.

@@ -10,7 +10,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <csignal>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -61,18 +60,6 @@ protected:
         return from == std::string::npos || to == std::string::npos
                    ? std::string()
                    : listening.substr(from, to - from);
-    }
-    // The HTTP status and body of a GET (status 0 when there was no answer).
-    static std::pair<int, std::string> get(const std::string& url) {
-        lockscope::process::ChildProcess curl({"curl", "-s", "-w", "\n%{http_code}\n", url});
-        std::string out;
-        while (auto line = curl.readLine(5s))
-            out += *line + "\n";
-        curl.wait(5s);
-        const auto cut = out.find_last_of('\n', out.size() - 2);
-        return cut == std::string::npos
-                   ? std::make_pair(0, out)
-                   : std::make_pair(std::atoi(out.c_str() + cut + 1), out.substr(0, cut + 1));
     }
     static bool says(const std::vector<std::string>& lines, const std::string& text) {
         return std::any_of(lines.begin(), lines.end(),
@@ -152,7 +139,7 @@ TEST_F(LockscopectlProfilesIntegrationTest, TheExporterLabelsEverySeriesWithTheP
     std::string metrics;
     ASSERT_TRUE(eventually(
         [&] {
-            metrics = get(base + "/metrics").second;
+            metrics = httpGet(base + "/metrics").second.toStdString();
             return metrics.find("lock=\"" + prefix() + "deploy\"") != std::string::npos;
         },
         15s))
@@ -184,7 +171,7 @@ TEST_F(LockscopectlProfilesIntegrationTest, OneExporterServesSeveralClustersEach
                        "--listen", "127.0.0.1:0", "--record", recording});
     ASSERT_FALSE(base.empty());
     // Taken once both are watched, so that each is an event recorded, not a checkpoint's state.
-    ASSERT_TRUE(eventually([&] { return get(base + "/healthz").first == 200; }, 15s));
+    ASSERT_TRUE(eventually([&] { return httpGet(base + "/healthz").first == 200; }, 15s));
     auto here = etcdctlLock(prefix() + "here");
     ASSERT_TRUE(here->readLine(10s));
     auto there = lockscope::test::etcdctlLock(prod, prefix() + "there");
@@ -196,7 +183,7 @@ TEST_F(LockscopectlProfilesIntegrationTest, OneExporterServesSeveralClustersEach
     std::string metrics;
     ASSERT_TRUE(eventually(
         [&] {
-            metrics = get(base + "/metrics").second;
+            metrics = httpGet(base + "/metrics").second.toStdString();
             return metrics.find(held("staging", "here")) != std::string::npos &&
                    metrics.find(held("prod", "there")) != std::string::npos;
         },
@@ -222,16 +209,17 @@ TEST_F(LockscopectlProfilesIntegrationTest, OneExporterServesSeveralClustersEach
 
     // prod's etcd goes: the exporter says so, by name, and serves staging's series on.
     other.stop();
-    std::pair<int, std::string> health;
+    std::pair<int, QByteArray> health;
     EXPECT_TRUE(eventually(
         [&] {
-            health = get(base + "/healthz");
-            return health.first == 503 && health.second.find("prod: not watching") == 0;
+            health = httpGet(base + "/healthz");
+            return health.first == 503 && health.second.startsWith("prod: not watching");
         },
         20s))
-        << health.first << " " << health.second;
-    EXPECT_EQ(health.second.find("staging"), std::string::npos) << health.second;
-    EXPECT_NE(get(base + "/metrics").second.find(held("staging", "here")), std::string::npos);
+        << health.first << " " << health.second.toStdString();
+    EXPECT_FALSE(health.second.contains("staging")) << health.second.toStdString();
+    EXPECT_NE(httpGet(base + "/metrics").second.toStdString().find(held("staging", "here")),
+              std::string::npos);
     exporter->signal(SIGTERM);
     EXPECT_EQ(exporter->wait(15s), 0);
 
