@@ -110,8 +110,11 @@ void Client::rangeAll(pb::RangeRequest request, Callback<pb::RangeResponse> done
                        *all->mutable_header() = page->header();
                        all->set_count(page->count());
                    }
-                   for (auto& kv : *page->mutable_kvs())
-                       all->add_kvs()->Swap(&kv);
+                   if (all->kvs_size() == 0) // the first page (often the only one) whole
+                       all->mutable_kvs()->Swap(page->mutable_kvs());
+                   else
+                       for (auto& kv : *page->mutable_kvs())
+                           all->add_kvs()->Swap(&kv);
                    if (!page->more())
                        done(std::move(*all));
                    return true;

@@ -2,7 +2,6 @@
 
 #include "app/core/key_text.h"
 
-#include <QByteArray>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -65,44 +64,52 @@ JsonWriter& JsonWriter::endArray() {
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-    value(name);
+    separate();
+    quoted(name);
     out_ += ':';
     afterKey_ = true;
     return *this;
 }
 
+void JsonWriter::quoted(std::string_view head, std::string_view tail) {
+    out_ += '"';
+    for (const std::string_view text : {head, tail}) {
+        // Runs of characters that need no escape are appended whole: a snapshot writes millions.
+        std::size_t plain = 0;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            if (c >= 0x20 && c != '"' && c != '\\')
+                continue;
+            out_.append(text, plain, i - plain);
+            plain = i + 1;
+            switch (c) {
+            case '"': out_ += "\\\""; break;
+            case '\\': out_ += "\\\\"; break;
+            case '\n': out_ += "\\n"; break;
+            case '\r': out_ += "\\r"; break;
+            case '\t': out_ += "\\t"; break;
+            default: {
+                static const char hex[] = "0123456789abcdef";
+                const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+                out_.append(escaped, sizeof escaped);
+            }
+            }
+        }
+        out_.append(text, plain, text.size() - plain);
+    }
+    out_ += '"';
+}
+
 JsonWriter& JsonWriter::value(std::string_view text) {
     separate();
-    out_ += '"';
-    // Runs of characters that need no escape are appended whole: a snapshot writes millions.
-    std::size_t plain = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        out_.append(text, plain, i - plain);
-        plain = i + 1;
-        switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default: {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-            out_ += escaped;
-        }
-        }
-    }
-    out_.append(text, plain, text.size() - plain);
-    out_ += '"';
+    quoted(text);
     return *this;
 }
 
 JsonWriter& JsonWriter::value(int64_t number) {
     separate();
-    out_ += std::to_string(number);
+    char text[24]; // "-9223372036854775808" and room to spare
+    out_.append(text, std::to_chars(text, text + sizeof text, number).ptr);
     return *this;
 }
 
@@ -130,17 +137,73 @@ JsonWriter& JsonWriter::null() {
     return *this;
 }
 
-JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& bytes) {
-    return bytesField(name, bytes, displayKey(bytes));
+namespace {
+
+// Whether displayKey(bytes) is `bytes` itself and JSON needs no escape in it either: printable
+// ASCII without a backslash or a quote, as nearly every lock key is.
+bool plainText(std::string_view bytes) {
+    for (const char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x7f || u == '\\' || u == '"')
+            return false;
+    }
+    return true;
 }
 
-JsonWriter& JsonWriter::bytesField(const std::string& name, const std::string& bytes,
-                                   const std::string& shown) {
+} // namespace
+
+JsonWriter& JsonWriter::bytesField(std::string_view name, const std::string& bytes) {
+    key(name);
+    separate();
+    if (plainText(bytes)) { // displayKey would copy it unchanged: written as it is
+        out_ += '"';
+        out_ += bytes;
+        out_ += '"';
+    } else {
+        quoted(displayKey(bytes));
+    }
+    base64Field(name, bytes);
+    return *this;
+}
+
+JsonWriter& JsonWriter::bytesField(std::string_view name, const std::string& bytes,
+                                   std::string_view shown) {
     key(name).value(shown);
-    const QByteArray base64 =
-        QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64();
-    return key(name + "_b64")
-        .value(std::string_view(base64.constData(), static_cast<std::size_t>(base64.size())));
+    base64Field(name, bytes);
+    return *this;
+}
+
+void JsonWriter::base64Field(std::string_view name, std::string_view bytes) {
+    separate();
+    quoted(name, "_b64");
+    out_ += ':';
+    // RFC 4648 base64 with padding, written in place (QByteArray::toBase64's default form).
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const std::size_t start = out_.size();
+    out_.resize(start + 2 + (bytes.size() + 2) / 3 * 4);
+    char* at = out_.data() + start;
+    *at++ = '"';
+    std::size_t i = 0;
+    for (; i + 3 <= bytes.size(); i += 3) {
+        const uint32_t triple = static_cast<uint32_t>(static_cast<unsigned char>(bytes[i])) << 16 |
+                                static_cast<uint32_t>(static_cast<unsigned char>(bytes[i + 1]))
+                                    << 8 |
+                                static_cast<unsigned char>(bytes[i + 2]);
+        *at++ = digits[triple >> 18];
+        *at++ = digits[(triple >> 12) & 0x3f];
+        *at++ = digits[(triple >> 6) & 0x3f];
+        *at++ = digits[triple & 0x3f];
+    }
+    if (const std::size_t rest = bytes.size() - i; rest > 0) {
+        uint32_t triple = static_cast<uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+        if (rest == 2)
+            triple |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+        *at++ = digits[triple >> 18];
+        *at++ = digits[(triple >> 12) & 0x3f];
+        *at++ = rest == 2 ? digits[(triple >> 6) & 0x3f] : '=';
+        *at++ = '=';
+    }
+    *at = '"';
 }
 
 std::string isoTime(std::chrono::system_clock::time_point at) {

@@ -35,10 +35,9 @@ public:
     JsonWriter& null();
     // A field that holds bytes (a key, a lock name, a value): "name" gets displayKey(bytes),
     // readable and unambiguous, and "name_b64" the exact bytes in base64, for programs.
-    JsonWriter& bytesField(const std::string& name, const std::string& bytes);
+    JsonWriter& bytesField(std::string_view name, const std::string& bytes);
     // The same with `shown` as the text (displayValue for a value).
-    JsonWriter& bytesField(const std::string& name, const std::string& bytes,
-                           const std::string& shown);
+    JsonWriter& bytesField(std::string_view name, const std::string& bytes, std::string_view shown);
 
     // The text written (without a sink), or what a sink has not been given yet.
     const std::string& text() const { return out_; }
@@ -46,6 +45,10 @@ public:
 
 private:
     void separate();
+    // Appends `head` then `tail` as one JSON string, escaped, quotes included.
+    void quoted(std::string_view head, std::string_view tail = {});
+    // Appends "<name>_b64":"<bytes in base64>" (after separate()).
+    void base64Field(std::string_view name, std::string_view bytes);
     void spill(); // gives the sink a full block
     std::FILE* sink_ = nullptr;
     std::string out_;

@@ -4,6 +4,8 @@
 #include "app/core/key_text.h"
 #include "etcdclient/hex_id.h"
 
+#include <charconv>
+
 namespace lockscope {
 
 namespace {
@@ -11,7 +13,10 @@ namespace {
 void writeKey(JsonWriter& json, const etcd::LockKey& key, const etcd::LockMonitorState& state) {
     json.bytesField("key", key.key);
     json.key("lease").value(key.lease);
-    json.key("lease_hex").value(etcd::leaseHex(key.lease));
+    char hex[16]; // leaseHex without a string of its own: to_chars writes the same digits
+    json.key("lease_hex")
+        .value(std::string_view(
+            hex, std::to_chars(hex, hex + sizeof hex, static_cast<uint64_t>(key.lease), 16).ptr));
     json.key("create_revision").value(key.createRevision);
     json.key("mod_revision").value(key.modRevision);
     json.bytesField("value", key.value, displayValue(key.value));

@@ -37,8 +37,9 @@ void lookUpNext(const std::shared_ptr<Reading>& reading) {
         }
     }
     if (lease == 0) { // every answer is in
-        reading->state.locks = reading->table.locks();
         reading->state.anomalies = reading->table.anomalies();
+        reading->state.locks = reading->table.takeLocks(); // the table is done with
+
         reading->done(std::move(reading->state));
         return;
     }

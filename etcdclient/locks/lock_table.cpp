@@ -179,6 +179,21 @@ LockKey* LockTable::find(const std::string& key) {
     return it == keys.end() ? nullptr : &*it;
 }
 
+std::map<std::string, LockQueue> LockTable::takeLocks() {
+    // A map's nodes move with it: LeaseUse's names would point into the map given away.
+    Locks taken = std::move(locks_);
+    locks_.clear();
+    leaseUses_.clear();
+    touched_.clear();
+    touchedRange_.reset();
+    ownLocks_ = 0;
+    listedApart_ = 0;
+    waiting_ = 0;
+    revision_ = 0;
+    loaded_ = false;
+    return taken;
+}
+
 std::vector<mvccpb::KeyValue>
 takeKeyValues(google::protobuf::RepeatedPtrField<mvccpb::KeyValue>& kvs) {
     std::vector<mvccpb::KeyValue> out;

@@ -77,6 +77,9 @@ public:
     void expectForceRelease(const std::string& key, int64_t lease);
 
     const std::map<std::string, LockQueue>& locks() const { return locks_; }
+    // The locks moved out, for a one-off read that only prints them (a hundred thousand keys
+    // are not copied): the table is left empty, as if new.
+    std::map<std::string, LockQueue> takeLocks();
     AnomaliesByLock anomalies() const;
     std::vector<Anomaly> anomaliesOf(const LockQueue& queue) const;
     int64_t revision() const { return revision_; }
