@@ -40,7 +40,7 @@ void printLockState(const etcd::LockMonitorState& state, const std::string& pref
                        .arg(QString::fromStdString(displayKey(prefix)))),
         stdout);
     if (!state.locks.empty())
-        std::fputs(qPrintable(table.render()), stdout);
+        table.write(stdout);
     for (const auto& [name, anomalies] : state.anomalies)
         for (const auto& anomaly : anomalies)
             std::fputs(

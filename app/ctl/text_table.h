@@ -3,6 +3,8 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 class QAbstractItemModel;
@@ -20,15 +22,25 @@ public:
     // Appends every row of `model`, which has the columns the table was made with.
     void addRows(const QAbstractItemModel& model);
     QString render() const;
+    // The same text in UTF-8 to `sink`, a block at a time: a snapshot's table of a hundred
+    // thousand keys is tens of MB, never held whole.
+    void write(std::FILE* sink) const;
 
 private:
+    // A cell's text is kept as UTF-8 in one buffer for all (a QString each cost ~200 B a cell
+    // and most of a snapshot's time); its width is the QString's length, as Qt justifies it.
     struct Cell {
-        QString text;
+        std::size_t end = 0; // where its text ends in text_ (it starts where the last one ended)
+        qsizetype width = 0;
         bool alignedRight = false;
     };
+    // Calls `out` with each piece of the table in turn.
+    template <typename Out> void renderTo(Out&& out) const;
     QList<int> columns_;
-    QStringList headers_;
-    std::vector<std::vector<Cell>> rows_;
+    std::vector<std::string> headers_; // UTF-8
+    QList<qsizetype> headerWidths_;
+    std::string text_;
+    std::vector<Cell> cells_; // row after row, columns_.size() a row
 };
 
 // The table of one model's `columns` (empty: all of them).
