@@ -1,15 +1,24 @@
 #include "app/core/problem_log_model.h"
 
+#include <QSet>
+
 namespace lockscope {
+
+namespace {
+QString named(const ProblemLogModel::Problem& problem, const QString& text) {
+    return problem.cluster.isEmpty() ? text
+                                     : ProblemLogModel::tr("%1: %2").arg(problem.cluster, text);
+}
+} // namespace
 
 ProblemLogModel::ProblemLogModel(QObject* parent, int capacity)
     : QAbstractTableModel(parent)
     , capacity_(std::max(1, capacity)) {}
 
 void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& detail,
-                          const QDateTime& at, const QString& condition) {
+                          const QDateTime& at, const QString& condition, const QString& cluster) {
     const auto same = std::find_if(problems_.begin(), problems_.end(), [&](const Problem& p) {
-        return p.kind == kind && p.text == text;
+        return p.kind == kind && p.text == text && p.cluster == cluster;
     });
     if (same != problems_.end()) {
         const int row = static_cast<int>(same - problems_.begin());
@@ -31,7 +40,7 @@ void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& 
         return;
     }
     beginInsertRows({}, 0, 0);
-    problems_.push_front({kind, text, detail, at, at, 1, condition, {}, {}});
+    problems_.push_front({kind, text, detail, at, at, 1, condition, {}, {}, cluster});
     endInsertRows();
     if (rowCount() > capacity_)
         removeRows(capacity_, rowCount() - capacity_);
@@ -47,6 +56,14 @@ void ProblemLogModel::recover(const QString& condition, const QDateTime& at, con
         const int shown = static_cast<int>(row);
         emit dataChanged(index(shown, 0), index(shown, ColumnCount - 1));
     }
+}
+
+int ProblemLogModel::clustersWithStandingProblems() const {
+    QSet<QString> clusters;
+    for (const Problem& problem : problems_)
+        if (!problem.recovered.isValid())
+            clusters.insert(problem.cluster);
+    return static_cast<int>(clusters.size());
 }
 
 QString ProblemLogModel::kindText(ProblemKind kind) {
@@ -73,7 +90,7 @@ QVariant ProblemLogModel::data(const QModelIndex& index, int role) const {
         return {};
     const Problem& problem = problemAt(index.row());
     if (role == Qt::ToolTipRole) {
-        QString tip = problem.text;
+        QString tip = named(problem, problem.text);
         if (!problem.detail.isEmpty())
             tip += "\n\n" + problem.detail;
         if (problem.count > 1)
@@ -101,7 +118,8 @@ QVariant ProblemLogModel::data(const QModelIndex& index, int role) const {
                    : kind;
     }
     case Message: {
-        QString text = QString(problem.text).replace('\n', ' '); // one line; all in the tooltip
+        // One line; all of it in the tooltip.
+        QString text = named(problem, QString(problem.text).replace('\n', ' '));
         if (problem.recovered.isValid() && !problem.recoveredNote.isEmpty())
             text += " — " + problem.recoveredNote;
         return text;

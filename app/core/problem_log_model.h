@@ -13,9 +13,10 @@ enum class ProblemKind { Connection, Authentication, Lock, Sandbox, Recording };
 // The problems the window has met, newest first, each kept until the user dismisses it (a
 // later success does not hide an earlier failure). The same problem again (same kind and
 // text) is counted on its row and moves to the top, so a failure repeated every second is one
-// row. A problem that names the condition it stands for (a connection that does not answer, an
-// outage of the view) is marked recovered, with the time, once that condition clears; it stays
-// listed, as a record, until dismissed. Bounded: past `capacity` the oldest go.
+// row. Problems of several clusters share the list, each naming its cluster. A problem that names
+// the condition it stands for (a connection that does not answer, an outage of the view) is marked
+// recovered, with the time, once that condition clears; it stays listed, as a record, until
+// dismissed. Bounded: past `capacity` the oldest go.
 class ProblemLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -32,19 +33,24 @@ public:
         QString condition;     // what clears it (recover()); empty: only dismissing does
         QDateTime recovered;   // null while it stands
         QString recoveredNote; // how it ended, for the tooltip
+        QString cluster;       // the cluster it happened on, as the window names it; may be empty
     };
 
     explicit ProblemLogModel(QObject* parent = nullptr, int capacity = DefaultCapacity);
 
-    // `condition` names what clears it, as a value the window decides on (never shown).
+    // `condition` names what clears it, as a value the window decides on (never shown);
+    // `cluster` names where it happened, shown before the text.
     void add(ProblemKind kind, const QString& text, const QString& detail = {},
-             const QDateTime& at = QDateTime::currentDateTime(), const QString& condition = {});
+             const QDateTime& at = QDateTime::currentDateTime(), const QString& condition = {},
+             const QString& cluster = {});
     // `condition` cleared at `at`: its standing problems are marked recovered, with `note`.
     void recover(const QString& condition, const QDateTime& at = QDateTime::currentDateTime(),
                  const QString& note = {});
     // The Kind column's word for `kind`, translated.
     static QString kindText(ProblemKind kind);
     const Problem& problemAt(int row) const { return problems_[static_cast<std::size_t>(row)]; }
+    // How many clusters have a problem that still stands.
+    int clustersWithStandingProblems() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -2,6 +2,7 @@
 
 #include "widgets/elided_label.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QStatusBar>
 
@@ -9,6 +10,7 @@ namespace lockscope {
 
 ConnectionStatus::ConnectionStatus(QStatusBar* bar)
     : QObject(bar)
+    , labels_(new QWidget)
     , connection_(new QLabel)
     , endpoint_(new ElidedLabel)
     , leader_(new QLabel)
@@ -17,13 +19,28 @@ ConnectionStatus::ConnectionStatus(QStatusBar* bar)
     , roundTrip_(new QLabel) {
     connection_->setObjectName("connectionLabel");
     endpoint_->setObjectName("endpointLabel");
+    auto* layout = new QHBoxLayout(labels_);
+    layout->setContentsMargins(0, 0, 0, 0);
     for (QLabel* label : std::initializer_list<QLabel*>{connection_, endpoint_, leader_, revision_,
                                                         term_, roundTrip_})
-        bar->addWidget(label);
+        layout->addWidget(label);
+    layout->setStretchFactor(endpoint_, 1);
+    bar->addWidget(labels_, 1);
     setState(tr("Not connected"), "gray");
 }
 
+// The labels are the bar's children: they go with the cluster that shows them.
+ConnectionStatus::~ConnectionStatus() {
+    delete labels_;
+}
+
+void ConnectionStatus::setVisible(bool visible) {
+    labels_->setVisible(visible);
+}
+
 void ConnectionStatus::setState(const QString& text, const QString& color) {
+    stateText_ = text;
+    stateColor_ = color;
     connection_->setText(QStringLiteral("<span style='color:%1'>●</span> %2").arg(color, text));
 }
 

@@ -6,6 +6,7 @@
 #include <QObject>
 
 class QLabel;
+class QWidget;
 class QStatusBar;
 
 namespace lockscope {
@@ -14,13 +15,19 @@ class ElidedLabel;
 
 // The status bar's account of the connection: its state (a coloured dot and a word), where it
 // goes (origin and endpoints, then the member in use), and the answered status's leader,
-// revision, Raft term and round trip.
+// revision, Raft term and round trip. One a cluster open in the window, all in the one bar;
+// only the cluster shown shows its own.
 class ConnectionStatus : public QObject {
     Q_OBJECT
 public:
     explicit ConnectionStatus(QStatusBar* bar);
+    ~ConnectionStatus() override;
 
+    void setVisible(bool visible);
     void setState(const QString& text, const QString& color);
+    // The state last set, for a summary of the cluster elsewhere.
+    const QString& stateText() const { return stateText_; }
+    const QString& stateColor() const { return stateColor_; }
     // Where the connection goes, before any answer; returns it as shown ("sandbox 127.0.0.1:…").
     QString setPlace(const QString& origin, const QString& endpoints);
     // An answered status, with the leader named from `memberNames` when known.
@@ -30,6 +37,9 @@ public:
     void clearFigures();
 
 private:
+    QWidget* labels_; // in the bar, holding the labels below
+    QString stateText_;
+    QString stateColor_;
     QLabel* connection_;
     ElidedLabel* endpoint_; // many endpoints make a long line
     QLabel* leader_;

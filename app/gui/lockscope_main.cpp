@@ -109,6 +109,7 @@ int main(int argc, char* argv[]) {
             window.startSandbox(commandLine.etcdProgram(), commandLine.sandboxMembers());
         } else
             window.openConnection(*connection);
+        window.restoreOpenClusters();
         exitCode = QApplication::exec();
     }
     // A sandbox still starting when the window closed is stopped once its start-up check ends.

@@ -1,5 +1,6 @@
 #include "app/gui/view_menu.h"
 
+#include "app/gui/cluster_view.h"
 #include "app/gui/language_menu.h"
 #include "app/gui/locks_page.h"
 #include "app/gui/prefix_bar.h"
@@ -9,28 +10,37 @@
 
 namespace lockscope {
 
-ViewMenu::ViewMenu(QTabWidget* pages, PrefixBar* prefixBar, LocksPage* locksPage, QWidget* parent)
-    : QMenu(tr("&View"), parent) {
+ViewMenu::ViewMenu(ClusterView* pagesOf, QWidget* parent)
+    : QMenu(tr("&View"), parent)
+    , pageGroup_(new QActionGroup(this)) {
     setObjectName("viewMenu");
-    auto* pageGroup = new QActionGroup(this);
+    fleet_ = addAction(tr("Fleet &overview"));
+    fleet_->setObjectName("fleetViewAction");
+    fleet_->setShortcut(QKeySequence("Ctrl+0"));
+    const QTabWidget* pages = pagesOf->pages();
     for (int page = 0; page < pages->count(); ++page) {
         QAction* show = addAction(pages->tabText(page));
         show->setObjectName(pages->widget(page)->objectName() + "ViewAction");
         show->setCheckable(true);
-        show->setChecked(page == pages->currentIndex());
         show->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(page + 1)));
-        pageGroup->addAction(show);
-        connect(show, &QAction::triggered, pages, [pages, page] { pages->setCurrentIndex(page); });
+        pageGroup_->addAction(show);
+        connect(show, &QAction::triggered, this, [this, page] {
+            if (view_)
+                view_->pages()->setCurrentIndex(page);
+        });
     }
-    connect(pages, &QTabWidget::currentChanged, pageGroup,
-            [pageGroup](int page) { pageGroup->actions().at(page)->setChecked(true); });
     addSeparator();
-    QAction* prefixAction = addAction(tr("Lock &prefix…"), prefixBar, &PrefixBar::focusPrefix);
+    QAction* prefixAction = addAction(tr("Lock &prefix…"), this, [this] {
+        if (view_)
+            view_->prefixBar()->focusPrefix();
+    });
     prefixAction->setObjectName("focusPrefixAction");
     prefixAction->setShortcut(QKeySequence("Ctrl+L"));
-    QAction* filterAction = addAction(tr("&Filter locks…"), locksPage, [pages, locksPage] {
-        pages->setCurrentWidget(locksPage);
-        locksPage->focusLockFilter();
+    QAction* filterAction = addAction(tr("&Filter locks…"), this, [this] {
+        if (!view_)
+            return;
+        view_->pages()->setCurrentWidget(view_->locksPage());
+        view_->locksPage()->focusLockFilter();
     });
     filterAction->setObjectName("filterLocksAction");
     filterAction->setShortcut(QKeySequence::Find);
@@ -41,6 +51,16 @@ ViewMenu::ViewMenu(QTabWidget* pages, PrefixBar* prefixBar, LocksPage* locksPage
     readOnly_->setToolTip(tr("Hide every action that writes to etcd"));
     addSeparator();
     addMenu(new LanguageMenu(this));
+    showView(pagesOf);
+}
+
+void ViewMenu::showView(ClusterView* view) {
+    if (view_)
+        view_->pages()->disconnect(this);
+    view_ = view;
+    const auto checkPage = [this](int page) { pageGroup_->actions().at(page)->setChecked(true); };
+    checkPage(view->pages()->currentIndex());
+    connect(view->pages(), &QTabWidget::currentChanged, this, checkPage);
 }
 
 } // namespace lockscope

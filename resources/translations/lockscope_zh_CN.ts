@@ -987,6 +987,149 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     </message>
 </context>
 <context>
+    <name>lockscope::ClusterView</name>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Blockers</source>
+        <translation>阻塞</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>舞台</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Not connected: no password was given. Choose File → Connect… to connect.</source>
+        <translation>未连接：未提供密码。请选择“文件 → 连接…”进行连接。</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>No answer since %1</source>
+        <translation>自 %1 起无应答</translation>
+    </message>
+    <message>
+        <source>The locks shown are as of %1, the last word from etcd: %2</source>
+        <translation>所显示的锁为 %1（etcd 最后一次应答）时的状态：%2</translation>
+    </message>
+    <message>
+        <source>outage from %1 to %2, re-read at revision %3</source>
+        <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Sandbox failed</source>
+        <translation>沙箱失败</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>no lock prefix chosen yet</source>
+        <translation>尚未选择锁前缀</translation>
+    </message>
+    <message>
+        <source>counting the keys under %1…</source>
+        <translation>正在统计 %1 下的键…</translation>
+    </message>
+    <message>
+        <source>%1 not loaded: %2 keys</source>
+        <translation>未加载 %1：%2 个键</translation>
+    </message>
+    <message>
+        <source>%1 was let go of without etcd&apos;s word: %2. Until its lease expires, our key may still hold it or keep its place in the queue.</source>
+        <translation>%1 已放弃，但 etcd 未确认：%2。在其租约过期前，我们的键可能仍持有该锁，或仍在队列中占有位置。</translation>
+    </message>
+    <message>
+        <source>Unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>Cannot reach the cluster: %1</source>
+        <translation>无法访问集群：%1</translation>
+    </message>
+    <message>
+        <source>Authentication failed for user %1: etcd refused the user name or password. Enter the password again, or choose File → Connect… to change the user or the cluster.</source>
+        <translation>用户 %1 认证失败：etcd 拒绝了该用户名或密码。请重新输入密码，或选择“文件 → 连接…”更换用户或集群。</translation>
+    </message>
+    <message>
+        <source>Authentication failed</source>
+        <translation>认证失败</translation>
+    </message>
+    <message>
+        <source>etcd alarm on %1: %2</source>
+        <translation>%1 上的 etcd 告警：%2</translation>
+    </message>
+    <message>
+        <source>sandbox</source>
+        <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>Not recording the locks watched: %1. The live view goes on. Free some space or make %2 writable, then connect again; or turn recording off in File → Recording settings…</source>
+        <translation>未记录所监视的锁：%1。实时视图继续运行。请释放一些空间或使 %2 可写，然后重新连接；或在“文件 → 记录设置…”中关闭记录</translation>
+    </message>
+    <message>
+        <source>Nothing recorded of this cluster yet</source>
+        <translation>尚未记录此集群的任何内容</translation>
+    </message>
+    <message>
+        <source>Connect to a cluster and choose a lock prefix first: etcd&apos;s history is read for the prefix shown.</source>
+        <translation>请先连接集群并选择锁前缀：etcd 的历史按当前显示的前缀读取。</translation>
+    </message>
+    <message>
+        <source>etcd did not say which revisions it keeps: %1</source>
+        <translation>etcd 未说明它保留了哪些修订号：%1</translation>
+    </message>
+    <message>
+        <source>Rewind to revision</source>
+        <translation>回退到修订号</translation>
+    </message>
+    <message>
+        <source>etcd keeps revisions %1 to %2, until its next compaction; it keeps no times. Replay the locks under %3 from revision:</source>
+        <translation>etcd 保留修订号 %1 到 %2（直到下次压缩）；它不保留时间。从以下修订号起回放 %3 下的锁：</translation>
+    </message>
+    <message>
+        <source>Reading etcd&apos;s history from revision %1…</source>
+        <translation>正在读取 etcd 从修订号 %1 起的历史…</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s history could not be read: %1</source>
+        <translation>无法读取 etcd 的历史：%1</translation>
+    </message>
+</context>
+<context>
     <name>lockscope::ConnectionDialog</name>
     <message>
         <source>CA certificate (PEM), for TLS</source>
@@ -1241,6 +1384,68 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>It ended during a gap in the watch, somewhere between the last word heard from etcd and the re-read: at least the first figure (none when it may have ended at once), at most the second.</source>
         <translation>它结束于监视中断期间，介于最后一次收到 etcd 消息与重新读取之间：至少为第一个数字（可能立即结束时则无），至多为第二个数字。</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::FleetModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Longest wait</source>
+        <translation>最长等待</translation>
+    </message>
+    <message>
+        <source>Expired (1 h)</source>
+        <translation>过期（1 小时）</translation>
+    </message>
+    <message>
+        <source>Lost (1 h)</source>
+        <translation>丢失（1 小时）</translation>
+    </message>
+    <message>
+        <source>Deadlocks</source>
+        <translation>死锁</translation>
+    </message>
+    <message>
+        <source>Slowest member</source>
+        <translation>最慢成员</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::FleetPage</name>
+    <message>
+        <source>Every cluster open in this window. Click one to open it.</source>
+        <translation>此窗口中打开的所有集群。点击一个即可打开。</translation>
     </message>
 </context>
 <context>
@@ -2353,36 +2558,8 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
 <context>
     <name>lockscope::MainWindow</name>
     <message>
-        <source>Locks</source>
-        <translation>锁</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>Cluster</source>
-        <translation>集群</translation>
-    </message>
-    <message>
-        <source>Metrics</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <source>Lab</source>
-        <translation>实验室</translation>
-    </message>
-    <message>
         <source>not connected</source>
         <translation>未连接</translation>
-    </message>
-    <message>
-        <source>Not connected</source>
-        <translation>未连接</translation>
-    </message>
-    <message>
-        <source>Not connected: no password was given. Choose File → Connect… to connect.</source>
-        <translation>未连接：未提供密码。请选择“文件 → 连接…”进行连接。</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -2409,88 +2586,12 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>正在释放我们的锁，然后关闭…</translation>
     </message>
     <message>
-        <source>Connecting…</source>
-        <translation>正在连接…</translation>
-    </message>
-    <message>
-        <source>sandbox</source>
-        <translation>沙箱</translation>
-    </message>
-    <message>
-        <source>starting…</source>
-        <translation>正在启动…</translation>
-    </message>
-    <message>
         <source>Starting sandbox etcd…</source>
         <translation>正在启动沙箱 etcd…</translation>
     </message>
     <message>
-        <source>Sandbox failed</source>
-        <translation>沙箱失败</translation>
-    </message>
-    <message>
-        <source>not running</source>
-        <translation>未运行</translation>
-    </message>
-    <message>
-        <source>Unreachable</source>
-        <translation>无法访问</translation>
-    </message>
-    <message>
-        <source>Cannot reach the cluster: %1</source>
-        <translation>无法访问集群：%1</translation>
-    </message>
-    <message>
-        <source>Authentication failed for user %1: etcd refused the user name or password. Enter the password again, or choose File → Connect… to change the user or the cluster.</source>
-        <translation>用户 %1 认证失败：etcd 拒绝了该用户名或密码。请重新输入密码，或选择“文件 → 连接…”更换用户或集群。</translation>
-    </message>
-    <message>
-        <source>Authentication failed</source>
-        <translation>认证失败</translation>
-    </message>
-    <message>
         <source>LockScope — %1</source>
         <translation>LockScope — %1</translation>
-    </message>
-    <message>
-        <source>no lock prefix chosen yet</source>
-        <translation>尚未选择锁前缀</translation>
-    </message>
-    <message>
-        <source>counting the keys under %1…</source>
-        <translation>正在统计 %1 下的键…</translation>
-    </message>
-    <message>
-        <source>%1 not loaded: %2 keys</source>
-        <translation>未加载 %1：%2 个键</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>舞台</translation>
-    </message>
-    <message>
-        <source>%1 was let go of without etcd&apos;s word: %2. Until its lease expires, our key may still hold it or keep its place in the queue.</source>
-        <translation>%1 已放弃，但 etcd 未确认：%2。在其租约过期前，我们的键可能仍持有该锁，或仍在队列中占有位置。</translation>
-    </message>
-    <message>
-        <source>etcd alarm on %1: %2</source>
-        <translation>%1 上的 etcd 告警：%2</translation>
-    </message>
-    <message>
-        <source>The locks shown are as of %1, the last word from etcd: %2</source>
-        <translation>所显示的锁为 %1（etcd 最后一次应答）时的状态：%2</translation>
-    </message>
-    <message>
-        <source>outage from %1 to %2, re-read at revision %3</source>
-        <translation>中断自 %1 至 %2，已在修订号 %3 重新读取</translation>
-    </message>
-    <message>
-        <source>No answer since %1</source>
-        <translation>自 %1 起无应答</translation>
-    </message>
-    <message>
-        <source>Blockers</source>
-        <translation>阻塞</translation>
     </message>
     <message>
         <source>Open &amp;history…</source>
@@ -2517,36 +2618,52 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <translation>回退到修订号(&amp;W)…</translation>
     </message>
     <message>
-        <source>Connect to a cluster and choose a lock prefix first: etcd&apos;s history is read for the prefix shown.</source>
-        <translation>请先连接集群并选择锁前缀：etcd 的历史按当前显示的前缀读取。</translation>
+        <source>Fleet overview</source>
+        <translation>集群总览</translation>
     </message>
     <message>
-        <source>etcd did not say which revisions it keeps: %1</source>
-        <translation>etcd 未说明它保留了哪些修订号：%1</translation>
+        <source>Clo&amp;se this cluster</source>
+        <translation>关闭此集群(&amp;S)</translation>
     </message>
     <message>
-        <source>Rewind to revision</source>
-        <translation>回退到修订号</translation>
+        <source>%1 was open last time and is not any more: %2</source>
+        <translation>%1 上次是打开的，现在无法打开：%2</translation>
     </message>
     <message>
-        <source>etcd keeps revisions %1 to %2, until its next compaction; it keeps no times. Replay the locks under %3 from revision:</source>
-        <translation>etcd 保留修订号 %1 到 %2（直到下次压缩）；它不保留时间。从以下修订号起回放 %3 下的锁：</translation>
+        <source>no such profile</source>
+        <translation>没有这个连接配置</translation>
     </message>
     <message>
-        <source>Reading etcd&apos;s history from revision %1…</source>
-        <translation>正在读取 etcd 从修订号 %1 起的历史…</translation>
+        <source> · revision %1</source>
+        <translation> · 修订号 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s)</source>
+        <translation>
+            <numerusform>%n 个锁</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n waiting</source>
+        <translation>
+            <numerusform>%n 个等待</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 个问题</numerusform>
+        </translation>
     </message>
     <message>
-        <source>etcd&apos;s history could not be read: %1</source>
-        <translation>无法读取 etcd 的历史：%1</translation>
+        <source>Leader: %1</source>
+        <translation>领导者：%1</translation>
     </message>
-    <message>
-        <source>Not recording the locks watched: %1. The live view goes on. Free some space or make %2 writable, then connect again; or turn recording off in File → Recording settings…</source>
-        <translation>未记录所监视的锁：%1。实时视图继续运行。请释放一些空间或使 %2 可写，然后重新连接；或在“文件 → 记录设置…”中关闭记录</translation>
-    </message>
-    <message>
-        <source>Nothing recorded of this cluster yet</source>
-        <translation>尚未记录此集群的任何内容</translation>
+    <message numerus="yes">
+        <source>(%n cluster(s) with problems)</source>
+        <translation>
+            <numerusform>（%n 个集群有问题）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2910,6 +3027,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
         <source>Recording</source>
         <translation>记录</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::RecordingSettingsDialog</name>
@@ -3185,6 +3306,10 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
     <message>
         <source>Hide every action that writes to etcd</source>
         <translation>隐藏所有写入 etcd 的操作</translation>
+    </message>
+    <message>
+        <source>Fleet &amp;overview</source>
+        <translation>集群总览(&amp;O)</translation>
     </message>
 </context>
 <context>

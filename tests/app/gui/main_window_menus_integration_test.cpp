@@ -104,8 +104,8 @@ private slots:
             titles << plain(action->text());
         QCOMPARE(titles, QStringList({"File", "Lock", "View", "Sandbox", "Help"}));
         QCOMPARE(actionTexts(menuTitled(window, "File")),
-                 QStringList({"Connect…", "Export event log…", "Open history…",
-                              "Open this cluster's history", "Recording settings…",
+                 QStringList({"Connect…", "Close this cluster", "Export event log…",
+                              "Open history…", "Open this cluster's history", "Recording settings…",
                               "Rewind to revision…", "Quit"}));
         QCOMPARE(actionTexts(menuTitled(window, "Lock")),
                  QStringList({"Acquire…", "Release", "Pause keepalive", "Force release…",
@@ -118,8 +118,9 @@ private slots:
         for (const char* page : {"Locks", "Timeline", "Cluster", "Lab"})
             QVERIFY2(pages.contains(page), page);
         QCOMPARE(actionTexts(menuTitled(window, "View")),
-                 pages + QStringList({"Lock prefix…", "Filter locks…", "Presentation mode",
-                                      "Read-only", "Language"}));
+                 QStringList{"Fleet overview"} + pages +
+                     QStringList({"Lock prefix…", "Filter locks…", "Presentation mode", "Read-only",
+                                  "Language"}));
         QCOMPARE(actionTexts(menuTitled(window, "Help")),
                  QStringList({"Keyboard shortcuts", "How etcd locks work", "About LockScope"}));
         // Not a copy: the Lock menu holds the bar's own actions, shortcuts and all.
