@@ -257,6 +257,33 @@ std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb
     for (const auto& kv : kvs)
         arrived.push_back(&kv);
     sortByCreateRevision(arrived);
+    // A page is in key order, so the keys of one queue under its name come together: the queue
+    // gets room for all of them at once instead of growing 1, 2, 4, 8, 16. Only keys that name
+    // their lease count (Go's queue keys): a single-key lock beside a million others under the
+    // same parent must not reserve a million.
+    std::unordered_map<std::string_view, std::size_t> runs;
+    std::string_view runParent;
+    std::size_t runLength = 0;
+    const auto endRun = [&] {
+        if (runLength > 1)
+            runs[runParent] += runLength;
+        runLength = 0;
+    };
+    for (const auto& kv : kvs) {
+        const std::string_view key = kv.key();
+        const auto slash = key.rfind('/');
+        if (slash == std::string_view::npos || !namesItsLease(key, kv.lease())) {
+            endRun();
+            continue;
+        }
+        const std::string_view parent = key.substr(0, slash);
+        if (runLength > 0 && parent != runParent)
+            endRun();
+        runParent = parent;
+        ++runLength;
+    }
+    endRun();
+    pageRuns_ = &runs;
     // A page is in key order, but lock names are not ("/a-b/1" before "/a/1"); "" is a name:
     // the range of the names it touched is kept as they come, not each name.
     loadingPage_ = true;
@@ -267,6 +294,7 @@ std::pair<std::string, std::string> LockTable::loadPage(const std::vector<mvccpb
         out.clear(); // what was there before we looked is state, not news
     }
     loadingPage_ = false;
+    pageRuns_ = nullptr;
     std::pair<std::string, std::string> touched =
         touchedRange_.value_or(std::pair<std::string, std::string>());
     if (last) {
@@ -314,6 +342,9 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     if (fresh)
         describe(queue, name, key.key, recipe_);
     touch(name);
+    if (pageRuns_ && queue.keys.empty())
+        if (const auto run = pageRuns_->find(name); run != pageRuns_->end())
+            queue.keys.reserve(run->second);
     auto at =
         std::upper_bound(queue.keys.begin(), queue.keys.end(), key.createRevision,
                          [](int64_t rev, const LockKey& k) { return rev < k.createRevision; });
@@ -326,24 +357,27 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
         key.enqueuedAt = seen->enqueuedAt;
         key.enqueuedBeforeSeen = seen->enqueuedBeforeSeen;
     }
-    LockEvent enqueued{LockEventKind::Enqueued,
-                       name,
-                       key.key,
-                       key.lease,
-                       revision,
-                       now,
-                       std::nullopt,
-                       std::nullopt,
-                       recovered,
-                       key.createRevision,
-                       false};
+    // A page of the first load reports nothing (loadPage drops it): no event to copy names into.
+    std::optional<LockEvent> enqueued;
+    if (!loadingPage_)
+        enqueued = LockEvent{LockEventKind::Enqueued,
+                             name,
+                             key.key,
+                             key.lease,
+                             revision,
+                             now,
+                             std::nullopt,
+                             std::nullopt,
+                             recovered,
+                             key.createRevision,
+                             false};
     queue.keys.insert(at, std::move(key));
     if (fresh)
         countLock(queue, +1);
     // A key that is its lock joins no queue: it holds, or it is not there.
-    if (queue.waitersVisible()) {
-        enqueued.recipe = queue.kind();
-        out.push_back(std::move(enqueued));
+    if (enqueued && queue.waitersVisible()) {
+        enqueued->recipe = queue.kind();
+        out.push_back(std::move(*enqueued));
     }
     if (amongHolders) // behind the holders it changes none of them
         noteHolders(queue, revision, now, recovered, out, heldBefore + 1);

@@ -188,6 +188,8 @@ private:
     std::vector<std::string> touched_;
     std::optional<std::pair<std::string, std::string>> touchedRange_; // a page's, while it loads
     bool loadingPage_ = false;
+    // While a page loads: how many of its keys share each parent (loadPage), by parent.
+    const std::unordered_map<std::string_view, std::size_t>* pageRuns_ = nullptr;
     // Locks whose key is the lock, and those of them listed apart (named like a queue): while
     // there are none, a new queue has nothing to take in and nothing to look for.
     std::size_t ownLocks_ = 0;
