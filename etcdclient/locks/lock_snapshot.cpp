@@ -21,26 +21,36 @@ struct Reading {
     LockTable table;
     std::vector<int64_t> pending; // leases not yet asked for
     int inFlight = 0;
+    bool loading = true; // the keys are not grouped into locks yet
+    bool finished = false;
 };
 
+// Every answer is in and the keys are grouped: the state, to `done`.
+void complete(const std::shared_ptr<Reading>& reading) {
+    for (const auto& [lease, ttl] : reading->state.leases)
+        reading->table.setLeaseExpired(lease, ttl.ttlSeconds < 0);
+    reading->state.anomalies = reading->table.anomalies();
+    reading->state.locks = reading->table.takeLocks(); // the table is done with
+    reading->done(std::move(reading->state));
+}
+
+// Asks for the next lease's TTL; completes once nothing is pending, in flight or loading.
 void lookUpNext(const std::shared_ptr<Reading>& reading) {
     int64_t lease = 0;
     {
         std::lock_guard lock(reading->mutex);
         if (reading->pending.empty()) {
-            if (reading->inFlight > 0)
+            if (reading->inFlight > 0 || reading->loading || reading->finished)
                 return;
+            reading->finished = true;
         } else {
             lease = reading->pending.back();
             reading->pending.pop_back();
             ++reading->inFlight;
         }
     }
-    if (lease == 0) { // every answer is in
-        reading->state.anomalies = reading->table.anomalies();
-        reading->state.locks = reading->table.takeLocks(); // the table is done with
-
-        reading->done(std::move(reading->state));
+    if (lease == 0) {
+        complete(reading);
         return;
     }
     pb::LeaseTimeToLiveRequest request;
@@ -54,7 +64,6 @@ void lookUpNext(const std::shared_ptr<Reading>& reading) {
                 ttl.ttlSeconds = reply->ttl();
                 ttl.grantedTtlSeconds = reply->grantedttl();
                 ttl.fetchedAt = std::chrono::steady_clock::now();
-                reading->table.setLeaseExpired(lease, reply->ttl() < 0);
             }
         }
         lookUpNext(reading);
@@ -81,17 +90,30 @@ void readLockSnapshot(Client& client, const std::string& prefix,
             }
             const std::vector<mvccpb::KeyValue> kvs = takeKeyValues(*listed->mutable_kvs());
             const int64_t at = revision != 0 ? revision : listed->header().revision();
-            reading->table.load(kvs, at, std::chrono::system_clock::now());
-            reading->state.revision = at;
-            reading->state.live = true;
+            // The leases are asked for first: their round trips pass while the keys are grouped
+            // (their answers run on this thread, after).
             std::set<int64_t> leases;
             for (const auto& kv : kvs)
                 if (kv.lease() != 0 && revision == 0) // a TTL now says nothing of then
                     leases.insert(kv.lease());
-            reading->pending.assign(leases.begin(), leases.end());
-            const int starters = std::max(1, std::min<int>(parallelLookups, leases.size()));
+            {
+                std::lock_guard lock(reading->mutex);
+                reading->pending.assign(leases.begin(), leases.end());
+            }
+            const int starters = std::min<int>(parallelLookups, leases.size());
             for (int i = 0; i < starters; ++i)
                 lookUpNext(reading);
+            reading->table.load(kvs, at, std::chrono::system_clock::now());
+            reading->state.revision = at;
+            reading->state.live = true;
+            {
+                std::lock_guard lock(reading->mutex);
+                reading->loading = false;
+                if (!reading->pending.empty() || reading->inFlight > 0 || reading->finished)
+                    return; // the last answer completes it
+                reading->finished = true;
+            }
+            complete(reading);
         });
 }
 
