@@ -52,7 +52,7 @@ private:
     void spill(); // gives the sink a full block
     std::FILE* sink_ = nullptr;
     std::string out_;
-    std::vector<bool> first_; // per open container: nothing written in it yet
+    std::vector<char> first_; // per open container: nothing written in it yet (a byte each)
     bool afterKey_ = false;
 };
 
