@@ -49,11 +49,12 @@ int usage() {
                "  graph (the wait-for graph on 1M lock keys, in memory), history (a recording\n"
                "  written to SQLite beside the lock table's apply of the same events; also to\n"
                "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname),\n"
-               "  snapshot (lockscopectl snapshot --json beside etcdctl get -w json, whole\n"
-               "  processes on 100k lock keys), record (lockscopectl record as a process at\n"
-               "  5k events/s: events lost, its CPU, bytes per event), clusters (threads and\n"
-               "  memory each idle cluster of 1000 lock keys adds, as a Workspace and as a\n"
-               "  window; event to model on two clusters beside a third that is stopped).\n"
+               "  snapshot (lockscopectl snapshot, --json and text, beside etcdctl get, -w json\n"
+               "  and text, whole processes on 100k lock keys), record (lockscopectl record\n"
+               "  as a process at 5k events/s: events lost, its CPU, bytes per event),\n"
+               "  clusters (threads and memory each idle cluster of 1000 lock keys adds, as a\n"
+               "  Workspace and as a window; event to model on two clusters beside a third\n"
+               "  that is stopped).\n"
                "  soak (only when named: the window under the lab's chaos for --soak-minutes,\n"
                "  60 by default; prints its memory and CPU slopes).\n",
                stderr);
@@ -250,16 +251,20 @@ int main(int argc, char** argv) {
     if (wanted("snapshot")) {
         const MonitorShape shape = quick ? MonitorShape{1000, 10} : MonitorShape{10000, 10};
         const auto snapshot = measureSnapshotCommand(**client, options.endpoints, shape, 5);
-        if (snapshot.ran)
-            std::printf(
-                "snapshot: %d lock keys (%d locks, %d leases): lockscopectl snapshot --json %.3f s "
-                "(CPU %.3f s, peak %.0f MB), etcdctl get --prefix -w json %.3f s (CPU %.3f s, "
-                "peak %.0f MB): %.2f x etcdctl (target 1.2 x), peak %.2f x\n",
-                shape.keys(), shape.locks, snapshot.leases, snapshot.oursSeconds,
-                snapshot.oursCpuSeconds, snapshot.oursPeakMb, snapshot.etcdctlSeconds,
-                snapshot.etcdctlCpuSeconds, snapshot.etcdctlPeakMb,
-                snapshot.oursSeconds / snapshot.etcdctlSeconds,
-                snapshot.oursPeakMb / snapshot.etcdctlPeakMb);
+        auto print = [&](const char* ours, const char* theirs, double target,
+                         const SnapshotCommandFigure::Pair& p) {
+            std::printf("snapshot: %d lock keys (%d locks, %d leases): lockscopectl %s %.3f s "
+                        "(CPU %.3f s, peak %.0f MB), etcdctl %s %.3f s (CPU %.3f s, peak %.0f "
+                        "MB): %.2f x etcdctl (target %.1f x), peak %.2f x\n",
+                        shape.keys(), shape.locks, snapshot.leases, ours, p.oursSeconds,
+                        p.oursCpuSeconds, p.oursPeakMb, theirs, p.etcdctlSeconds,
+                        p.etcdctlCpuSeconds, p.etcdctlPeakMb, p.oursSeconds / p.etcdctlSeconds,
+                        target, p.oursPeakMb / p.etcdctlPeakMb);
+        };
+        if (snapshot.ran) {
+            print("snapshot --json", "get --prefix -w json", 1.2, snapshot.json);
+            print("snapshot (text)", "get --prefix (text)", 1.0, snapshot.text);
+        }
     }
     if (wanted("history")) {
         const auto history = measureHistoryStore(quick ? 25000 : 250000, historyPostgres);

@@ -143,13 +143,17 @@ struct HistoryStoreFigure {
 HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUrl);
 
 // `lockscopectl snapshot PREFIX --json` beside `etcdctl get --prefix PREFIX -w json` on the
-// same prefix, timed as whole processes, alternately (the medians of `runs` each).
+// same prefix, and the text forms (`snapshot PREFIX` beside `get --prefix PREFIX`), timed as
+// whole processes, alternately (the medians of `runs` each).
 struct SnapshotCommandFigure {
+    struct Pair {
+        double oursSeconds = 0, etcdctlSeconds = 0;       // wall
+        double oursCpuSeconds = 0, etcdctlCpuSeconds = 0; // user + system
+        double oursPeakMb = 0, etcdctlPeakMb = 0;         // peak resident
+    };
     MonitorShape shape;
     int leases = 0;
-    double oursSeconds = 0, etcdctlSeconds = 0;       // wall
-    double oursCpuSeconds = 0, etcdctlCpuSeconds = 0; // user + system
-    double oursPeakMb = 0, etcdctlPeakMb = 0;         // peak resident
+    Pair json, text;
     bool ran = false; // false when etcdctl or lockscopectl could not be run (said on stderr)
 };
 SnapshotCommandFigure measureSnapshotCommand(etcd::Client& client,

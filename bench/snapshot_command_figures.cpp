@@ -1,4 +1,5 @@
-// lockscopectl snapshot --json beside etcdctl get -w json, as whole processes on one prefix.
+// lockscopectl snapshot (--json, and text) beside etcdctl get (-w json, and text), as whole
+// processes on one prefix.
 #include "figures.h"
 #include "lock_key_fill.h"
 #include "session_leases.h"
@@ -72,27 +73,38 @@ SnapshotCommandFigure measureSnapshotCommand(etcd::Client& client,
     std::string endpointList;
     for (const auto& endpoint : endpoints)
         endpointList += (endpointList.empty() ? "" : ",") + endpoint;
-    const std::vector<std::string> ours = {LOCKSCOPECTL, "--endpoints", endpointList,
-                                           "snapshot",   prefix,        "--json"};
-    const std::vector<std::string> theirs = {"etcdctl",  "--endpoints", endpointList, "get",
-                                             "--prefix", prefix,        "-w",         "json"};
-    std::vector<ProcessRun> oursRuns, theirRuns;
-    for (int i = 0; i < runs; ++i) {
-        // Alternately, so a busy moment of the machine falls on both alike.
-        oursRuns.push_back(runProcess(ours));
-        theirRuns.push_back(runProcess(theirs));
-        if (!oursRuns.back().ok || !theirRuns.back().ok) {
-            std::fprintf(stderr, "lockscope-bench: snapshot: %s could not be run\n",
-                         oursRuns.back().ok ? "etcdctl" : "lockscopectl");
-            return figure;
+    const std::vector<std::string> oursJson = {LOCKSCOPECTL, "--endpoints", endpointList,
+                                               "snapshot",   prefix,        "--json"};
+    const std::vector<std::string> theirsJson = {"etcdctl",  "--endpoints", endpointList, "get",
+                                                 "--prefix", prefix,        "-w",         "json"};
+    const std::vector<std::string> oursText = {LOCKSCOPECTL, "--endpoints", endpointList,
+                                               "snapshot", prefix};
+    const std::vector<std::string> theirsText = {"etcdctl", "--endpoints", endpointList,
+                                                 "get",     "--prefix",    prefix};
+    // Ours and etcdctl's runs of one form, alternately, so a busy moment of the machine falls on
+    // both alike; false when either could not be run.
+    auto measure = [&](const std::vector<std::string>& ours, const std::vector<std::string>& theirs,
+                       SnapshotCommandFigure::Pair& pair) {
+        std::vector<ProcessRun> oursRuns, theirRuns;
+        for (int i = 0; i < runs; ++i) {
+            oursRuns.push_back(runProcess(ours));
+            theirRuns.push_back(runProcess(theirs));
+            if (!oursRuns.back().ok || !theirRuns.back().ok) {
+                std::fprintf(stderr, "lockscope-bench: snapshot: %s could not be run\n",
+                             oursRuns.back().ok ? "etcdctl" : "lockscopectl");
+                return false;
+            }
         }
-    }
-    figure.oursSeconds = median(oursRuns, &ProcessRun::seconds);
-    figure.oursCpuSeconds = median(oursRuns, &ProcessRun::cpuSeconds);
-    figure.oursPeakMb = median(oursRuns, &ProcessRun::peakMb);
-    figure.etcdctlSeconds = median(theirRuns, &ProcessRun::seconds);
-    figure.etcdctlCpuSeconds = median(theirRuns, &ProcessRun::cpuSeconds);
-    figure.etcdctlPeakMb = median(theirRuns, &ProcessRun::peakMb);
+        pair.oursSeconds = median(oursRuns, &ProcessRun::seconds);
+        pair.oursCpuSeconds = median(oursRuns, &ProcessRun::cpuSeconds);
+        pair.oursPeakMb = median(oursRuns, &ProcessRun::peakMb);
+        pair.etcdctlSeconds = median(theirRuns, &ProcessRun::seconds);
+        pair.etcdctlCpuSeconds = median(theirRuns, &ProcessRun::cpuSeconds);
+        pair.etcdctlPeakMb = median(theirRuns, &ProcessRun::peakMb);
+        return true;
+    };
+    if (!measure(oursJson, theirsJson, figure.json) || !measure(oursText, theirsText, figure.text))
+        return figure;
     figure.ran = true;
     return figure;
 }
