@@ -14,8 +14,9 @@ class FleetModel : public QAbstractTableModel {
 public:
     enum Column {
         Cluster,
-        Prefix,
         State,
+        Problems,
+        Prefix,
         Locks,
         Held,
         Waiting,
@@ -24,7 +25,6 @@ public:
         LostLastHour,
         Deadlocks,
         SlowestRoundTrip,
-        Problems,
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;

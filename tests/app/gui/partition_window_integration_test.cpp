@@ -50,7 +50,8 @@ const ProblemLogModel::Problem* problemFor(MainWindow& window, const QString& co
     auto* list = window.findChild<ProblemList*>();
     const auto* problems = list ? qobject_cast<const ProblemLogModel*>(list->model()) : nullptr;
     for (int row = 0; problems && row < problems->rowCount(); ++row)
-        if (problems->problemAt(row).condition == condition)
+        // A condition is its cluster's own: "<view>:<condition>".
+        if (problems->problemAt(row).condition.endsWith(':' + condition))
             return &problems->problemAt(row);
     return nullptr;
 }
@@ -225,7 +226,7 @@ private slots:
         // is named as having taken it.
         QCOMPARE(test::eventCount(window, EventCause::ForceReleased), 0);
         QVERIFY2(outage->recoveredNote.contains(QRegularExpression(
-                     QCoreApplication::translate("lockscope::MainWindow",
+                     QCoreApplication::translate("lockscope::ClusterView",
                                                  "outage from %1 to %2, re-read at revision %3")
                          .arg("[0-9:.]+", "[0-9:.]+", "[0-9]+"))),
                  qPrintable(outage->recoveredNote));
