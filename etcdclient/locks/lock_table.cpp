@@ -329,7 +329,9 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
     const auto now = key.enqueuedAt;
     Locks::iterator lock;
     if (const auto made = queueMadeBy(key.key, key.lease)) {
-        const std::string queue(*made);
+        // The name in a buffer kept between keys: a hundred thousand keys allocate no name.
+        std::string& queue = nameBuffer_;
+        queue.assign(made->data(), made->size());
         lock = locks_.find(queue);
         if (lock == locks_.end() || lock->second.keyIsLock)
             lock = becomeQueue(queue, now);
@@ -693,6 +695,8 @@ void LockTable::noteHolders(LockQueue& queue, int64_t revision, Clock::time_poin
             holder.acquiredAt = seen->acquiredAt;
             holder.acquiredBeforeSeen = seen->acquiredBeforeSeen;
         }
+        if (loadingPage_) // a first load's page reports nothing (loadPage drops it)
+            continue;
         LockEvent acquired{LockEventKind::Acquired,
                            queue.name,
                            holder.key,

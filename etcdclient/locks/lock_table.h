@@ -190,6 +190,7 @@ private:
     bool loadingPage_ = false;
     // While a page loads: how many of its keys share each parent (loadPage), by parent.
     const std::unordered_map<std::string_view, std::size_t>* pageRuns_ = nullptr;
+    std::string nameBuffer_; // insert()'s queue name, its room kept between keys
     // Locks whose key is the lock, and those of them listed apart (named like a queue): while
     // there are none, a new queue has nothing to take in and nothing to look for.
     std::size_t ownLocks_ = 0;
