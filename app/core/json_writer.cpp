@@ -22,34 +22,42 @@ bool plainText(std::string_view bytes) {
     constexpr uint64_t highs = 0x8080808080808080ull;
     const auto hasZero = [](uint64_t v) { return (v - ones) & ~v & highs; };
     std::size_t i = 0;
+    const auto test = [&](uint64_t word) {
+        const uint64_t below = (word - ones * 0x20) & ~word & highs;           // a byte < 0x20
+        const uint64_t above = ((word + ones * (0x7f - 0x7e)) | word) & highs; // a byte > 0x7e
+        return below | above | hasZero(word ^ (ones * '"')) | hasZero(word ^ (ones * '\\'));
+    };
     for (; i + 8 <= bytes.size(); i += 8) {
         uint64_t word;
         std::memcpy(&word, bytes.data() + i, sizeof word);
-        const uint64_t below = (word - ones * 0x20) & ~word & highs;           // a byte < 0x20
-        const uint64_t above = ((word + ones * (0x7f - 0x7e)) | word) & highs; // a byte > 0x7e
-        if (below | above | hasZero(word ^ (ones * '"')) | hasZero(word ^ (ones * '\\')))
+        if (test(word))
             return false;
     }
-    for (; i < bytes.size(); ++i) {
-        const auto u = static_cast<unsigned char>(bytes[i]);
-        if (u < 0x20 || u >= 0x7f || u == '\\' || u == '"')
-            return false;
-    }
-    return true;
+    if (i == bytes.size())
+        return true;
+    // The last bytes in a word padded with a plain one ('a'): one more test, not a loop.
+    uint64_t word = ones * 'a';
+    std::memcpy(&word, bytes.data() + i, bytes.size() - i);
+    return !test(word);
 }
 
 } // namespace
 
 void JsonWriter::separate() {
+    if (comma())
+        out_ += ',';
+}
+
+bool JsonWriter::comma() {
     if (afterKey_) {
         afterKey_ = false;
-        return;
+        return false;
     }
-    if (!first_.empty()) {
-        if (!first_.back())
-            out_ += ',';
-        first_.back() = false;
-    }
+    if (first_.empty())
+        return false;
+    const bool needed = !first_.back();
+    first_.back() = false;
+    return needed;
 }
 
 JsonWriter& JsonWriter::beginObject() {
@@ -95,9 +103,22 @@ JsonWriter& JsonWriter::endArray() {
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-    separate();
-    quoted(name);
-    out_ += ':';
+    // A name as the code writes them ("lease"): comma, quotes, name and colon in one append.
+    char piece[64];
+    if (name.size() + 4 <= sizeof piece && plainText(name)) {
+        char* at = piece;
+        if (comma())
+            *at++ = ',';
+        *at++ = '"';
+        at = std::copy(name.begin(), name.end(), at);
+        *at++ = '"';
+        *at++ = ':';
+        out_.append(piece, static_cast<std::size_t>(at - piece));
+    } else {
+        separate();
+        quoted(name);
+        out_ += ':';
+    }
     afterKey_ = true;
     return *this;
 }
@@ -148,9 +169,11 @@ JsonWriter& JsonWriter::value(std::string_view text) {
 }
 
 JsonWriter& JsonWriter::value(int64_t number) {
-    separate();
-    char text[24]; // "-9223372036854775808" and room to spare
-    out_.append(text, std::to_chars(text, text + sizeof text, number).ptr);
+    char text[24]; // a comma, "-9223372036854775808" and room to spare
+    char* at = text;
+    if (comma())
+        *at++ = ',';
+    out_.append(text, std::to_chars(at, text + sizeof text, number).ptr);
     return *this;
 }
 

@@ -45,6 +45,7 @@ public:
 
 private:
     void separate();
+    bool comma(); // whether the next item takes a comma before it (separate() without writing)
     // Appends `head` then `tail` as one JSON string, escaped, quotes included.
     void quoted(std::string_view head, std::string_view tail = {});
     // Appends "<name>_b64":"<bytes in base64>" (after separate()).
