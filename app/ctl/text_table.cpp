@@ -44,12 +44,19 @@ void TextTable::addRows(const QAbstractItemModel& model) {
         for (int column : columns_) {
             const QModelIndex index = model.index(row, column);
             const QVariant alignment = model.data(index, Qt::TextAlignmentRole);
-            const QString text = model.data(index).toString();
-            appendUtf8(text_, text);
-            cells_.push_back(
-                {text_.size(), text.size(),
-                 alignment.isValid() && (alignment.value<Qt::Alignment>() & Qt::AlignRight)});
+            addCell(model.data(index).toString(),
+                    alignment.isValid() && (alignment.value<Qt::Alignment>() & Qt::AlignRight));
         }
+}
+
+void TextTable::addCell(std::string_view utf8, qsizetype width, bool alignedRight) {
+    text_.append(utf8);
+    cells_.push_back({text_.size(), width, alignedRight});
+}
+
+void TextTable::addCell(const QString& text, bool alignedRight) {
+    appendUtf8(text_, text);
+    cells_.push_back({text_.size(), text.size(), alignedRight});
 }
 
 template <typename Out> void TextTable::renderTo(Out&& out) const {

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 class QAbstractItemModel;
@@ -21,6 +22,10 @@ public:
 
     // Appends every row of `model`, which has the columns the table was made with.
     void addRows(const QAbstractItemModel& model);
+    // Appends one cell; a row is as many cells as the table has columns, in their order.
+    // `width` is what Qt would justify it to: its QString's length (UTF-16 code units).
+    void addCell(std::string_view utf8, qsizetype width, bool alignedRight);
+    void addCell(const QString& text, bool alignedRight);
     QString render() const;
     // The same text in UTF-8 to `sink`, a block at a time: a snapshot's table of a hundred
     // thousand keys is tens of MB, never held whole.
