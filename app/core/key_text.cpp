@@ -1,6 +1,7 @@
 #include "app/core/key_text.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace lockscope {
 
@@ -42,6 +43,10 @@ std::size_t utf8SequenceLength(const std::string& s, std::size_t i) {
 }
 
 std::string displayKey(const std::string& bytes) {
+    // Printable ASCII without a backslash, as nearly every key is, stays as it is.
+    if (std::all_of(bytes.begin(), bytes.end(),
+                    [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; }))
+        return bytes;
     static const char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(bytes.size());
