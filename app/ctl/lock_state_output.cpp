@@ -151,6 +151,10 @@ void printLockState(const etcd::LockMonitorState& state, const std::string& pref
                      LockQueueModel::Key, LockQueueModel::Lease, LockQueueModel::CreateRevision,
                      LockQueueModel::Ttl, LockQueueModel::GrantedTtl, LockQueueModel::Predecessor,
                      LockQueueModel::Value});
+    std::size_t keys = 0;
+    for (const auto& [name, lock] : state.locks)
+        keys += lock.keys.size();
+    table.reserve(keys, 160); // a Go lock key's row: its lock, key, waits-on key, lease, TTLs
     QueueRows rows(table, state.leases);
     for (const auto& [name, lock] : state.locks) {
         if (lock.kind() != etcd::QueueKind::RwMutex) {

@@ -49,6 +49,11 @@ void TextTable::addRows(const QAbstractItemModel& model) {
         }
 }
 
+void TextTable::reserve(std::size_t rows, std::size_t bytesPerRow) {
+    cells_.reserve(cells_.size() + rows * static_cast<std::size_t>(columns_.size()));
+    text_.reserve(text_.size() + rows * bytesPerRow);
+}
+
 void TextTable::addCell(std::string_view utf8, qsizetype width, bool alignedRight) {
     text_.append(utf8);
     cells_.push_back({text_.size(), width, alignedRight});

@@ -22,6 +22,9 @@ public:
 
     // Appends every row of `model`, which has the columns the table was made with.
     void addRows(const QAbstractItemModel& model);
+    // Room for `rows` more rows of about `bytesPerRow` bytes of text, so a table of a hundred
+    // thousand rows does not grow (and copy) its buffers a row at a time.
+    void reserve(std::size_t rows, std::size_t bytesPerRow);
     // Appends one cell; a row is as many cells as the table has columns, in their order.
     // `width` is what Qt would justify it to: its QString's length (UTF-16 code units).
     void addCell(std::string_view utf8, qsizetype width, bool alignedRight);
