@@ -1,11 +1,15 @@
 // What each open cluster costs the desktop's process, idle: clusters opened one after another,
 // each on an etcd of its own holding `shape`'s lock keys, with threads and resident memory
-// taken after each has loaded and settled. Twice: as Workspaces alone (a connection, its lock
-// watch and models, its status refresh: what a cluster of a window of several clusters owns)
-// and as whole main windows (the pages, graphs and recording too: an upper bound).
+// taken after each has loaded and settled. Three times: as Workspaces alone (a connection, its
+// lock watch and models, its status refresh), as clusters added to one main window (each with
+// its pages and graphs: what the desktop pays per cluster), and as whole main windows (an upper
+// bound).
+#include "app/core/connection_options.h"
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
+#include "app/gui/cluster_view.h"
 #include "app/gui/main_window.h"
+#include "app/gui/recent_prefixes.h"
 #include "figures.h"
 #include "lab_window.h"
 #include "local_etcds.h"
@@ -15,6 +19,7 @@
 #include "scratch_settings.h"
 
 #include <QDir>
+#include <QSettings>
 #include <memory>
 
 namespace lockscope::bench {
@@ -79,6 +84,21 @@ ClusterCostFigure measureClusterCost(int clusters, const MonitorShape& shape) {
     workspaces.clear();
 
     const ScratchSettings settings;
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        figure.view = costOf(options, [&](const etcd::ClientOptions& cluster) {
+            QSettings remembered; // opens on the prefix, as a cluster used before does
+            RecentPrefixes(remembered).rememberUsedOn(cluster.endpoints, prefix);
+            ConnectionOptions connection;
+            connection.client = cluster;
+            ClusterView* view = window.addCluster(connection);
+            runEventsUntil([&] { return view->lockWatch() && loaded(*view->lockWatch()); },
+                           std::chrono::seconds(30));
+            return view->lockWatch() && loaded(*view->lockWatch());
+        });
+    } // waits for its Workspaces' ends
     std::vector<std::unique_ptr<MainWindow>> windows;
     figure.window = costOf(options, [&](const etcd::ClientOptions& cluster) {
         auto& window = windows.emplace_back(std::make_unique<MainWindow>());

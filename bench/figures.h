@@ -238,10 +238,11 @@ struct ClusterCostFigure {
     int clusters = 0;
     int keys = 0;          // lock keys in each cluster
     ClusterCost workspace; // a Workspace alone: connection, lock watch, models, status refresh
-    ClusterCost window;    // a whole main window: pages, graphs and recording too
+    ClusterCost view;      // a cluster added to one window: its pages and graphs too
+    ClusterCost window;    // a whole main window each: an upper bound
 };
 // `clusters` etcds of their own, each holding `shape`'s lock keys, opened one after another
-// idle: as Workspaces, then as main windows (offscreen).
+// idle: as Workspaces, as clusters of one main window, then as main windows (offscreen).
 ClusterCostFigure measureClusterCost(int clusters, const MonitorShape& shape);
 
 struct ClusterIsolationFigure {

@@ -3,9 +3,11 @@
 #include "etcdclient/endpoint.h"
 #include "etcdclient/tls_files.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QPointer>
 #include <QSslCertificate>
 #include <QSslKey>
 
@@ -23,11 +25,20 @@ QSslKey readKey(const QByteArray& pem) {
     return {};
 }
 
+// One for every cluster's scraper: each QNetworkAccessManager runs a thread of its own, which
+// would be one more thread for each cluster open. Scrapers live on the GUI thread, as it does.
+QNetworkAccessManager* sharedNetworkAccess() {
+    static QPointer<QNetworkAccessManager> shared;
+    if (!shared)
+        shared = new QNetworkAccessManager(QCoreApplication::instance());
+    return shared;
+}
+
 } // namespace
 
 MetricsScraper::MetricsScraper(const etcd::ClientOptions& options, QObject* parent)
     : QObject(parent)
-    , network_(new QNetworkAccessManager(this))
+    , network_(sharedNetworkAccess())
     , tls_(QSslConfiguration::defaultConfiguration())
     , timeout_(options.commandTimeout) {
     const bool tlsFiles = !options.caFile.empty() || !options.certFile.empty();
@@ -66,6 +77,7 @@ MetricsScraper::~MetricsScraper() {
         if (reply) {
             reply->disconnect(this);
             reply->abort();
+            reply->deleteLater(); // the shared manager, its parent, lives on
         }
 }
 
