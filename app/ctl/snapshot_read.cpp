@@ -30,8 +30,9 @@ int64_t currentRevision(etcd::Client& client, const std::string& prefix) {
 
 std::optional<etcd::LockMonitorState> readSnapshotUnder(const PrefixArguments& args,
                                                         const ConnectionOptions& connection,
-                                                        int& exitCode, int64_t revision) {
-    const auto client = connect(connection, exitCode);
+                                                        int& exitCode, int64_t revision,
+                                                        std::unique_ptr<etcd::Client>* keepClient) {
+    auto client = connect(connection, exitCode);
     if (!client)
         return std::nullopt;
     auto state = etcd::waitFor<etcd::Result<etcd::LockMonitorState>>([&](auto done) {
@@ -57,6 +58,8 @@ std::optional<etcd::LockMonitorState> readSnapshotUnder(const PrefixArguments& a
         exitCode = failWith(state.error());
         return std::nullopt;
     }
+    if (keepClient)
+        *keepClient = std::move(client);
     return std::move(state).value();
 }
 
