@@ -19,6 +19,7 @@
 #include "app/gui/screen_fit.h"
 #include "app/gui/stage_page.h"
 #include "app/gui/status_messages.h"
+#include "app/gui/taskbar_badge.h"
 #include "app/gui/view_menu.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/frame_rate_cap.h"
@@ -53,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
     , statusMessages_(new StatusMessages(statusBar()))
     , fleetModel_(new FleetModel(this))
     , fleetPage_(new FleetPage(fleetModel_))
+    , badge_(new TaskbarBadge(this))
     , sidebar_(new QListWidget)
     , stack_(new QStackedWidget)
     , recordingThread_(std::make_unique<RecordingThread>()) {
@@ -452,10 +454,11 @@ void MainWindow::refreshFleet() {
 void MainWindow::setTitle() {
     QString title = current_->place().isEmpty() ? QStringLiteral("LockScope")
                                                 : tr("LockScope — %1").arg(current_->place());
-    if (views().size() > 1)
-        if (const int troubled = problems_->clustersWithStandingProblems(); troubled > 0)
-            title += ' ' + tr("(%n cluster(s) with problems)", nullptr, troubled);
+    const int troubled = problems_->clustersWithStandingProblems();
+    if (views().size() > 1 && troubled > 0)
+        title += ' ' + tr("(%n cluster(s) with problems)", nullptr, troubled);
     setWindowTitle(title);
+    badge_->setCount(troubled);
 }
 
 void MainWindow::chooseHistory() {

@@ -30,6 +30,7 @@ class RecordingThread;
 class Sandbox;
 class SandboxMenu;
 class StatusMessages;
+class TaskbarBadge;
 class ViewMenu;
 struct ConnectionOptions;
 
@@ -89,6 +90,8 @@ public:
     void showFleet();
     // The dialog asking for a lock prefix or warning of a broad one, while it is open.
     LockPrefixDialog* prefixDialog() const;
+    // The taskbar's count of clusters with a problem standing.
+    const TaskbarBadge& taskbarBadge() const { return *badge_; }
     // The shown cluster's connection (null when there is none).
     Workspace* workspace() const;
     LockWatch* lockWatch() const;
@@ -127,6 +130,7 @@ private:
     StatusMessages* statusMessages_;
     FleetModel* fleetModel_;
     FleetPage* fleetPage_;
+    TaskbarBadge* badge_;
     QListWidget* sidebar_;
     QStackedWidget* stack_;
     ClusterView* current_ = nullptr;

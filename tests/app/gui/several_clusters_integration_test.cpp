@@ -23,6 +23,7 @@
 #include "widgets/problem_list.h"
 
 #include <QApplication>
+#include <QDBusConnection>
 #include <QListWidget>
 #include <QScopeGuard>
 #include <QSettings>
@@ -36,6 +37,26 @@ using namespace lockscope;
 using lockscope::test::saveScreenshot;
 
 namespace {
+
+// The taskbar badge's counts as the session bus carries them to a launcher.
+class BadgeListener : public QObject {
+    Q_OBJECT
+public:
+    BadgeListener() {
+        connected = QDBusConnection::sessionBus().connect(
+            {}, {}, "com.canonical.Unity.LauncherEntry", "Update", this,
+            SLOT(update(QString, QVariantMap)));
+    }
+    bool connected = false;
+    QString entry;
+    qint64 count = -1;
+
+public slots:
+    void update(const QString& desktopEntry, const QVariantMap& properties) {
+        entry = desktopEntry;
+        count = properties.value("count").toLongLong();
+    }
+};
 
 bool shows(ClusterView* view, const std::string& lock) {
     return view->lockWatch() && view->lockWatch()->locks()->rowOfLock(lock) >= 0;
@@ -137,6 +158,8 @@ private slots:
         ClusterView* tls = window.addCluster(connectionOf(tlsProfile()), "tls");
         for (ClusterView* view : {plain, auth, tls})
             QTRY_VERIFY_WITH_TIMEOUT(view->lockWatch() && view->lockWatch()->live(), 20000);
+        BadgeListener badge;
+        QVERIFY(badge.connected); // run in a private session bus (with_keyring.sh)
         plain->workspace()->lockActions()->acquire("/locks/before", 30, false);
         QTRY_VERIFY_WITH_TIMEOUT(shows(plain, "/locks/before"), 15000);
         {
@@ -146,6 +169,8 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(problemShownOn(window, "tls"), 30000);
             QVERIFY2(window.windowTitle().contains("(1 cluster(s) with problems)"),
                      qPrintable(window.windowTitle()));
+            QTRY_COMPARE_WITH_TIMEOUT(badge.count, qint64(1), 5000);
+            QCOMPARE(badge.entry, QString("application://lockscope.desktop"));
             // The healthy ones keep showing events while it hangs.
             plain->workspace()->lockActions()->acquire("/locks/during", 30, false);
             auth->workspace()->lockActions()->acquire("/alice/locks/during", 30, false);
