@@ -13,9 +13,8 @@ std::unique_ptr<ExportedCluster> ExportedCluster::create(const ConnectionOptions
                                                          const Settings& settings, int& exitCode) {
     std::unique_ptr<LockRecording> recording;
     if (!settings.recordTo.isEmpty() &&
-        !(recording =
-              LockRecording::open(settings.recordTo, connection, settings.prefix,
-                                  settings.checkpointEvery, LockRecording::OnFailure::GoOn))) {
+        !(recording = LockRecording::open(settings.recordTo, connection, settings.prefix,
+                                          settings.recording, LockRecording::OnFailure::GoOn))) {
         exitCode = ExitFailed;
         return nullptr;
     }

@@ -2,6 +2,7 @@
 
 #include "app/core/connection_options.h"
 #include "app/ctl/lock_metrics.h"
+#include "app/ctl/lock_recording.h"
 #include "etcdclient/client.h"
 #include "etcdclient/locks/lock_monitor.h"
 #include "etcdclient/locks/wait_for_graph.h"
@@ -29,7 +30,7 @@ public:
         etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto;
         std::size_t maxLocks = 1000;
         QString recordTo; // empty: no recording
-        std::chrono::milliseconds checkpointEvery{60000};
+        RecordingOptions recording;
     };
 
     // Null, once said why (the exit code in `exitCode`), when the recording cannot be opened or

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* usage =
     "lockscopectl [connection flags] exporter PREFIX [--listen HOST:PORT] [--max-locks N] "
-    "[--record FILE|URL] [--checkpoint-every DURATION]";
+    "[--record FILE|URL] [--checkpoint-every DURATION] [--keep DURATION] [--max-size MB]";
 
 struct ListenAddress {
     QHostAddress host;
@@ -84,7 +84,7 @@ int runExporterOnClusters(const QStringList& arguments,
                                     "several --profile, one exporter serves every cluster, each "
                                     "series labelled with its profile's name."),
         JsonOutput::None, exitCode,
-        {listenOption, maxLocksOption, recordOption, checkpointEveryOption()});
+        QList<QCommandLineOption>{listenOption, maxLocksOption, recordOption} + recordingOptions());
     if (!args)
         return exitCode;
     const QString listenText = args->values["listen"];
@@ -103,14 +103,14 @@ int runExporterOnClusters(const QStringList& arguments,
                 .arg(args->values["max-locks"]));
 
     QString problem;
-    const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
-    if (!every || !HistoryLocation::parse(args->values["record"], problem))
+    const auto recording = parseRecordingOptions(args->values, problem);
+    if (!recording || !HistoryLocation::parse(args->values["record"], problem))
         return usageError(problem);
     const ExportedCluster::Settings settings{.prefix = args->prefix,
                                              .recipe = args->recipe,
                                              .maxLocks = static_cast<std::size_t>(maxLocks),
                                              .recordTo = args->values["record"],
-                                             .checkpointEvery = *every};
+                                             .recording = *recording};
     std::vector<std::unique_ptr<ExportedCluster>> clusters;
     for (const ConnectionOptions& connection : connections) {
         clusters.push_back(ExportedCluster::create(connection, settings, exitCode));

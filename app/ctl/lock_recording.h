@@ -6,6 +6,8 @@
 #include "app/core/recording_thread.h"
 
 #include <QCommandLineOption>
+#include <QList>
+#include <QMap>
 #include <QString>
 #include <chrono>
 #include <memory>
@@ -13,6 +15,18 @@
 #include <string>
 
 namespace lockscope {
+
+// How a command records: a checkpoint every so often, and what it keeps (the desktop's
+// retention, for a recorder that runs all night): entries older than `keep`, and the oldest
+// while a file takes more than `maxBytes`, go, always back to a checkpoint (see
+// LockHistoryStore::prune). Neither set: everything is kept.
+struct RecordingOptions {
+    std::chrono::milliseconds checkpointEvery{60000};
+    std::optional<std::chrono::milliseconds> keep;
+    std::optional<int64_t> maxBytes;
+    // How often what is kept is enforced: a quarter of `keep`, from a second to a minute.
+    std::chrono::milliseconds pruneEvery() const;
+};
 
 // A recording of a LockMonitor into a file or a PostgreSQL database, for `record` and
 // `exporter --record`: the store opened for `prefix` of the cluster `connection` names, its
@@ -27,7 +41,7 @@ public:
     // Null when `location` cannot be recorded into, once said why.
     static std::unique_ptr<LockRecording>
     open(const QString& location, const ConnectionOptions& connection, const std::string& prefix,
-         std::chrono::milliseconds checkpointEvery, OnFailure onFailure);
+         const RecordingOptions& options, OnFailure onFailure);
 
     // Where it records, as messages name it (no password).
     const QString& shown() const;
@@ -40,19 +54,18 @@ public:
     ~LockRecording(); // the recorder ends on its thread, after what was posted to it
 
 private:
-    LockRecording(std::unique_ptr<LockRecorder> recorder,
-                  std::chrono::milliseconds checkpointEvery);
+    LockRecording(std::unique_ptr<LockRecorder> recorder, const RecordingOptions& options);
 
     RecordingThread thread_;
     LockRecorder* recorder_; // lives on thread_, deleted there
     LockRecordingFeed feed_;
 };
 
-// --checkpoint-every, for each command that records (1m by default).
-QCommandLineOption checkpointEveryOption();
-// Its value: a Go duration (like etcdctl's) of at least a second; nothing, with the problem in
-// `problem`, when `text` is no such duration.
-std::optional<std::chrono::milliseconds> parseCheckpointEvery(const QString& text,
-                                                              QString& problem);
+// --checkpoint-every (1m by default), --keep and --max-size, for each command that records.
+QList<QCommandLineOption> recordingOptions();
+// Their values (PrefixArguments::values): durations are Go's (like etcdctl's) of at least a
+// second, sizes whole megabytes; nothing, with the problem in `problem`, when one is not.
+std::optional<RecordingOptions> parseRecordingOptions(const QMap<QString, QString>& values,
+                                                      QString& problem);
 
 } // namespace lockscope

@@ -63,7 +63,8 @@ constexpr std::array commands = {
     CtlCommand{"record",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Record lock events under PREFIX into an SQLite file: --to FILE "
-                                 "[--checkpoint-every DURATION]."),
+                                 "[--checkpoint-every DURATION] [--keep DURATION] "
+                                 "[--max-size MB]."),
                runRecordCommand},
     CtlCommand{"history",
                QT_TRANSLATE_NOOP("lockscopectl",

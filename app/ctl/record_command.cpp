@@ -24,12 +24,11 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
             "(the password may come from PGPASSWORD instead). A recording of the same PREFIX "
             "and endpoints there is appended to, after a gap."),
         "FILE|URL");
-    const QCommandLineOption everyOption = checkpointEveryOption();
     int exitCode = ExitOk;
     const auto args = parsePrefixArguments(
         arguments,
         "lockscopectl [connection flags] record PREFIX --to FILE|URL [--recipe NAME] "
-        "[--checkpoint-every DURATION]",
+        "[--checkpoint-every DURATION] [--keep DURATION] [--max-size MB]",
         QCoreApplication::translate(
             "lockscopectl",
             "Record every lock event under PREFIX (with its revision, time, key, lease and "
@@ -38,7 +37,7 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
             "history. Exit code 1 when it cannot be recorded into (damaged, of a newer "
             "LockScope, read-only, disk full, the server unreachable or refusing the password, "
             "Qt's PostgreSQL driver missing): what was recorded before stays."),
-        JsonOutput::None, exitCode, {toOption, everyOption});
+        JsonOutput::None, exitCode, QList<QCommandLineOption>{toOption} + recordingOptions());
     if (!args)
         return exitCode;
     const QString location = args->values["to"];
@@ -48,11 +47,11 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
             QCoreApplication::translate("lockscopectl",
                                         "--to FILE or --to URL is needed: where to record"));
     QString problem;
-    const auto every = parseCheckpointEvery(args->values["checkpoint-every"], problem);
-    if (!every || !HistoryLocation::parse(location, problem))
+    const auto options = parseRecordingOptions(args->values, problem);
+    if (!options || !HistoryLocation::parse(location, problem))
         return usageProblem(arguments.constFirst(), problem);
 
-    auto recording = LockRecording::open(location, connection, args->prefix, *every,
+    auto recording = LockRecording::open(location, connection, args->prefix, *options,
                                          LockRecording::OnFailure::Exit);
     if (!recording)
         return ExitFailed;

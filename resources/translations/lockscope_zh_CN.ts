@@ -3923,14 +3923,6 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
         <translation>锁发生变化时多久记录一次完整的锁状态；此外在开始时和每次监视中断之后也会记录（时长，如 30s 或 5m，至少 1s）。</translation>
     </message>
     <message>
-        <source>--checkpoint-every wants a duration of at least 1s, like 30s or 5m, not &quot;%1&quot;</source>
-        <translation>--checkpoint-every 需要至少 1s 的时长，例如 30s 或 5m，而不是“%1”</translation>
-    </message>
-    <message>
-        <source>Record lock events under PREFIX into an SQLite file: --to FILE [--checkpoint-every DURATION].</source>
-        <translation>把 PREFIX 下的锁事件记录到 SQLite 文件中：--to FILE [--checkpoint-every DURATION]。</translation>
-    </message>
-    <message>
         <source>List what a recording holds: FILE [--lock NAME] [--since T] [--until T] [--report] (--json).</source>
         <translation>列出记录中的内容：FILE [--lock NAME] [--since T] [--until T] [--report]（--json）。</translation>
     </message>
@@ -4053,6 +4045,26 @@ COMMAND 运行在自己的会话和进程组中；锁丢失、Ctrl-C、SIGTERM �
     <message>
         <source>%1 runs on one cluster: give one --profile (several go with status, snapshot and exporter)</source>
         <translation>%1 只在一个集群上运行：请只给一个 --profile（多个只适用于 status、snapshot 和 exporter）</translation>
+    </message>
+    <message>
+        <source>Delete what was recorded longer ago than this (a duration like 168h; at least 1s), back to a checkpoint so what is kept still replays. Default: keep all.</source>
+        <translation>删除早于此时长记录的内容（时长如 168h，至少 1s），删到某个检查点为止，使保留的部分仍可回放。默认：全部保留。</translation>
+    </message>
+    <message>
+        <source>Delete the oldest of a file&apos;s recording while it takes more than this many megabytes, back to a checkpoint (SQLite only). Default: no limit.</source>
+        <translation>文件中的记录超过这么多兆字节时，删除其中最旧的部分，删到某个检查点为止（仅 SQLite）。默认：不限。</translation>
+    </message>
+    <message>
+        <source>--%1 wants a duration of at least 1s, like 30s, 5m or 168h, not &quot;%2&quot;</source>
+        <translation>--%1 需要至少 1s 的时长，如 30s、5m 或 168h，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>--max-size wants a whole number of megabytes of at least 1, not &quot;%1&quot;</source>
+        <translation>--max-size 需要至少为 1 的整数兆字节，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>Record lock events under PREFIX into an SQLite file: --to FILE [--checkpoint-every DURATION] [--keep DURATION] [--max-size MB].</source>
+        <translation>把 PREFIX 下的锁事件记录到 SQLite 文件中：--to FILE [--checkpoint-every DURATION] [--keep DURATION] [--max-size MB]。</translation>
     </message>
 </context>
 </TS>

@@ -504,6 +504,59 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest,
     EXPECT_TRUE(resync->keys.front().holds);
 }
 
+// --keep, for a recorder that runs all night: what is older goes, back to a checkpoint, while
+// the lock still held is kept (its checkpoint replays it); a value that is no duration is
+// refused before anything is opened.
+TEST_F(LockscopectlRecordHistoryIntegrationTest, KeepDeletesWhatIsOlderBackToACheckpoint) {
+    const std::string file = path("kept.db");
+    auto recorder = lockscopectl(
+        {"record", prefix(), "--to", file, "--checkpoint-every", "1s", "--keep", "3s"});
+    ASSERT_TRUE(printsLine(*recorder, "lockscopectl: recording the locks under"));
+    auto held = etcdctlLock(prefix() + "held"); // all along: checkpoints keep coming
+    const auto heldKey = held->readLine(10s);
+    ASSERT_TRUE(heldKey);
+    auto once = etcdctlLock(prefix() + "once");
+    const auto onceKey = once->readLine(10s);
+    ASSERT_TRUE(onceKey);
+    once->signal(SIGINT);
+    ASSERT_EQ(once->wait(10s), 0);
+    ASSERT_TRUE(recorded(file, "released", *onceKey));
+    const auto releasedAt = std::chrono::system_clock::now();
+
+    const auto mentions = [&](const std::string& key) {
+        const auto events = history(file);
+        return std::any_of(events.begin(), events.end(),
+                           [&](const QJsonObject& e) { return bytesField(e, "key") == key; });
+    };
+    EXPECT_TRUE(eventually([&] { return !mentions(*onceKey); }, 30s))
+        << "the released lock's events are older than --keep and still recorded";
+    ensureApplication();
+    QString problem;
+    auto store = LockHistoryStore::openForReading(QString::fromStdString(file), problem);
+    ASSERT_TRUE(store) << problem.toStdString();
+    const auto checkpoints = store->checkpoints();
+    ASSERT_TRUE(checkpoints && !checkpoints->empty());
+    // What is kept begins with a checkpoint taken after the deleted events, holding the lock.
+    EXPECT_GE(checkpoints->front().at, releasedAt - 1s);
+    const auto& keys = checkpoints->front().keys;
+    EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const HistoryKey& key) {
+        return key.key == *heldKey && key.holds;
+    }));
+    store.reset();
+    held->signal(SIGINT);
+    ASSERT_EQ(held->wait(10s), 0);
+    recorder->signal(SIGINT);
+    ASSERT_EQ(recorder->wait(15s), 0);
+
+    const auto [refused, lines] =
+        runToEnd({"record", prefix(), "--to", path("never.db"), "--keep", "a while"});
+    EXPECT_TRUE(refused && *refused != 0);
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+        return line.find("--keep wants a duration") != std::string::npos;
+    }));
+    EXPECT_FALSE(QFile::exists(QString::fromStdString(path("never.db"))));
+}
+
 TEST_P(LockscopectlRecordHistoryStoreTest, TheExporterRecordsWhatItWatches) {
     const std::string file = store("exporter");
     auto exporter =
