@@ -1,7 +1,8 @@
 // One cluster's hang must not slow another's view: event to model (a put of a new lock until the
 // Workspace's lock watch holds it, on the GUI thread they share) on two healthy clusters,
-// alternately, first with a third cluster absent, then with the third open and every member of
-// it stopped (SIGSTOP): its watch, status refresh and keepalives hang meanwhile.
+// alternately, with a third cluster absent, and with the third open and every member of it
+// stopped (SIGSTOP): its watch, status refresh and keepalives hang meanwhile. In alternating
+// blocks, so that the load of a shared machine falls on both figures alike.
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
@@ -31,10 +32,9 @@ struct Healthy {
 };
 
 // Puts a new lock's key on each healthy cluster in turn, `rounds` in all, each timed from before
-// the put until the cluster's lock list takes the lock.
-Samples eventToModel(std::vector<Healthy>& clusters, int rounds, const std::string& name) {
+// the put until the cluster's lock list takes the lock, into `samples`.
+void eventToModel(std::vector<Healthy>& clusters, int rounds, Samples& samples) {
     static int locks = 0; // each put a lock of its own: a lock event the watch hands on
-    Samples samples{name, {}};
     for (int round = 0; round < rounds; ++round) {
         Healthy& cluster = clusters[static_cast<std::size_t>(round) % clusters.size()];
         const std::string lock = prefix + std::string("lock-") + std::to_string(locks++);
@@ -61,7 +61,6 @@ Samples eventToModel(std::vector<Healthy>& clusters, int rounds, const std::stri
         written.wait();
         runEventsFor(std::chrono::milliseconds(5));
     }
-    return samples;
 }
 
 std::unique_ptr<Workspace> watching(const etcd::ClientOptions& options) {
@@ -93,17 +92,23 @@ ClusterIsolationFigure measureClusterIsolation(int rounds) {
         healthy.push_back({std::move(writer).value(),
                            watching(options[static_cast<std::size_t>(i)]), lease->id()});
     }
-    eventToModel(healthy, rounds / 10, "warm-up");
-    figure.alone = eventToModel(healthy, rounds, "event to model, 2 clusters, the third absent");
-
-    auto hung = watching(options[2]);
+    Samples warmUp{"warm-up", {}};
+    eventToModel(healthy, rounds / 10, warmUp);
+    figure.alone.name = "event to model, 2 clusters, the third absent";
+    figure.beside.name = "event to model, 2 clusters, the third stopped";
+    constexpr int blocks = 4; // of each
     const pid_t member = started->etcds[2]->pid(0);
-    ::kill(member, SIGSTOP);
-    runEventsFor(std::chrono::seconds(3)); // its calls are outstanding, its watch is silent
-    figure.beside = eventToModel(healthy, rounds, "event to model, 2 clusters, the third stopped");
-    figure.hungLive = hung->lockWatch()->live();
-    ::kill(member, SIGCONT);
-    hung->endAndWait();
+    figure.hungLive = false;
+    for (int block = 0; block < blocks; ++block) {
+        eventToModel(healthy, rounds / blocks, figure.alone);
+        auto hung = watching(options[2]);
+        ::kill(member, SIGSTOP);
+        runEventsFor(std::chrono::seconds(3)); // its calls are outstanding, its watch is silent
+        eventToModel(healthy, rounds / blocks, figure.beside);
+        figure.hungLive = figure.hungLive || hung->lockWatch()->live();
+        ::kill(member, SIGCONT);
+        hung->endAndWait(); // absent again
+    }
     for (auto& cluster : healthy)
         cluster.workspace->endAndWait();
     figure.ran = !figure.alone.ms.empty() && !figure.beside.ms.empty();

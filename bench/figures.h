@@ -252,7 +252,8 @@ struct ClusterIsolationFigure {
     bool hungLive = false; // the stopped cluster's view still said live: it should not
 };
 // Event to model on two healthy clusters' Workspaces (`rounds` puts, alternately), without a
-// third cluster and then beside a third whose every member is stopped (SIGSTOP).
+// third cluster and beside a third whose every member is stopped (SIGSTOP), in alternating
+// blocks.
 ClusterIsolationFigure measureClusterIsolation(int rounds);
 
 } // namespace lockscope::bench
