@@ -86,6 +86,46 @@ private:
     std::set<std::string> present_;
 };
 
+// When the keys of `start` were enqueued and acquired, as the events recorded before it say: a
+// replay from a checkpoint knows them as the live view did, where the checkpoint alone would
+// make every wait and hold begin at its time, as a lower bound.
+std::shared_ptr<const etcd::SeenTimesByKey> timesBefore(const HistoryCheckpoint& start,
+                                                        const std::vector<HistoryEntry>& entries) {
+    auto seen = std::make_shared<etcd::SeenTimesByKey>();
+    using Kind = etcd::LockEventKind;
+    for (const auto& entry : entries) {
+        const auto* event = std::get_if<etcd::LockEvent>(&entry);
+        if (!event || event->revision > start.revision)
+            continue;
+        switch (event->kind) {
+        case Kind::Enqueued:
+            (*seen)[event->key] = {event->createRevision, event->observedAt, std::nullopt,
+                                   event->recovered, false};
+            break;
+        case Kind::Acquired: {
+            auto [times, fresh] = seen->try_emplace(event->key);
+            if (fresh || times->second.createRevision != event->createRevision) {
+                // Its enqueue went unrecorded (a key that was its lock, or before the start).
+                times->second = {event->createRevision,
+                                 event->observedAt -
+                                     event->waited.value_or(std::chrono::milliseconds(0)),
+                                 std::nullopt, event->atLeast || !event->waited, false};
+            }
+            times->second.acquiredAt = event->observedAt;
+            times->second.acquiredBeforeSeen = event->recovered;
+            break;
+        }
+        case Kind::Released:
+        case Kind::Cancelled:
+        case Kind::Expired:
+        case Kind::ForceReleased: seen->erase(event->key); break;
+        case Kind::Lost:
+        case Kind::Proclaimed: break;
+        }
+    }
+    return seen;
+}
+
 } // namespace
 
 etcd::LockMonitorState ReplayedLocks::state() const {
@@ -110,7 +150,11 @@ std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& chec
             start = &checkpoint;
     if (!start)
         return std::nullopt;
-    ReplayedLocks replayed{revision, start->revision, etcd::LockTable(recipe), std::nullopt, {}};
+    ReplayedLocks replayed{revision,
+                           start->revision,
+                           etcd::LockTable(recipe, timesBefore(*start, entries)),
+                           std::nullopt,
+                           {}};
     Replayer replayer(replayed.table, replayed.elections);
     replayer.load(*start);
     // Events at the checkpoint's revision are in it already. A gap spans the revisions from the

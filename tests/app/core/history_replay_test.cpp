@@ -85,6 +85,7 @@ public:
     }
 
     int64_t revision() const { return revision_; }
+    const etcd::LockTable& live() const { return live_; }
     const std::map<int64_t, std::string>& shown() const { return shown_; }
 
     std::vector<HistoryCheckpoint> checkpoints;
@@ -155,6 +156,44 @@ TEST(HistoryReplayTest, ARevisionInAGapIsSaidSoAndTheReReadRestoresTheState) {
     EXPECT_EQ(inGap->inGap->reason, "the watch broke");
     EXPECT_FALSE(replayAt(r.checkpoints, r.entries, beforeGap)->inGap);
     EXPECT_FALSE(replayAt(r.checkpoints, r.entries, r.revision())->inGap);
+}
+
+// A replay that starts from a later checkpoint knows when its keys were enqueued and acquired
+// from the events recorded before it, as the live view did: not from the checkpoint's time, as
+// a lower bound.
+TEST(HistoryReplayTest, WaitsAndHoldsBeganWhenTheEventsBeforeTheCheckpointSay) {
+    Recording r;
+    r.put("/locks/job/1a", 0x1a);
+    r.put("/locks/job/2b", 0x2b);
+    r.put("/locks/job/3c", 0x3c);
+    r.erase("/locks/job/1a"); // 2b holds from here
+    r.put("/locks/other/4d", 0x4d);
+    r.put("/locks/other/5e", 0x5e);
+    r.checkpoint("periodic");
+    r.put("/locks/other/6f", 0x6f);
+    const auto replayed = replayAt(r.checkpoints, r.entries, r.revision());
+    ASSERT_TRUE(replayed);
+    EXPECT_EQ(replayed->checkpointRevision, r.checkpoints.back().revision);
+    const auto replayedLocks = replayed->state().locks;
+    const auto& liveLocks = r.live().locks();
+    int compared = 0;
+    for (const auto& [name, queue] : liveLocks) {
+        const auto& replayedKeys = replayedLocks.at(name).keys;
+        ASSERT_EQ(replayedKeys.size(), queue.keys.size()) << name;
+        for (std::size_t i = 0; i < queue.keys.size(); ++i, ++compared) {
+            const auto& live = queue.keys[i];
+            const auto& shown = replayedKeys[i];
+            EXPECT_EQ(shown.enqueuedAt, live.enqueuedAt) << live.key;
+            EXPECT_EQ(shown.enqueuedBeforeSeen, live.enqueuedBeforeSeen) << live.key;
+            EXPECT_EQ(shown.acquiredAt, live.acquiredAt) << live.key;
+            EXPECT_EQ(shown.acquiredBeforeSeen, live.acquiredBeforeSeen) << live.key;
+        }
+    }
+    EXPECT_EQ(compared, 5);
+    // The holder of /locks/job acquired before the checkpoint: at its release of 1a.
+    const auto* holder = replayedLocks.at("/locks/job").holder();
+    ASSERT_TRUE(holder && holder->acquiredAt);
+    EXPECT_LT(*holder->acquiredAt, r.checkpoints.back().at);
 }
 
 TEST(HistoryReplayTest, NothingBeforeTheRecordingBegan) {
