@@ -97,16 +97,12 @@ private slots:
 
     void eachClusterShowsOnlyItsOwnLocksAndClosingOneLeavesTheOthers() {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        ClusterView* plain = window.addCluster(connectionOf(plainProfile()), "plain");
-        ClusterView* auth = window.addCluster(authConnection(), "auth");
-        ClusterView* tls = window.addCluster(connectionOf(tlsProfile()), "tls");
-        QCOMPARE(window.views(), QList<ClusterView*>({plain, auth, tls}));
+        openAllThree(window);
+        if (QTest::currentTestFailed())
+            return;
+        const QList<ClusterView*> open = window.views();
+        ClusterView *plain = open[0], *auth = open[1], *tls = open[2];
         QVERIFY(window.findChild<QListWidget*>("clusterList")->isVisible());
-        for (ClusterView* view : {plain, auth, tls})
-            QTRY_VERIFY_WITH_TIMEOUT(view->lockWatch() && view->lockWatch()->live(), 20000);
 
         const std::string plainLock = "/locks/plain-job", authLock = "/alice/locks/auth-job",
                           tlsLock = "/locks/tls-job";
@@ -150,14 +146,11 @@ private slots:
     // A hung cluster (its one member SIGSTOPped) is one problem naming it; the others go on.
     void aHungClusterIsNamedInTheProblemsAndTheTitle() {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        ClusterView* plain = window.addCluster(connectionOf(plainProfile()), "plain");
-        ClusterView* auth = window.addCluster(authConnection(), "auth");
-        ClusterView* tls = window.addCluster(connectionOf(tlsProfile()), "tls");
-        for (ClusterView* view : {plain, auth, tls})
-            QTRY_VERIFY_WITH_TIMEOUT(view->lockWatch() && view->lockWatch()->live(), 20000);
+        openAllThree(window);
+        if (QTest::currentTestFailed())
+            return;
+        const QList<ClusterView*> open = window.views();
+        ClusterView *plain = open[0], *auth = open[1], *tls = open[2];
         BadgeListener badge;
         QVERIFY(badge.connected); // run in a private session bus (with_keyring.sh)
         plain->workspace()->lockActions()->acquire("/locks/before", 30, false);
@@ -223,6 +216,18 @@ private slots:
     }
 
 private:
+    // Plain, auth and tls open in `window`, in that order, each watching its prefix.
+    void openAllThree(MainWindow& window) {
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QList<ClusterView*> open{window.addCluster(connectionOf(plainProfile()), "plain"),
+                                       window.addCluster(authConnection(), "auth"),
+                                       window.addCluster(connectionOf(tlsProfile()), "tls")};
+        QCOMPARE(window.views(), open);
+        for (ClusterView* view : open)
+            QTRY_VERIFY_WITH_TIMEOUT(view->lockWatch() && view->lockWatch()->live(), 20000);
+    }
     ConnectionProfile plainProfile() const {
         return {"plain", QString::fromStdString(plain_.cluster().endpoint(0)), {}, {}, {}, {},
                 false};
