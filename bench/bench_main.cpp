@@ -1,5 +1,6 @@
 // lockscope-bench: our lock figures beside etcd's floor, measured side by side in one run.
 #include "figures.h"
+#include "machine_speed.h"
 #include "process/local_cluster.h"
 
 #include <QApplication>
@@ -116,6 +117,8 @@ int main(int argc, char** argv) {
                       {10000, 10},
                       {{100000, 10}, {1000000, 1}},
                       1000000};
+    // The machine's own speed, before anything else runs and again at the end.
+    const double referenceBeforeMs = referenceLoopMs();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen"); // the GUI figures need no display
     const QApplication application(argc, argv);
@@ -217,6 +220,10 @@ int main(int argc, char** argv) {
         all.push_back(isolation.beside);
     }
 
+    const double referenceAfterMs = referenceLoopMs();
+    std::printf("machine: a reference loop took %.1f ms at the start and %.1f ms at the end (the "
+                "same work in every build: a higher figure is a slower or busier machine)\n",
+                referenceBeforeMs, referenceAfterMs);
     std::printf("%-44s %6s %9s %9s %9s\n", "figure", "n", "p50 ms", "p90 ms", "p99 ms");
     for (const auto& s : all)
         std::printf("%-44s %6zu %9.3f %9.3f %9.3f\n", s.name.c_str(), s.ms.size(), s.p(50), s.p(90),
@@ -449,7 +456,8 @@ int main(int argc, char** argv) {
 
     if (!jsonFile.empty()) {
         std::ofstream out(jsonFile);
-        out << "{\"figures\":[";
+        out << "{\"reference_loop_ms\":{\"start\":" << referenceBeforeMs
+            << ",\"end\":" << referenceAfterMs << "},\"figures\":[";
         for (std::size_t i = 0; i < all.size(); ++i)
             out << (i ? "," : "") << "{\"name\":\"" << all[i].name
                 << "\",\"n\":" << all[i].ms.size() << ",\"p50_ms\":" << all[i].p(50)
