@@ -47,9 +47,20 @@ void ProblemLogModel::add(ProblemKind kind, const QString& text, const QString& 
 }
 
 void ProblemLogModel::recover(const QString& condition, const QDateTime& at, const QString& note) {
+    if (!condition.isEmpty())
+        recoverWhere([&](const Problem& p) { return p.condition == condition; }, at, note);
+}
+
+void ProblemLogModel::recoverCluster(const QString& cluster, const QDateTime& at,
+                                     const QString& note) {
+    recoverWhere([&](const Problem& p) { return p.cluster == cluster; }, at, note);
+}
+
+void ProblemLogModel::recoverWhere(const std::function<bool(const Problem&)>& matches,
+                                   const QDateTime& at, const QString& note) {
     for (std::size_t row = 0; row < problems_.size(); ++row) {
         Problem& problem = problems_[row];
-        if (condition.isEmpty() || problem.condition != condition || problem.recovered.isValid())
+        if (problem.recovered.isValid() || !matches(problem))
             continue;
         problem.recovered = at;
         problem.recoveredNote = note;

@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 #include <QDateTime>
 #include <deque>
+#include <functional>
 
 namespace lockscope {
 
@@ -46,6 +47,9 @@ public:
     // `condition` cleared at `at`: its standing problems are marked recovered, with `note`.
     void recover(const QString& condition, const QDateTime& at = QDateTime::currentDateTime(),
                  const QString& note = {});
+    // Every problem of `cluster` that still stands is marked recovered at `at`, with `note`: the
+    // cluster was closed, so nothing will clear them now.
+    void recoverCluster(const QString& cluster, const QDateTime& at, const QString& note);
     // The Kind column's word for `kind`, translated.
     static QString kindText(ProblemKind kind);
     const Problem& problemAt(int row) const { return problems_[static_cast<std::size_t>(row)]; }
@@ -61,6 +65,9 @@ public:
     bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
 
 private:
+    void recoverWhere(const std::function<bool(const Problem&)>& matches, const QDateTime& at,
+                      const QString& note);
+
     std::deque<Problem> problems_;
     int capacity_;
 };

@@ -404,7 +404,8 @@ void ClusterView::endWorkspace() {
     emit workspaceChanged();
 }
 
-void ClusterView::setReadOnly(bool readOnly) {
+void ClusterView::setReadOnly(bool windowReadOnly) {
+    const bool readOnly = windowReadOnly || profileReadOnly_;
     labPage_->setEnabled(!readOnly);
     locksPage_->setReadOnly(readOnly);
 }

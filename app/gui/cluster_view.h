@@ -83,7 +83,9 @@ public:
 
     void setPrefix(const QString& prefix);
     void startLabDemoWhenConnected() { labDemo_ = true; }
-    void setReadOnly(bool readOnly);
+    // Writing actions hidden when the window says so or this cluster's profile does.
+    void setReadOnly(bool windowReadOnly);
+    void setProfileReadOnly(bool readOnly) { profileReadOnly_ = readOnly; }
     void setRecordingSettings(const RecordingSettings& settings);
     // The status bar shows this view's connection while it is the one shown.
     void setShown(bool shown);
@@ -168,6 +170,7 @@ private:
     QPointer<LockPrefixDialog> prefixDialog_;
 
     bool labDemo_ = false;
+    bool profileReadOnly_ = false;
     bool prefixGiven_ = false;  // setPrefix() before a connection: no question
     std::string broadAccepted_; // a prefix loaded anyway on this connection
     Origin origin_;

@@ -78,8 +78,8 @@ MainWindow::MainWindow(QWidget* parent)
     sidebar_->setWordWrap(true);
     sidebar_->setMinimumWidth(160);
     sidebar_->setSpacing(3);
-    auto* fleetItem = new QListWidgetItem(tr("Fleet overview"), sidebar_);
-    fleetItem->setFlags(fleetItem->flags() & ~Qt::ItemIsDragEnabled);
+    fleetItem_ = new QListWidgetItem(tr("Fleet overview"), sidebar_);
+    fleetItem_->setFlags(fleetItem_->flags() & ~Qt::ItemIsDragEnabled);
     connect(sidebar_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
         if (!item)
             return;
@@ -118,6 +118,8 @@ ClusterView* MainWindow::newView() {
                         recordingSettings_);
     view->setShown(false);
     view->setReadOnly(readOnly_);
+    QSettings settings; // the pages' column widths and the like, as last saved
+    view->restoreState(settings);
     stack_->addWidget(view);
     auto* item = new QListWidgetItem(sidebar_);
     item->setData(ViewRole, QVariant::fromValue(view));
@@ -161,6 +163,9 @@ void MainWindow::showView(ClusterView* view) {
     // The Lock menu holds the shown cluster's actions: their shortcuts work on every page of it.
     lockMenu_->clear();
     LockActionsBar* bar = view->locksPage()->lockActionsBar();
+    if (lockMenuBar_)
+        lockMenu_->removeEventFilter(lockMenuBar_);
+    lockMenuBar_ = bar;
     lockMenu_->addActions(bar->lockActions());
     disconnect(describesLockTarget_);
     describesLockTarget_ =
@@ -173,8 +178,14 @@ void MainWindow::showView(ClusterView* view) {
 void MainWindow::showFleet() {
     refreshFleet();
     stack_->setCurrentWidget(fleetPage_);
+    // No cluster is shown: the Lock menu's shortcuts must not reach one the user cannot see.
+    lockMenu_->clear();
     const QSignalBlocker quiet(sidebar_);
-    sidebar_->setCurrentRow(0);
+    sidebar_->setCurrentItem(fleetItem_);
+}
+
+bool MainWindow::fleetShown() const {
+    return stack_->currentWidget() == fleetPage_;
 }
 
 void MainWindow::createMenus() {
@@ -183,8 +194,14 @@ void MainWindow::createMenus() {
         fileMenu->addAction(tr("&Connect…"), this, &MainWindow::chooseConnection);
     connectAction->setObjectName("connectAction");
     connectAction->setShortcut(QKeySequence::Open);
-    QAction* closeAction =
-        fileMenu->addAction(tr("Clo&se this cluster"), this, [this] { closeCluster(current_); });
+    QAction* closeAction = fileMenu->addAction(tr("Clo&se this cluster"), this, [this] {
+        if (fleetShown()) // which one is not to be guessed
+            statusMessages_->show(tr("Open the cluster to close first: in the sidebar or the "
+                                     "fleet overview"),
+                                  10000);
+        else
+            closeCluster(current_);
+    });
     closeAction->setObjectName("closeClusterAction");
     closeAction->setShortcut(QKeySequence("Ctrl+W"));
     auto* exportAction = fileMenu->addAction(
@@ -193,14 +210,19 @@ void MainWindow::createMenus() {
     auto* openHistoryAction =
         fileMenu->addAction(tr("Open &history…"), this, &MainWindow::chooseHistory);
     openHistoryAction->setObjectName("openHistoryAction");
-    auto* clusterHistoryAction = fileMenu->addAction(tr("Open this cluster's histor&y"), this,
-                                                     [this] { current_->openClusterHistory(); });
+    auto* clusterHistoryAction =
+        fileMenu->addAction(tr("Open this cluster's histor&y"), this, [this] {
+            showView(current_);
+            current_->openClusterHistory();
+        });
     clusterHistoryAction->setObjectName("openClusterHistoryAction");
     auto* recordingAction =
         fileMenu->addAction(tr("&Recording settings…"), this, &MainWindow::editRecordingSettings);
     recordingAction->setObjectName("recordingSettingsAction");
-    auto* rewindAction = fileMenu->addAction(tr("Re&wind to revision…"), this,
-                                             [this] { current_->rewindToRevision(); });
+    auto* rewindAction = fileMenu->addAction(tr("Re&wind to revision…"), this, [this] {
+        showView(current_);
+        current_->rewindToRevision();
+    });
     rewindAction->setObjectName("rewindAction");
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -214,6 +236,7 @@ void MainWindow::createMenus() {
     readOnlyAction_ = viewMenu_->readOnlyAction();
     connect(readOnlyAction_, &QAction::toggled, this, &MainWindow::setReadOnly);
     connect(viewMenu_->fleetAction(), &QAction::triggered, this, &MainWindow::showFleet);
+    connect(viewMenu_, &ViewMenu::viewWanted, this, [this](ClusterView* view) { showView(view); });
 
     sandboxMenu_ = new SandboxMenu(menuBar());
     menuBar()->addMenu(sandboxMenu_);
@@ -317,7 +340,6 @@ void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     fitToScreen(*this); // saved on a larger screen, or by a version whose window could grow
-    current_->restoreState(settings);
 }
 
 void MainWindow::restoreOpenClusters() {
@@ -332,10 +354,13 @@ void MainWindow::restoreOpenClusters() {
             continue;
         QString error;
         std::optional<ConnectionOptions> connection;
+        bool readOnly = false;
         if (entry.startsWith("profile:")) {
             for (const ConnectionProfile& profile : profiles)
-                if (profile.name == what)
+                if (profile.name == what) {
                     connection = toConnectionOptions(profile, error);
+                    readOnly = profile.readOnly;
+                }
         } else {
             ConnectionOptions plain;
             plain.client.endpoints.clear();
@@ -349,14 +374,17 @@ void MainWindow::restoreOpenClusters() {
                                   10000);
             continue;
         }
-        addCluster(*connection, entry.startsWith("profile:") ? what : QString());
+        addCluster(*connection, entry.startsWith("profile:") ? what : QString(), readOnly);
         openNow << what;
     }
 }
 
-ClusterView* MainWindow::addCluster(const ConnectionOptions& connection, const QString& profile) {
+ClusterView* MainWindow::addCluster(const ConnectionOptions& connection, const QString& profile,
+                                    bool readOnly) {
     // The one view of a window not yet connected takes it.
     ClusterView* view = current_->workspace() || current_->isSandbox() ? newView() : current_;
+    view->setProfileReadOnly(readOnly);
+    view->setReadOnly(readOnly_);
     showView(view);
     view->openConnection(connection.client, connection.needsPassword, profile);
     refreshFleet();
@@ -369,6 +397,13 @@ void MainWindow::closeCluster(ClusterView* view) {
     view->endWorkspace();
     if (views().size() == 1)
         return; // one stays, not connected
+    // Its problems stay listed, as a record, but no longer stand: nothing will clear them now.
+    bool nameOpenElsewhere = false;
+    for (const ClusterView* other : views())
+        nameOpenElsewhere = nameOpenElsewhere || (other != view && other->name() == view->name());
+    if (!nameOpenElsewhere)
+        problems_->recoverCluster(view->name(), QDateTime::currentDateTime(),
+                                  tr("the cluster was closed"));
     for (int row = 0; row < sidebar_->count(); ++row)
         if (sidebar_->item(row)->data(ViewRole).value<ClusterView*>() == view)
             delete sidebar_->takeItem(row);
@@ -412,16 +447,21 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
     sandboxAfresh_ = true;
     view->showStarting(tr("Starting sandbox etcd…"));
     sandbox_ = new Sandbox(etcdProgram, members, this);
-    connect(sandbox_, &Sandbox::ready, view, [this, view](const QStringList& endpoints) {
+    // Its view may be closed before it is ready: it then opens in a view of its own.
+    const auto viewOf = [this, view = QPointer<ClusterView>(view)] {
+        return view ? view.data() : newView();
+    };
+    connect(sandbox_, &Sandbox::ready, this, [this, viewOf](const QStringList& endpoints) {
         etcd::ClientOptions options;
         options.endpoints.clear();
         for (const QString& endpoint : endpoints)
             options.endpoints.push_back(endpoint.toStdString());
-        view->connectTo(options, {}, true, std::exchange(sandboxAfresh_, false));
+        viewOf()->connectTo(options, {}, true, std::exchange(sandboxAfresh_, false));
         sandboxMenu_->setSandbox(sandbox_);
+        refreshFleet();
     });
-    connect(sandbox_, &Sandbox::failed, view,
-            [view](const QString& message) { view->showSandboxFailed(message); });
+    connect(sandbox_, &Sandbox::failed, this,
+            [viewOf](const QString& message) { viewOf()->showSandboxFailed(message); });
     sandbox_->start();
 }
 
@@ -509,8 +549,7 @@ void MainWindow::chooseConnection() {
     const auto options = toConnectionOptions(dialog.profile(), error);
     if (!options)
         return;
-    addCluster(*options, dialog.profile().name);
-    setReadOnly(dialog.profile().readOnly);
+    addCluster(*options, dialog.profile().name, dialog.profile().readOnly);
 }
 
 } // namespace lockscope

@@ -6,12 +6,14 @@
 #include "etcdclient/client_options.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QTimer>
 #include <chrono>
 #include <memory>
 
 class QAction;
 class QListWidget;
+class QListWidgetItem;
 class QMenu;
 class QStackedWidget;
 class QToolBar;
@@ -22,6 +24,7 @@ class ClusterView;
 class FleetModel;
 class FleetPage;
 class HelpMenu;
+class LockActionsBar;
 class LockWatch;
 class LockPrefixDialog;
 class ProblemList;
@@ -62,8 +65,10 @@ public:
     // without a password gets it from the keyring or the password dialog first; the current
     // connection stays until then (and stays if the dialog is cancelled).
     void openConnection(const ConnectionOptions& connection, const QString& profile = {});
-    // Opens one more cluster beside those open, and shows it (File ▸ Connect…).
-    ClusterView* addCluster(const ConnectionOptions& connection, const QString& profile = {});
+    // Opens one more cluster beside those open, and shows it (File ▸ Connect…). `readOnly`: the
+    // profile's, which hides the writing actions on this cluster whatever View ▸ Read-only says.
+    ClusterView* addCluster(const ConnectionOptions& connection, const QString& profile = {},
+                            bool readOnly = false);
     // Ends the shown cluster's connection (our locks there let go of) and closes its view; the
     // last one open stays, not connected.
     void closeCluster(ClusterView* view);
@@ -75,7 +80,7 @@ public:
     // Once connected, start the contention lab with a few workers and watch its locks: what a
     // new user sees first.
     void startLabDemoWhenConnected();
-    // Hides every action that writes to etcd, on every cluster.
+    // Hides every action that writes to etcd, on every cluster (View ▸ Read-only, --read-only).
     void setReadOnly(bool readOnly);
 
     // Watches the locks under `prefix` on the cluster shown and remembers it among the recent
@@ -88,6 +93,7 @@ public:
     QList<ClusterView*> views() const;
     void showView(ClusterView* view);
     void showFleet();
+    bool fleetShown() const;
     // The dialog asking for a lock prefix or warning of a broad one, while it is open.
     LockPrefixDialog* prefixDialog() const;
     // The taskbar's count of clusters with a problem standing.
@@ -132,6 +138,7 @@ private:
     FleetPage* fleetPage_;
     TaskbarBadge* badge_;
     QListWidget* sidebar_;
+    QListWidgetItem* fleetItem_;
     QStackedWidget* stack_;
     ClusterView* current_ = nullptr;
     QTimer fleetTimer_;
@@ -143,6 +150,7 @@ private:
     QAction* readOnlyAction_ = nullptr;
     QAction* presentationAction_ = nullptr;       // the shown cluster's stage's, in the View menu
     QMetaObject::Connection describesLockTarget_; // the Lock menu to the shown cluster's bar
+    QPointer<LockActionsBar> lockMenuBar_;        // whose actions the Lock menu holds
     bool readOnly_ = false;
 
     Sandbox* sandbox_ = nullptr;

@@ -25,20 +25,25 @@ ViewMenu::ViewMenu(ClusterView* pagesOf, QWidget* parent)
         show->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(page + 1)));
         pageGroup_->addAction(show);
         connect(show, &QAction::triggered, this, [this, page] {
-            if (view_)
-                view_->pages()->setCurrentIndex(page);
+            if (!view_)
+                return;
+            emit viewWanted(view_);
+            view_->pages()->setCurrentIndex(page);
         });
     }
     addSeparator();
     QAction* prefixAction = addAction(tr("Lock &prefix…"), this, [this] {
-        if (view_)
-            view_->prefixBar()->focusPrefix();
+        if (!view_)
+            return;
+        emit viewWanted(view_);
+        view_->prefixBar()->focusPrefix();
     });
     prefixAction->setObjectName("focusPrefixAction");
     prefixAction->setShortcut(QKeySequence("Ctrl+L"));
     QAction* filterAction = addAction(tr("&Filter locks…"), this, [this] {
         if (!view_)
             return;
+        emit viewWanted(view_);
         view_->pages()->setCurrentWidget(view_->locksPage());
         view_->locksPage()->focusLockFilter();
     });

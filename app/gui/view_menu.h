@@ -22,6 +22,10 @@ public:
     QAction* readOnlyAction() const { return readOnly_; }
     QAction* fleetAction() const { return fleet_; }
 
+signals:
+    // An entry acts on `view`, which the window shows first (it may be showing the fleet).
+    void viewWanted(ClusterView* view);
+
 private:
     QPointer<ClusterView> view_;
     QActionGroup* pageGroup_;

@@ -2665,6 +2665,14 @@ split brains found: %9 overlapping pairs of holds, from %10 holders that held on
             <numerusform>（%n 个集群有问题）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Open the cluster to close first: in the sidebar or the fleet overview</source>
+        <translation>请先打开要关闭的集群：在侧栏或集群总览中</translation>
+    </message>
+    <message>
+        <source>the cluster was closed</source>
+        <translation>该集群已关闭</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::MetricsPage</name>

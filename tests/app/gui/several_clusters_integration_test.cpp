@@ -13,6 +13,7 @@
 #include "app/core/problem_log_model.h"
 #include "app/core/workspace.h"
 #include "app/gui/cluster_view.h"
+#include "app/gui/lock_actions_bar.h"
 #include "app/gui/main_window.h"
 #include "app/gui/recent_prefixes.h"
 #include "main_window_probes.h"
@@ -25,6 +26,7 @@
 #include <QApplication>
 #include <QDBusConnection>
 #include <QListWidget>
+#include <QMenu>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
@@ -130,6 +132,12 @@ private slots:
                           fleet->visualRect(fleet->model()->index(tlsRow, 0)).center());
         QCOMPARE(window.currentView(), tls);
         QCOMPARE(window.lockWatch(), tls->lockWatch());
+        // The Lock menu acts on the cluster shown: none while the fleet is.
+        auto* lockMenu = window.findChild<QMenu*>("lockMenu");
+        QCOMPARE(lockMenu->actions(), tls->locksPage()->lockActionsBar()->lockActions());
+        window.showFleet();
+        QVERIFY(lockMenu->actions().isEmpty());
+        window.showView(tls);
 
         // Closing the auth cluster lets go of our lock there; the others keep theirs.
         window.closeCluster(auth);
@@ -175,6 +183,12 @@ private slots:
             for (ClusterView* healthy : {plain, auth})
                 QVERIFY2(!sidebarText(window, healthy).contains("problem"),
                          qPrintable(sidebarText(window, healthy)));
+            // Closed while hung: its problems stay listed but no longer stand or count.
+            window.closeCluster(tls);
+            QVERIFY(!problemShownOn(window, "tls"));
+            QTRY_COMPARE_WITH_TIMEOUT(badge.count, qint64(0), 5000);
+            QVERIFY2(!window.windowTitle().contains("with problems"),
+                     qPrintable(window.windowTitle()));
         }
     }
 
