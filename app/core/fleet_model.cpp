@@ -57,7 +57,7 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const {
     const FleetRow& row = rowAt(index.row());
     if (role == IdRole)
         return QVariant::fromValue(row.id);
-    if (role == Qt::TextAlignmentRole && index.column() >= Locks)
+    if (role == Qt::TextAlignmentRole && (index.column() >= Locks || index.column() == Problems))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
