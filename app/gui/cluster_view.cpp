@@ -174,17 +174,19 @@ void ClusterView::setShown(bool shown) {
         connectionStatus_->setVisible(shown);
 }
 
+// A condition is this view's own: another cluster's outage does not clear this one's.
+QString ClusterView::ownCondition(const QString& condition) const {
+    return condition.isEmpty() ? condition : QString::number(quintptr(this)) + ':' + condition;
+}
+
 void ClusterView::addProblem(ProblemKind kind, const QString& message, const QString& detail,
                              const QString& condition) {
-    // A condition is this view's own: another cluster's outage does not clear this one's.
-    const QString own =
-        condition.isEmpty() ? condition : QString::number(quintptr(this)) + ':' + condition;
-    shared_.problems->add(kind, message, detail, QDateTime::currentDateTime(), own, name());
+    shared_.problems->add(kind, message, detail, QDateTime::currentDateTime(),
+                          ownCondition(condition), name());
 }
 
 void ClusterView::recoverProblem(const QString& condition, const QString& note) {
-    shared_.problems->recover(QString::number(quintptr(this)) + ':' + condition,
-                              QDateTime::currentDateTime(), note);
+    shared_.problems->recover(ownCondition(condition), QDateTime::currentDateTime(), note);
 }
 
 void ClusterView::connectTo(const etcd::ClientOptions& options, const QString& profile,

@@ -133,6 +133,7 @@ private:
     void addProblem(ProblemKind kind, const QString& message, const QString& detail = {},
                     const QString& condition = {});
     void recoverProblem(const QString& condition, const QString& note = {});
+    QString ownCondition(const QString& condition) const;
     void recordWatch(const etcd::ClientOptions& options, bool afresh);
     void askRevisionToRewindTo(const etcd::Result<KeptRevisions>& kept);
     void showLiveness(bool live, const QString& why);

@@ -40,7 +40,6 @@ void ConnectionStatus::setVisible(bool visible) {
 
 void ConnectionStatus::setState(const QString& text, const QString& color) {
     stateText_ = text;
-    stateColor_ = color;
     connection_->setText(QStringLiteral("<span style='color:%1'>●</span> %2").arg(color, text));
 }
 

@@ -27,7 +27,6 @@ public:
     void setState(const QString& text, const QString& color);
     // The state last set, for a summary of the cluster elsewhere.
     const QString& stateText() const { return stateText_; }
-    const QString& stateColor() const { return stateColor_; }
     // Where the connection goes, before any answer; returns it as shown ("sandbox 127.0.0.1:…").
     QString setPlace(const QString& origin, const QString& endpoints);
     // An answered status, with the leader named from `memberNames` when known.
@@ -39,7 +38,6 @@ public:
 private:
     QWidget* labels_; // in the bar, holding the labels below
     QString stateText_;
-    QString stateColor_;
     QLabel* connection_;
     ElidedLabel* endpoint_; // many endpoints make a long line
     QLabel* leader_;

@@ -142,17 +142,23 @@ QList<ClusterView*> MainWindow::views() const {
     return open;
 }
 
+QListWidgetItem* MainWindow::itemOf(const ClusterView* view) const {
+    for (int row = 0; row < sidebar_->count(); ++row)
+        if (sidebar_->item(row)->data(ViewRole).value<ClusterView*>() == view)
+            return sidebar_->item(row);
+    return nullptr;
+}
+
 void MainWindow::showView(ClusterView* view) {
     if (current_ && current_ != view)
         current_->setShown(false);
     current_ = view;
     view->setShown(true);
     stack_->setCurrentWidget(view);
-    for (int row = 0; row < sidebar_->count(); ++row)
-        if (sidebar_->item(row)->data(ViewRole).value<ClusterView*>() == view) {
-            const QSignalBlocker quiet(sidebar_);
-            sidebar_->setCurrentRow(row);
-        }
+    {
+        const QSignalBlocker quiet(sidebar_);
+        sidebar_->setCurrentItem(itemOf(view));
+    }
     if (!lockMenu_)
         return; // the menus are made after the first view
     viewMenu_->showView(view);
@@ -404,9 +410,7 @@ void MainWindow::closeCluster(ClusterView* view) {
     if (!nameOpenElsewhere)
         problems_->recoverCluster(view->name(), QDateTime::currentDateTime(),
                                   tr("the cluster was closed"));
-    for (int row = 0; row < sidebar_->count(); ++row)
-        if (sidebar_->item(row)->data(ViewRole).value<ClusterView*>() == view)
-            delete sidebar_->takeItem(row);
+    delete itemOf(view);
     if (view == current_)
         showView(views().first());
     view->deleteLater();
@@ -466,6 +470,10 @@ void MainWindow::startSandbox(const QString& etcdProgram, int members) {
 }
 
 void MainWindow::refreshFleet() {
+    // Each summary walks its cluster's locks: not while neither the sidebar (hidden with one
+    // cluster) nor the fleet overview shows them. showFleet refreshes first.
+    if (sidebar_->isHidden() && !fleetShown())
+        return;
     std::vector<FleetRow> rows;
     for (int row = 0; row < sidebar_->count(); ++row) {
         QListWidgetItem* item = sidebar_->item(row);

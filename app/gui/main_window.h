@@ -96,8 +96,6 @@ public:
     bool fleetShown() const;
     // The dialog asking for a lock prefix or warning of a broad one, while it is open.
     LockPrefixDialog* prefixDialog() const;
-    // The taskbar's count of clusters with a problem standing.
-    const TaskbarBadge& taskbarBadge() const { return *badge_; }
     // The shown cluster's connection (null when there is none).
     Workspace* workspace() const;
     LockWatch* lockWatch() const;
@@ -118,6 +116,8 @@ protected:
 
 private:
     ClusterView* newView();
+    // The sidebar's entry of `view`.
+    QListWidgetItem* itemOf(const ClusterView* view) const;
     void createMenus();
     void chooseConnection();
     // File ▸ Open history…: a recording, replayed in a window of its own.

@@ -17,7 +17,6 @@ public:
 
     // Sent when it changes.
     void setCount(int count);
-    int count() const { return count_; }
 
 private:
     int count_ = 0;
