@@ -157,7 +157,7 @@ void readEtcdHistory(etcd::Client& client, const std::string& prefix, int64_t fr
         reading->table.load(kvs, from, timeOf(from));
         etcd::LockMonitorState state;
         state.locks = reading->table.locks();
-        reading->history.checkpoints.push_back({from, timeOf(from), "etcd", historyKeysOf(state)});
+        reading->history.checkpoints.push_back({from, timeOf(from), "etcd", historyKeysOf(state.locks)});
         watchFrom(reading, prefix);
     });
 }

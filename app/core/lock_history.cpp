@@ -2,9 +2,9 @@
 
 namespace lockscope {
 
-std::vector<HistoryKey> historyKeysOf(const etcd::LockMonitorState& state) {
+std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks) {
     std::vector<HistoryKey> keys;
-    for (const auto& [name, queue] : state.locks) {
+    for (const auto& [name, queue] : locks) {
         const std::size_t holders = queue.holderCount();
         for (std::size_t i = 0; i < queue.keys.size(); ++i) {
             const etcd::LockKey& key = queue.keys[i];

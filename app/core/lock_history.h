@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -47,7 +48,7 @@ struct HistoryCheckpoint {
 // One lock event or gap, in the order recorded.
 using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap>;
 
-// Every key of `state`, as a checkpoint holds them.
-std::vector<HistoryKey> historyKeysOf(const etcd::LockMonitorState& state);
+// Every key of `locks`, as a checkpoint holds them.
+std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks);
 
 } // namespace lockscope

@@ -40,11 +40,12 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
     if (checkpoint) {
         // On the client's thread, between its callbacks: the state holds exactly the events
         // handed on so far.
-        const etcd::LockMonitorState current = monitor.state();
-        state = HistoryCheckpoint{current.revision, now, checkpoint, historyKeysOf(current)};
+        monitor.readLocks([&](int64_t revision, const auto& locks) {
+            state = HistoryCheckpoint{revision, now, checkpoint, historyKeysOf(locks)};
+        });
         checkpointedAt_ = steadyNow;
         if (gap && gap->revision == 0)
-            gap->revision = current.revision;
+            gap->revision = state->revision;
     }
     if (!gap && !state && events.empty())
         return;

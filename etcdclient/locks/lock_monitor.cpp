@@ -116,6 +116,12 @@ LockMonitorState LockMonitor::state() const {
     return state;
 }
 
+void LockMonitor::readLocks(
+    const std::function<void(int64_t, const std::map<std::string, LockQueue>&)>& read) const {
+    std::lock_guard lock(mutex_);
+    read(table_.revision(), table_.locks());
+}
+
 LockChanges LockMonitor::update(LockMonitorState& state) const {
     std::lock_guard lock(mutex_);
     return copyChanges(state, std::numeric_limits<std::size_t>::max());

@@ -143,9 +143,7 @@ struct Recorded {
     }
     void checkpoint(const LockTable& table, int64_t revision,
                     std::chrono::system_clock::time_point at) {
-        LockMonitorState state;
-        state.locks = table.locks();
-        checkpoints.push_back({revision, at, "resync", lockscope::historyKeysOf(state)});
+        checkpoints.push_back({revision, at, "resync", lockscope::historyKeysOf(table.locks())});
         replayable = true;
     }
     void verify(const LockTable& table, int64_t revision) const {

@@ -79,9 +79,7 @@ public:
     }
 
     void checkpoint(const std::string& reason) {
-        etcd::LockMonitorState state;
-        state.locks = live_.locks();
-        checkpoints.push_back({revision_, at(), reason, historyKeysOf(state)});
+        checkpoints.push_back({revision_, at(), reason, historyKeysOf(live_.locks())});
     }
 
     int64_t revision() const { return revision_; }
