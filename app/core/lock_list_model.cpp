@@ -20,40 +20,58 @@ LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
                                         const etcd::LockMonitorState& state) {
     Row row;
     row.id = queue.name;
-    row.name = displayKeyText(queue.name);
-    const etcd::QueueKind kind = queue.kind();
-    const bool election = kind == etcd::QueueKind::Election;
-    const int holders = static_cast<int>(queue.holderCount());
-    row.kind = kind;
+    row.kind = queue.kind();
     row.waitersVisible = queue.waitersVisible();
+    const int holders = static_cast<int>(queue.holderCount());
     if (const etcd::LockKey* holder = queue.holder()) {
-        row.holder = displayKeyText(holder->key);
-        row.holderToolTip =
-            election
-                ? tr("Leader %1, proposing %2").arg(row.holder, displayValueText(holder->value))
-            : holders > 1
-                ? tr("%1 readers share the lock; the first is %2").arg(holders).arg(row.holder)
-                : row.holder;
+        row.hasHolder = true;
+        row.holderKeyUnderName = holder->key.starts_with(queue.name);
+        row.holderKey =
+            row.holderKeyUnderName ? holder->key.substr(queue.name.size()) : holder->key;
+        if (row.kind == etcd::QueueKind::Election)
+            row.holderValue = holder->value;
+        row.holders = holders;
         row.holderLease = holder->lease;
     }
     row.waiters = static_cast<int>(queue.keys.size()) - holders;
-    if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end()) {
-        QStringList words, details;
-        for (const etcd::Anomaly& anomaly : found->second) {
-            const QString word = anomalyWord(anomaly.kind);
-            if (!words.contains(word))
-                words << word;
-            details << tr("%1: %2: %3")
-                           .arg(word, displayKeyText(anomaly.key),
-                                QString::fromStdString(anomaly.detail));
-        }
-        row.anomalyBadge = words.size() == 1
-                               ? tr("⚠ %1").arg(words.front())
-                               : tr("⚠ %1 +%2").arg(words.front()).arg(words.size() - 1);
-        row.anomalyDetails = details.join('\n');
-        row.anomalyCount = static_cast<int>(details.size());
-    }
+    if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end())
+        row.anomalies = found->second;
     return row;
+}
+
+QString LockListModel::holderText(const Row& row) {
+    if (!row.hasHolder)
+        return {};
+    return displayKeyText(row.holderKeyUnderName ? row.id + row.holderKey : row.holderKey);
+}
+
+QString LockListModel::holderToolTip(const Row& row) {
+    const QString holder = holderText(row);
+    return row.kind == etcd::QueueKind::Election && row.hasHolder
+               ? tr("Leader %1, proposing %2").arg(holder, displayValueText(row.holderValue))
+           : row.holders > 1
+               ? tr("%1 readers share the lock; the first is %2").arg(row.holders).arg(holder)
+               : holder;
+}
+
+QString LockListModel::anomalyBadge(const Row& row) {
+    QStringList words;
+    for (const etcd::Anomaly& anomaly : row.anomalies)
+        if (const QString word = anomalyWord(anomaly.kind); !words.contains(word))
+            words << word;
+    if (words.isEmpty())
+        return {};
+    return words.size() == 1 ? tr("⚠ %1").arg(words.front())
+                             : tr("⚠ %1 +%2").arg(words.front()).arg(words.size() - 1);
+}
+
+QString LockListModel::anomalyDetails(const Row& row) {
+    QStringList details;
+    for (const etcd::Anomaly& anomaly : row.anomalies)
+        details << tr("%1: %2: %3")
+                       .arg(anomalyWord(anomaly.kind), displayKeyText(anomaly.key),
+                            QString::fromStdString(anomaly.detail));
+    return details.join('\n');
 }
 
 QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
@@ -83,7 +101,7 @@ double LockListModel::sortNumberAt(int row, int column) const {
         return std::chrono::duration<double>(ttl->ttl.fetchedAt.time_since_epoch()).count() +
                static_cast<double>(ttl->ttl.ttlSeconds);
     }
-    case Anomalies: return r.anomalyCount;
+    case Anomalies: return static_cast<double>(r.anomalies.size());
     }
     return 0;
 }
@@ -91,9 +109,9 @@ double LockListModel::sortNumberAt(int row, int column) const {
 QString LockListModel::sortTextAt(int row, int column) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
-    case Name: return r.name;
+    case Name: return displayKeyText(r.id);
     case Kind: return kindText(r);
-    case Holder: return r.holder;
+    case Holder: return holderText(r);
     case Ours:
         if (const OwnMark* own = ownMarkOf(r))
             return own->label;
@@ -113,8 +131,8 @@ const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
     return own == own_.constEnd() ? nullptr : &*own;
 }
 
-const QString& LockListModel::nameAt(int row) const {
-    return rows_[static_cast<std::size_t>(row)]->name;
+QString LockListModel::nameAt(int row) const {
+    return displayKeyText(rows_[static_cast<std::size_t>(row)]->id);
 }
 
 QString LockListModel::kindText(const Row& row) {
@@ -124,7 +142,6 @@ QString LockListModel::kindText(const Row& row) {
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
     Row row;
     row.id = name;
-    row.name = displayKeyText(name);
     row.inEtcd = false;
     return row;
 }
@@ -335,7 +352,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
         return picked_.count(row.id) > 0;
     switch (index.column()) {
     case Name:
-        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(row.name) : QVariant();
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(displayKeyText(row.id))
+                                                                  : QVariant();
     case Kind:
         if (!row.inEtcd)
             return {};
@@ -343,8 +361,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
                : role == Qt::ToolTipRole ? QVariant(recipeDescription(row.kind))
                                          : QVariant();
     case Holder:
-        return role == Qt::DisplayRole   ? QVariant(row.holder)
-               : role == Qt::ToolTipRole ? QVariant(row.holderToolTip)
+        return role == Qt::DisplayRole   ? QVariant(holderText(row))
+               : role == Qt::ToolTipRole ? QVariant(holderToolTip(row))
                                          : QVariant();
     case Waiters:
         if (!row.waitersVisible && row.inEtcd) // unknown, which is not 0
@@ -361,10 +379,9 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     }
     case Anomalies:
         if (role == Qt::DisplayRole)
-            return row.anomalyBadge;
-        return role == Qt::ToolTipRole && !row.anomalyDetails.isEmpty()
-                   ? QVariant(row.anomalyDetails)
-                   : QVariant();
+            return anomalyBadge(row);
+        return role == Qt::ToolTipRole && !row.anomalies.empty() ? QVariant(anomalyDetails(row))
+                                                                 : QVariant();
     case Ours: {
         const OwnMark* own = ownMarkOf(row);
         if (!own)

@@ -53,7 +53,7 @@ public:
     // -1 when no such lock is listed.
     int rowOfLock(const std::string& name) const;
     // The Name column's text of a row (in range).
-    const QString& nameAt(int row) const;
+    QString nameAt(int row) const;
     // Whether `column` sorts by a number (Waiters, Ttl, Anomalies) rather than by its text, and
     // that number for a row (in range), for LockListProxy. A TTL sorts by when the lease runs
     // out, which the countdown does not change: the expired by when they expired, a lease gone
@@ -73,21 +73,25 @@ signals:
     void rowsExpected(std::size_t rows);
 
 private:
+    // Values, not texts: a row's texts are made when shown. A million rows that each held their
+    // name's and holder's texts held 230 MB more; the name's text is the proxy's, for its filter.
     struct Row {
         std::string id; // the lock's name
-        QString name;
+        // The holder's key after the lock's name ("/694d…" of a mutex's key, empty for a
+        // single-key lock) when it begins with the name, as all do; else the whole key.
+        std::string holderKey;
+        std::string holderValue;              // an election's leader's proposal
+        std::vector<etcd::Anomaly> anomalies; // of its keys
+        std::optional<int64_t> holderLease;   // none without a holder; its TTL is in leases_
+        int holders = 0; // how many share the lock (an RWMutex's leading readers)
+        int waiters = 0;
         // The recipe, as a value: its word and description are the same for every row of a
         // kind, and a copy of each per row was 350 bytes of a million-row list's every row.
         etcd::QueueKind kind = etcd::QueueKind::Mutex; // none for a keyless row (inEtcd)
-        QString holder;
-        QString holderToolTip;
-        std::optional<int64_t> holderLease; // none without a holder; its TTL is in leases_
-        int waiters = 0;
+        bool hasHolder = false;
+        bool holderKeyUnderName = false;
         bool waitersVisible = true; // false: a single-key lock, whose waiters hold no key
-        QString anomalyBadge;       // "⚠ no lease +1": the first kind in a word, how many more
-        QString anomalyDetails;     // one line per anomaly
-        int anomalyCount = 0;
-        bool inEtcd = true; // false: a lock of ours with no key now
+        bool inEtcd = true;         // false: a lock of ours with no key now
         bool operator==(const Row&) const = default;
     };
 
@@ -95,6 +99,13 @@ private:
     static Row keylessRow(const std::string& name);
     // The Kind column's text: the recipe's word, none for a keyless row.
     static QString kindText(const Row& row);
+    // The Holder column's text and tooltip; empty without a holder.
+    static QString holderText(const Row& row);
+    static QString holderToolTip(const Row& row);
+    // The Anomalies column's badge ("⚠ no lease +1": the first kind in a word, how many more)
+    // and tooltip (one line per anomaly); empty without anomalies.
+    static QString anomalyBadge(const Row& row);
+    static QString anomalyDetails(const Row& row);
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
     std::optional<LeaseCountdown> holderTtl(const Row& row) const;

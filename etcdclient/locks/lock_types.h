@@ -93,6 +93,7 @@ struct Anomaly {
     std::string key;
     AnomalyKind kind;
     std::string detail;
+    bool operator==(const Anomaly&) const = default;
 };
 // By lock name, in key order within a lock; a lock without any is absent.
 using AnomaliesByLock = std::map<std::string, std::vector<Anomaly>>;
