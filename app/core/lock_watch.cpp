@@ -188,8 +188,7 @@ bool LockWatch::drain() {
 void LockWatch::noteOutage() {
     if (state_.live == std::exchange(monitorLive_, state_.live))
         return;
-    // Only on a change: the monitor's lock is taken, briefly, and it has just let go of it.
-    outage_ = monitor_->outage();
+    outage_ = state_.outage;
     if (!outage_)
         return;
     const QDateTime since = dateTime(outage_->since);

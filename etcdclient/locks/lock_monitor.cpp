@@ -147,6 +147,7 @@ LockChanges LockMonitor::copyChanges(LockMonitorState& state, std::size_t maxLoc
     state.live = live_;
     state.status = status_;
     state.failures = failures_;
+    state.outage = outage_;
     state.listedKeys = listedKeys_;
     state.listingKeys = listingKeys_;
     state.lockCount = table_.locks().size();

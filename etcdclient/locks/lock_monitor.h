@@ -35,15 +35,7 @@ public:
     // Silent this long, the watch is not live: two questions went unanswered for a second.
     static constexpr std::chrono::milliseconds staleAfter{2000};
 
-    // A time the view was not live after it had been: from the last word heard from etcd (what
-    // was shown was current until then) to the end of the re-read that made it live again.
-    struct Outage {
-        std::chrono::system_clock::time_point since;
-        std::string reason; // why the view stopped being live
-        std::optional<std::chrono::system_clock::time_point> until; // once re-read
-        int64_t revision = 0;                                       // re-read at, once over
-        uint64_t number = 0; // 1 for this monitor's first outage
-    };
+    using Outage = WatchOutage;
     struct Options {
         std::string prefix;
         int64_t pageSize = 5000;

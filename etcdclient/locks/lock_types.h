@@ -151,6 +151,16 @@ struct LeaseTtl {
     double remainingAt(std::chrono::steady_clock::time_point now) const;
 };
 
+// A time a LockMonitor's view was not live after it had been: from the last word heard from etcd
+// (what was shown was current until then) to the end of the re-read that made it live again.
+struct WatchOutage {
+    std::chrono::system_clock::time_point since;
+    std::string reason; // why the view stopped being live
+    std::optional<std::chrono::system_clock::time_point> until; // once re-read
+    int64_t revision = 0;                                       // re-read at, once over
+    uint64_t number = 0; // 1 for this monitor's first outage
+};
+
 struct LockMonitorState {
     int64_t revision = 0;
     std::map<std::string, LockQueue> locks;
@@ -159,6 +169,10 @@ struct LockMonitorState {
     bool live = false;  // the snapshot is loaded and the watch is running
     std::string status; // why it is not live, when it is not
     int failures = 0;   // lists or watches failed since the view was last live
+    // The outage going on, or the last one; none before the first. Here so that a GUI thread
+    // never waits for the monitor's lock to learn it: a checkpoint of a million keys holds that
+    // lock for hundreds of ms just as the view first goes live.
+    std::optional<WatchOutage> outage;
     // A listing in progress: keys read so far, of how many (0 of 0 when none).
     int64_t listedKeys = 0;
     int64_t listingKeys = 0;
