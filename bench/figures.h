@@ -53,6 +53,7 @@ struct LoadFigure {
     MonitorShape shape;
     double seconds;
     double residentMb; // growth of the process's resident set while loading
+    double heapMb;     // growth of the heap in use (heapInUseMb): what the monitor holds
 };
 // A LockMonitor loading a prefix of `keys` lock keys, each figure on a fresh prefix.
 std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& scale);
@@ -88,6 +89,7 @@ struct LargeWindowFigure {
     MonitorShape shape;
     WindowLoad load;
     double residentMb; // growth of the resident set while loading
+    double heapMb;     // growth of the heap in use: what the window (its monitor too) holds
     Samples filter;    // each step of typing a name into the filter box, then clearing it
 };
 // LockScope's main window on each of `scale.largeWindowShapes` (lock keys held by real leases),

@@ -24,14 +24,16 @@ LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOpt
                                std::to_string(shape.keysPerLock) + "/";
     const std::string label =
         std::to_string(shape.locks) + " locks x " + std::to_string(shape.keysPerLock);
-    LargeWindowFigure figure{shape, {}, 0, {"window: filter " + label, {}}};
+    LargeWindowFigure figure{shape, {}, 0, 0, {"window: filter " + label, {}}};
     {
         const SessionLeases sessions(client, shape.keysPerLock, 600);
         fillLockKeys(client, prefix, shape, sessions.ids());
         const double residentBefore = residentMb();
+        const double heapBefore = heapInUseMb();
         MainWindow window;
         figure.load = loadWindow(window, options, prefix, shape.locks, std::chrono::seconds(300));
         figure.residentMb = residentMb() - residentBefore;
+        figure.heapMb = heapInUseMb() - heapBefore;
         // A name typed into the filter box letter by letter, then cleared, each step with the
         // repaint it causes.
         auto* filter = window.findChild<QLineEdit*>("lockFilter");

@@ -14,6 +14,7 @@ std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& sc
                                    std::to_string(shape.keysPerLock) + "/";
         fillLockKeys(client, prefix, shape);
         const double before = residentMb();
+        const double heapBefore = heapInUseMb();
         const auto start = std::chrono::steady_clock::now();
         etcd::LockMonitor::Options options;
         options.prefix = prefix;
@@ -23,7 +24,7 @@ std::vector<LoadFigure> measureMonitorLoad(etcd::Client& client, const Scale& sc
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        out.push_back({shape, seconds, residentMb() - before});
+        out.push_back({shape, seconds, residentMb() - before, heapInUseMb() - heapBefore});
         monitor.reset();
         clearPrefix(client, prefix);
     }

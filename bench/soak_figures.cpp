@@ -11,7 +11,6 @@
 
 #include <cstdio>
 #include <ctime>
-#include <malloc.h>
 
 namespace lockscope::bench {
 
@@ -23,20 +22,6 @@ constexpr std::chrono::seconds sampleEvery{10};
 // Caches, pools and the day of graphs' first columns fill in the first minutes: the slope is
 // taken after them (or after the first third of a shorter run).
 constexpr double settledMinutes = 5;
-
-// What malloc has handed out and not taken back, its arenas' and the large blocks it maps
-// apart: beside the resident set, it tells growth of the heap from memory malloc keeps without
-// using (fragmentation, per-thread arenas).
-double heapInUseMb() {
-    const auto info = mallinfo2();
-    return static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
-}
-
-// What malloc's arenas hold free: growing while the bytes in use stay flat, it is
-// fragmentation (freed chunks between live ones), not a structure that grows.
-double heapFreeMb() {
-    return static_cast<double>(mallinfo2().fordblks) / (1024.0 * 1024.0);
-}
 
 // What malloc holds for each byte of points a graph counts (LatencyPlot::memoryBytes): a
 // series keeps its points in deques, whose blocks, their map and malloc's header on each block
