@@ -4,12 +4,14 @@
 #include "etcdclient/tls_files.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
 #include <QSslCertificate>
 #include <QSslKey>
+#include <map>
 
 namespace lockscope {
 
@@ -25,20 +27,26 @@ QSslKey readKey(const QByteArray& pem) {
     return {};
 }
 
-// One for every cluster's scraper: each QNetworkAccessManager runs a thread of its own, which
-// would be one more thread for each cluster open. Scrapers live on the GUI thread, as it does.
-QNetworkAccessManager* sharedNetworkAccess() {
-    static QPointer<QNetworkAccessManager> shared;
-    if (!shared)
-        shared = new QNetworkAccessManager(QCoreApplication::instance());
-    return shared;
+// One for the scrapers of every cluster that trusts the same CAs with the same client
+// certificate: each QNetworkAccessManager runs a thread of its own, one more for each cluster
+// open, yet a manager reuses its connection to a host and port whatever TLS configuration a
+// request carries, so clusters with other certificates must not share one. Scrapers live on
+// the GUI thread, as the managers do.
+QNetworkAccessManager* networkAccessFor(const QSslConfiguration& tls) {
+    static std::map<QByteArray, QPointer<QNetworkAccessManager>> managers;
+    QByteArray identity = tls.localCertificate().digest(QCryptographicHash::Sha256);
+    for (const QSslCertificate& ca : tls.caCertificates())
+        identity += ca.digest(QCryptographicHash::Sha256);
+    QPointer<QNetworkAccessManager>& manager = managers[identity];
+    if (!manager)
+        manager = new QNetworkAccessManager(QCoreApplication::instance());
+    return manager;
 }
 
 } // namespace
 
 MetricsScraper::MetricsScraper(const etcd::ClientOptions& options, QObject* parent)
     : QObject(parent)
-    , network_(sharedNetworkAccess())
     , tls_(QSslConfiguration::defaultConfiguration())
     , timeout_(options.commandTimeout) {
     const bool tlsFiles = !options.caFile.empty() || !options.certFile.empty();
@@ -69,6 +77,7 @@ MetricsScraper::MetricsScraper(const etcd::ClientOptions& options, QObject* pare
             tls_.setPrivateKey(readKey(QByteArray::fromStdString(files->keyPem)));
         }
     }
+    network_ = networkAccessFor(tls_);
     connect(&timer_, &QTimer::timeout, this, &MetricsScraper::scrapeAll);
 }
 

@@ -42,7 +42,7 @@ private:
     void scrapeAll();
     void finish(int member, QNetworkReply* reply);
 
-    QNetworkAccessManager* network_;
+    QNetworkAccessManager* network_ = nullptr; // shared (networkAccessFor)
     QSslConfiguration tls_;
     QString tlsProblem_; // the TLS files could not be read: said instead of scraping
     std::vector<QUrl> urls_;

@@ -3,6 +3,7 @@
 // expiry, and says why a member cannot be read. Screenshots go where main_window_probes.h says.
 #include "app/core/workspace.h"
 #include "app/gui/metrics_page.h"
+#include "app/gui/metrics_scraper.h"
 #include "etcdclient/blocking.h"
 #include "main_window_probes.h"
 #include "support/local_etcd.h"
@@ -11,6 +12,7 @@
 #include "widgets/latency_plot.h"
 
 #include <QLabel>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTcpServer>
 #include <QTest>
@@ -114,6 +116,32 @@ private slots:
         page.setWorkspace(&workspace);
         QTRY_VERIFY_WITH_TIMEOUT(everyMemberRead(page), 15000);
         QCOMPARE(cell(page, 0, MetricsPage::RoleColumn), QString("leader"));
+    }
+
+    // Qt reuses a connection to a host and port whatever TLS configuration a request carries:
+    // two clusters of one window sharing a network manager, one of them without the client
+    // certificate etcd asks for, would have been answered on the other's connection.
+    void aScraperWithoutTheClientCertificateIsNotAnsweredOnAnothersConnection() {
+        test::TestCertificates certificates;
+        QVERIFY2(certificates.error().empty(), certificates.error().c_str());
+        test::LocalEtcd etcd;
+        QVERIFY2(etcd.start(1, certificates.clusterTls()), etcd.error().c_str());
+        const etcd::ClientOptions withCertificate = etcd.cluster().clientOptions();
+        MetricsScraper first(withCertificate);
+        QSignalSpy firstRead(&first, &MetricsScraper::scraped);
+        first.start(ScrapeMs);
+        QTRY_VERIFY_WITH_TIMEOUT(firstRead.count() > 0, 15000);
+
+        etcd::ClientOptions caOnly = withCertificate;
+        caOnly.certFile.clear();
+        caOnly.keyFile.clear();
+        MetricsScraper second(caOnly);
+        QSignalSpy secondRead(&second, &MetricsScraper::scraped);
+        QSignalSpy secondFailed(&second, &MetricsScraper::failed);
+        second.start(ScrapeMs);
+        QTRY_VERIFY_WITH_TIMEOUT(secondFailed.count() >= 3, 15000);
+        QCOMPARE(secondRead.count(), 0);
+        QVERIFY(firstRead.count() > 3); // the first went on being answered meanwhile
     }
 
     void saysWhyAMemberCannotBeRead() {
