@@ -155,9 +155,8 @@ void readEtcdHistory(etcd::Client& client, const std::string& prefix, int64_t fr
         const auto kvs = etcd::takeKeyValues(*listed->mutable_kvs());
         const int64_t from = reading->history.from;
         reading->table.load(kvs, from, timeOf(from));
-        etcd::LockMonitorState state;
-        state.locks = reading->table.locks();
-        reading->history.checkpoints.push_back({from, timeOf(from), "etcd", historyKeysOf(state.locks)});
+        reading->history.checkpoints.push_back(
+            {from, timeOf(from), "etcd", historyKeysOf(reading->table.locks())});
         watchFrom(reading, prefix);
     });
 }

@@ -155,10 +155,10 @@ struct LeaseTtl {
 // (what was shown was current until then) to the end of the re-read that made it live again.
 struct WatchOutage {
     std::chrono::system_clock::time_point since;
-    std::string reason; // why the view stopped being live
+    std::string reason;                                         // why the view stopped being live
     std::optional<std::chrono::system_clock::time_point> until; // once re-read
     int64_t revision = 0;                                       // re-read at, once over
-    uint64_t number = 0; // 1 for this monitor's first outage
+    uint64_t number = 0;                                        // 1 for this monitor's first outage
 };
 
 struct LockMonitorState {
