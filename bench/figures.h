@@ -185,7 +185,7 @@ struct LockFilterFigure {
     int locks;
     double listSeconds; // the lock list (model and sorting proxy) taking every lock
     Samples filter;     // each step of typing a name into the filter box, then clearing it
-    Samples sort;       // a click on the Waiters header, then on the Name header
+    Samples sort;       // a click on every other header in turn, then on Name
     Samples insert;     // runs of 1000 new locks after the others (pages of a paged listing)
     double residentMb;  // growth of the resident set: the state and the list
 };

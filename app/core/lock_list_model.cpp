@@ -85,12 +85,13 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
 }
 
 bool LockListModel::sortsByNumber(int column) {
-    return column == Waiters || column == Ttl || column == Anomalies;
+    return column == Kind || column == Waiters || column == Ttl || column == Anomalies;
 }
 
 double LockListModel::sortNumberAt(int row, int column) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
+    case Kind: return r.inEtcd ? static_cast<double>(r.kind) : std::numeric_limits<double>::max();
     case Waiters: return r.waiters;
     case Ttl: {
         const auto ttl = holderTtl(r);
@@ -110,7 +111,6 @@ QString LockListModel::sortTextAt(int row, int column) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
     case Name: return displayKeyText(r.id);
-    case Kind: return kindText(r);
     case Holder: return holderText(r);
     case Ours:
         if (const OwnMark* own = ownMarkOf(r))
@@ -133,10 +133,6 @@ const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
 
 QString LockListModel::nameAt(int row) const {
     return displayKeyText(rows_[static_cast<std::size_t>(row)]->id);
-}
-
-QString LockListModel::kindText(const Row& row) {
-    return row.inEtcd ? recipeWord(row.kind) : QString();
 }
 
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {

@@ -362,6 +362,25 @@ private slots:
     }
 
     // Sorted by TTL, a tick of the countdown moves no row: one dataChanged over the column.
+    // A recipe sorts by its value (mutex before election), not by its word ("election" before
+    // "mutex" in English, and in another order in another language).
+    void aRecipeSortsByItsValueNotItsWord() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        state.locks["/l/a"] = lockQueue("/l/a", 0, 100);
+        state.locks["/l/a"].keys.front().value = "candidate"; // a campaign's proposal
+        state.locks["/l/b"] = lockQueue("/l/b", 0, 101);
+        model.setState(state, Epoch);
+        QCOMPARE(model.index(0, LockListModel::Kind).data().toString(), QString("election"));
+        QCOMPARE(model.index(1, LockListModel::Kind).data().toString(), QString("mutex"));
+        LockListProxy proxy;
+        proxy.setLocks(&model);
+        proxy.sort(LockListModel::Kind, Qt::AscendingOrder);
+        QVERIFY(shownLocks(proxy, model) == (std::vector<std::string>{"/l/b", "/l/a"}));
+        proxy.sort(LockListModel::Kind, Qt::DescendingOrder);
+        QVERIFY(shownLocks(proxy, model) == (std::vector<std::string>{"/l/a", "/l/b"}));
+    }
+
     void aTickMovesNoRowWhenSortedByTtl() {
         LockListModel model;
         etcd::LockMonitorState state;
