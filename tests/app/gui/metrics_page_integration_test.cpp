@@ -139,9 +139,12 @@ private slots:
         QSignalSpy secondRead(&second, &MetricsScraper::scraped);
         QSignalSpy secondFailed(&second, &MetricsScraper::failed);
         second.start(ScrapeMs);
-        QTRY_VERIFY_WITH_TIMEOUT(secondFailed.count() >= 3, 15000);
+        // Refused, or (answered on the first's connection) read: whichever comes first. A
+        // refusal can take the scrape's timeout to show.
+        QTRY_VERIFY_WITH_TIMEOUT(secondFailed.count() + secondRead.count() > 0, 30000);
         QCOMPARE(secondRead.count(), 0);
-        QVERIFY(firstRead.count() > 3); // the first went on being answered meanwhile
+        const auto readBefore = firstRead.count();
+        QTRY_VERIFY_WITH_TIMEOUT(firstRead.count() > readBefore, 15000); // the first reads on
     }
 
     void saysWhyAMemberCannotBeRead() {
