@@ -83,7 +83,6 @@ void LockWatch::restart() {
     graphKept_ = true;
     pickSession(std::nullopt);
     monitorLive_ = false;
-    outage_.reset();
     outageEndSaid_ = 0;
     locks_->clearOwnLocks();
     for (const OwnLock& own : ownLocks_)
@@ -176,8 +175,8 @@ bool LockWatch::drain() {
             ? tr("reconnecting: %1").arg(QString::fromStdString(state_.status))
             : tr("loading the locks under %1").arg(QString::fromStdString(displayKey(prefix_)));
     setLiveness(state_.live && state_.pendingLocks.empty(),
-                outage_ && !outage_->until
-                    ? tr("stale since %1 — %2").arg(wallClock(outage_->since), why)
+                state_.outage && !state_.outage->until
+                    ? tr("stale since %1 — %2").arg(wallClock(state_.outage->since), why)
                     : why);
     if (!events.empty())
         emit eventsArrived(events);
@@ -188,17 +187,18 @@ bool LockWatch::drain() {
 void LockWatch::noteOutage() {
     if (state_.live == std::exchange(monitorLive_, state_.live))
         return;
-    outage_ = state_.outage;
-    if (!outage_)
+    // The monitor changes its outage only as it leaves or regains liveness, with the state.
+    const auto& outage = state_.outage;
+    if (!outage)
         return;
-    const QDateTime since = dateTime(outage_->since);
-    if (!outage_->until) {
-        events_->appendOutage(outage_->since, outage_->reason, std::chrono::system_clock::now());
-        emit outageBegan(since, QString::fromStdString(outage_->reason));
-    } else if (state_.live && std::exchange(outageEndSaid_, outage_->number) != outage_->number) {
+    const QDateTime since = dateTime(outage->since);
+    if (!outage->until) {
+        events_->appendOutage(outage->since, outage->reason, std::chrono::system_clock::now());
+        emit outageBegan(since, QString::fromStdString(outage->reason));
+    } else if (state_.live && std::exchange(outageEndSaid_, outage->number) != outage->number) {
         // One line for the whole outage, before the events its re-read recovered.
-        events_->appendOutage(outage_->since, outage_->reason, *outage_->until, outage_->revision);
-        emit outageEnded(since, dateTime(*outage_->until), outage_->revision);
+        events_->appendOutage(outage->since, outage->reason, *outage->until, outage->revision);
+        emit outageEnded(since, dateTime(*outage->until), outage->revision);
     }
 }
 

@@ -149,8 +149,7 @@ private:
     etcd::SeenTimesByKey seenTimes_; // what the views before saw (etcd::SeenTimes)
     bool live_ = false;
     QString notLiveReason_;
-    bool monitorLive_ = false; // state_.live when the outage was last looked at
-    std::optional<etcd::LockMonitor::Outage> outage_;
+    bool monitorLive_ = false;   // state_.live when the outage was last looked at
     uint64_t outageEndSaid_ = 0; // the number of the last outage whose end was said
     QTimer tickTimer_;
     bool drainRetryPending_ = false;
