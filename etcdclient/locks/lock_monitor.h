@@ -1,6 +1,7 @@
 #pragma once
 
 #include "etcdclient/client.h"
+#include "etcdclient/locks/anomaly_changes.h"
 #include "etcdclient/locks/lock_change_log.h"
 #include "etcdclient/locks/lock_table.h"
 #include "etcdclient/locks/lock_types.h"
@@ -89,6 +90,12 @@ public:
     // round). For a GUI thread, which must neither wait for that nor copy a million locks in
     // one go.
     std::optional<LockChanges> tryUpdate(LockMonitorState& state, std::size_t maxLocks) const;
+    // Brings `seen` up to date with the anomalies of the locks changed since it was last
+    // brought (of all of them the first time, after a re-list, or when the changes remembered
+    // no longer reach back), appending to `changes` what appeared and what went, lock by lock
+    // in name order (those of locks gone first). Cheap between two batches of events: a
+    // recording asks after each.
+    void updateAnomalies(SeenAnomalies& seen, std::vector<AnomalyChange>& changes) const;
     // Whether the view is live, and why not when it is not: cheaper than state().
     std::pair<bool, std::string> liveness() const;
     // The outage going on, or the last one; nothing before the first.
