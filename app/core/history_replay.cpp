@@ -126,6 +126,26 @@ std::shared_ptr<const etcd::SeenTimesByKey> timesBefore(const HistoryCheckpoint&
     return seen;
 }
 
+// The table tells a replay's anomalies by a live view's rules, but one of them needs what only a
+// lease lookup learnt: that a key's lease is gone. The recorded anomalies say so.
+void markExpiredLeases(etcd::LockTable& table, const etcd::AnomaliesByLock& recorded) {
+    for (const auto& [name, anomalies] : recorded) {
+        const auto lock = table.locks().find(name);
+        if (lock == table.locks().end())
+            continue;
+        for (const etcd::Anomaly& anomaly : anomalies) {
+            if (anomaly.kind != etcd::AnomalyKind::ExpiredLease)
+                continue;
+            const auto& keys = lock->second.keys;
+            const auto key = std::find_if(keys.begin(), keys.end(), [&](const etcd::LockKey& k) {
+                return k.key == anomaly.key;
+            });
+            if (key != keys.end() && key->lease != 0)
+                table.setLeaseExpired(key->lease, true);
+        }
+    }
+}
+
 } // namespace
 
 etcd::LockMonitorState ReplayedLocks::state() const {
@@ -160,8 +180,17 @@ std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& chec
     // Events at the checkpoint's revision are in it already. A gap spans the revisions from the
     // last one recorded before it (an event's, or a checkpoint's) to the one re-read after it.
     int64_t lastRecorded = 0;
+    etcd::AnomaliesByLock anomalies; // as recorded up to `revision`
     for (const auto& entry : entries) {
+        if (const auto* anomaly = std::get_if<HistoryAnomaly>(&entry)) {
+            if (anomaly->revision <= revision)
+                etcd::applyAnomalyChange(anomalies, anomaly->change);
+            continue;
+        }
         if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
+            // A recorder tells every anomaly anew after a gap.
+            if (gap->revision <= revision)
+                anomalies.clear();
             int64_t gapFrom = lastRecorded;
             for (const auto& checkpoint : checkpoints)
                 if (checkpoint.at <= gap->since && checkpoint.revision < gap->revision)
@@ -175,6 +204,7 @@ std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& chec
         if (event.revision > start->revision && event.revision <= revision)
             replayer.apply(event);
     }
+    markExpiredLeases(replayed.table, anomalies);
     return replayed;
 }
 

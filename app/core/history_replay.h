@@ -12,8 +12,9 @@ namespace lockscope {
 
 // The locks of a recorded history as they stood at one revision: the keys of the last
 // checkpoint at or before it, with the events recorded after that checkpoint up to it applied,
-// in a LockTable (so holders, recipes and anomalies follow the same rules as a live view). What a
-// replay cannot know stays unknown: values, and leases' TTLs. Pure.
+// in a LockTable (so holders, recipes and anomalies follow the same rules as a live view, and a
+// lease recorded gone is gone). What a replay cannot know stays unknown: values, and leases'
+// TTLs. Pure.
 struct ReplayedLocks {
     int64_t revision = 0;           // asked for
     int64_t checkpointRevision = 0; // started from
@@ -30,8 +31,8 @@ struct ReplayedLocks {
 };
 
 // Nothing when the recording began after `revision` (no checkpoint at or before it).
-// `checkpoints` in recorded order; `entries`: the events and gaps in recorded order, at least
-// those after the chosen checkpoint.
+// `checkpoints` in recorded order; `entries`: the events, gaps and anomalies in recorded order,
+// from the first (an anomaly is known only from its appearing, which may be long before).
 std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& checkpoints,
                                       const std::vector<HistoryEntry>& entries, int64_t revision,
                                       etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "etcdclient/locks/anomaly_changes.h"
 #include "etcdclient/locks/lock_types.h"
 
 #include <chrono>
@@ -45,8 +46,16 @@ struct HistoryCheckpoint {
     std::vector<HistoryKey> keys; // by lock, then queue order
 };
 
-// One lock event or gap, in the order recorded.
-using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap>;
+// An anomaly that appeared on a key or went from it, seen once the events at `revision` were in
+// (the events that caused it come before it).
+struct HistoryAnomaly {
+    etcd::AnomalyChange change;
+    int64_t revision = 0;
+    std::chrono::system_clock::time_point at;
+};
+
+// One lock event, gap or anomaly change, in the order recorded.
+using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap, HistoryAnomaly>;
 
 // Every key of `locks`, as a checkpoint holds them.
 std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks);

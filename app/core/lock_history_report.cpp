@@ -77,6 +77,8 @@ LockHistoryReport::Spread LockHistoryReport::spreadOf(std::vector<milliseconds> 
 LockHistoryReport::LockHistoryReport(const std::vector<HistoryEntry>& entries) {
     std::map<std::string, Tally> tallies;
     for (const HistoryEntry& entry : entries) {
+        if (std::holds_alternative<HistoryAnomaly>(entry))
+            continue; // no wait or hold of its own
         if (std::holds_alternative<HistoryGap>(entry)) {
             ++gaps_;
             for (auto& [name, tally] : tallies) {

@@ -9,6 +9,7 @@
 #include <QVariant>
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <limits>
 #include <string_view>
 #include <utility>
@@ -65,6 +66,12 @@ const Migration migrations[] = {
      "UPDATE checkpoint_keys SET position = rowid;",
      // Recorders writing at once take their seqs in blocks of seqBlock from it.
      "CREATE SEQUENCE entry_seqs INCREMENT BY 1000;"},
+    // 3: anomalies appearing on keys and going, in the entries' order.
+    {"CREATE TABLE anomalies(seq INTEGER PRIMARY KEY, source INTEGER NOT NULL,"
+     " appeared INTEGER NOT NULL, revision INTEGER NOT NULL, at_ms INTEGER NOT NULL,"
+     " lock BLOB NOT NULL, key BLOB NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);"
+     "CREATE INDEX anomalies_by_source ON anomalies(source, seq);"
+     "CREATE INDEX anomalies_by_lock ON anomalies(lock, seq);"},
 };
 constexpr int migrationCount = static_cast<int>(std::size(migrations));
 static_assert(migrationCount == LockHistoryStore::schemaVersion);
@@ -108,6 +115,16 @@ std::optional<etcd::LockEventKind> eventKindNamed(const QString& name) {
             return std::nullopt;
         if (name == QLatin1String(known))
             return static_cast<etcd::LockEventKind>(i);
+    }
+}
+
+std::optional<etcd::AnomalyKind> anomalyKindNamed(const QString& name) {
+    for (int i = 0;; ++i) {
+        const char* known = etcd::anomalyKindName(static_cast<etcd::AnomalyKind>(i));
+        if (std::string_view(known) == "unknown")
+            return std::nullopt;
+        if (name == QLatin1String(known))
+            return static_cast<etcd::AnomalyKind>(i);
     }
 }
 
@@ -183,6 +200,7 @@ LockHistoryStore::~LockHistoryStore() {
         exec(QString("SELECT pg_advisory_unlock(%1, %2)").arg(applicationId).arg(source_.id));
     insertEvent_.reset();
     insertGap_.reset();
+    insertAnomaly_.reset();
     insertCheckpoint_.reset();
     insertKey_.reset();
     db_.close();
@@ -572,6 +590,9 @@ void LockHistoryStore::prepareWrites() {
                        QStringList{"seq", "source", "since_ms", "until_ms", "revision", "reason"});
     insertCheckpoint_.emplace(db_, "checkpoints",
                               QStringList{"seq", "source", "revision", "at_ms", "reason"});
+    insertAnomaly_.emplace(db_, "anomalies",
+                           QStringList{"seq", "source", "appeared", "revision", "at_ms", "lock",
+                                       "key", "kind", "detail"});
     insertKey_.emplace(db_, "checkpoint_keys",
                        QStringList{"checkpoint", "position", "lock", "key", "lease",
                                    "create_revision", "mod_revision", "recipe", "holds"});
@@ -589,7 +610,8 @@ bool LockHistoryStore::takeSeqs() {
     }
     if (!run(cannotWrite, query,
              "SELECT max(seq) FROM (SELECT max(seq) AS seq FROM events UNION ALL"
-             " SELECT max(seq) FROM gaps UNION ALL SELECT max(seq) FROM checkpoints) AS s",
+             " SELECT max(seq) FROM gaps UNION ALL SELECT max(seq) FROM checkpoints UNION ALL"
+             " SELECT max(seq) FROM anomalies) AS s",
              {}))
         return false;
     nextSeq_ = (query.next() ? query.value(0).toLongLong() : 0) + 1;
@@ -661,6 +683,19 @@ bool LockHistoryStore::write(const HistoryGap& gap) {
            commitIfFull();
 }
 
+bool LockHistoryStore::write(const HistoryAnomaly& anomaly) {
+    const auto seq = beginEntry();
+    const etcd::AnomalyChange& change = anomaly.change;
+    return seq &&
+           execRow(*insertAnomaly_,
+                   {*seq, static_cast<qlonglong>(source_.id), static_cast<int>(change.appeared),
+                    static_cast<qlonglong>(anomaly.revision),
+                    static_cast<qlonglong>(millis(anomaly.at)), bytes(change.lock),
+                    bytes(change.anomaly.key), etcd::anomalyKindName(change.anomaly.kind),
+                    QString::fromStdString(change.anomaly.detail)}) &&
+           commitIfFull();
+}
+
 bool LockHistoryStore::write(const HistoryCheckpoint& checkpoint) {
     const auto seq = beginEntry();
     if (!seq || !execRow(*insertCheckpoint_, {*seq, static_cast<qlonglong>(source_.id),
@@ -689,7 +724,8 @@ bool LockHistoryStore::commit() {
         const QSqlError error = db_.lastError();
         db_.rollback();
         filling_ = nullptr;
-        for (auto* batch : {&insertEvent_, &insertGap_, &insertCheckpoint_, &insertKey_})
+        for (auto* batch :
+             {&insertEvent_, &insertGap_, &insertAnomaly_, &insertCheckpoint_, &insertKey_})
             if (*batch)
                 (*batch)->clear();
         return fail(LockHistoryStoreText::tr("cannot write"), error);
@@ -703,7 +739,8 @@ std::optional<int64_t> LockHistoryStore::storedBytes() {
              postgres()
                  ? "SELECT pg_total_relation_size('sources') +"
                    " pg_total_relation_size('recordings') + pg_total_relation_size('events')"
-                   " + pg_total_relation_size('gaps') + pg_total_relation_size('checkpoints')"
+                   " + pg_total_relation_size('gaps') + pg_total_relation_size('anomalies')"
+                   " + pg_total_relation_size('checkpoints')"
                    " + pg_total_relation_size('checkpoint_keys') +"
                    " pg_total_relation_size('lockscope_schema')"
                  : "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
@@ -738,7 +775,9 @@ bool LockHistoryStore::cutBefore(qlonglong source, qlonglong seq) {
         run(cannotPrune, query, "DELETE FROM checkpoints WHERE source = ? AND seq < ?",
             {source, seq}) &&
         run(cannotPrune, query, "DELETE FROM events WHERE source = ? AND seq < ?", {source, seq}) &&
-        run(cannotPrune, query, "DELETE FROM gaps WHERE source = ? AND seq < ?", {source, seq});
+        run(cannotPrune, query, "DELETE FROM gaps WHERE source = ? AND seq < ?", {source, seq}) &&
+        run(cannotPrune, query, "DELETE FROM anomalies WHERE source = ? AND seq < ?",
+            {source, seq});
     if (!done || !db_.commit()) {
         const QSqlError error = db_.lastError();
         db_.rollback();
@@ -801,71 +840,104 @@ bool LockHistoryStore::prune(std::chrono::system_clock::time_point keepSince, in
 
 std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter) {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
-    QVariantList eventValues, gapValues;
-    QSqlQuery events(db_), gaps(db_);
+    // Runs `sql` and hands each row to `row`, which is false for a row this build cannot read
+    // (having said why). One query at a time: QPSQL holds the connection while it reads one.
+    const auto readRows = [&](const QString& sql, const QVariantList& bound,
+                              const std::function<bool(const QSqlQuery&)>& row) {
+        QSqlQuery query(db_);
+        query.setForwardOnly(true);
+        if (!run(cannotRead, query, sql, bound))
+            return false;
+        while (query.next())
+            if (!row(query))
+                return false;
+        return !query.lastError().isValid() || fail(cannotRead, query);
+    };
+    // Gaps and anomalies are few: read whole first, then put among the events by seq as those
+    // are read.
+    std::vector<std::pair<qlonglong, HistoryEntry>> sparse;
+    QVariantList gapValues, anomalyValues, eventValues;
     Filter gapFilter = filter;
     gapFilter.lock.reset(); // a gap is every lock's
-    // Two queries are read at once: QPSQL reads a forward-only one row by row, which holds the
-    // connection until it is done, so there both are read whole.
-    events.setForwardOnly(!postgres());
-    gaps.setForwardOnly(!postgres());
-    if (!run(cannotRead, events,
-             "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
-             " waited_ms, held_ms, recovered, at_least, waited_at_most_ms, held_at_most_ms"
-             " FROM events" +
-                 whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", eventValues) +
-                 " ORDER BY seq",
-             eventValues) ||
-        !run(cannotRead, gaps,
-             "SELECT seq, since_ms, until_ms, revision, reason FROM gaps" +
-                 whereOf(gapFilter, source_.id, {}, "revision", "since_ms", "until_ms", gapValues) +
-                 " ORDER BY seq",
-             gapValues))
+    if (!readRows(
+            "SELECT seq, since_ms, until_ms, revision, reason FROM gaps" +
+                whereOf(gapFilter, source_.id, {}, "revision", "since_ms", "until_ms", gapValues) +
+                " ORDER BY seq",
+            gapValues, [&](const QSqlQuery& gap) {
+                sparse.emplace_back(gap.value(0).toLongLong(),
+                                    HistoryGap{fromMillis(gap.value(1).toLongLong()),
+                                               fromMillis(gap.value(2).toLongLong()),
+                                               gap.value(3).toLongLong(),
+                                               gap.value(4).toString().toStdString()});
+                return true;
+            }))
         return std::nullopt;
-    const auto gapHere = [&gaps] {
-        return HistoryGap{fromMillis(gaps.value(1).toLongLong()),
-                          fromMillis(gaps.value(2).toLongLong()), gaps.value(3).toLongLong(),
-                          gaps.value(4).toString().toStdString()};
-    };
+    const auto gapsRead = static_cast<std::ptrdiff_t>(sparse.size());
+    if (!readRows(
+            "SELECT seq, appeared, revision, at_ms, lock, key, kind, detail FROM anomalies" +
+                whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", anomalyValues) +
+                " ORDER BY seq",
+            anomalyValues, [&](const QSqlQuery& anomaly) {
+                const auto kind = anomalyKindNamed(anomaly.value(6).toString());
+                if (!kind)
+                    return fail(cannotRead, LockHistoryStoreText::tr(
+                                                "anomaly %1 is of no kind this build knows (%2)")
+                                                .arg(anomaly.value(0).toLongLong())
+                                                .arg(anomaly.value(6).toString()));
+                sparse.emplace_back(anomaly.value(0).toLongLong(),
+                                    HistoryAnomaly{{anomaly.value(1).toBool(),
+                                                    bytesOf(anomaly.value(4)),
+                                                    {bytesOf(anomaly.value(5)), *kind,
+                                                     anomaly.value(7).toString().toStdString()}},
+                                                   anomaly.value(2).toLongLong(),
+                                                   fromMillis(anomaly.value(3).toLongLong())});
+                return true;
+            }))
+        return std::nullopt;
+    std::inplace_merge(sparse.begin(), sparse.begin() + gapsRead, sparse.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<HistoryEntry> read;
-    bool moreGaps = gaps.next();
-    while (events.next()) {
-        for (; moreGaps && gaps.value(0).toLongLong() < events.value(0).toLongLong();
-             moreGaps = gaps.next())
-            read.emplace_back(gapHere());
-        const auto kind = eventKindNamed(events.value(1).toString());
-        const auto recipe = queueKindNamed(events.value(7).toString());
-        if (!kind || !recipe) {
-            fail(LockHistoryStoreText::tr("cannot read"),
-                 LockHistoryStoreText::tr("event %1 is of no kind or recipe this build knows (%2, "
-                                          "%3)")
-                     .arg(events.value(0).toLongLong())
-                     .arg(events.value(1).toString(), events.value(7).toString()));
-            return std::nullopt;
-        }
-        etcd::LockEvent event{};
-        event.kind = *kind;
-        event.lock = bytesOf(events.value(4));
-        event.key = bytesOf(events.value(5));
-        event.revision = events.value(2).toLongLong();
-        event.observedAt = fromMillis(events.value(3).toLongLong());
-        event.lease = events.value(6).toLongLong();
-        event.recipe = *recipe;
-        event.createRevision = events.value(8).toLongLong();
-        event.waited = millisOrNothing(events.value(9));
-        event.held = millisOrNothing(events.value(10));
-        event.recovered = events.value(11).toBool();
-        event.atLeast = events.value(12).toBool();
-        event.waitedAtMost = millisOrNothing(events.value(13));
-        event.heldAtMost = millisOrNothing(events.value(14));
-        read.emplace_back(std::move(event));
-    }
-    for (; moreGaps; moreGaps = gaps.next())
-        read.emplace_back(gapHere());
-    if (events.lastError().isValid() || gaps.lastError().isValid()) {
-        fail(LockHistoryStoreText::tr("cannot read"), events.lastError().isValid() ? events : gaps);
+    auto nextSparse = sparse.begin();
+    const auto sparseBefore = [&](qlonglong seq) {
+        for (; nextSparse != sparse.end() && nextSparse->first < seq; ++nextSparse)
+            read.push_back(std::move(nextSparse->second));
+    };
+    if (!readRows(
+            "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
+            " waited_ms, held_ms, recovered, at_least, waited_at_most_ms, held_at_most_ms"
+            " FROM events" +
+                whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", eventValues) +
+                " ORDER BY seq",
+            eventValues, [&](const QSqlQuery& events) {
+                sparseBefore(events.value(0).toLongLong());
+                const auto kind = eventKindNamed(events.value(1).toString());
+                const auto recipe = queueKindNamed(events.value(7).toString());
+                if (!kind || !recipe)
+                    return fail(cannotRead,
+                                LockHistoryStoreText::tr(
+                                    "event %1 is of no kind or recipe this build knows (%2, %3)")
+                                    .arg(events.value(0).toLongLong())
+                                    .arg(events.value(1).toString(), events.value(7).toString()));
+                etcd::LockEvent event{};
+                event.kind = *kind;
+                event.lock = bytesOf(events.value(4));
+                event.key = bytesOf(events.value(5));
+                event.revision = events.value(2).toLongLong();
+                event.observedAt = fromMillis(events.value(3).toLongLong());
+                event.lease = events.value(6).toLongLong();
+                event.recipe = *recipe;
+                event.createRevision = events.value(8).toLongLong();
+                event.waited = millisOrNothing(events.value(9));
+                event.held = millisOrNothing(events.value(10));
+                event.recovered = events.value(11).toBool();
+                event.atLeast = events.value(12).toBool();
+                event.waitedAtMost = millisOrNothing(events.value(13));
+                event.heldAtMost = millisOrNothing(events.value(14));
+                read.emplace_back(std::move(event));
+                return true;
+            }))
         return std::nullopt;
-    }
+    sparseBefore(std::numeric_limits<qlonglong>::max());
     return read;
 }
 

@@ -18,18 +18,18 @@
 namespace lockscope {
 
 // A recorded lock history in one SQLite file (Qt SQL, QSQLITE) or one PostgreSQL database
-// (QPSQL), shared by several recorders: lock events, gaps and checkpoints of the whole state, in
-// the order written (docs/design.md §5 has the schema). What one recorder of one cluster and
-// prefix writes is a source's history; a store holds any number of sources, and a reader reads
-// one. Written in batches: each write joins an open transaction, committed by commit(), which the
-// owner calls every 200 ms or so, or by itself once `batchRows` rows wait. Not thread-safe: one
-// thread owns a store and makes every call (never a GUI thread: a commit waits on the disk or
-// the server). Every failure is kept as a message (error()) and nothing more is written after
-// it; what was committed before stays readable.
+// (QPSQL), shared by several recorders: lock events, gaps, anomalies appearing and going, and
+// checkpoints of the whole state, in the order written (docs/design.md §5 has the schema). What
+// one recorder of one cluster and prefix writes is a source's history; a store holds any number
+// of sources, and a reader reads one. Written in batches: each write joins an open transaction,
+// committed by commit(), which the owner calls every 200 ms or so, or by itself once `batchRows`
+// rows wait. Not thread-safe: one thread owns a store and makes every call (never a GUI thread: a
+// commit waits on the disk or the server). Every failure is kept as a message (error()) and nothing
+// more is written after it; what was committed before stays readable.
 class LockHistoryStore {
 public:
     // The schema this build writes; a store of a newer one is refused, an older one migrated.
-    static constexpr int schemaVersion = 2;
+    static constexpr int schemaVersion = 3;
     static constexpr int batchRows = 5000;
 
     // What a reader wants: one lock's events (all when empty), between two revisions or times
@@ -71,6 +71,7 @@ public:
     // Writing. False once anything failed (error() says what).
     bool write(const etcd::LockEvent& event);
     bool write(const HistoryGap& gap);
+    bool write(const HistoryAnomaly& anomaly);
     bool write(const HistoryCheckpoint& checkpoint);
     bool commit();
     const QString& error() const { return error_; }
@@ -150,7 +151,8 @@ private:
     const QString connectionName_;
     QSqlDatabase db_;
     // Rows wait in one table's batch at a time (filling_), inserted many at once.
-    std::optional<InsertBatch> insertEvent_, insertGap_, insertCheckpoint_, insertKey_;
+    std::optional<InsertBatch> insertEvent_, insertGap_, insertAnomaly_, insertCheckpoint_,
+        insertKey_;
     InsertBatch* filling_ = nullptr;
     QString error_;
     Source source_;

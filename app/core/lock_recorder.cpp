@@ -28,6 +28,13 @@ void LockRecorder::record(const HistoryGap& gap) {
     wrote(store_->write(gap));
 }
 
+void LockRecorder::record(const std::vector<HistoryAnomaly>& anomalies) {
+    bool ok = true;
+    for (const auto& anomaly : anomalies)
+        ok = ok && store_->write(anomaly);
+    wrote(ok);
+}
+
 void LockRecorder::record(const HistoryCheckpoint& checkpoint) {
     wrote(store_->write(checkpoint));
 }

@@ -27,6 +27,7 @@ public:
     // Each runs on the recorder's thread (a queued call from the feed).
     void record(const std::vector<etcd::LockEvent>& events);
     void record(const HistoryGap& gap);
+    void record(const std::vector<HistoryAnomaly>& anomalies);
     void record(const HistoryCheckpoint& checkpoint);
     // Commits now: true when everything recorded so far is in the file.
     bool commit();

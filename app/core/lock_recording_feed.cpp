@@ -20,7 +20,8 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
     const char* checkpoint = nullptr;
     // Only a live view is a state to record; events before it are none (the first listing
     // reports none, and a re-read's recovered events come once it is live again).
-    if (monitor.liveness().first) {
+    const bool live = monitor.liveness().first;
+    if (live) {
         const auto outage = monitor.outage();
         if (!started_) {
             started_ = true;
@@ -47,16 +48,26 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
         if (gap && gap->revision == 0)
             gap->revision = state->revision;
     }
-    if (!gap && !state && events.empty())
+    std::vector<HistoryAnomaly> anomalies;
+    if (live) {
+        std::vector<etcd::AnomalyChange> changes;
+        monitor.updateAnomalies(anomalies_, changes);
+        anomalies.reserve(changes.size());
+        for (auto& change : changes)
+            anomalies.push_back({std::move(change), anomalies_.revision, now});
+    }
+    if (!gap && !state && events.empty() && anomalies.empty())
         return;
-    postToOwnThread(recorder_, [gap = std::move(gap), events,
-                                state = std::move(state)](LockRecorder* recorder) {
+    postToOwnThread(recorder_, [gap = std::move(gap), events, state = std::move(state),
+                                anomalies = std::move(anomalies)](LockRecorder* recorder) {
         if (gap)
             recorder->record(*gap);
         if (!events.empty())
             recorder->record(events);
         if (state)
             recorder->record(*state);
+        if (!anomalies.empty())
+            recorder->record(anomalies);
     });
 }
 

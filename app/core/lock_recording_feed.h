@@ -16,8 +16,9 @@ class LockRecorder;
 // the disk): each batch of lock events; a checkpoint of the whole state once the first listing
 // is in and then at most every `checkpointEvery` while anything happens; after every outage a
 // gap (the monitor's Outage: from the last word heard to the re-read), then the events the
-// re-read recovered, then a checkpoint of the state re-read. A recording that goes on in a file
-// recorded before begins with a gap since that file's last entry. The recorder must outlive
+// re-read recovered, then a checkpoint of the state re-read; after each, the anomalies that
+// appeared or went (all there are, after the first checkpoint). A recording that goes on in a
+// file recorded before begins with a gap since that file's last entry. The recorder must outlive
 // the monitor's run (stop the monitor first).
 class LockRecordingFeed {
 public:
@@ -34,6 +35,7 @@ private:
     bool started_ = false;
     uint64_t outagesRecorded_ = 0; // the number of the last outage recorded as a gap
     std::chrono::steady_clock::time_point checkpointedAt_{};
+    etcd::SeenAnomalies anomalies_; // as recorded so far
 };
 
 } // namespace lockscope

@@ -92,11 +92,16 @@ void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary)
                       event->kind,
                       false,
                       event->lock,
-                      event->kind == etcd::LockEventKind::Acquired ? event->waited : std::nullopt};
-        } else {
-            const auto& gap = std::get<HistoryGap>(entry);
-            moment = {gap.revision, gap.until, std::nullopt, false, {}, std::nullopt};
+                      event->kind == etcd::LockEventKind::Acquired ? event->waited : std::nullopt,
+                      std::nullopt};
+        } else if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
+            moment = {gap->revision, gap->until,  std::nullopt, false, {},
+                      std::nullopt,  std::nullopt};
             ++summary->gaps;
+        } else {
+            const auto& anomaly = std::get<HistoryAnomaly>(entry);
+            moment = {anomaly.revision,    anomaly.at,   std::nullopt,  false,
+                      anomaly.change.lock, std::nullopt, anomaly.change};
         }
         summary->moments.push_back(std::move(moment));
     }

@@ -17,14 +17,15 @@
 namespace lockscope {
 
 // A moment of a recording that a replay can stop at: its start (the first checkpoint), then
-// each recorded event or gap, in recorded order.
+// each recorded event, gap or anomaly change, in recorded order.
 struct RecordedMoment {
     int64_t revision = 0;
     std::chrono::system_clock::time_point at; // when the event was seen; a gap's end
-    std::optional<etcd::LockEventKind> kind;  // none for a gap or the start
+    std::optional<etcd::LockEventKind> kind;  // an event's
     bool start = false;
-    std::string lock;                                // the event's
+    std::string lock;                                // the event's or anomaly's
     std::optional<std::chrono::milliseconds> waited; // an Acquired event's wait
+    std::optional<etcd::AnomalyChange> anomaly;
 };
 
 // What a recording holds, for a replay's scrubber.

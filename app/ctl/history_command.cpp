@@ -60,6 +60,36 @@ std::string gapJson(const HistoryGap& gap) {
     return json.text();
 }
 
+// "anomaly appeared" or "anomaly went", then its kind, lock, key and detail: the words of
+// lockscopectl's own (English) output, as an event's kind is.
+std::string anomalyLine(const HistoryAnomaly& anomaly) {
+    const etcd::AnomalyChange& change = anomaly.change;
+    return isoTime(anomaly.at) + "  anomaly " + (change.appeared ? "appeared" : "went") + "  " +
+           etcd::anomalyKindName(change.anomaly.kind) + "  " + displayKey(change.lock) + "  " +
+           displayKey(change.anomaly.key) + "  rev " + std::to_string(anomaly.revision) + "  " +
+           change.anomaly.detail;
+}
+
+std::string anomalyJson(const HistoryAnomaly& anomaly) {
+    const etcd::AnomalyChange& change = anomaly.change;
+    JsonWriter json;
+    json.beginObject()
+        .key("event")
+        .value(change.appeared ? "anomaly_appeared" : "anomaly_went")
+        .bytesField("lock", change.lock)
+        .bytesField("key", change.anomaly.key)
+        .key("kind")
+        .value(etcd::anomalyKindName(change.anomaly.kind))
+        .key("detail")
+        .value(change.anomaly.detail)
+        .key("revision")
+        .value(anomaly.revision)
+        .key("observed_at")
+        .value(isoTime(anomaly.at))
+        .endObject();
+    return json.text();
+}
+
 std::string eventLine(const etcd::LockEvent& event) {
     return lockEventLine(event) + "  created rev " + std::to_string(event.createRevision);
 }
@@ -170,8 +200,11 @@ std::optional<int64_t> revisionAt(const std::vector<HistoryCheckpoint>& checkpoi
         if (const auto* event = std::get_if<etcd::LockEvent>(&entry)) {
             if (event->observedAt <= time)
                 reached(event->revision);
-        } else if (const auto& gap = std::get<HistoryGap>(entry); gap.until <= time) {
-            reached(gap.revision);
+        } else if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
+            if (gap->until <= time)
+                reached(gap->revision);
+        } else if (const auto& anomaly = std::get<HistoryAnomaly>(entry); anomaly.at <= time) {
+            reached(anomaly.revision);
         }
     }
     return revision;
@@ -338,8 +371,11 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     for (const HistoryEntry& entry : *entries) {
         const std::string line = std::visit(
             [json](const auto& item) -> std::string {
-                if constexpr (std::is_same_v<std::decay_t<decltype(item)>, HistoryGap>)
+                using Item = std::decay_t<decltype(item)>;
+                if constexpr (std::is_same_v<Item, HistoryGap>)
                     return json ? gapJson(item) : gapLine(item);
+                else if constexpr (std::is_same_v<Item, HistoryAnomaly>)
+                    return json ? anomalyJson(item) : anomalyLine(item);
                 else
                     return json ? lockEventJson(item) : eventLine(item);
             },

@@ -137,9 +137,22 @@ struct Recorded {
     std::vector<lockscope::HistoryCheckpoint> checkpoints;
     std::vector<lockscope::HistoryEntry> entries;
     bool replayable = true;
+    etcd::AnomaliesByLock anomaliesSeen;
 
     void add(const std::vector<LockEvent>& events) {
         entries.insert(entries.end(), events.begin(), events.end());
+    }
+    void gap(int64_t revision, std::chrono::system_clock::time_point at) {
+        entries.push_back(lockscope::HistoryGap{at, at, revision, "re-read"});
+        anomaliesSeen.clear(); // told anew after a gap
+    }
+    // What the step did to the anomalies, after its events.
+    void anomalies(const LockTable& table, int64_t revision,
+                   std::chrono::system_clock::time_point at) {
+        std::vector<etcd::AnomalyChange> changes;
+        etcd::updateAllAnomalies(anomaliesSeen, table.anomalies(), changes);
+        for (auto& change : changes)
+            entries.push_back(lockscope::HistoryAnomaly{std::move(change), revision, at});
     }
     void checkpoint(const LockTable& table, int64_t revision,
                     std::chrono::system_clock::time_point at) {
@@ -151,6 +164,7 @@ struct Recorded {
             return;
         const auto replayed = lockscope::replayAt(checkpoints, entries, revision);
         check(replayed && sameLocks(replayed->table.locks(), table.locks()));
+        check(replayed->table.anomalies() == table.anomalies());
     }
 };
 
@@ -229,11 +243,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (const auto& e : events)
                 check(e.recovered);
             verifyEvents(events);
-            recorded.entries.push_back(lockscope::HistoryGap{now, now, store.revision, "re-read"});
+            recorded.gap(store.revision, now);
             recorded.add(events);
             recorded.checkpoint(table, store.revision, now);
         }
         table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80);
+        recorded.anomalies(table, store.revision, now);
         verify(table, store);
         verifyGraph(graph, table);
         if (i / 3 < replayedSteps)

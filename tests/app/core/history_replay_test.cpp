@@ -1,7 +1,9 @@
-// replayAt: a live view's table fed puts and deletes records its events and checkpoints as a
-// recorder does; the replay at every revision must equal what the live view showed then.
+// replayAt: a live view's table fed puts and deletes records its events, anomalies and
+// checkpoints as a recorder does; the replay at every revision must equal what the live view
+// showed then.
 #include "app/core/history_replay.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 
@@ -68,12 +70,19 @@ public:
         ++revision_;
         keys_.erase(key);
     }
+    // A lease lookup finds `lease` gone while its keys are still there.
+    void leaseGone(int64_t lease) {
+        live_.setLeaseExpired(lease, true);
+        record({});
+    }
+
     void reread() {
         const auto since = lastHeard_;
         std::vector<mvccpb::KeyValue> kvs;
         for (const auto& [key, kv] : keys_)
             kvs.push_back(kv);
         entries.push_back(HistoryGap{since, at(), revision_, "the watch broke"});
+        seenAnomalies_.clear(); // told anew after a gap, as a recorder does
         record(live_.load(kvs, revision_, at()));
         checkpoint("resync");
     }
@@ -85,6 +94,9 @@ public:
     int64_t revision() const { return revision_; }
     const etcd::LockTable& live() const { return live_; }
     const std::map<int64_t, std::string>& shown() const { return shown_; }
+    const std::map<int64_t, etcd::AnomaliesByLock>& anomaliesShown() const {
+        return anomaliesShown_;
+    }
 
     std::vector<HistoryCheckpoint> checkpoints;
     std::vector<HistoryEntry> entries;
@@ -96,6 +108,13 @@ private:
     void record(const std::vector<etcd::LockEvent>& events) {
         for (const auto& event : events)
             entries.push_back(event);
+        // After the events, what they did to the anomalies: a recorder asks for every lock's.
+        const auto anomalies = live_.anomalies();
+        std::vector<etcd::AnomalyChange> changes;
+        etcd::updateAllAnomalies(seenAnomalies_, anomalies, changes);
+        for (auto& change : changes)
+            entries.push_back(HistoryAnomaly{std::move(change), revision_, at()});
+        anomaliesShown_[revision_] = anomalies;
         shown_[revision_] = describe(live_.locks());
         lastHeard_ = at();
     }
@@ -103,6 +122,8 @@ private:
     etcd::LockTable live_;
     std::map<std::string, mvccpb::KeyValue> keys_;
     std::map<int64_t, std::string> shown_;
+    std::map<int64_t, etcd::AnomaliesByLock> anomaliesShown_;
+    etcd::AnomaliesByLock seenAnomalies_;
     int64_t revision_ = 1;
     std::chrono::system_clock::time_point lastHeard_ = t0;
 };
@@ -112,6 +133,8 @@ void expectReplayMatches(const Recording& recording) {
         const auto replayed = replayAt(recording.checkpoints, recording.entries, revision);
         ASSERT_TRUE(replayed) << "revision " << revision;
         EXPECT_EQ(describe(replayed->state().locks), shown) << "revision " << revision;
+        EXPECT_EQ(replayed->state().anomalies, recording.anomaliesShown().at(revision))
+            << "revision " << revision;
         EXPECT_EQ(replayed->state().revision, revision);
     }
 }
@@ -135,6 +158,27 @@ TEST(HistoryReplayTest, EveryRevisionOfMutexesSingleKeysElectionsAndRwLocks) {
     // The periodic checkpoint is where a late revision starts from.
     EXPECT_EQ(replayAt(r.checkpoints, r.entries, r.revision())->checkpointRevision,
               r.checkpoints[1].revision);
+}
+
+// Keys without a lease, or not named after theirs, are anomalies by the table's own rules; a
+// lease gone while its key stays is known only from the lookup that found it, which the
+// recording keeps as an anomaly appearing.
+TEST(HistoryReplayTest, AnomaliesAtEveryRevisionAndALeaseRecordedGone) {
+    Recording r;
+    r.put("/locks/job/1a", 0x1a);
+    r.put("/locks/job/stuck", 0); // no lease, and not named after one
+    r.put("/locks/job/2b", 0x2c); // names another lease
+    r.leaseGone(0x1a);
+    const int64_t gone = r.revision();
+    r.checkpoint("periodic"); // a replay from here still knows the lease is gone
+    r.put("/locks/job/3d", 0x3d);
+    r.erase("/locks/job/stuck");
+    r.erase("/locks/job/1a", true);
+    expectReplayMatches(r);
+    const auto anomalies = r.anomaliesShown().at(gone).at("/locks/job");
+    EXPECT_TRUE(std::any_of(anomalies.begin(), anomalies.end(), [](const etcd::Anomaly& a) {
+        return a.kind == etcd::AnomalyKind::ExpiredLease && a.key == "/locks/job/1a";
+    }));
 }
 
 TEST(HistoryReplayTest, ARevisionInAGapIsSaidSoAndTheReReadRestoresTheState) {

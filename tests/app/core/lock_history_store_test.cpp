@@ -184,6 +184,64 @@ private slots:
         QCOMPARE(revisions, (std::vector<int64_t>{6, 7, 8, 6})); // 1.5 s to 2 s, and the gap
     }
 
+    // Anomalies appearing and going read back exact (key bytes, kind, detail, time) in the
+    // order written among events and gaps, and follow a filter by lock and revision as events do.
+    void anomaliesReadBackAmongEventsAndFollowAFilter_data() { backends(); }
+    void anomaliesReadBackAmongEventsAndFollowAFilter() {
+        const QString path = newStore("anomalies");
+        QVERIFY(!path.isEmpty());
+        QString problem;
+        const etcd::LockEvent enqueued = lockEvent(etcd::LockEventKind::Enqueued, "a", 7);
+        const HistoryAnomaly appeared{{true,
+                                       enqueued.lock,
+                                       {enqueued.key + std::string("\0x", 2),
+                                        etcd::AnomalyKind::NoLease, "the key has no lease"}},
+                                      7,
+                                      t0 + 1750ms};
+        const HistoryAnomaly elsewhere{
+            {false, "/locks/other", {"/locks/other/b", etcd::AnomalyKind::ExpiredLease, "gone"}},
+            8,
+            t0 + 2s};
+        {
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(enqueued));
+            QVERIFY(store->write(appeared));
+            QVERIFY(store->write(HistoryGap{t0 + 1s, t0 + 3s, 8, "compacted"}));
+            QVERIFY(store->write(elsewhere));
+            QVERIFY(store->write(lockEvent(etcd::LockEventKind::Cancelled, "a", 9)));
+        }
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto entries = reader->entries({});
+        QVERIFY2(entries, qPrintable(reader->error()));
+        QCOMPARE(entries->size(), std::size_t(5));
+        QVERIFY(std::holds_alternative<etcd::LockEvent>((*entries)[0]));
+        const auto& first = std::get<HistoryAnomaly>((*entries)[1]);
+        QVERIFY(first.change == appeared.change);
+        QCOMPARE(first.change.anomaly.key.size(), appeared.change.anomaly.key.size()); // the NUL
+        QCOMPARE(first.revision, int64_t(7));
+        QVERIFY(first.at == appeared.at);
+        QVERIFY(std::holds_alternative<HistoryGap>((*entries)[2]));
+        QVERIFY(std::get<HistoryAnomaly>((*entries)[3]).change == elsewhere.change);
+        QVERIFY(std::holds_alternative<etcd::LockEvent>((*entries)[4]));
+
+        LockHistoryStore::Filter filter;
+        filter.lock = enqueued.lock;
+        filter.sinceRevision = 7;
+        filter.untilRevision = 8;
+        const auto ofLock = reader->entries(filter);
+        QVERIFY2(ofLock, qPrintable(reader->error()));
+        QCOMPARE(ofLock->size(), std::size_t(3)); // the event, its anomaly, and the gap
+        QVERIFY(std::get<HistoryAnomaly>((*ofLock)[1]).change == appeared.change);
+        filter = {};
+        filter.sinceRevision = 8;
+        const auto later = reader->entries(filter);
+        QVERIFY2(later, qPrintable(reader->error()));
+        QCOMPARE(later->size(), std::size_t(3)); // the gap, the other lock's anomaly, the event
+        QVERIFY(std::get<HistoryAnomaly>((*later)[1]).change == elsewhere.change);
+    }
+
     void aBatchLargerThanTheLimitCommitsOnItsOwnAndReopeningAppends_data() { backends(); }
     void aBatchLargerThanTheLimitCommitsOnItsOwnAndReopeningAppends() {
         const QString path = newStore("batches");

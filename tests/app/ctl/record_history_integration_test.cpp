@@ -89,7 +89,7 @@ std::string bytesField(const QJsonObject& object, const char* name) {
 }
 
 bool isDeparture(const QString& kind) {
-    return kind != "enqueued" && kind != "acquired";
+    return kind != "enqueued" && kind != "acquired" && !kind.startsWith("anomaly_");
 }
 
 QByteArray contents(const QString& path) {
@@ -672,6 +672,71 @@ TEST_F(LockscopectlRecordHistoryIntegrationTest, AReadOnlyFileIsRefusedAndStillR
     }
     ::chmod(dir.path().toLocal8Bit().constData(), 0755);
     EXPECT_EQ(contents(QString::fromStdString(readOnly)), original);
+}
+
+// A key that blocks forever (no lease, no recipe) is recorded as an anomaly appearing at the
+// revision that put it, and going at the one that deleted it, after the events of each.
+TEST_F(LockscopectlRecordHistoryIntegrationTest, AnAnomalyIsRecordedAppearingAndGoing) {
+    const std::string file = path("anomaly.db");
+    const std::string stuck = prefix() + "stuck\xff";
+    auto recorder = startRecorder(file);
+    pb::PutRequest put;
+    put.set_key(stuck);
+    const auto putDone = call(*client, &Client::put, put);
+    ASSERT_TRUE(putDone);
+    ASSERT_TRUE(recorded(file, "acquired", stuck));
+    pb::DeleteRangeRequest del;
+    del.set_key(stuck);
+    const auto deleted = call(*client, &Client::deleteRange, del);
+    ASSERT_TRUE(deleted);
+    ASSERT_TRUE(eventually(
+        [&] {
+            for (const auto& e : history(file))
+                if (e["event"].toString() == "anomaly_went")
+                    return true;
+            return false;
+        },
+        20s));
+    recorder->signal(SIGINT);
+    ASSERT_EQ(recorder->wait(15s), 0);
+
+    std::vector<QJsonObject> anomalies;
+    std::size_t putAt = 0, deletedAt = 0, appearedAt = 0, wentAt = 0;
+    const auto entries = history(file);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (bytesField(entries[i], "key") != stuck)
+            continue;
+        const QString event = entries[i]["event"].toString();
+        if (event.startsWith("anomaly_"))
+            anomalies.push_back(entries[i]);
+        // A key that is its lock is acquired when put, and released when deleted.
+        (event == "acquired"           ? putAt
+         : event == "released"         ? deletedAt
+         : event == "anomaly_appeared" ? appearedAt
+                                       : wentAt) = i;
+    }
+    ASSERT_EQ(anomalies.size(), 2u) << "one anomaly, appearing then going";
+    EXPECT_EQ(anomalies[0]["event"].toString(), "anomaly_appeared");
+    EXPECT_EQ(anomalies[1]["event"].toString(), "anomaly_went");
+    for (const auto& anomaly : anomalies) {
+        EXPECT_EQ(anomaly["kind"].toString(), "not_a_lock_key");
+        EXPECT_EQ(bytesField(anomaly, "lock"), stuck);
+        EXPECT_FALSE(anomaly["detail"].toString().isEmpty());
+    }
+    EXPECT_EQ(anomalies[0]["revision"].toInteger(), putDone->header().revision());
+    EXPECT_EQ(anomalies[1]["revision"].toInteger(), deleted->header().revision());
+    EXPECT_LT(putAt, appearedAt) << "the anomaly before the event that made it";
+    EXPECT_LT(deletedAt, wentAt) << "the anomaly gone before the event that ended it";
+
+    // The lines for people say the same.
+    const auto [code, lines] = runToEnd({"history", file, "--lock", stuck});
+    EXPECT_EQ(code, 0);
+    ASSERT_EQ(std::count_if(lines.begin(), lines.end(),
+                            [](const std::string& line) {
+                                return line.find("anomaly appeared  not_a_lock_key") !=
+                                       std::string::npos;
+                            }),
+              1);
 }
 
 TEST_F(LockscopectlRecordHistoryIntegrationTest, AFullDiskEndsTheRecordingAndKeepsWhatWasRecorded) {
