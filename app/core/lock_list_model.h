@@ -61,6 +61,8 @@ public:
     // the lease runs out, which the countdown does not change: the expired by when they expired,
     // a lease gone before them and a lock without a TTL after every TTL.
     static bool sortsByNumber(int column);
+    // The short word an anomaly's badge shows: "no lease".
+    static QString anomalyWord(etcd::AnomalyKind kind);
     double sortNumberAt(int row, int column) const;
     // The text another column sorts by: what it shows.
     QString sortTextAt(int row, int column) const;
@@ -106,8 +108,6 @@ private:
     // and tooltip (one line per anomaly); empty without anomalies.
     static QString anomalyBadge(const Row& row);
     static QString anomalyDetails(const Row& row);
-    // The short word an anomaly's badge shows: "no lease".
-    static QString anomalyWord(etcd::AnomalyKind kind);
     std::optional<LeaseCountdown> holderTtl(const Row& row) const;
     // After a change of own_[name]: the keyless row of `name` comes or goes, or its cell changes.
     void showOwnMark(const std::string& name);

@@ -9,6 +9,7 @@
 #include "app/gui/screen_fit.h"
 #include "app/gui/stage_page.h"
 #include "app/gui/stage_scene_builder.h"
+#include "widgets/elided_label.h"
 #include "widgets/plain_text_delegate.h"
 #include "widgets/stage_view.h"
 
@@ -166,8 +167,8 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
         speed_->addItem(tr("%1×").arg(speed), speed);
     scrubber_ = new QSlider(Qt::Horizontal, column);
     scrubber_->setEnabled(false);
-    momentText_ = new QLabel(column);
-    momentText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Elided: a long key or anomaly must not widen the window; pointing shows it whole.
+    momentText_ = new ElidedLabel(column);
     auto* nextOfLock = new QPushButton(tr("Next of this lock"), bar);
     kind_ = new QComboBox(bar);
     using Kind = etcd::LockEventKind;
@@ -344,6 +345,12 @@ void HistoryReplayWindow::describeMoment(std::size_t index) {
     else if (moment.kind)
         what = tr("%1 %2").arg(eventWord(etcd::QueueKind::Mutex, eventCause(*moment.kind)),
                                QString::fromStdString(displayKey(moment.lock)));
+    else if (moment.anomaly)
+        what = (moment.anomaly->appeared ? tr("⚠ anomaly appeared: %1 on %2 (%3)")
+                                         : tr("anomaly went: %1 on %2 (%3)"))
+                   .arg(LockListModel::anomalyWord(moment.anomaly->anomaly.kind),
+                        displayKeyText(moment.anomaly->anomaly.key),
+                        QString::fromStdString(moment.anomaly->anomaly.detail));
     else
         what = tr("a gap in the recording: the locks were re-read");
     // etcd keeps no times: its history is told in revisions only.

@@ -383,6 +383,10 @@
         <source>cannot delete old history</source>
         <translation>无法删除旧的历史记录</translation>
     </message>
+    <message>
+        <source>anomaly %1 is of no kind this build knows (%2)</source>
+        <translation>异常 %1 的类型不为本版本所知（%2）</translation>
+    </message>
 </context>
 <context>
     <name>LockscopeCommandLine</name>
@@ -1614,6 +1618,14 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>%1 of %2</source>
         <translation>%2 的 %1</translation>
+    </message>
+    <message>
+        <source>⚠ anomaly appeared: %1 on %2 (%3)</source>
+        <translation>⚠ 出现异常：%2 上的%1（%3）</translation>
+    </message>
+    <message>
+        <source>anomaly went: %1 on %2 (%3)</source>
+        <translation>异常消失：%2 上的%1（%3）</translation>
     </message>
 </context>
 <context>
