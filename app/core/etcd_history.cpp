@@ -156,7 +156,8 @@ void readEtcdHistory(etcd::Client& client, const std::string& prefix, int64_t fr
         const int64_t from = reading->history.from;
         reading->table.load(kvs, from, timeOf(from));
         reading->history.checkpoints.push_back(
-            {from, timeOf(from), "etcd", historyKeysOf(reading->table.locks())});
+            {from, timeOf(from), "etcd",
+             historyKeysOf(reading->table.locks(), reading->table.anomalies())});
         watchFrom(reading, prefix);
     });
 }

@@ -126,23 +126,34 @@ std::shared_ptr<const etcd::SeenTimesByKey> timesBefore(const HistoryCheckpoint&
     return seen;
 }
 
+// The times the live view knew of the checkpoint's keys, which the checkpoint keeps; nothing when
+// it was recorded before they were kept.
+std::shared_ptr<const etcd::SeenTimesByKey> timesIn(const HistoryCheckpoint& checkpoint) {
+    auto seen = std::make_shared<etcd::SeenTimesByKey>();
+    for (const HistoryKey& key : checkpoint.keys) {
+        if (!key.enqueuedAt)
+            return nullptr;
+        (*seen)[key.key] = {key.createRevision, *key.enqueuedAt, key.acquiredAt,
+                            key.enqueuedBeforeSeen, key.acquiredBeforeSeen};
+    }
+    return seen;
+}
+
 // The table tells a replay's anomalies by a live view's rules, but one of them needs what only a
-// lease lookup learnt: that a key's lease is gone. The recorded anomalies say so.
-void markExpiredLeases(etcd::LockTable& table, const etcd::AnomaliesByLock& recorded) {
-    for (const auto& [name, anomalies] : recorded) {
-        const auto lock = table.locks().find(name);
+// lease lookup learnt: that a key's lease is gone. The checkpoint and the anomalies recorded
+// after it say so, by lock and key.
+void markLeasesGone(etcd::LockTable& table,
+                    const std::set<std::pair<std::string, std::string>>& leaseGone) {
+    for (const auto& lockAndKey : leaseGone) {
+        const std::string& key = lockAndKey.second;
+        const auto lock = table.locks().find(lockAndKey.first);
         if (lock == table.locks().end())
             continue;
-        for (const etcd::Anomaly& anomaly : anomalies) {
-            if (anomaly.kind != etcd::AnomalyKind::ExpiredLease)
-                continue;
-            const auto& keys = lock->second.keys;
-            const auto key = std::find_if(keys.begin(), keys.end(), [&](const etcd::LockKey& k) {
-                return k.key == anomaly.key;
-            });
-            if (key != keys.end() && key->lease != 0)
-                table.setLeaseExpired(key->lease, true);
-        }
+        const auto& keys = lock->second.keys;
+        const auto found = std::find_if(keys.begin(), keys.end(),
+                                        [&](const etcd::LockKey& k) { return k.key == key; });
+        if (found != keys.end() && found->lease != 0)
+            table.setLeaseExpired(found->lease, true);
     }
 }
 
@@ -163,34 +174,61 @@ etcd::LockMonitorState ReplayedLocks::state() const {
 
 std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& checkpoints,
                                       const std::vector<HistoryEntry>& entries, int64_t revision,
-                                      etcd::RecipeOverride recipe) {
+                                      etcd::RecipeOverride recipe,
+                                      const std::vector<int64_t>* entrySeqs) {
     const HistoryCheckpoint* start = nullptr;
-    for (const auto& checkpoint : checkpoints)
-        if (checkpoint.revision <= revision)
-            start = &checkpoint;
+    const HistoryCheckpoint* next = nullptr; // the one recorded after the start
+    for (std::size_t i = 0; i < checkpoints.size(); ++i)
+        if (checkpoints[i].revision <= revision) {
+            start = &checkpoints[i];
+            next = i + 1 < checkpoints.size() ? &checkpoints[i + 1] : nullptr;
+        }
     if (!start)
         return std::nullopt;
+    // With the entries' seqs, only those between the start and the next checkpoint are walked:
+    // a replay costs a checkpoint's interval, not the whole recording.
+    const bool windowed = entrySeqs && start->seq != 0;
+    std::size_t from = 0, to = entries.size();
+    if (windowed) {
+        const auto at = [&](int64_t seq) {
+            return static_cast<std::size_t>(
+                std::lower_bound(entrySeqs->begin(), entrySeqs->end(), seq) - entrySeqs->begin());
+        };
+        from = at(start->seq);
+        if (next && next->seq != 0)
+            to = at(next->seq);
+    }
+    auto times = timesIn(*start);
     ReplayedLocks replayed{revision,
                            start->revision,
-                           etcd::LockTable(recipe, timesBefore(*start, entries)),
+                           etcd::LockTable(recipe, times ? times : timesBefore(*start, entries)),
                            std::nullopt,
                            {}};
     Replayer replayer(replayed.table, replayed.elections);
     replayer.load(*start);
-    // Events at the checkpoint's revision are in it already. A gap spans the revisions from the
-    // last one recorded before it (an event's, or a checkpoint's) to the one re-read after it.
-    int64_t lastRecorded = 0;
-    etcd::AnomaliesByLock anomalies; // as recorded up to `revision`
-    for (const auto& entry : entries) {
+    std::set<std::pair<std::string, std::string>> leaseGone;
+    for (const HistoryKey& key : start->keys)
+        if (key.leaseGone)
+            leaseGone.emplace(key.lock, key.key);
+    // Events at the checkpoint's revision are in it already, and so are the anomalies recorded
+    // at it (a recorder reads both at once). A gap spans the revisions from the last one
+    // recorded before it (an event's, or a checkpoint's) to the one re-read after it.
+    int64_t lastRecorded = windowed ? start->revision : 0;
+    for (std::size_t i = from; i < to; ++i) {
+        const HistoryEntry& entry = entries[i];
         if (const auto* anomaly = std::get_if<HistoryAnomaly>(&entry)) {
-            if (anomaly->revision <= revision)
-                etcd::applyAnomalyChange(anomalies, anomaly->change);
+            const etcd::AnomalyChange& change = anomaly->change;
+            if (change.anomaly.kind == etcd::AnomalyKind::ExpiredLease &&
+                (windowed || anomaly->revision > start->revision) &&
+                anomaly->revision <= revision) {
+                if (change.appeared)
+                    leaseGone.emplace(change.lock, change.anomaly.key);
+                else
+                    leaseGone.erase({change.lock, change.anomaly.key});
+            }
             continue;
         }
         if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
-            // A recorder tells every anomaly anew after a gap.
-            if (gap->revision <= revision)
-                anomalies.clear();
             int64_t gapFrom = lastRecorded;
             for (const auto& checkpoint : checkpoints)
                 if (checkpoint.at <= gap->since && checkpoint.revision < gap->revision)
@@ -200,11 +238,14 @@ std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& chec
             continue;
         }
         const auto& event = std::get<etcd::LockEvent>(entry);
+        // Past the revision asked for nothing applies, and no gap after covers it.
+        if (event.revision > revision)
+            break;
         lastRecorded = std::max(lastRecorded, event.revision);
-        if (event.revision > start->revision && event.revision <= revision)
+        if (event.revision > start->revision)
             replayer.apply(event);
     }
-    markExpiredLeases(replayed.table, anomalies);
+    markLeasesGone(replayed.table, leaseGone);
     return replayed;
 }
 

@@ -12,9 +12,9 @@ namespace lockscope {
 
 // The locks of a recorded history as they stood at one revision: the keys of the last
 // checkpoint at or before it, with the events recorded after that checkpoint up to it applied,
-// in a LockTable (so holders, recipes and anomalies follow the same rules as a live view, and a
-// lease recorded gone is gone). What a replay cannot know stays unknown: values, and leases'
-// TTLs. Pure.
+// in a LockTable (so holders, recipes and anomalies follow the same rules as a live view; the
+// keys' times and leases gone are the checkpoint's, then the events' and anomalies'). What a
+// replay cannot know stays unknown: values, and leases' TTLs. Pure.
 struct ReplayedLocks {
     int64_t revision = 0;           // asked for
     int64_t checkpointRevision = 0; // started from
@@ -32,9 +32,13 @@ struct ReplayedLocks {
 
 // Nothing when the recording began after `revision` (no checkpoint at or before it).
 // `checkpoints` in recorded order; `entries`: the events, gaps and anomalies in recorded order,
-// from the first (an anomaly is known only from its appearing, which may be long before).
+// at least those after the chosen checkpoint (and those before it, for a checkpoint recorded
+// before its keys' times were kept). With `entrySeqs` (each entry's, and the checkpoints' seqs,
+// as a store reads them) only the entries between the chosen checkpoint and the next are
+// walked; without, every entry is, and an anomaly counts from the revision after the checkpoint.
 std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& checkpoints,
                                       const std::vector<HistoryEntry>& entries, int64_t revision,
-                                      etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto);
+                                      etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto,
+                                      const std::vector<int64_t>* entrySeqs = nullptr);
 
 } // namespace lockscope

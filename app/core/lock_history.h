@@ -26,7 +26,9 @@ struct HistoryGap {
     std::string reason;
 };
 
-// One key of a checkpoint: where it stood in its lock's queue at the checkpoint's revision.
+// One key of a checkpoint: where it stood in its lock's queue at the checkpoint's revision, and
+// what the live view knew of it then that etcd does not keep, so a replay can start at the
+// checkpoint without the events before it.
 struct HistoryKey {
     std::string lock;
     std::string key;
@@ -35,6 +37,14 @@ struct HistoryKey {
     int64_t modRevision = 0;
     etcd::QueueKind recipe = etcd::QueueKind::Mutex; // the lock's
     bool holds = false;
+    // When it was enqueued (none in a checkpoint recorded before times were kept, schema 2: its
+    // replay learns them from the events before it) and acquired, and whether either was before
+    // the live view saw it (etcd::LockKey's).
+    std::optional<std::chrono::system_clock::time_point> enqueuedAt = std::nullopt;
+    std::optional<std::chrono::system_clock::time_point> acquiredAt = std::nullopt;
+    bool enqueuedBeforeSeen = false;
+    bool acquiredBeforeSeen = false;
+    bool leaseGone = false; // a lease lookup found its lease gone (AnomalyKind::ExpiredLease)
 };
 
 // The whole lock state at a revision: at the start of a recording, after every gap and
@@ -44,6 +54,7 @@ struct HistoryCheckpoint {
     std::chrono::system_clock::time_point at;
     std::string reason;           // "start", "resync" (after a gap) or "periodic"
     std::vector<HistoryKey> keys; // by lock, then queue order
+    int64_t seq = 0;              // its place among the entries, when read from a store
 };
 
 // An anomaly that appeared on a key or went from it, seen once the events at `revision` were in
@@ -57,7 +68,8 @@ struct HistoryAnomaly {
 // One lock event, gap or anomaly change, in the order recorded.
 using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap, HistoryAnomaly>;
 
-// Every key of `locks`, as a checkpoint holds them.
-std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks);
+// Every key of `locks`, as a checkpoint holds them; `anomalies` are theirs (the leases gone).
+std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks,
+                                      const etcd::AnomaliesByLock& anomalies);
 
 } // namespace lockscope

@@ -66,8 +66,14 @@ const Migration migrations[] = {
      "UPDATE checkpoint_keys SET position = rowid;",
      // Recorders writing at once take their seqs in blocks of seqBlock from it.
      "CREATE SEQUENCE entry_seqs INCREMENT BY 1000;"},
-    // 3: anomalies appearing on keys and going, in the entries' order.
-    {"CREATE TABLE anomalies(seq INTEGER PRIMARY KEY, source INTEGER NOT NULL,"
+    // 3: anomalies appearing on keys and going, in the entries' order; a checkpoint's keys with
+    // what the live view knew of them (their times, their lease gone), so a replay starts there.
+    {"ALTER TABLE checkpoint_keys ADD COLUMN enqueued_ms INTEGER;"
+     "ALTER TABLE checkpoint_keys ADD COLUMN acquired_ms INTEGER;"
+     "ALTER TABLE checkpoint_keys ADD COLUMN enqueued_before_seen INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE checkpoint_keys ADD COLUMN acquired_before_seen INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE checkpoint_keys ADD COLUMN lease_gone INTEGER NOT NULL DEFAULT 0;"
+     "CREATE TABLE anomalies(seq INTEGER PRIMARY KEY, source INTEGER NOT NULL,"
      " appeared INTEGER NOT NULL, revision INTEGER NOT NULL, at_ms INTEGER NOT NULL,"
      " lock BLOB NOT NULL, key BLOB NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);"
      "CREATE INDEX anomalies_by_source ON anomalies(source, seq);"
@@ -106,25 +112,16 @@ std::string bytesOf(const QVariant& value) {
     return value.toByteArray().toStdString();
 }
 
-// The kinds and recipes by the names the file holds, as many as this build names: a name
-// function answers "unknown" past its enum's last value.
-std::optional<etcd::LockEventKind> eventKindNamed(const QString& name) {
+// The kinds and recipes by the names the file holds, as many as this build names: an event's or
+// an anomaly's name function answers "unknown" past its enum's last value.
+template <typename Kind>
+std::optional<Kind> kindNamed(const QString& name, const char* (*nameOf)(Kind)) {
     for (int i = 0;; ++i) {
-        const char* known = etcd::lockEventKindName(static_cast<etcd::LockEventKind>(i));
+        const char* known = nameOf(static_cast<Kind>(i));
         if (std::string_view(known) == "unknown")
             return std::nullopt;
         if (name == QLatin1String(known))
-            return static_cast<etcd::LockEventKind>(i);
-    }
-}
-
-std::optional<etcd::AnomalyKind> anomalyKindNamed(const QString& name) {
-    for (int i = 0;; ++i) {
-        const char* known = etcd::anomalyKindName(static_cast<etcd::AnomalyKind>(i));
-        if (std::string_view(known) == "unknown")
-            return std::nullopt;
-        if (name == QLatin1String(known))
-            return static_cast<etcd::AnomalyKind>(i);
+            return static_cast<Kind>(i);
     }
 }
 
@@ -146,6 +143,16 @@ std::optional<std::chrono::milliseconds> millisOrNothing(const QVariant& value) 
     if (value.isNull())
         return std::nullopt;
     return std::chrono::milliseconds(value.toLongLong());
+}
+
+QVariant optionalTime(const std::optional<std::chrono::system_clock::time_point>& at) {
+    return at ? QVariant(static_cast<qlonglong>(millis(*at))) : QVariant();
+}
+
+std::optional<std::chrono::system_clock::time_point> timeOrNothing(const QVariant& value) {
+    if (value.isNull())
+        return std::nullopt;
+    return fromMillis(value.toLongLong());
 }
 
 // The WHERE clause of `filter` and `source` over a table's revision and time columns, with its
@@ -595,7 +602,9 @@ void LockHistoryStore::prepareWrites() {
                                        "key", "kind", "detail"});
     insertKey_.emplace(db_, "checkpoint_keys",
                        QStringList{"checkpoint", "position", "lock", "key", "lease",
-                                   "create_revision", "mod_revision", "recipe", "holds"});
+                                   "create_revision", "mod_revision", "recipe", "holds",
+                                   "enqueued_ms", "acquired_ms", "enqueued_before_seen",
+                                   "acquired_before_seen", "lease_gone"});
 }
 
 bool LockHistoryStore::takeSeqs() {
@@ -710,7 +719,9 @@ bool LockHistoryStore::write(const HistoryCheckpoint& checkpoint) {
                      {*seq, position++, bytes(key.lock), bytes(key.key),
                       static_cast<qlonglong>(key.lease), static_cast<qlonglong>(key.createRevision),
                       static_cast<qlonglong>(key.modRevision), etcd::queueKindName(key.recipe),
-                      static_cast<int>(key.holds)}))
+                      static_cast<int>(key.holds), optionalTime(key.enqueuedAt),
+                      optionalTime(key.acquiredAt), static_cast<int>(key.enqueuedBeforeSeen),
+                      static_cast<int>(key.acquiredBeforeSeen), static_cast<int>(key.leaseGone)}))
             return false;
     return commitIfFull();
 }
@@ -838,7 +849,8 @@ bool LockHistoryStore::prune(std::chrono::system_clock::time_point keepSince, in
     return true;
 }
 
-std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter) {
+std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter,
+                                                                   std::vector<int64_t>* seqs) {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
     // Runs `sql` and hands each row to `row`, which is false for a row this build cannot read
     // (having said why). One query at a time: QPSQL holds the connection while it reads one.
@@ -878,7 +890,7 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
                 whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", anomalyValues) +
                 " ORDER BY seq",
             anomalyValues, [&](const QSqlQuery& anomaly) {
-                const auto kind = anomalyKindNamed(anomaly.value(6).toString());
+                const auto kind = kindNamed(anomaly.value(6).toString(), etcd::anomalyKindName);
                 if (!kind)
                     return fail(cannotRead, LockHistoryStoreText::tr(
                                                 "anomaly %1 is of no kind this build knows (%2)")
@@ -897,10 +909,15 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
     std::inplace_merge(sparse.begin(), sparse.begin() + gapsRead, sparse.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<HistoryEntry> read;
+    const auto add = [&](qlonglong seq, HistoryEntry entry) {
+        read.push_back(std::move(entry));
+        if (seqs)
+            seqs->push_back(seq);
+    };
     auto nextSparse = sparse.begin();
     const auto sparseBefore = [&](qlonglong seq) {
         for (; nextSparse != sparse.end() && nextSparse->first < seq; ++nextSparse)
-            read.push_back(std::move(nextSparse->second));
+            add(nextSparse->first, std::move(nextSparse->second));
     };
     if (!readRows(
             "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
@@ -910,7 +927,7 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
                 " ORDER BY seq",
             eventValues, [&](const QSqlQuery& events) {
                 sparseBefore(events.value(0).toLongLong());
-                const auto kind = eventKindNamed(events.value(1).toString());
+                const auto kind = kindNamed(events.value(1).toString(), etcd::lockEventKindName);
                 const auto recipe = queueKindNamed(events.value(7).toString());
                 if (!kind || !recipe)
                     return fail(cannotRead,
@@ -933,7 +950,7 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
                 event.atLeast = events.value(12).toBool();
                 event.waitedAtMost = millisOrNothing(events.value(13));
                 event.heldAtMost = millisOrNothing(events.value(14));
-                read.emplace_back(std::move(event));
+                add(events.value(0).toLongLong(), std::move(event));
                 return true;
             }))
         return std::nullopt;
@@ -946,7 +963,9 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
     query.setForwardOnly(true);
     if (!run(LockHistoryStoreText::tr("cannot read"), query,
              "SELECT c.seq, c.revision, c.at_ms, c.reason, k.lock, k.key, k.lease,"
-             " k.create_revision, k.mod_revision, k.recipe, k.holds FROM checkpoints c"
+             " k.create_revision, k.mod_revision, k.recipe, k.holds, k.enqueued_ms,"
+             " k.acquired_ms, k.enqueued_before_seen, k.acquired_before_seen, k.lease_gone"
+             " FROM checkpoints c"
              " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq WHERE c.source = ?"
              " ORDER BY c.seq, k.position",
              {static_cast<qlonglong>(source_.id)}))
@@ -959,7 +978,8 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
             read.push_back({query.value(1).toLongLong(),
                             fromMillis(query.value(2).toLongLong()),
                             query.value(3).toString().toStdString(),
-                            {}});
+                            {},
+                            seq});
         }
         if (query.value(4).isNull())
             continue; // a checkpoint of no keys
@@ -973,8 +993,10 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
         }
         read.back().keys.push_back({bytesOf(query.value(4)), bytesOf(query.value(5)),
                                     query.value(6).toLongLong(), query.value(7).toLongLong(),
-                                    query.value(8).toLongLong(), *recipe,
-                                    query.value(10).toBool()});
+                                    query.value(8).toLongLong(), *recipe, query.value(10).toBool(),
+                                    timeOrNothing(query.value(11)), timeOrNothing(query.value(12)),
+                                    query.value(13).toBool(), query.value(14).toBool(),
+                                    query.value(15).toBool()});
     }
     if (query.lastError().isValid()) {
         fail(LockHistoryStoreText::tr("cannot read"), query);

@@ -98,8 +98,10 @@ public:
     // with its own VACUUM, so its size says nothing of what a delete freed.
     bool prune(std::chrono::system_clock::time_point keepSince, int64_t maxBytes);
 
-    // Reading: nothing when a read failed (error() says why).
-    std::optional<std::vector<HistoryEntry>> entries(const Filter& filter);
+    // Reading: nothing when a read failed (error() says why). `seqs`, when given, gets each
+    // entry's place in the recording's order (as HistoryCheckpoint::seq), beside it.
+    std::optional<std::vector<HistoryEntry>> entries(const Filter& filter,
+                                                     std::vector<int64_t>* seqs = nullptr);
     std::optional<std::vector<HistoryCheckpoint>> checkpoints();
 
 private:

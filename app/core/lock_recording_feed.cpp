@@ -37,17 +37,6 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
             checkpoint = "periodic";
         }
     }
-    std::optional<HistoryCheckpoint> state;
-    if (checkpoint) {
-        // On the client's thread, between its callbacks: the state holds exactly the events
-        // handed on so far.
-        monitor.readLocks([&](int64_t revision, const auto& locks) {
-            state = HistoryCheckpoint{revision, now, checkpoint, historyKeysOf(locks)};
-        });
-        checkpointedAt_ = steadyNow;
-        if (gap && gap->revision == 0)
-            gap->revision = state->revision;
-    }
     std::vector<HistoryAnomaly> anomalies;
     if (live) {
         std::vector<etcd::AnomalyChange> changes;
@@ -55,6 +44,18 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
         anomalies.reserve(changes.size());
         for (auto& change : changes)
             anomalies.push_back({std::move(change), anomalies_.revision, now});
+    }
+    std::optional<HistoryCheckpoint> state;
+    if (checkpoint) {
+        // On the client's thread, between its callbacks: the state holds exactly the events
+        // handed on so far, and the anomalies just brought up to date.
+        monitor.readLocks([&](int64_t revision, const auto& locks) {
+            state = HistoryCheckpoint{revision, now, checkpoint,
+                                      historyKeysOf(locks, anomalies_.byLock)};
+        });
+        checkpointedAt_ = steadyNow;
+        if (gap && gap->revision == 0)
+            gap->revision = state->revision;
     }
     if (!gap && !state && events.empty() && anomalies.empty())
         return;

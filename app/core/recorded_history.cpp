@@ -60,13 +60,15 @@ void RecordedHistory::open(std::optional<int64_t> source) {
         return;
     }
     auto checkpoints = store->checkpoints();
-    auto entries = checkpoints ? store->entries({}) : std::nullopt;
+    std::vector<int64_t> seqs;
+    auto entries = checkpoints ? store->entries({}, &seqs) : std::nullopt;
     if (!entries) {
         callbacks_.failed(store->error());
         return;
     }
     checkpoints_ = std::move(*checkpoints);
     entries_ = std::move(*entries);
+    entrySeqs_ = std::move(seqs);
     auto summary = std::make_shared<RecordedHistorySummary>();
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
@@ -93,15 +95,19 @@ void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary)
                       false,
                       event->lock,
                       event->kind == etcd::LockEventKind::Acquired ? event->waited : std::nullopt,
-                      std::nullopt};
+                      nullptr};
         } else if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
-            moment = {gap->revision, gap->until,  std::nullopt, false, {},
-                      std::nullopt,  std::nullopt};
+            moment = {gap->revision, gap->until, std::nullopt, false, {}, std::nullopt, nullptr};
             ++summary->gaps;
         } else {
             const auto& anomaly = std::get<HistoryAnomaly>(entry);
-            moment = {anomaly.revision,    anomaly.at,   std::nullopt,  false,
-                      anomaly.change.lock, std::nullopt, anomaly.change};
+            moment = {anomaly.revision,
+                      anomaly.at,
+                      std::nullopt,
+                      false,
+                      anomaly.change.lock,
+                      std::nullopt,
+                      std::make_shared<const etcd::AnomalyChange>(anomaly.change)};
         }
         summary->moments.push_back(std::move(moment));
     }
@@ -113,7 +119,8 @@ void RecordedHistory::replay(std::size_t index) {
     if (!summary_ || index >= summary_->moments.size())
         return;
     const int64_t revision = summary_->moments[index].revision;
-    auto replayed = replayAt(checkpoints_, entries_, revision);
+    auto replayed = replayAt(checkpoints_, entries_, revision, etcd::RecipeOverride::Auto,
+                             entrySeqs_.empty() ? nullptr : &entrySeqs_);
     auto moment = std::make_shared<ReplayedMoment>();
     moment->moment = index;
     moment->revision = revision;

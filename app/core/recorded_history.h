@@ -25,7 +25,8 @@ struct RecordedMoment {
     bool start = false;
     std::string lock;                                // the event's or anomaly's
     std::optional<std::chrono::milliseconds> waited; // an Acquired event's wait
-    std::optional<etcd::AnomalyChange> anomaly;
+    // An anomaly's change; shared, as a recording of millions of moments has few of them.
+    std::shared_ptr<const etcd::AnomalyChange> anomaly;
 };
 
 // What a recording holds, for a replay's scrubber.
@@ -91,6 +92,8 @@ private:
     QString source_, prefix_;
     std::vector<HistoryCheckpoint> checkpoints_;
     std::vector<HistoryEntry> entries_;
+    // Each entry's seq, when read from a store: a replay then walks one checkpoint's interval.
+    std::vector<int64_t> entrySeqs_;
     std::shared_ptr<const RecordedHistorySummary> summary_;
     std::size_t firstEntryMoment_ = 0; // the moment of entries_[0]: 1 after a start moment
 };

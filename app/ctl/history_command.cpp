@@ -214,14 +214,17 @@ std::optional<int64_t> revisionAt(const std::vector<HistoryCheckpoint>& checkpoi
 int printLocksAt(LockHistoryStore& store, std::optional<int64_t> revision,
                  std::optional<std::chrono::system_clock::time_point> time, bool json) {
     const auto checkpoints = store.checkpoints();
-    const auto entries = checkpoints ? store.entries({}) : std::nullopt;
+    std::vector<int64_t> seqs;
+    const auto entries = checkpoints ? store.entries({}, &seqs) : std::nullopt;
     if (!entries) {
         say(store.error());
         return ExitFailed;
     }
     if (time)
         revision = revisionAt(*checkpoints, *entries, *time);
-    const auto replayed = revision ? replayAt(*checkpoints, *entries, *revision) : std::nullopt;
+    const auto replayed =
+        revision ? replayAt(*checkpoints, *entries, *revision, etcd::RecipeOverride::Auto, &seqs)
+                 : std::nullopt;
     if (!replayed) {
         say(checkpoints->empty()
                 ? QCoreApplication::translate("lockscopectl", "the recording holds no state yet")

@@ -44,15 +44,4 @@ void updateAllAnomalies(AnomaliesByLock& seen, const AnomaliesByLock& now,
         updateLockAnomalies(seen, lock, anomalies, changes);
 }
 
-void applyAnomalyChange(AnomaliesByLock& anomalies, const AnomalyChange& change) {
-    auto& ofLock = anomalies[change.lock];
-    const auto at = std::find(ofLock.begin(), ofLock.end(), change.anomaly);
-    if (change.appeared && at == ofLock.end())
-        ofLock.push_back(change.anomaly);
-    else if (!change.appeared && at != ofLock.end())
-        ofLock.erase(at);
-    if (ofLock.empty())
-        anomalies.erase(change.lock);
-}
-
 } // namespace etcd

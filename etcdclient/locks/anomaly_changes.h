@@ -37,9 +37,4 @@ void updateLockAnomalies(AnomaliesByLock& seen, const std::string& lock, std::ve
 void updateAllAnomalies(AnomaliesByLock& seen, const AnomaliesByLock& now,
                         std::vector<AnomalyChange>& changes);
 
-// Applies recorded changes to `anomalies`, as updateLockAnomalies made them: a reader of a
-// recording brings its anomalies to a revision with it. A change that does not fit (an anomaly
-// going that is not there, or appearing twice) is ignored. Pure.
-void applyAnomalyChange(AnomaliesByLock& anomalies, const AnomalyChange& change);
-
 } // namespace etcd

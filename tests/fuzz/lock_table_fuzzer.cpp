@@ -130,21 +130,24 @@ bool sameLocks(const std::map<std::string, LockQueue>& a,
     });
 }
 
-// What a recorder of the table would have written, and whether a replay of it can match the
-// table: not after a key was put again with another lease (no event tells of that) until the
-// next re-read's checkpoint.
+// What a recorder of the table would have written (each entry and checkpoint with its seq, as a
+// store reads them), and whether a replay of it can match the table: not after a key was put
+// again with another lease (no event tells of that) until the next re-read's checkpoint.
 struct Recorded {
     std::vector<lockscope::HistoryCheckpoint> checkpoints;
     std::vector<lockscope::HistoryEntry> entries;
+    std::vector<int64_t> seqs;
+    int64_t nextSeq = 1;
     bool replayable = true;
     etcd::AnomaliesByLock anomaliesSeen;
 
-    void add(const std::vector<LockEvent>& events) {
-        entries.insert(entries.end(), events.begin(), events.end());
+    void add(lockscope::HistoryEntry entry) {
+        entries.push_back(std::move(entry));
+        seqs.push_back(nextSeq++);
     }
-    void gap(int64_t revision, std::chrono::system_clock::time_point at) {
-        entries.push_back(lockscope::HistoryGap{at, at, revision, "re-read"});
-        anomaliesSeen.clear(); // told anew after a gap
+    void add(const std::vector<LockEvent>& events) {
+        for (const auto& event : events)
+            add(event);
     }
     // What the step did to the anomalies, after its events.
     void anomalies(const LockTable& table, int64_t revision,
@@ -152,17 +155,21 @@ struct Recorded {
         std::vector<etcd::AnomalyChange> changes;
         etcd::updateAllAnomalies(anomaliesSeen, table.anomalies(), changes);
         for (auto& change : changes)
-            entries.push_back(lockscope::HistoryAnomaly{std::move(change), revision, at});
+            add(lockscope::HistoryAnomaly{std::move(change), revision, at});
     }
+    // As a recorder takes one: the anomalies brought up to date first, the keys' with them.
     void checkpoint(const LockTable& table, int64_t revision,
                     std::chrono::system_clock::time_point at) {
-        checkpoints.push_back({revision, at, "resync", lockscope::historyKeysOf(table.locks())});
+        anomalies(table, revision, at);
+        checkpoints.push_back({revision, at, "resync",
+                               lockscope::historyKeysOf(table.locks(), anomaliesSeen), nextSeq++});
         replayable = true;
     }
     void verify(const LockTable& table, int64_t revision) const {
         if (!replayable)
             return;
-        const auto replayed = lockscope::replayAt(checkpoints, entries, revision);
+        const auto replayed =
+            lockscope::replayAt(checkpoints, entries, revision, etcd::RecipeOverride::Auto, &seqs);
         check(replayed && sameLocks(replayed->table.locks(), table.locks()));
         check(replayed->table.anomalies() == table.anomalies());
     }
@@ -243,7 +250,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (const auto& e : events)
                 check(e.recovered);
             verifyEvents(events);
-            recorded.gap(store.revision, now);
+            recorded.add(lockscope::HistoryGap{now, now, store.revision, "re-read"});
             recorded.add(events);
             recorded.checkpoint(table, store.revision, now);
         }

@@ -81,14 +81,14 @@ public:
         std::vector<mvccpb::KeyValue> kvs;
         for (const auto& [key, kv] : keys_)
             kvs.push_back(kv);
-        entries.push_back(HistoryGap{since, at(), revision_, "the watch broke"});
-        seenAnomalies_.clear(); // told anew after a gap, as a recorder does
+        add(HistoryGap{since, at(), revision_, "the watch broke"});
         record(live_.load(kvs, revision_, at()));
         checkpoint("resync");
     }
 
     void checkpoint(const std::string& reason) {
-        checkpoints.push_back({revision_, at(), reason, historyKeysOf(live_.locks())});
+        checkpoints.push_back(
+            {revision_, at(), reason, historyKeysOf(live_.locks(), live_.anomalies()), nextSeq_++});
     }
 
     int64_t revision() const { return revision_; }
@@ -100,20 +100,25 @@ public:
 
     std::vector<HistoryCheckpoint> checkpoints;
     std::vector<HistoryEntry> entries;
+    std::vector<int64_t> seqs; // each entry's, as a store reads them
 
 private:
     std::chrono::system_clock::time_point at() const {
         return t0 + std::chrono::seconds(revision_);
     }
+    void add(HistoryEntry entry) {
+        entries.push_back(std::move(entry));
+        seqs.push_back(nextSeq_++);
+    }
     void record(const std::vector<etcd::LockEvent>& events) {
         for (const auto& event : events)
-            entries.push_back(event);
+            add(event);
         // After the events, what they did to the anomalies: a recorder asks for every lock's.
         const auto anomalies = live_.anomalies();
         std::vector<etcd::AnomalyChange> changes;
         etcd::updateAllAnomalies(seenAnomalies_, anomalies, changes);
         for (auto& change : changes)
-            entries.push_back(HistoryAnomaly{std::move(change), revision_, at()});
+            add(HistoryAnomaly{std::move(change), revision_, at()});
         anomaliesShown_[revision_] = anomalies;
         shown_[revision_] = describe(live_.locks());
         lastHeard_ = at();
@@ -124,18 +129,26 @@ private:
     std::map<int64_t, std::string> shown_;
     std::map<int64_t, etcd::AnomaliesByLock> anomaliesShown_;
     etcd::AnomaliesByLock seenAnomalies_;
+    int64_t nextSeq_ = 1;
     int64_t revision_ = 1;
     std::chrono::system_clock::time_point lastHeard_ = t0;
 };
 
+// Every revision replayed twice: walking every entry, and (with the seqs a store reads) only
+// those of the chosen checkpoint's interval.
 void expectReplayMatches(const Recording& recording) {
     for (const auto& [revision, shown] : recording.shown()) {
-        const auto replayed = replayAt(recording.checkpoints, recording.entries, revision);
-        ASSERT_TRUE(replayed) << "revision " << revision;
-        EXPECT_EQ(describe(replayed->state().locks), shown) << "revision " << revision;
-        EXPECT_EQ(replayed->state().anomalies, recording.anomaliesShown().at(revision))
-            << "revision " << revision;
-        EXPECT_EQ(replayed->state().revision, revision);
+        for (const auto* seqs :
+             {static_cast<const std::vector<int64_t>*>(nullptr), &recording.seqs}) {
+            const auto replayed = replayAt(recording.checkpoints, recording.entries, revision,
+                                           etcd::RecipeOverride::Auto, seqs);
+            const std::string how = seqs ? " (its interval)" : " (every entry)";
+            ASSERT_TRUE(replayed) << "revision " << revision << how;
+            EXPECT_EQ(describe(replayed->state().locks), shown) << "revision " << revision << how;
+            EXPECT_EQ(replayed->state().anomalies, recording.anomaliesShown().at(revision))
+                << "revision " << revision << how;
+            EXPECT_EQ(replayed->state().revision, revision);
+        }
     }
 }
 
@@ -200,10 +213,11 @@ TEST(HistoryReplayTest, ARevisionInAGapIsSaidSoAndTheReReadRestoresTheState) {
     EXPECT_FALSE(replayAt(r.checkpoints, r.entries, r.revision())->inGap);
 }
 
-// A replay that starts from a later checkpoint knows when its keys were enqueued and acquired
-// from the events recorded before it, as the live view did: not from the checkpoint's time, as
-// a lower bound.
-TEST(HistoryReplayTest, WaitsAndHoldsBeganWhenTheEventsBeforeTheCheckpointSay) {
+void expectTimesAsLive(const Recording& r, const std::optional<ReplayedLocks>& replayed);
+
+// A replay that starts from a later checkpoint knows when its keys were enqueued and acquired,
+// as the live view did: not from the checkpoint's time, as a lower bound.
+TEST(HistoryReplayTest, WaitsAndHoldsBeganWhenTheCheckpointOrTheEventsBeforeItSay) {
     Recording r;
     r.put("/locks/job/1a", 0x1a);
     r.put("/locks/job/2b", 0x2b);
@@ -213,7 +227,19 @@ TEST(HistoryReplayTest, WaitsAndHoldsBeganWhenTheEventsBeforeTheCheckpointSay) {
     r.put("/locks/other/5e", 0x5e);
     r.checkpoint("periodic");
     r.put("/locks/other/6f", 0x6f);
-    const auto replayed = replayAt(r.checkpoints, r.entries, r.revision());
+    // A checkpoint keeps its keys' times; one recorded before they were kept (schema 2) has
+    // them from the events before it.
+    auto withoutTimes = r.checkpoints;
+    for (auto& key : withoutTimes.back().keys)
+        key.enqueuedAt = key.acquiredAt = std::nullopt;
+    for (const auto* checkpoints : {&r.checkpoints, &withoutTimes}) {
+        SCOPED_TRACE(checkpoints == &withoutTimes ? "times from the events" : "times kept");
+        expectTimesAsLive(r, replayAt(*checkpoints, r.entries, r.revision(),
+                                      etcd::RecipeOverride::Auto, &r.seqs));
+    }
+}
+
+void expectTimesAsLive(const Recording& r, const std::optional<ReplayedLocks>& replayed) {
     ASSERT_TRUE(replayed);
     EXPECT_EQ(replayed->checkpointRevision, r.checkpoints.back().revision);
     const auto replayedLocks = replayed->state().locks;

@@ -12,6 +12,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <latch>
 #include <thread>
 
@@ -85,7 +86,8 @@ private slots:
                                              "/locks/\xff"
                                              "job/b\x00"
                                              "c",
-                                             5, 4, 6, etcd::QueueKind::Election, true},
+                                             5, 4, 6, etcd::QueueKind::Election, true, t0 + 1250ms,
+                                             t0 + 2500ms, true, false, true},
                                             // After it in the queue, before it byte-wise.
                                             {"/locks/\xff"
                                              "job",
@@ -104,9 +106,12 @@ private slots:
         auto reader = LockHistoryStore::openForReading(path, problem);
         QVERIFY2(reader, qPrintable(problem));
         QCOMPARE(reader->prefix(), prefix);
-        const auto entries = reader->entries({});
+        std::vector<int64_t> seqs;
+        const auto entries = reader->entries({}, &seqs);
         QVERIFY2(entries, qPrintable(reader->error()));
         QCOMPARE(entries->size(), std::size_t(3));
+        QCOMPARE(seqs.size(), std::size_t(3));
+        QVERIFY(std::is_sorted(seqs.begin(), seqs.end()) && seqs.front() < seqs.back());
         const auto& first = std::get<etcd::LockEvent>((*entries)[0]);
         QCOMPARE(first.kind, etcd::LockEventKind::Acquired);
         QCOMPARE(first.lock, acquired.lock);
@@ -142,6 +147,14 @@ private slots:
         QCOMPARE(key.modRevision, int64_t(6));
         QCOMPARE(checkpoints->front().keys.back().key, checkpoint.keys.back().key);
         QVERIFY(!checkpoints->front().keys.back().holds);
+        // What the live view knew of the keys, for a replay that starts here; none of the key
+        // that was given none.
+        QCOMPARE(checkpoints->front().seq, seqs.back() + 1);
+        QVERIFY(key.enqueuedAt == checkpoint.keys.front().enqueuedAt);
+        QVERIFY(key.acquiredAt == checkpoint.keys.front().acquiredAt);
+        QVERIFY(key.enqueuedBeforeSeen && !key.acquiredBeforeSeen && key.leaseGone);
+        const HistoryKey& plain = checkpoints->front().keys.back();
+        QVERIFY(!plain.enqueuedAt && !plain.acquiredAt && !plain.leaseGone);
     }
 
     void aFilterKeepsOneLockAndASpanButEveryGapInIt_data() { backends(); }
