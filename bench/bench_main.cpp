@@ -277,6 +277,7 @@ int main(int argc, char** argv) {
             print("snapshot (text)", "get --prefix (text)", 1.0, snapshot.text);
         }
     }
+    std::optional<HistoryReplayFigure> replay;
     if (wanted("history")) {
         const auto history = measureHistoryStore(quick ? 25000 : 250000, historyPostgres);
         std::printf("history: %lld lock events: the lock table applies %.0f events/s in memory, "
@@ -293,6 +294,14 @@ int main(int argc, char** argv) {
         else
             std::printf("history: PostgreSQL not measured (--history-postgres URL names a "
                         "database for it)\n");
+        replay = measureHistoryReplay(quick ? 5 : 60);
+        std::printf("history: %d minutes at 1000 lock events/s (%lld events, a checkpoint a "
+                    "minute) opened for replay in %.1f s, holding %.0f MB of heap; a moment's "
+                    "locks p50 %.1f ms, p99 %.1f ms, slowest %.1f ms over %zu moments spread "
+                    "over it%s\n",
+                    replay->minutes, static_cast<long long>(replay->events), replay->openSeconds,
+                    replay->heapMb, replay->frame.p(50), replay->frame.p(99), replay->frame.p(100),
+                    replay->frame.ms.size(), replay->ran ? "" : " (FAILED)");
     }
     if (record.ran)
         std::printf("record: %d events/s asked, %.0f committed/s (%lld etcd events, %lld lock "
@@ -449,6 +458,12 @@ int main(int argc, char** argv) {
             {"stage frame p99, lab of 200 workers on 10 locks", stage->frames.p(99), 16, "ms"});
         targets.push_back({"stage frame CPU p99, lab of 200 workers on 10 locks",
                            stage->frameCpu.p(99), 8, "ms"});
+    }
+    if (replay && replay->ran) {
+        const std::string what = "replay of " + std::to_string(replay->minutes) + " min: ";
+        // A scrubber at 30 frames a second; any moment chosen shown within a second.
+        targets.push_back({what + "a moment's locks p99", replay->frame.p(99), 1000.0 / 30, "ms"});
+        targets.push_back({what + "a moment's locks, slowest", replay->frame.p(100), 1000, "ms"});
     }
     if (record.ran) {
         targets.push_back({"record at 5k events/s: lock events lost",

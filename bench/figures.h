@@ -144,6 +144,19 @@ struct HistoryStoreFigure {
 // `postgresUrl` is not empty, into that database (its source "bench").
 HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUrl);
 
+// A recording of `minutes` at 1000 lock events a second (100 locks, a checkpoint a minute) in an
+// SQLite file, opened for replay as the desktop opens one, then replayed at moments spread over
+// it: how long each moment's locks take, as a scrubber's frames.
+struct HistoryReplayFigure {
+    int minutes = 0;
+    int64_t events = 0;
+    double openSeconds = 0;
+    double heapMb = 0; // what the opened recording holds
+    Samples frame{"replay: a moment's locks", {}};
+    bool ran = false;
+};
+HistoryReplayFigure measureHistoryReplay(int minutes);
+
 // `lockscopectl snapshot PREFIX --json` beside `etcdctl get --prefix PREFIX -w json` on the
 // same prefix, and the text forms (`snapshot PREFIX` beside `get --prefix PREFIX`), timed as
 // whole processes, alternately (the medians of `runs` each).

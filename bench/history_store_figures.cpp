@@ -3,13 +3,12 @@
 // one transaction every 200 ms or 5000 rows), and to PostgreSQL when given a URL, on this
 // thread, one after the other.
 #include "app/core/lock_history_store.h"
-#include "etcdclient/hex_id.h"
 #include "etcdclient/locks/lock_table.h"
 #include "figures.h"
+#include "handoff_watch.h"
 
 #include <QTemporaryDir>
 #include <cstdio>
-#include <deque>
 
 namespace lockscope::bench {
 
@@ -57,40 +56,7 @@ HistoryWriteFigure writeHistory(const QString& location,
 
 HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUrl) {
     HistoryStoreFigure figure;
-    // 100 locks, each a queue of two Go keys; a round releases a lock's holder (its waiter
-    // acquires) and queues a new waiter: three events a round, as a busy prefix makes them.
-    constexpr int locks = 100;
-    const int64_t base = 0x694d000000000000;
-    int64_t revision = 1;
-    std::vector<mvccpb::Event> watch;
-    std::vector<std::string> queued(locks * 2);
-    const auto put = [&](int lock, int64_t lease) {
-        mvccpb::Event event;
-        event.set_type(mvccpb::Event::PUT);
-        auto& kv = *event.mutable_kv();
-        kv.set_key("/bench/history/lock" + std::to_string(lock) + "/" + etcd::leaseHex(lease));
-        kv.set_lease(lease);
-        kv.set_create_revision(++revision);
-        kv.set_mod_revision(revision);
-        watch.push_back(event);
-        return kv.key();
-    };
-    std::vector<std::deque<std::string>> queues(locks);
-    int64_t lease = base;
-    for (int lock = 0; lock < locks; ++lock)
-        for (int k = 0; k < 2; ++k)
-            queues[lock].push_back(put(lock, ++lease));
-    for (int round = 0; round < rounds; ++round) {
-        const int lock = round % locks;
-        mvccpb::Event del;
-        del.set_type(mvccpb::Event::DELETE);
-        del.mutable_kv()->set_key(queues[lock].front());
-        del.mutable_kv()->set_mod_revision(++revision);
-        watch.push_back(del);
-        queues[lock].pop_front();
-        queues[lock].push_back(put(lock, ++lease));
-    }
-
+    const std::vector<mvccpb::Event> watch = handoffWatch("/bench/history/", rounds);
     etcd::LockTable table;
     table.load({}, 1, std::chrono::system_clock::now());
     std::vector<etcd::LockEvent> events;

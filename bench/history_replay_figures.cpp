@@ -1,0 +1,93 @@
+// A recording of a busy prefix opened for replay as the desktop opens one (RecordedHistory, on
+// this thread): how long it takes to open and what it holds, then the locks at moments spread
+// over it, each timed as a scrubber's frame.
+#include "app/core/lock_history_store.h"
+#include "app/core/recorded_history.h"
+#include "figures.h"
+#include "handoff_watch.h"
+#include "resident_memory.h"
+
+#include <QTemporaryDir>
+#include <cstdio>
+
+namespace lockscope::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// `minutes` of 1000 lock events a second on 100 locks, as a recorder writes them: the events
+// with their times, and a checkpoint of the whole state each minute. False when a write failed.
+bool writeRecording(const QString& location, int minutes, int64_t& events) {
+    QString problem;
+    auto store = LockHistoryStore::openForWriting(location, "bench", "/bench/replay/", problem);
+    if (!store) {
+        std::fprintf(stderr, "lockscope-bench: replay: %s\n", qPrintable(problem));
+        return false;
+    }
+    constexpr int eventsPerSecond = 1000;
+    const int rounds = minutes * 60 * eventsPerSecond / 3; // three lock events a round
+    const auto watch = handoffWatch("/bench/replay/", rounds);
+    const auto t0 = std::chrono::system_clock::now() - std::chrono::minutes(minutes);
+    etcd::LockTable table;
+    table.load({}, 1, t0);
+    store->write(HistoryCheckpoint{1, t0, "start", {}});
+    auto checkpointed = t0;
+    for (const auto& event : watch) {
+        // Each round's three events take 3 ms: 1000 a second.
+        const auto at = t0 + std::chrono::microseconds(events * 1000);
+        for (const auto& lockEvent : table.apply(event, event.kv().mod_revision(), at)) {
+            store->write(lockEvent);
+            ++events;
+        }
+        if (at - checkpointed >= std::chrono::minutes(1)) {
+            store->write(HistoryCheckpoint{table.revision(), at, "periodic",
+                                           historyKeysOf(table.locks(), table.anomalies())});
+            checkpointed = at;
+        }
+    }
+    return store->commit();
+}
+
+} // namespace
+
+HistoryReplayFigure measureHistoryReplay(int minutes) {
+    HistoryReplayFigure figure;
+    figure.minutes = minutes;
+    QTemporaryDir dir;
+    const QString file = dir.filePath("replay.db");
+    if (!writeRecording(file, minutes, figure.events))
+        return figure;
+    std::shared_ptr<const RecordedHistorySummary> summary;
+    QString failure;
+    std::shared_ptr<const ReplayedMoment> replayed;
+    const double heapBefore = heapInUseMb();
+    RecordedHistory history(file, {[&](auto opened) { summary = std::move(opened); },
+                                   [&](const QString& problem) { failure = problem; },
+                                   [&](auto moment) { replayed = std::move(moment); }});
+    const auto began = Clock::now();
+    history.open();
+    figure.openSeconds = std::chrono::duration<double>(Clock::now() - began).count();
+    figure.heapMb = heapInUseMb() - heapBefore;
+    if (!summary) {
+        std::fprintf(stderr, "lockscope-bench: replay: %s\n", qPrintable(failure));
+        return figure;
+    }
+    // Moments spread over the whole recording, as a scrubber dragged across it asks for them.
+    constexpr int frames = 60;
+    const std::size_t moments = summary->moments.size();
+    for (int frame = 0; frame < frames; ++frame) {
+        const std::size_t moment = moments * static_cast<std::size_t>(frame + 1) / (frames + 1);
+        const auto asked = Clock::now();
+        history.replay(moment);
+        figure.frame.add(Clock::now() - asked);
+        if (!replayed || replayed->moment != moment || replayed->state.locks.empty()) {
+            std::fprintf(stderr, "lockscope-bench: replay: moment %zu not replayed\n", moment);
+            return figure;
+        }
+    }
+    figure.ran = true;
+    return figure;
+}
+
+} // namespace lockscope::bench
