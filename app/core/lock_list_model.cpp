@@ -107,11 +107,33 @@ double LockListModel::sortNumberAt(int row, int column) const {
     return 0;
 }
 
+bool LockListModel::sortsByBytes(int column) {
+    return column == Holder;
+}
+
+bool LockListModel::appendSortBytes(int row, int column, std::string& bytes) const {
+    const Row& r = *rows_[static_cast<std::size_t>(row)];
+    if (column != Holder || !r.hasHolder)
+        return false;
+    if (r.holderKeyUnderName)
+        bytes += r.id;
+    bytes += r.holderKey;
+    return true;
+}
+
+std::size_t LockListModel::sortBytesSize(int column) const {
+    std::size_t size = 0;
+    if (column == Holder)
+        for (const auto& row : rows_)
+            if (row->hasHolder)
+                size += (row->holderKeyUnderName ? row->id.size() : 0) + row->holderKey.size();
+    return size;
+}
+
 QString LockListModel::sortTextAt(int row, int column) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
     case Name: return displayKeyText(r.id);
-    case Holder: return holderText(r);
     case Ours:
         if (const OwnMark* own = ownMarkOf(r))
             return own->label;

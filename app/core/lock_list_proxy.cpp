@@ -140,6 +140,7 @@ void LockListProxy::reserve(std::size_t rows) {
     folded_.reserve(rows);
     matches_.reserve(rows);
     numberKeys_.reserve(sortKey() == SortKey::Number ? rows : 0);
+    byteKeys_.reserve(sortKey() == SortKey::Bytes ? rows : 0);
     textKeys_.reserve(sortKey() == SortKey::Text ? rows : 0);
     proxyRows_.reserve(rows);
     order_.reserve(rows);
@@ -205,7 +206,9 @@ void LockListProxy::sort(int column, Qt::SortOrder order) {
 LockListProxy::SortKey LockListProxy::sortKey() const {
     if (sortColumn_ <= LockListModel::Name || sortColumn_ >= LockListModel::ColumnCount)
         return SortKey::Row;
-    return LockListModel::sortsByNumber(sortColumn_) ? SortKey::Number : SortKey::Text;
+    if (LockListModel::sortsByNumber(sortColumn_))
+        return SortKey::Number;
+    return LockListModel::sortsByBytes(sortColumn_) ? SortKey::Bytes : SortKey::Text;
 }
 
 bool LockListProxy::takeKey(int row) {
@@ -214,6 +217,15 @@ bool LockListProxy::takeKey(int row) {
     case SortKey::Number: {
         const double key = locks_->sortNumberAt(row, sortColumn_);
         return std::exchange(numberKeys_[row], key) != key;
+    }
+    case SortKey::Bytes: {
+        std::string bytes;
+        const bool none = !locks_->appendSortBytes(row, sortColumn_, bytes);
+        ByteKey& key = byteKeys_[row];
+        if (none == key.none && bytes == bytesOf(key))
+            return false;
+        key = {0, 0, std::make_unique<const std::string>(std::move(bytes)), none};
+        return true;
     }
     case SortKey::Text: {
         const QString old = std::exchange(textKeys_[row], locks_->sortTextAt(row, sortColumn_));
@@ -226,9 +238,29 @@ bool LockListProxy::takeKey(int row) {
 void LockListProxy::takeKeys() {
     const std::size_t rows = folded_.size();
     numberKeys_.assign(sortKey() == SortKey::Number ? rows : 0, 0);
+    byteKeys_.clear();
+    byteKeys_.resize(sortKey() == SortKey::Bytes ? rows : 0);
+    keyBytes_ = std::string();
     textKeys_.assign(sortKey() == SortKey::Text ? rows : 0, {});
+    if (sortKey() == SortKey::Bytes && rows > 0) { // into keyBytes_, not a string per row
+        // Room at once: grown as it filled, it was copied and faulted in again and again (12 ms
+        // more of a million).
+        keyBytes_.reserve(locks_->sortBytesSize(sortColumn_));
+        for (std::size_t row = 0; row < rows; ++row) {
+            ByteKey& key = byteKeys_[row];
+            key.at = keyBytes_.size();
+            key.none = !locks_->appendSortBytes(static_cast<int>(row), sortColumn_, keyBytes_);
+            key.size = keyBytes_.size() - key.at;
+        }
+        return;
+    }
     for (std::size_t row = 0; row < rows; ++row)
         takeKey(static_cast<int>(row));
+}
+
+std::string_view LockListProxy::bytesOf(const ByteKey& key) const {
+    return key.own ? std::string_view(*key.own)
+                   : std::string_view(keyBytes_).substr(key.at, key.size);
 }
 
 bool LockListProxy::before(int a, int b) const {
@@ -240,6 +272,15 @@ bool LockListProxy::before(int a, int b) const {
         if (numberKeys_[a] != numberKeys_[b])
             return (numberKeys_[a] < numberKeys_[b]) == ascending;
         break;
+    case SortKey::Bytes: {
+        const ByteKey& left = byteKeys_[a];
+        const ByteKey& right = byteKeys_[b];
+        const int order = left.none || right.none ? int(left.none) - int(right.none)
+                                                  : bytesOf(left).compare(bytesOf(right));
+        if (order != 0)
+            return (order < 0) == ascending;
+        break;
+    }
     case SortKey::Text:
         if (const int order = QString::compare(textKeys_[a], textKeys_[b]); order != 0)
             return (order < 0) == ascending;
@@ -261,11 +302,11 @@ void LockListProxy::sortRows() {
             order_.reserve(reservedRows_);
             return;
         }
-    // By Name, or by text that mostly follows the names (a holder's key starts with its lock's
+    // By Name, or by keys that mostly follow the names (a holder's key starts with its lock's
     // name): the name order, or its reverse, is sorted already or nearly.
     order_.resize(folded_.size());
     std::iota(order_.begin(), order_.end(), 0);
-    if (!ascending && (sortKey() == SortKey::Text || sortColumn_ == LockListModel::Name))
+    if (!ascending && (sortKey() != SortKey::Row || sortColumn_ == LockListModel::Name))
         std::reverse(order_.begin(), order_.end());
     const auto less = [this](int a, int b) { return before(a, b); };
     if (!std::is_sorted(order_.begin(), order_.end(), less))
@@ -333,6 +374,11 @@ void LockListProxy::sourceRowsInserted(const QModelIndex& parent, int first, int
     proxyRows_.insert(proxyRows_.begin() + first, static_cast<std::size_t>(count), -1);
     if (sortKey() == SortKey::Number)
         numberKeys_.insert(numberKeys_.begin() + first, static_cast<std::size_t>(count), 0);
+    if (sortKey() == SortKey::Bytes) {
+        std::vector<ByteKey> keys(static_cast<std::size_t>(count)); // moved in: not copyable
+        byteKeys_.insert(byteKeys_.begin() + first, std::make_move_iterator(keys.begin()),
+                         std::make_move_iterator(keys.end()));
+    }
     if (sortKey() == SortKey::Text)
         textKeys_.insert(textKeys_.begin() + first, static_cast<std::size_t>(count), {});
     std::vector<int> added(static_cast<std::size_t>(count));
@@ -445,6 +491,7 @@ void LockListProxy::sourceRowsRemoved(const QModelIndex& parent, int first, int 
     erase(folded_);
     erase(matches_);
     erase(numberKeys_);
+    erase(byteKeys_);
     erase(textKeys_);
     erase(proxyRows_);
 }

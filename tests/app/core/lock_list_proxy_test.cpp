@@ -46,6 +46,14 @@ std::vector<std::string> expectedLocks(const LockListModel& model, const QString
             const double right = model.sortNumberAt(b, column);
             return ascending ? left < right : right < left;
         });
+    } else if (LockListModel::sortsByBytes(column)) {
+        const auto bytesAt = [&](int row) { // none after every key
+            std::string bytes;
+            return std::make_pair(!model.appendSortBytes(row, column, bytes), bytes);
+        };
+        std::stable_sort(rows.begin(), rows.end(), [&](int a, int b) {
+            return ascending ? bytesAt(a) < bytesAt(b) : bytesAt(b) < bytesAt(a);
+        });
     } else {
         std::stable_sort(rows.begin(), rows.end(), [&](int a, int b) {
             const QString left = model.index(a, column).data().toString();
@@ -361,7 +369,6 @@ private slots:
         QVERIFY(proxy.rowsRoom() >= 5000);
     }
 
-    // Sorted by TTL, a tick of the countdown moves no row: one dataChanged over the column.
     // A recipe sorts by its value (mutex before election), not by its word ("election" before
     // "mutex" in English, and in another order in another language).
     void aRecipeSortsByItsValueNotItsWord() {
@@ -381,6 +388,49 @@ private slots:
         QVERIFY(shownLocks(proxy, model) == (std::vector<std::string>{"/l/a", "/l/b"}));
     }
 
+    // A holder sorts by its key's bytes, as etcd orders keys, not by the text shown (where the
+    // byte \xff is "\xff", before "a"), and a lock nobody holds comes after every holder.
+    void aHolderSortsByItsKeysBytesNotItsText() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        state.locks["/l/a"] = lockQueue("/l/a", 0, 100);
+        state.locks["/l/\xff"] = lockQueue("/l/\xff", 0, 101);
+        model.setState(state, Epoch);
+        model.setOwnLock(heldLock("/l/0")); // ours, without a key yet: no holder
+        QCOMPARE(model.index(0, LockListModel::Holder).data().toString(), QString());
+        QCOMPARE(model.index(1, LockListModel::Holder).data().toString(), QString("/l/a/64"));
+        QCOMPARE(model.index(2, LockListModel::Holder).data().toString(), QString("/l/\\xff/65"));
+        LockListProxy proxy;
+        proxy.setLocks(&model);
+        proxy.sort(LockListModel::Holder, Qt::AscendingOrder);
+        QVERIFY(shownLocks(proxy, model) == (std::vector<std::string>{"/l/a", "/l/\xff", "/l/0"}));
+        proxy.sort(LockListModel::Holder, Qt::DescendingOrder);
+        QVERIFY(shownLocks(proxy, model) == (std::vector<std::string>{"/l/0", "/l/\xff", "/l/a"}));
+    }
+
+    // Sorted by holder, a lock moves each time its holder hands over, its new key compared with
+    // those the sort took: "/l/j/<lease>" goes before "/l/j/5/50" while the lease's first hex
+    // digit is below 5, after it from then on.
+    void aHandoverMovesItsLockWhenSortedByHolder() {
+        LockListModel model;
+        etcd::LockMonitorState state;
+        state.locks["/l/j"] = lockQueue("/l/j", 0, 0x10);
+        state.locks["/l/j/5"] = lockQueue("/l/j/5", 0, 0x50);
+        model.setState(state, Epoch);
+        LockListProxy proxy;
+        proxy.setLocks(&model);
+        proxy.sort(LockListModel::Holder, Qt::AscendingOrder);
+        for (int64_t lease = 0x10; lease <= 0xf0; lease += 0x10) {
+            state.locks["/l/j"] = lockQueue("/l/j", 0, lease);
+            model.update(state, {.all = false, .locks = {"/l/j"}, .leases = false}, Epoch);
+            const std::vector<std::string> expected =
+                lease < 0x50 ? std::vector<std::string>{"/l/j", "/l/j/5"}
+                             : std::vector<std::string>{"/l/j/5", "/l/j"};
+            QVERIFY2(shownLocks(proxy, model) == expected, qPrintable(QString::number(lease, 16)));
+        }
+    }
+
+    // Sorted by TTL, a tick of the countdown moves no row: one dataChanged over the column.
     void aTickMovesNoRowWhenSortedByTtl() {
         LockListModel model;
         etcd::LockMonitorState state;
