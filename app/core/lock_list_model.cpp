@@ -133,7 +133,6 @@ std::size_t LockListModel::sortBytesSize(int column) const {
 QString LockListModel::sortTextAt(int row, int column) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
     switch (column) {
-    case Name: return displayKeyText(r.id);
     case Ours:
         if (const OwnMark* own = ownMarkOf(r))
             return own->label;
