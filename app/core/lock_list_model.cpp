@@ -85,7 +85,8 @@ QString LockListModel::anomalyWord(etcd::AnomalyKind kind) {
 }
 
 bool LockListModel::sortsByNumber(int column) {
-    return column == Kind || column == Waiters || column == Ttl || column == Anomalies;
+    return column == Kind || column == Waiters || column == Ttl || column == Anomalies ||
+           column == Ours;
 }
 
 double LockListModel::sortNumberAt(int row, int column) const {
@@ -103,6 +104,10 @@ double LockListModel::sortNumberAt(int row, int column) const {
                static_cast<double>(ttl->ttl.ttlSeconds);
     }
     case Anomalies: return static_cast<double>(r.anomalies.size());
+    case Ours: {
+        const OwnMark* own = ownMarkOf(r);
+        return own ? static_cast<double>(own->state) : std::numeric_limits<double>::max();
+    }
     }
     return 0;
 }
@@ -128,17 +133,6 @@ std::size_t LockListModel::sortBytesSize(int column) const {
             if (row->hasHolder)
                 size += (row->holderKeyUnderName ? row->id.size() : 0) + row->holderKey.size();
     return size;
-}
-
-QString LockListModel::sortTextAt(int row, int column) const {
-    const Row& r = *rows_[static_cast<std::size_t>(row)];
-    switch (column) {
-    case Ours:
-        if (const OwnMark* own = ownMarkOf(r))
-            return own->label;
-        return {};
-    }
-    return {};
 }
 
 std::optional<LeaseCountdown> LockListModel::holderTtl(const Row& row) const {
@@ -297,7 +291,7 @@ const QList<int>& LockListModel::countdownRoles() {
 void LockListModel::setOwnLock(const OwnLock& own) {
     const QByteArray name = QByteArray::fromStdString(own.lock);
     if (own.alive() || own.state == OwnLock::State::Releasing || own.state == OwnLock::State::Lost)
-        own_.insert(name, {own.stateName(), own.summary()});
+        own_.insert(name, {own.state, own.stateName(), own.summary()});
     else
         own_.remove(name);
     showOwnMark(own.lock);

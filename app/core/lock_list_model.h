@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/core/lease_countdown.h"
+#include "app/core/own_lock.h"
 #include "etcdclient/locks/lock_types.h"
 
 #include <QAbstractTableModel>
@@ -11,8 +12,6 @@
 #include <set>
 
 namespace lockscope {
-
-struct OwnLock;
 
 // One row per lock under the watched prefix: its holder, how many wait, the holder's TTL
 // counting down, and the anomalies of its keys. Updated in place (rows inserted, removed,
@@ -54,12 +53,13 @@ public:
     int rowOfLock(const std::string& name) const;
     // The Name column's text of a row (in range).
     QString nameAt(int row) const;
-    // Whether `column` sorts by a number (Kind, Waiters, Ttl, Anomalies) rather than by its
-    // text, and that number for a row (in range), for LockListProxy. A recipe sorts by its
-    // value (mutex, election, RWMutex, single key, unknown; a keyless row last), not by its
-    // translated word: a word looked up per row took 130 ms of a million. A TTL sorts by when
-    // the lease runs out, which the countdown does not change: the expired by when they expired,
-    // a lease gone before them and a lock without a TTL after every TTL.
+    // Whether `column` sorts by a number (Kind, Waiters, Ttl, Anomalies, Ours), and that number
+    // for a row (in range), for LockListProxy. A recipe sorts by its value (mutex, election,
+    // RWMutex, single key, unknown; a keyless row last), and our lock by its state (waiting,
+    // held, releasing, lost; a lock not ours last), never by a translated word: a word looked up
+    // per row took 130 ms of a million. A TTL sorts by when the lease runs out, which the
+    // countdown does not change: the expired by when they expired, a lease gone before them and
+    // a lock without a TTL after every TTL.
     static bool sortsByNumber(int column);
     // The short word an anomaly's badge shows: "no lease".
     static QString anomalyWord(etcd::AnomalyKind kind);
@@ -72,8 +72,6 @@ public:
     bool appendSortBytes(int row, int column, std::string& bytes) const;
     // How many bytes appendSortBytes appends for every row together.
     std::size_t sortBytesSize(int column) const;
-    // The text another column sorts by: what it shows.
-    QString sortTextAt(int row, int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -123,6 +121,7 @@ private:
     int lowerBound(const std::string& name) const;
 
     struct OwnMark {
+        OwnLock::State state;
         QString label;   // "held"
         QString summary; // OwnLock::summary()
     };

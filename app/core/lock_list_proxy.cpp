@@ -61,33 +61,6 @@ std::vector<int> rowsByNumber(const std::vector<double>& keys, bool ascending) {
     return sorted;
 }
 
-// Each row's rank among the distinct texts when they are few (kinds of lock, our marks), so that
-// they sort as numbers do; nothing when they are many.
-std::optional<std::vector<double>> ranksOfFewTexts(const std::vector<QString>& texts) {
-    constexpr std::size_t Few = 16;
-    std::vector<QString> distinct;
-    std::vector<double> ranks(texts.size());
-    for (std::size_t row = 0; row < texts.size(); ++row) {
-        auto found = std::find(distinct.begin(), distinct.end(), texts[row]);
-        if (found == distinct.end()) {
-            if (distinct.size() == Few)
-                return std::nullopt;
-            found = distinct.insert(distinct.end(), texts[row]);
-        }
-        ranks[row] = static_cast<double>(found - distinct.begin()); // the first seen is 0
-    }
-    std::vector<std::size_t> byText(distinct.size());
-    std::iota(byText.begin(), byText.end(), 0);
-    std::sort(byText.begin(), byText.end(),
-              [&](std::size_t a, std::size_t b) { return distinct[a] < distinct[b]; });
-    std::vector<double> rankOf(distinct.size());
-    for (std::size_t rank = 0; rank < byText.size(); ++rank)
-        rankOf[byText[rank]] = static_cast<double>(rank);
-    for (double& rank : ranks)
-        rank = rankOf[static_cast<std::size_t>(rank)];
-    return ranks;
-}
-
 } // namespace
 
 LockListProxy::LockListProxy(QObject* parent)
@@ -141,7 +114,6 @@ void LockListProxy::reserve(std::size_t rows) {
     matches_.reserve(rows);
     numberKeys_.reserve(sortKey() == SortKey::Number ? rows : 0);
     byteKeys_.reserve(sortKey() == SortKey::Bytes ? rows : 0);
-    textKeys_.reserve(sortKey() == SortKey::Text ? rows : 0);
     proxyRows_.reserve(rows);
     order_.reserve(rows);
     shown_.reserve(rows);
@@ -208,7 +180,7 @@ LockListProxy::SortKey LockListProxy::sortKey() const {
         return SortKey::Row;
     if (LockListModel::sortsByNumber(sortColumn_))
         return SortKey::Number;
-    return LockListModel::sortsByBytes(sortColumn_) ? SortKey::Bytes : SortKey::Text;
+    return LockListModel::sortsByBytes(sortColumn_) ? SortKey::Bytes : SortKey::Row;
 }
 
 bool LockListProxy::takeKey(int row) {
@@ -227,10 +199,6 @@ bool LockListProxy::takeKey(int row) {
         key = {0, 0, std::make_unique<const std::string>(std::move(bytes)), none};
         return true;
     }
-    case SortKey::Text: {
-        const QString old = std::exchange(textKeys_[row], locks_->sortTextAt(row, sortColumn_));
-        return old != textKeys_[row];
-    }
     }
     return false;
 }
@@ -241,7 +209,6 @@ void LockListProxy::takeKeys() {
     byteKeys_.clear();
     byteKeys_.resize(sortKey() == SortKey::Bytes ? rows : 0);
     keyBytes_ = std::string();
-    textKeys_.assign(sortKey() == SortKey::Text ? rows : 0, {});
     if (sortKey() == SortKey::Bytes && rows > 0) { // into keyBytes_, not a string per row
         // Room at once: grown as it filled, it was copied and faulted in again and again (12 ms
         // more of a million).
@@ -281,10 +248,6 @@ bool LockListProxy::before(int a, int b) const {
             return (order < 0) == ascending;
         break;
     }
-    case SortKey::Text:
-        if (const int order = QString::compare(textKeys_[a], textKeys_[b]); order != 0)
-            return (order < 0) == ascending;
-        break;
     }
     return a < b; // a tie: in name order
 }
@@ -296,12 +259,6 @@ void LockListProxy::sortRows() {
         order_.reserve(reservedRows_);
         return;
     }
-    if (sortKey() == SortKey::Text)
-        if (const auto ranks = ranksOfFewTexts(textKeys_)) {
-            order_ = rowsByNumber(*ranks, ascending);
-            order_.reserve(reservedRows_);
-            return;
-        }
     // By Name, or by keys that mostly follow the names (a holder's key starts with its lock's
     // name): the name order, or its reverse, is sorted already or nearly.
     order_.resize(folded_.size());
@@ -379,8 +336,6 @@ void LockListProxy::sourceRowsInserted(const QModelIndex& parent, int first, int
         byteKeys_.insert(byteKeys_.begin() + first, std::make_move_iterator(keys.begin()),
                          std::make_move_iterator(keys.end()));
     }
-    if (sortKey() == SortKey::Text)
-        textKeys_.insert(textKeys_.begin() + first, static_cast<std::size_t>(count), {});
     std::vector<int> added(static_cast<std::size_t>(count));
     std::iota(added.begin(), added.end(), first);
     for (int row : added) {
@@ -492,7 +447,6 @@ void LockListProxy::sourceRowsRemoved(const QModelIndex& parent, int first, int 
     erase(matches_);
     erase(numberKeys_);
     erase(byteKeys_);
-    erase(textKeys_);
     erase(proxyRows_);
 }
 

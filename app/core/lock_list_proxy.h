@@ -44,7 +44,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    enum class SortKey { Row, Number, Bytes, Text }; // what the sort column sorts by
+    enum class SortKey { Row, Number, Bytes }; // what the sort column sorts by
     SortKey sortKey() const;
     // A sort key of bytes: in keyBytes_ when the sort took it, else in a string of its own.
     struct ByteKey {
@@ -53,7 +53,7 @@ private:
         std::unique_ptr<const std::string> own;
         bool none = true; // a lock nobody holds: after every key
     };
-    // A source row's sort key, into numberKeys_, byteKeys_ or textKeys_; whether it changed.
+    // A source row's sort key, into numberKeys_ or byteKeys_; whether it changed.
     bool takeKey(int row);
     void takeKeys();
     std::string_view bytesOf(const ByteKey& key) const;
@@ -94,7 +94,6 @@ private:
     std::vector<QString> folded_;    // the name case folded (shares the name's text when equal)
     std::vector<char> matches_;      // whether the name contains the filter text
     std::vector<double> numberKeys_; // the sort key, when sorted by a number
-    std::vector<QString> textKeys_;  // the sort key, when sorted by other text than the name
     std::vector<int> proxyRows_;     // the proxy row, -1 when filtered out
     std::vector<ByteKey> byteKeys_;  // the sort key, when sorted by bytes
     // The byte keys of every row when sorted, one after another: a string of its own per row

@@ -122,7 +122,13 @@ private slots:
         own.state = OwnLock::State::Held;
         own.since = QDateTime::currentDateTime();
         model.setOwnLock(own);
-        QCOMPARE(order(LockListModel::Ours, Qt::DescendingOrder).left(4), QString("/l/c"));
+        own.lock = "/l/a";
+        own.state = OwnLock::State::Waiting;
+        model.setOwnLock(own);
+        // By our lock's state (waiting before held, though "held" < "waiting" as words), a lock
+        // not ours last.
+        QCOMPARE(order(LockListModel::Ours, Qt::AscendingOrder), QString("/l/a /l/c /l/b"));
+        QCOMPARE(order(LockListModel::Ours, Qt::DescendingOrder), QString("/l/b /l/c /l/a"));
         // Still sorted as the rows change.
         state.locks["/l/b"].keys.push_back(lockKey("/l/b", 900, 900));
         for (int i = 0; i < 20; ++i)
