@@ -30,6 +30,9 @@ namespace lockscope {
 
 namespace {
 
+// The kind list's entry for an anomaly appearing: no event kind has it.
+constexpr int anomalyAppeared = -1;
+
 QString timeText(std::chrono::system_clock::time_point at) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
     return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC).toString(Qt::ISODateWithMs);
@@ -171,9 +174,11 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
     momentText_ = new ElidedLabel(column);
     auto* nextOfLock = new QPushButton(tr("Next of this lock"), bar);
     kind_ = new QComboBox(bar);
+    kind_->setObjectName("momentKind");
     using Kind = etcd::LockEventKind;
     for (const Kind kind : {Kind::Expired, Kind::Lost, Kind::ForceReleased, Kind::Acquired})
         kind_->addItem(eventWord(etcd::QueueKind::Mutex, eventCause(kind)), static_cast<int>(kind));
+    kind_->addItem(tr("anomaly appeared"), anomalyAppeared);
     auto* nextOfKind = new QPushButton(tr("Next"), bar);
     auto* longestWait = new QPushButton(tr("Longest wait"), bar);
     auto* markStart = new QPushButton(tr("Mark start"), bar);
@@ -221,8 +226,11 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
         jumpTo([lock = selectedLock_](const RecordedMoment& m) { return m.lock == lock; });
     });
     connect(nextOfKind, &QPushButton::clicked, this, [this] {
-        const auto kind = static_cast<etcd::LockEventKind>(kind_->currentData().toInt());
-        jumpTo([kind](const RecordedMoment& m) { return m.kind == kind; });
+        const int wanted = kind_->currentData().toInt();
+        jumpTo([wanted](const RecordedMoment& m) {
+            return wanted == anomalyAppeared ? m.anomaly && m.anomaly->appeared
+                                             : m.kind == static_cast<etcd::LockEventKind>(wanted);
+        });
     });
     connect(longestWait, &QPushButton::clicked, this, [this] {
         if (!summary_)

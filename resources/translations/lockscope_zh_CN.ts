@@ -1627,6 +1627,10 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>anomaly went: %1 on %2 (%3)</source>
         <translation>异常消失：%2 上的%1（%3）</translation>
     </message>
+    <message>
+        <source>anomaly appeared</source>
+        <translation>出现异常</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HistoryReportDialog</name>

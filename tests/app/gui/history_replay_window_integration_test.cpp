@@ -8,6 +8,7 @@
 #include "app/gui/history_report_dialog.h"
 #include "support/qtest_registry.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QInputDialog>
 #include <QPushButton>
@@ -140,6 +141,50 @@ private slots:
         window->close();
         QTRY_VERIFY(guard.isNull());
         QTest::qWait(200);
+    }
+
+    // "Next" of the kind "anomaly appeared" goes to the moment a key began to block its queue
+    // and shows the anomaly there, with the key's lease recorded gone.
+    void jumpsToTheNextAnomalyAppearing() {
+        const QString anomalies = dir.filePath("anomalies.db");
+        {
+            QString problem;
+            auto store =
+                LockHistoryStore::openForWriting(anomalies, "127.0.0.1:2379", "/locks/", problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(HistoryCheckpoint{1, t0 + 1s, "start", {}}));
+            etcd::LockEvent acquired = lockEvent(Kind::Acquired, "1a", 2, 2);
+            acquired.waited = 0ms;
+            for (const auto& e : {lockEvent(Kind::Enqueued, "1a", 2, 2), acquired,
+                                  lockEvent(Kind::Enqueued, "2b", 3, 3)})
+                QVERIFY(store->write(e));
+            QVERIFY(store->write(HistoryAnomaly{
+                {true, lock, {lock + "/1a", etcd::AnomalyKind::ExpiredLease, "lease 1a is gone"}},
+                3,
+                t0 + 4s}));
+            QVERIFY(store->write(lockEvent(Kind::Expired, "1a", 4, 2)));
+            QVERIFY2(store->commit(), qPrintable(store->error()));
+        }
+        auto* window = new HistoryReplayWindow(anomalies);
+        QSignalSpy opened(window, &HistoryReplayWindow::opened);
+        window->show();
+        QVERIFY(opened.wait(10000));
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        auto* kinds = window->findChild<QComboBox*>("momentKind");
+        QVERIFY(kinds);
+        kinds->setCurrentIndex(kinds->count() - 1);
+        QPushButton* next = nullptr;
+        for (auto* button : window->findChildren<QPushButton*>())
+            if (button->text() == "Next")
+                next = button;
+        QVERIFY(next);
+        next->click();
+        // The start, three events, then the anomaly.
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(4));
+        const QModelIndex badge = window->lockModel()->index(0, LockListModel::Anomalies);
+        QVERIFY2(window->lockModel()->data(badge).toString().contains("expired"),
+                 qPrintable(window->lockModel()->data(badge).toString()));
+        window->close();
     }
 
     void aFileThatIsNoRecordingSaysWhy() {
