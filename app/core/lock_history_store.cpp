@@ -182,6 +182,14 @@ QString whereOf(const LockHistoryStore::Filter& filter, int64_t source, const QS
         terms << sinceTime + " <= ?";
         bound << static_cast<qlonglong>(millis(*filter.until));
     }
+    if (filter.fromSeq) {
+        terms << "seq >= ?";
+        bound << static_cast<qlonglong>(*filter.fromSeq);
+    }
+    if (filter.toSeq) {
+        terms << "seq < ?";
+        bound << static_cast<qlonglong>(*filter.toSeq);
+    }
     return " WHERE " + terms.join(" AND ");
 }
 
@@ -958,28 +966,51 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
     return read;
 }
 
-std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpoints() {
+std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpointMarks() {
     QSqlQuery query(db_);
     query.setForwardOnly(true);
     if (!run(LockHistoryStoreText::tr("cannot read"), query,
-             "SELECT c.seq, c.revision, c.at_ms, c.reason, k.lock, k.key, k.lease,"
-             " k.create_revision, k.mod_revision, k.recipe, k.holds, k.enqueued_ms,"
-             " k.acquired_ms, k.enqueued_before_seen, k.acquired_before_seen, k.lease_gone"
-             " FROM checkpoints c"
-             " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq WHERE c.source = ?"
-             " ORDER BY c.seq, k.position",
+             "SELECT seq, revision, at_ms, reason FROM checkpoints WHERE source = ? ORDER BY seq",
              {static_cast<qlonglong>(source_.id)}))
         return std::nullopt;
     std::vector<HistoryCheckpoint> read;
-    int64_t seq = 0;
+    while (query.next())
+        read.push_back({query.value(1).toLongLong(),
+                        fromMillis(query.value(2).toLongLong()),
+                        query.value(3).toString().toStdString(),
+                        {},
+                        query.value(0).toLongLong()});
+    if (query.lastError().isValid()) {
+        fail(LockHistoryStoreText::tr("cannot read"), query);
+        return std::nullopt;
+    }
+    return read;
+}
+
+std::optional<std::vector<HistoryCheckpoint>>
+LockHistoryStore::checkpoints(std::optional<int64_t> seq) {
+    QSqlQuery query(db_);
+    query.setForwardOnly(true);
+    QVariantList bound{static_cast<qlonglong>(source_.id)};
+    if (seq)
+        bound << static_cast<qlonglong>(*seq);
+    if (!run(LockHistoryStoreText::tr("cannot read"), query,
+             QString("SELECT c.seq, c.revision, c.at_ms, c.reason, k.lock, k.key, k.lease,"
+                     " k.create_revision, k.mod_revision, k.recipe, k.holds, k.enqueued_ms,"
+                     " k.acquired_ms, k.enqueued_before_seen, k.acquired_before_seen,"
+                     " k.lease_gone FROM checkpoints c"
+                     " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq WHERE c.source = ?") +
+                 (seq ? " AND c.seq = ?" : "") + " ORDER BY c.seq, k.position",
+             bound))
+        return std::nullopt;
+    std::vector<HistoryCheckpoint> read;
     while (query.next()) {
-        if (read.empty() || query.value(0).toLongLong() != seq) {
-            seq = query.value(0).toLongLong();
+        if (read.empty() || query.value(0).toLongLong() != read.back().seq) {
             read.push_back({query.value(1).toLongLong(),
                             fromMillis(query.value(2).toLongLong()),
                             query.value(3).toString().toStdString(),
                             {},
-                            seq});
+                            query.value(0).toLongLong()});
         }
         if (query.value(4).isNull())
             continue; // a checkpoint of no keys

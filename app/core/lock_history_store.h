@@ -33,11 +33,13 @@ public:
     static constexpr int batchRows = 5000;
 
     // What a reader wants: one lock's events (all when empty), between two revisions or times
-    // (both ends included; a gap is kept when it overlaps the span).
+    // (both ends included; a gap is kept when it overlaps the span), and between two places in
+    // the recording's order (seqs: from included, to not), which its index finds at once.
     struct Filter {
         std::optional<std::string> lock;
         std::optional<int64_t> sinceRevision, untilRevision;
         std::optional<std::chrono::system_clock::time_point> since, until;
+        std::optional<int64_t> fromSeq, toSeq;
     };
 
     // Whose history: the cluster a recorder watched (named by its endpoints, or as its user
@@ -102,7 +104,10 @@ public:
     // entry's place in the recording's order (as HistoryCheckpoint::seq), beside it.
     std::optional<std::vector<HistoryEntry>> entries(const Filter& filter,
                                                      std::vector<int64_t>* seqs = nullptr);
-    std::optional<std::vector<HistoryCheckpoint>> checkpoints();
+    // Every checkpoint with its keys, or only the one at `seq`.
+    std::optional<std::vector<HistoryCheckpoint>> checkpoints(std::optional<int64_t> seq = {});
+    // Every checkpoint without its keys: where each is, to read one interval of a long recording.
+    std::optional<std::vector<HistoryCheckpoint>> checkpointMarks();
 
 private:
     // What a store holds: its application id (LockScope's, when a history), its schema version,

@@ -1,13 +1,13 @@
 #include "app/ctl/history_command.h"
 
 #include "app/core/history_location.h"
-#include "app/core/history_replay.h"
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_history_report.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_json.h"
 #include "app/core/lossless_arguments.h"
+#include "app/core/stored_replay.h"
 #include "app/ctl/lock_state_output.h"
 
 #include <QCommandLineParser>
@@ -187,61 +187,33 @@ std::string reportText(const LockHistoryReport& report) {
     return text;
 }
 
-// The revision a recording had reached at `time`: its last entry's then, or nothing before it.
-std::optional<int64_t> revisionAt(const std::vector<HistoryCheckpoint>& checkpoints,
-                                  const std::vector<HistoryEntry>& entries,
-                                  std::chrono::system_clock::time_point time) {
-    std::optional<int64_t> revision;
-    const auto reached = [&](int64_t at) { revision = std::max(revision.value_or(at), at); };
-    for (const auto& checkpoint : checkpoints)
-        if (checkpoint.at <= time)
-            reached(checkpoint.revision);
-    for (const auto& entry : entries) {
-        if (const auto* event = std::get_if<etcd::LockEvent>(&entry)) {
-            if (event->observedAt <= time)
-                reached(event->revision);
-        } else if (const auto* gap = std::get_if<HistoryGap>(&entry)) {
-            if (gap->until <= time)
-                reached(gap->revision);
-        } else if (const auto& anomaly = std::get<HistoryAnomaly>(entry); anomaly.at <= time) {
-            reached(anomaly.revision);
-        }
-    }
-    return revision;
-}
-
-// history --at: the locks at one revision or time, replayed.
+// history --at: the locks at one revision or time, replayed from the checkpoint's interval that
+// holds it (a day's recording is not read whole for one moment).
 int printLocksAt(LockHistoryStore& store, std::optional<int64_t> revision,
                  std::optional<std::chrono::system_clock::time_point> time, bool json) {
-    const auto checkpoints = store.checkpoints();
-    std::vector<int64_t> seqs;
-    const auto entries = checkpoints ? store.entries({}, &seqs) : std::nullopt;
-    if (!entries) {
+    const StoredReplay replay =
+        revision ? replayStoredAt(store, *revision) : replayStoredAt(store, *time);
+    if (!replay.read) {
         say(store.error());
         return ExitFailed;
     }
-    if (time)
-        revision = revisionAt(*checkpoints, *entries, *time);
-    const auto replayed =
-        revision ? replayAt(*checkpoints, *entries, *revision, etcd::RecipeOverride::Auto, &seqs)
-                 : std::nullopt;
-    if (!replayed) {
-        say(checkpoints->empty()
+    if (!replay.locks) {
+        say(!replay.first
                 ? QCoreApplication::translate("lockscopectl", "the recording holds no state yet")
                 : QCoreApplication::translate("lockscopectl",
                                               "the recording began later, at revision %1 (%2): "
                                               "nothing is known of the locks before")
-                      .arg(checkpoints->front().revision)
-                      .arg(QString::fromStdString(isoTime(checkpoints->front().at))));
+                      .arg(replay.first->revision)
+                      .arg(QString::fromStdString(isoTime(replay.first->at))));
         return ExitFailed;
     }
-    if (replayed->inGap)
+    if (replay.locks->inGap)
         say(QCoreApplication::translate("lockscopectl",
                                         "revision %1 falls in a gap of the recording (%2): the "
                                         "locks are as last seen before it")
-                .arg(*revision)
-                .arg(QString::fromStdString(replayed->inGap->reason)));
-    printLockState(replayed->state(), store.prefix(), json);
+                .arg(replay.locks->revision)
+                .arg(QString::fromStdString(replay.locks->inGap->reason)));
+    printLockState(replay.locks->state(), store.prefix(), json);
     return ExitOk;
 }
 

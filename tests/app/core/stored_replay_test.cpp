@@ -1,0 +1,132 @@
+// replayStoredAt on a real SQLite recording of several checkpoints, a gap and anomalies: the
+// locks it reads by one checkpoint's interval equal a replay of the whole recording, at every
+// revision and at times between them.
+#include "app/core/lock_history_store.h"
+#include "app/core/stored_replay.h"
+#include "support/qtest_registry.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lockscope;
+using namespace std::chrono_literals;
+
+namespace {
+
+const auto t0 = std::chrono::system_clock::time_point(1'795'000'000'000ms);
+
+// Each lock's keys in queue order, with lease and create revision, and its anomalies.
+std::string describe(const etcd::LockMonitorState& state) {
+    std::string text;
+    for (const auto& [name, queue] : state.locks) {
+        text += name + ":";
+        for (const auto& key : queue.keys)
+            text += " " + key.key + "(" + std::to_string(key.lease) + "," +
+                    std::to_string(key.createRevision) + ")";
+        text += "\n";
+    }
+    for (const auto& [name, anomalies] : state.anomalies)
+        for (const auto& anomaly : anomalies)
+            text += "! " + anomaly.key + " " + etcd::anomalyKindName(anomaly.kind) + "\n";
+    return text;
+}
+
+} // namespace
+
+class StoredReplayTest : public QObject {
+    Q_OBJECT
+private slots:
+    void anIntervalReadsAsTheWholeRecordingReplays() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath("locks.db");
+        int64_t revision = 1;
+        {
+            QString problem;
+            auto store = LockHistoryStore::openForWriting(path, "c", "/locks/", problem);
+            QVERIFY2(store, qPrintable(problem));
+            etcd::LockTable table;
+            table.load({}, revision, t0);
+            etcd::AnomaliesByLock seen;
+            const auto at = [&] { return t0 + std::chrono::seconds(revision); };
+            // As a recorder writes: events, then the anomalies they changed; a checkpoint with
+            // the anomalies brought up to date.
+            const auto record = [&](const std::vector<etcd::LockEvent>& events) {
+                for (const auto& event : events)
+                    QVERIFY(store->write(event));
+                std::vector<etcd::AnomalyChange> changes;
+                etcd::updateAllAnomalies(seen, table.anomalies(), changes);
+                for (auto& change : changes)
+                    QVERIFY(store->write(HistoryAnomaly{std::move(change), revision, at()}));
+            };
+            const auto checkpoint = [&](const char* reason) {
+                QVERIFY(store->write(
+                    HistoryCheckpoint{revision, at(), reason, historyKeysOf(table.locks(), seen)}));
+            };
+            const auto change = [&](mvccpb::Event::EventType type, const std::string& key,
+                                    int64_t lease) {
+                mvccpb::Event event;
+                event.set_type(type);
+                auto& kv = *event.mutable_kv();
+                kv.set_key(key);
+                kv.set_lease(lease);
+                kv.set_create_revision(++revision);
+                kv.set_mod_revision(revision);
+                record(table.apply(event, revision, at()));
+            };
+            checkpoint("start");
+            for (int round = 0; round < 12; ++round) {
+                const std::string lock = "/locks/job" + std::to_string(round % 3);
+                change(mvccpb::Event::PUT, lock + "/" + std::to_string(100 + round), 0x100 + round);
+                if (round % 4 == 1)
+                    change(mvccpb::Event::PUT, lock + "/stuck", 0); // no lease: an anomaly
+                if (round % 4 == 3)                                 // the one put two rounds before
+                    change(mvccpb::Event::DELETE,
+                           "/locks/job" + std::to_string((round - 2) % 3) + "/stuck", 0);
+                if (round == 6) { // a lookup finds a lease gone
+                    table.setLeaseExpired(0x100 + 4, true);
+                    record({});
+                }
+                if (round == 8) {
+                    QVERIFY(store->write(HistoryGap{at(), at() + 1s, revision, "compacted"}));
+                    checkpoint("resync");
+                }
+                if (round % 3 == 2)
+                    checkpoint("periodic");
+            }
+            QVERIFY2(store->commit(), qPrintable(store->error()));
+        }
+        QString problem;
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto checkpoints = reader->checkpoints();
+        std::vector<int64_t> seqs;
+        const auto entries = checkpoints ? reader->entries({}, &seqs) : std::nullopt;
+        QVERIFY2(entries, qPrintable(reader->error()));
+        QVERIFY(checkpoints->size() >= 5);
+        int anomalous = 0;
+        for (int64_t at = 1; at <= revision; ++at) {
+            const auto whole = replayAt(*checkpoints, *entries, at);
+            const StoredReplay stored = replayStoredAt(*reader, at);
+            QVERIFY2(stored.read, qPrintable(reader->error()));
+            QVERIFY(whole && stored.locks);
+            QCOMPARE(describe(stored.locks->state()), describe(whole->state()));
+            QCOMPARE(stored.locks->checkpointRevision, whole->checkpointRevision);
+            anomalous += !whole->state().anomalies.empty();
+            // By time: each revision was recorded at t0 + its number of seconds.
+            const StoredReplay byTime =
+                replayStoredAt(*reader, t0 + std::chrono::seconds(at) + 500ms);
+            QVERIFY(byTime.locks);
+            QCOMPARE(byTime.locks->revision, at);
+            QCOMPARE(describe(byTime.locks->state()), describe(whole->state()));
+        }
+        QVERIFY(anomalous > 0);
+        // Before the recording began: nothing, and when it began.
+        const StoredReplay before = replayStoredAt(*reader, t0 - 1s);
+        QVERIFY(before.read && !before.locks && before.first);
+        QCOMPARE(before.first->revision, int64_t(1));
+    }
+};
+
+LOCKSCOPE_QTEST_GUILESS_MAIN(StoredReplayTest)
+#include "stored_replay_test.moc"
