@@ -298,10 +298,12 @@ int main(int argc, char** argv) {
         std::printf("history: %d minutes at 1000 lock events/s (%lld events, a checkpoint a "
                     "minute) opened for replay in %.1f s, holding %.0f MB of heap; a moment's "
                     "locks p50 %.1f ms, p99 %.1f ms, slowest %.1f ms over %zu moments spread "
-                    "over it%s\n",
+                    "over it; read from the store by its checkpoint's interval alone, p50 %.1f "
+                    "ms, p99 %.1f ms%s\n",
                     replay->minutes, static_cast<long long>(replay->events), replay->openSeconds,
                     replay->heapMb, replay->frame.p(50), replay->frame.p(99), replay->frame.p(100),
-                    replay->frame.ms.size(), replay->ran ? "" : " (FAILED)");
+                    replay->frame.ms.size(), replay->stored.p(50), replay->stored.p(99),
+                    replay->ran ? "" : " (FAILED)");
     }
     if (record.ran)
         std::printf("record: %d events/s asked, %.0f committed/s (%lld etcd events, %lld lock "
@@ -464,6 +466,8 @@ int main(int argc, char** argv) {
         // A scrubber at 30 frames a second; any moment chosen shown within a second.
         targets.push_back({what + "a moment's locks p99", replay->frame.p(99), 1000.0 / 30, "ms"});
         targets.push_back({what + "a moment's locks, slowest", replay->frame.p(100), 1000, "ms"});
+        targets.push_back(
+            {what + "a moment read from the store, slowest", replay->stored.p(100), 1000, "ms"});
     }
     if (record.ran) {
         targets.push_back({"record at 5k events/s: lock events lost",

@@ -153,6 +153,9 @@ struct HistoryReplayFigure {
     double openSeconds = 0;
     double heapMb = 0; // what the opened recording holds
     Samples frame{"replay: a moment's locks", {}};
+    // The locks at a moment read from the store by its checkpoint's interval alone, as
+    // `lockscopectl history --at` reads them: what a recording of any length costs a moment.
+    Samples stored{"replay: a moment's locks read from the store", {}};
     bool ran = false;
 };
 HistoryReplayFigure measureHistoryReplay(int minutes);

@@ -3,6 +3,7 @@
 // over it, each timed as a scrubber's frame.
 #include "app/core/lock_history_store.h"
 #include "app/core/recorded_history.h"
+#include "app/core/stored_replay.h"
 #include "figures.h"
 #include "handoff_watch.h"
 #include "resident_memory.h"
@@ -18,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 
 // `minutes` of 1000 lock events a second on 100 locks, as a recorder writes them: the events
 // with their times, and a checkpoint of the whole state each minute. False when a write failed.
-bool writeRecording(const QString& location, int minutes, int64_t& events) {
+bool writeRecording(const QString& location, int minutes, int64_t& events, int64_t& revision) {
     QString problem;
     auto store = LockHistoryStore::openForWriting(location, "bench", "/bench/replay/", problem);
     if (!store) {
@@ -46,6 +47,7 @@ bool writeRecording(const QString& location, int minutes, int64_t& events) {
             checkpointed = at;
         }
     }
+    revision = table.revision();
     return store->commit();
 }
 
@@ -56,8 +58,28 @@ HistoryReplayFigure measureHistoryReplay(int minutes) {
     figure.minutes = minutes;
     QTemporaryDir dir;
     const QString file = dir.filePath("replay.db");
-    if (!writeRecording(file, minutes, figure.events))
+    int64_t lastRevision = 0;
+    if (!writeRecording(file, minutes, figure.events, lastRevision))
         return figure;
+    {
+        QString problem;
+        auto store = LockHistoryStore::openForReading(file, problem);
+        for (int frame = 0; store && frame < 60; ++frame) {
+            const int64_t revision = 1 + lastRevision * (frame + 1) / 61;
+            const auto asked = Clock::now();
+            const StoredReplay replay = replayStoredAt(*store, revision);
+            figure.stored.add(Clock::now() - asked);
+            if (!replay.locks || replay.locks->state().locks.empty()) {
+                std::fprintf(stderr, "lockscope-bench: replay: revision %lld not read\n",
+                             static_cast<long long>(revision));
+                return figure;
+            }
+        }
+        if (!store) {
+            std::fprintf(stderr, "lockscope-bench: replay: %s\n", qPrintable(problem));
+            return figure;
+        }
+    }
     std::shared_ptr<const RecordedHistorySummary> summary;
     QString failure;
     std::shared_ptr<const ReplayedMoment> replayed;
