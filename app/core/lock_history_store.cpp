@@ -988,19 +988,26 @@ std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpointMarks(
 }
 
 std::optional<std::vector<HistoryCheckpoint>>
-LockHistoryStore::checkpoints(std::optional<int64_t> seq) {
+LockHistoryStore::checkpoints(std::optional<int64_t> fromSeq, std::optional<int64_t> toSeq) {
     QSqlQuery query(db_);
     query.setForwardOnly(true);
     QVariantList bound{static_cast<qlonglong>(source_.id)};
-    if (seq)
-        bound << static_cast<qlonglong>(*seq);
+    QString within;
+    if (fromSeq) {
+        within += " AND c.seq >= ?";
+        bound << static_cast<qlonglong>(*fromSeq);
+    }
+    if (toSeq) {
+        within += " AND c.seq < ?";
+        bound << static_cast<qlonglong>(*toSeq);
+    }
     if (!run(LockHistoryStoreText::tr("cannot read"), query,
              QString("SELECT c.seq, c.revision, c.at_ms, c.reason, k.lock, k.key, k.lease,"
                      " k.create_revision, k.mod_revision, k.recipe, k.holds, k.enqueued_ms,"
                      " k.acquired_ms, k.enqueued_before_seen, k.acquired_before_seen,"
                      " k.lease_gone FROM checkpoints c"
                      " LEFT JOIN checkpoint_keys k ON k.checkpoint = c.seq WHERE c.source = ?") +
-                 (seq ? " AND c.seq = ?" : "") + " ORDER BY c.seq, k.position",
+                 within + " ORDER BY c.seq, k.position",
              bound))
         return std::nullopt;
     std::vector<HistoryCheckpoint> read;

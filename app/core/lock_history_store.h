@@ -104,8 +104,10 @@ public:
     // entry's place in the recording's order (as HistoryCheckpoint::seq), beside it.
     std::optional<std::vector<HistoryEntry>> entries(const Filter& filter,
                                                      std::vector<int64_t>* seqs = nullptr);
-    // Every checkpoint with its keys, or only the one at `seq`.
-    std::optional<std::vector<HistoryCheckpoint>> checkpoints(std::optional<int64_t> seq = {});
+    // The checkpoints with their keys: every one, or those at seqs from `fromSeq` (included) to
+    // `toSeq` (not).
+    std::optional<std::vector<HistoryCheckpoint>> checkpoints(std::optional<int64_t> fromSeq = {},
+                                                              std::optional<int64_t> toSeq = {});
     // Every checkpoint without its keys: where each is, to read one interval of a long recording.
     std::optional<std::vector<HistoryCheckpoint>> checkpointMarks();
 

@@ -7,9 +7,11 @@
 
 namespace lockscope {
 
-RecordedHistory::RecordedHistory(QString location, Callbacks callbacks, std::string prefix)
+RecordedHistory::RecordedHistory(QString location, Callbacks callbacks, std::string prefix,
+                                 LockHistoryStore::Filter span)
     : location_(std::move(location))
     , preferredPrefix_(std::move(prefix))
+    , span_(std::move(span))
     , callbacks_(std::move(callbacks)) {}
 
 RecordedHistory::RecordedHistory(EtcdHistory history, QString source, QString prefix,
@@ -59,21 +61,50 @@ void RecordedHistory::open(std::optional<int64_t> source) {
         callbacks_.failed(problem);
         return;
     }
-    auto checkpoints = store->checkpoints();
-    std::vector<int64_t> seqs;
-    auto entries = checkpoints ? store->entries({}, &seqs) : std::nullopt;
-    if (!entries) {
+    if (!read(*store)) {
         callbacks_.failed(store->error());
         return;
     }
-    checkpoints_ = std::move(*checkpoints);
-    entries_ = std::move(*entries);
-    entrySeqs_ = std::move(seqs);
     auto summary = std::make_shared<RecordedHistorySummary>();
+    summary->partial = span_.since || span_.until || span_.sinceRevision || span_.untilRevision;
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
     summary->prefix = QString::fromStdString(store->prefix());
     summarise(std::move(summary));
+}
+
+bool RecordedHistory::read(LockHistoryStore& store) {
+    LockHistoryStore::Filter interval;
+    if (span_.since || span_.until || span_.sinceRevision || span_.untilRevision) {
+        const auto marks = store.checkpointMarks();
+        if (!marks)
+            return false;
+        // The last checkpoint at or before the start (a replay of the span's first moment starts
+        // there), and the first after the end.
+        const auto beforeStart = [&](const HistoryCheckpoint& mark) {
+            return (!span_.since || mark.at <= *span_.since) &&
+                   (!span_.sinceRevision || mark.revision <= *span_.sinceRevision);
+        };
+        const auto afterEnd = [&](const HistoryCheckpoint& mark) {
+            return (span_.until && mark.at > *span_.until) ||
+                   (span_.untilRevision && mark.revision > *span_.untilRevision);
+        };
+        const auto start = std::find_if(marks->rbegin(), marks->rend(), beforeStart);
+        if (start != marks->rend())
+            interval.fromSeq = start->seq;
+        const auto end = std::find_if(marks->begin(), marks->end(), afterEnd);
+        if (end != marks->end())
+            interval.toSeq = end->seq;
+    }
+    auto checkpoints = store.checkpoints(interval.fromSeq, interval.toSeq);
+    std::vector<int64_t> seqs;
+    auto entries = checkpoints ? store.entries(interval, &seqs) : std::nullopt;
+    if (!entries)
+        return false;
+    checkpoints_ = std::move(*checkpoints);
+    entries_ = std::move(*entries);
+    entrySeqs_ = std::move(seqs);
+    return true;
 }
 
 void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary) {

@@ -34,6 +34,9 @@ struct RecordedHistorySummary {
     QString location; // as shown: the path, or the URL without its password
     QString source;   // the cluster recorded
     QString prefix;
+    // Only a span of the recording was read (RecordedHistory's `span`): from the checkpoint at
+    // or before its start to the first one after its end.
+    bool partial = false;
     std::vector<RecordedMoment> moments;
     int gaps = 0;
     // etcd's own history keeps no times: a moment's time then only paces a replay.
@@ -67,7 +70,11 @@ public:
     };
 
     // `prefix`: when the store holds several sources, the one of this prefix, if just one is.
-    RecordedHistory(QString location, Callbacks callbacks, std::string prefix = {});
+    // `span`: only the moments between its times or revisions (its lock is not looked at), read
+    // from the checkpoint at or before its start to the first one after its end, so that an hour
+    // of a day's recording costs an hour; the whole recording when it names neither end.
+    RecordedHistory(QString location, Callbacks callbacks, std::string prefix = {},
+                    LockHistoryStore::Filter span = {});
     // etcd's own history, read already (readEtcdHistory), of the locks under `prefix` of the
     // cluster `source`.
     RecordedHistory(EtcdHistory history, QString source, QString prefix, Callbacks callbacks);
@@ -86,8 +93,12 @@ public:
 private:
     void summarise(std::shared_ptr<RecordedHistorySummary> summary);
 
+    // Reads the checkpoints and entries of span_ (all of them without one); false when failed.
+    bool read(LockHistoryStore& store);
+
     const QString location_; // empty for etcd's own history
     const std::string preferredPrefix_;
+    const LockHistoryStore::Filter span_;
     const Callbacks callbacks_;
     QString source_, prefix_;
     std::vector<HistoryCheckpoint> checkpoints_;

@@ -40,7 +40,7 @@ StoredReplay replayStored(LockHistoryStore& store, std::optional<int64_t> revisi
     interval.fromSeq = start->seq;
     if (start != marks->rbegin())
         interval.toSeq = std::prev(start)->seq;
-    const auto checkpoint = store.checkpoints(start->seq);
+    const auto checkpoint = store.checkpoints(start->seq, start->seq + 1);
     std::vector<int64_t> seqs;
     const auto entries = checkpoint ? store.entries(interval, &seqs) : std::nullopt;
     if (!entries || checkpoint->size() != 1) {

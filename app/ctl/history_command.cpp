@@ -1,5 +1,6 @@
 #include "app/ctl/history_command.h"
 
+#include "app/core/history_bound.h"
 #include "app/core/history_location.h"
 #include "app/core/json_writer.h"
 #include "app/core/key_text.h"
@@ -12,31 +13,11 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDateTime>
 #include <cstdio>
 
 namespace lockscope {
 
 namespace {
-
-// --since and --until: a revision (a whole number) or an ISO 8601 time, UTC unless it names
-// its offset. False when `text` is neither.
-bool readBound(const QString& text, std::optional<int64_t>& revision,
-               std::optional<std::chrono::system_clock::time_point>& time) {
-    bool isNumber = false;
-    const qlonglong number = text.toLongLong(&isNumber);
-    if (isNumber) {
-        revision = number;
-        return number >= 0;
-    }
-    QDateTime at = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!at.isValid())
-        return false;
-    if (at.timeSpec() == Qt::LocalTime)
-        at.setTimeSpec(Qt::UTC);
-    time = std::chrono::system_clock::time_point(std::chrono::milliseconds(at.toMSecsSinceEpoch()));
-    return true;
-}
 
 std::string gapLine(const HistoryGap& gap) {
     return isoTime(gap.since) + " .. " + isoTime(gap.until) + "  gap: " + gap.reason +
@@ -299,7 +280,7 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     }
     const auto badBound = [&](const QCommandLineOption& option, std::optional<int64_t>& revision,
                               std::optional<std::chrono::system_clock::time_point>& time) {
-        return parser.isSet(option) && !readBound(parser.value(option), revision, time);
+        return parser.isSet(option) && !readHistoryBound(parser.value(option), revision, time);
     };
     for (const auto* option : {&sinceOption, &untilOption})
         if (option == &sinceOption ? badBound(*option, filter.sinceRevision, filter.since)
@@ -312,7 +293,7 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     std::optional<int64_t> atRevision;
     std::optional<std::chrono::system_clock::time_point> atTime;
     if (parser.isSet(atOption)) {
-        if (!readBound(parser.value(atOption), atRevision, atTime))
+        if (!readHistoryBound(parser.value(atOption), atRevision, atTime))
             return usageProblem(command, QCoreApplication::translate(
                                              "lockscopectl", "--at wants a revision or an ISO "
                                                              "8601 time like 2026-11-27T03:10:00Z, "

@@ -53,11 +53,12 @@ QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
 } // namespace
 
 HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* parent,
-                                         const std::string& prefix)
+                                         const std::string& prefix,
+                                         const LockHistoryStore::Filter& span)
     : HistoryReplayWindow(
           tr("Recorded history: %1").arg(location),
           [&](RecordedHistory::Callbacks callbacks) {
-              return new RecordedHistory(location, std::move(callbacks), prefix);
+              return new RecordedHistory(location, std::move(callbacks), prefix, span);
           },
           parent) {}
 
@@ -255,7 +256,10 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
     banner_->setText(tr("Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and "
                         "gaps; nothing here acts on a cluster.",
                         nullptr, moments)
-                         .arg(summary_->prefix, summary_->source, summary_->location));
+                         .arg(summary_->prefix, summary_->source, summary_->location) +
+                     (summary_->partial ? tr(" Only the span asked for is read (from the "
+                                             "checkpoint before it).")
+                                        : QString()));
     // Without times (etcd's own history), how long a key waited or held is unknown.
     queueTable_->setColumnHidden(LockQueueModel::Waiting, !summary_->timesKnown);
     if (summary_->moments.empty()) {
@@ -349,7 +353,8 @@ void HistoryReplayWindow::describeMoment(std::size_t index) {
     const RecordedMoment& moment = summary_->moments[index];
     QString what;
     if (moment.start)
-        what = tr("the start: the locks as first read");
+        what = summary_->partial ? tr("the checkpoint the span starts from: the locks then")
+                                 : tr("the start: the locks as first read");
     else if (moment.kind)
         what = tr("%1 %2").arg(eventWord(etcd::QueueKind::Mutex, eventCause(*moment.kind)),
                                QString::fromStdString(displayKey(moment.lock)));

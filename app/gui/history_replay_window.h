@@ -30,8 +30,10 @@ class HistoryReplayWindow : public QMainWindow {
 public:
     // `location`: a file or a postgresql:// URL (LockHistoryStore). When it holds the histories
     // of several sources, the one of `prefix` if just one is, else the user chooses.
+    // `span`: only the moments between its times or revisions (RecordedHistory's).
     explicit HistoryReplayWindow(const QString& location, QWidget* parent = nullptr,
-                                 const std::string& prefix = {});
+                                 const std::string& prefix = {},
+                                 const LockHistoryStore::Filter& span = {});
     // etcd's own history (readEtcdHistory) of the locks under `prefix` of cluster `source`.
     HistoryReplayWindow(EtcdHistory history, const QString& source, const QString& prefix,
                         QWidget* parent = nullptr);

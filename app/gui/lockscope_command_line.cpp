@@ -1,6 +1,7 @@
 #include "app/gui/lockscope_command_line.h"
 
 #include "app/core/connection_options.h"
+#include "app/core/history_bound.h"
 #include "app/core/key_text.h"
 #include "app/gui/program_versions.h"
 
@@ -42,6 +43,17 @@ LockscopeCommandLine::LockscopeCommandLine()
                          "exporter's --record wrote, or a postgresql:// URL) instead of "
                          "connecting: its events on a time scrubber, the locks as they stood."),
                      QCoreApplication::translate("LockscopeCommandLine", "file|url"))
+    , sinceOption_("since",
+                   QCoreApplication::translate(
+                       "LockscopeCommandLine",
+                       "With --history: replay from this time (ISO 8601, UTC unless it names its "
+                       "offset) or revision on; only that part of the recording is read."),
+                   QCoreApplication::translate("LockscopeCommandLine", "time|revision"))
+    , untilOption_(
+          "until",
+          QCoreApplication::translate("LockscopeCommandLine",
+                                      "With --history: replay up to this time or revision."),
+          QCoreApplication::translate("LockscopeCommandLine", "time|revision"))
     , debugOption_("debug",
                    QCoreApplication::translate("LockscopeCommandLine",
                                                "Also print gRPC's own log lines to stderr.")) {
@@ -54,7 +66,7 @@ LockscopeCommandLine::LockscopeCommandLine()
         parser_, QCoreApplication::translate("LockscopeCommandLine",
                                              "none: LockScope starts a sandbox etcd of its own"));
     parser_.addOptions({sandboxOption_, etcdOption_, noLabOption_, prefixOption_, readOnlyOption_,
-                        historyOption_, debugOption_});
+                        historyOption_, sinceOption_, untilOption_, debugOption_});
 }
 
 bool LockscopeCommandLine::parse(const QStringList& arguments) {
@@ -86,6 +98,27 @@ bool LockscopeCommandLine::parse(const QStringList& arguments) {
                                              "give either --sandbox or --endpoints, not both");
         return false;
     }
+    for (const QCommandLineOption* bound : {&sinceOption_, &untilOption_}) {
+        if (!parser_.isSet(*bound))
+            continue;
+        std::optional<int64_t> revision;
+        std::optional<std::chrono::system_clock::time_point> time;
+        if (!parser_.isSet(historyOption_)) {
+            error_ = QCoreApplication::translate("LockscopeCommandLine",
+                                                 "--%1 goes with --history: it names a span of "
+                                                 "a recording to replay")
+                         .arg(bound->names().constFirst());
+            return false;
+        }
+        if (!readHistoryBound(parser_.value(*bound), revision, time)) {
+            error_ = QCoreApplication::translate(
+                         "LockscopeCommandLine",
+                         "--%1 %2: give a revision (a whole number) or an ISO 8601 time, such as "
+                         "2026-11-27T03:10:00Z")
+                         .arg(bound->names().constFirst(), parser_.value(*bound));
+            return false;
+        }
+    }
     std::string problem;
     if (parser_.isSet(prefixOption_) &&
         !parseKeyText(parser_.value(prefixOption_).toStdString(), problem)) {
@@ -113,6 +146,15 @@ std::optional<QString> LockscopeCommandLine::history() const {
     if (!parser_.isSet(historyOption_))
         return std::nullopt;
     return parser_.value(historyOption_);
+}
+
+LockHistoryStore::Filter LockscopeCommandLine::historySpan() const {
+    LockHistoryStore::Filter span;
+    if (parser_.isSet(sinceOption_))
+        readHistoryBound(parser_.value(sinceOption_), span.sinceRevision, span.since);
+    if (parser_.isSet(untilOption_))
+        readHistoryBound(parser_.value(untilOption_), span.untilRevision, span.until);
+    return span;
 }
 
 bool LockscopeCommandLine::sandboxAsked() const {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/core/lock_history_store.h"
+
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
@@ -35,8 +37,10 @@ public:
     // --prefix as typed (escapes checked by parse()); std::nullopt when not given.
     std::optional<QString> prefix() const;
     bool readOnly() const;
-    // --history: a recording to replay instead of connecting.
+    // --history: a recording to replay instead of connecting; --since and --until, the span of
+    // it to read (checked by parse()).
     std::optional<QString> history() const;
+    LockHistoryStore::Filter historySpan() const;
     bool debug() const;
     // The connection flags and ETCDCTL_* variables; std::nullopt with `error` set when wrong.
     std::optional<ConnectionOptions> connection(const QProcessEnvironment& environment,
@@ -52,6 +56,8 @@ private:
     QCommandLineOption prefixOption_;
     QCommandLineOption readOnlyOption_;
     QCommandLineOption historyOption_;
+    QCommandLineOption sinceOption_;
+    QCommandLineOption untilOption_;
     QCommandLineOption debugOption_;
     QStringList arguments_; // as parsed: --sandbox=N is --sandbox
     int sandboxMembers_ = 1;

@@ -90,7 +90,8 @@ int main(int argc, char* argv[]) {
 
     TerminationSignals quitOnSignals;
     if (const auto history = commandLine.history()) {
-        auto* replay = new HistoryReplayWindow(*history); // deletes itself when closed
+        // Deletes itself when closed.
+        auto* replay = new HistoryReplayWindow(*history, nullptr, {}, commandLine.historySpan());
         replay->show();
         return QApplication::exec();
     }

@@ -450,6 +450,26 @@
         <source>file|url</source>
         <translation>文件|url</translation>
     </message>
+    <message>
+        <source>With --history: replay from this time (ISO 8601, UTC unless it names its offset) or revision on; only that part of the recording is read.</source>
+        <translation>与 --history 一起使用：从此时间（ISO 8601，未注明时区则为 UTC）或修订版本起回放；只读取录制的这一部分。</translation>
+    </message>
+    <message>
+        <source>time|revision</source>
+        <translation>时间|修订版本</translation>
+    </message>
+    <message>
+        <source>With --history: replay up to this time or revision.</source>
+        <translation>与 --history 一起使用：回放到此时间或修订版本为止。</translation>
+    </message>
+    <message>
+        <source>--%1 goes with --history: it names a span of a recording to replay</source>
+        <translation>--%1 需与 --history 一起使用：它指定要回放的录制区间</translation>
+    </message>
+    <message>
+        <source>--%1 %2: give a revision (a whole number) or an ISO 8601 time, such as 2026-11-27T03:10:00Z</source>
+        <translation>--%1 %2：请给出修订版本（整数）或 ISO 8601 时间，例如 2026-11-27T03:10:00Z</translation>
+    </message>
 </context>
 <context>
     <name>OwnLock</name>
@@ -1630,6 +1650,14 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>anomaly appeared</source>
         <translation>出现异常</translation>
+    </message>
+    <message>
+        <source> Only the span asked for is read (from the checkpoint before it).</source>
+        <translation> 只读取所请求的区间（从其之前的检查点开始）。</translation>
+    </message>
+    <message>
+        <source>the checkpoint the span starts from: the locks then</source>
+        <translation>区间起始的检查点：当时的锁</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,9 @@
-// replayStoredAt on a real SQLite recording of several checkpoints, a gap and anomalies: the
-// locks it reads by one checkpoint's interval equal a replay of the whole recording, at every
-// revision and at times between them.
+// Reading a recording by interval, on a real SQLite recording of several checkpoints, a gap and
+// anomalies: replayStoredAt's locks equal a replay of the whole recording at every revision and
+// at times between them, and a span opened for the replay window replays each of its moments
+// as the whole recording does.
 #include "app/core/lock_history_store.h"
+#include "app/core/recorded_history.h"
 #include "app/core/stored_replay.h"
 #include "support/qtest_registry.h"
 
@@ -36,11 +38,11 @@ std::string describe(const etcd::LockMonitorState& state) {
 class StoredReplayTest : public QObject {
     Q_OBJECT
 private slots:
-    void anIntervalReadsAsTheWholeRecordingReplays() {
-        QTemporaryDir dir;
+    // Three locks, a waiter without a lease coming and going, a lease found gone, a gap and
+    // checkpoints every few revisions; revision n recorded at t0 + n seconds.
+    void initTestCase() {
         QVERIFY(dir.isValid());
-        const QString path = dir.filePath("locks.db");
-        int64_t revision = 1;
+        path = dir.filePath("locks.db");
         {
             QString problem;
             auto store = LockHistoryStore::openForWriting(path, "c", "/locks/", problem);
@@ -96,6 +98,9 @@ private slots:
             }
             QVERIFY2(store->commit(), qPrintable(store->error()));
         }
+    }
+
+    void anIntervalReadsAsTheWholeRecordingReplays() {
         QString problem;
         auto reader = LockHistoryStore::openForReading(path, problem);
         QVERIFY2(reader, qPrintable(problem));
@@ -126,6 +131,51 @@ private slots:
         QVERIFY(before.read && !before.locks && before.first);
         QCOMPARE(before.first->revision, int64_t(1));
     }
+
+    // A span of the recording, opened as the replay window opens one: from the checkpoint at or
+    // before its start to the first after its end, each moment as the whole recording has it.
+    void aSpanOpensFromTheCheckpointBeforeItToTheOneAfter() {
+        std::shared_ptr<const RecordedHistorySummary> whole, span;
+        std::shared_ptr<const ReplayedMoment> replayed;
+        QString failure;
+        const auto callbacks = [&](std::shared_ptr<const RecordedHistorySummary>& into) {
+            return RecordedHistory::Callbacks{[&](auto opened) { into = std::move(opened); },
+                                              [&](const QString& problem) { failure = problem; },
+                                              [&](auto moment) { replayed = std::move(moment); }};
+        };
+        RecordedHistory all(path, callbacks(whole));
+        all.open();
+        LockHistoryStore::Filter between;
+        between.since = t0 + 9500ms;
+        between.until = t0 + 13500ms;
+        RecordedHistory part(path, callbacks(span), {}, between);
+        part.open();
+        QVERIFY2(whole && span, qPrintable(failure));
+        QVERIFY(!whole->partial && span->partial);
+        QVERIFY(span->moments.size() < whole->moments.size());
+        // Starts at the checkpoint of revision 5 (recorded at 5 s), ends before the one of 14.
+        QVERIFY(span->moments.front().start);
+        QCOMPARE(span->moments.front().revision, int64_t(5));
+        QCOMPARE(span->moments.back().revision, int64_t(14));
+        for (std::size_t i = 1; i < span->moments.size(); ++i) {
+            const RecordedMoment& moment = span->moments[i];
+            part.replay(i);
+            QVERIFY(replayed && replayed->moment == i);
+            const std::string partly = describe(replayed->state);
+            const auto same = std::find_if(
+                whole->moments.begin(), whole->moments.end(), [&](const RecordedMoment& m) {
+                    return m.revision == moment.revision && m.at == moment.at;
+                });
+            QVERIFY(same != whole->moments.end());
+            all.replay(static_cast<std::size_t>(same - whole->moments.begin()));
+            QCOMPARE(partly, describe(replayed->state));
+        }
+    }
+
+private:
+    QTemporaryDir dir;
+    QString path;
+    int64_t revision = 1;
 };
 
 LOCKSCOPE_QTEST_GUILESS_MAIN(StoredReplayTest)

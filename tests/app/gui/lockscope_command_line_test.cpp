@@ -145,6 +145,28 @@ private slots:
         QVERIFY(!bad.parse({"lockscope", "--prefix", "/jobs/\\xZZ"}));
         QVERIFY2(bad.errorText().startsWith("--prefix: "), qPrintable(bad.errorText()));
     }
+
+    // A span of a recording: a time or a revision at each end, only with --history.
+    void aHistorySpanIsATimeOrARevisionAndGoesWithHistory() {
+        LockscopeCommandLine span;
+        QVERIFY2(span.parse({"lockscope", "--history", "locks.db", "--since",
+                             "2026-11-27T03:00:00Z", "--until", "4711"}),
+                 qPrintable(span.errorText()));
+        const auto filter = span.historySpan();
+        QVERIFY(filter.since == std::chrono::system_clock::time_point(
+                                    std::chrono::milliseconds(1'795'748'400'000)));
+        QCOMPARE(filter.untilRevision, std::optional<int64_t>(4711));
+        QVERIFY(!filter.sinceRevision && !filter.until);
+
+        LockscopeCommandLine alone;
+        QVERIFY(!alone.parse({"lockscope", "--since", "4711"}));
+        QVERIFY2(alone.errorText().contains("--since goes with --history"),
+                 qPrintable(alone.errorText()));
+
+        LockscopeCommandLine bad;
+        QVERIFY(!bad.parse({"lockscope", "--history", "locks.db", "--until", "yesterday"}));
+        QVERIFY2(bad.errorText().startsWith("--until yesterday: "), qPrintable(bad.errorText()));
+    }
 };
 
 LOCKSCOPE_QTEST_GUILESS_MAIN(LockscopeCommandLineTest)
