@@ -151,7 +151,8 @@ struct HistoryReplayFigure {
     int minutes = 0;
     int64_t events = 0;
     double openSeconds = 0;
-    double heapMb = 0; // what the opened recording holds
+    double tenthOpenSeconds = 0; // its last tenth alone (a span, as --since opens it)
+    double heapMb = 0;           // what the opened recording holds
     Samples frame{"replay: a moment's locks", {}};
     // The locks at a moment read from the store by its checkpoint's interval alone, as
     // `lockscopectl history --at` reads them: what a recording of any length costs a moment.
