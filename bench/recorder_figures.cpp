@@ -54,7 +54,7 @@ std::pair<int64_t, int64_t> recordedUpTo(const QString& location, int64_t untilR
     for (const auto& entry : *entries)
         if (const auto* event = std::get_if<etcd::LockEvent>(&entry))
             events += event->recovered ? 0 : 1;
-        else
+        else if (std::holds_alternative<HistoryGap>(entry))
             ++gaps;
     return {events, gaps};
 }
@@ -66,7 +66,9 @@ bool recordedAt(const QString& location, int64_t revision) {
     LockHistoryStore::Filter filter;
     filter.sinceRevision = revision;
     const auto entries = store ? store->entries(filter) : std::nullopt;
-    return entries && !entries->empty();
+    return entries && std::any_of(entries->begin(), entries->end(), [](const auto& entry) {
+               return std::holds_alternative<etcd::LockEvent>(entry);
+           });
 }
 
 } // namespace

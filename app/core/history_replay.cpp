@@ -219,7 +219,7 @@ std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& chec
         if (const auto* anomaly = std::get_if<HistoryAnomaly>(&entry)) {
             const etcd::AnomalyChange& change = anomaly->change;
             if (change.anomaly.kind == etcd::AnomalyKind::ExpiredLease &&
-                (windowed || anomaly->revision > start->revision) &&
+                (windowed || anomaly->revision >= start->revision) &&
                 anomaly->revision <= revision) {
                 if (change.appeared)
                     leaseGone.emplace(change.lock, change.anomaly.key);

@@ -35,7 +35,9 @@ struct ReplayedLocks {
 // at least those after the chosen checkpoint (and those before it, for a checkpoint recorded
 // before its keys' times were kept). With `entrySeqs` (each entry's, and the checkpoints' seqs,
 // as a store reads them) only the entries between the chosen checkpoint and the next are
-// walked; without, every entry is, and an anomaly counts from the revision after the checkpoint.
+// walked; without, every entry is, and an anomaly counts from the checkpoint's revision on (one
+// recorded at it before the checkpoint agrees with the checkpoint's keys). Entries that begin at
+// the checkpoint give a checkpoint recorded before its keys' times were kept lower bounds.
 std::optional<ReplayedLocks> replayAt(const std::vector<HistoryCheckpoint>& checkpoints,
                                       const std::vector<HistoryEntry>& entries, int64_t revision,
                                       etcd::RecipeOverride recipe = etcd::RecipeOverride::Auto,

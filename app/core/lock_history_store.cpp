@@ -579,8 +579,10 @@ bool LockHistoryStore::readPosition() {
              " ORDER BY seq DESC LIMIT 1) AS e UNION ALL SELECT seq, at FROM (SELECT seq,"
              " until_ms AS at FROM gaps WHERE source = ? ORDER BY seq DESC LIMIT 1) AS g"
              " UNION ALL SELECT seq, at FROM (SELECT seq, at_ms AS at FROM checkpoints"
-             " WHERE source = ? ORDER BY seq DESC LIMIT 1) AS c ORDER BY seq DESC LIMIT 1",
-             {source, source, source}))
+             " WHERE source = ? ORDER BY seq DESC LIMIT 1) AS c UNION ALL SELECT seq, at FROM"
+             " (SELECT seq, at_ms AS at FROM anomalies WHERE source = ? ORDER BY seq DESC"
+             " LIMIT 1) AS a ORDER BY seq DESC LIMIT 1",
+             {source, source, source, source}))
         return false;
     if (query.next())
         lastWrittenAt_ = fromMillis(query.value(1).toLongLong());
@@ -860,6 +862,19 @@ bool LockHistoryStore::prune(std::chrono::system_clock::time_point keepSince, in
 std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter,
                                                                    std::vector<int64_t>* seqs) {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
+    // The three reads below see one state of the store, though a recorder commits meanwhile (a
+    // window replaying its own cluster's recording): one read transaction, repeatable on
+    // PostgreSQL. Ended (nothing to keep) however the reads end.
+    struct Snapshot {
+        QSqlDatabase& db;
+        const bool open;
+        ~Snapshot() {
+            if (open)
+                db.commit();
+        }
+    } snapshot{db_, !inTransaction_ && db_.transaction()};
+    if (snapshot.open && postgres())
+        QSqlQuery(db_).exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
     // Runs `sql` and hands each row to `row`, which is false for a row this build cannot read
     // (having said why). One query at a time: QPSQL holds the connection while it reads one.
     const auto readRows = [&](const QString& sql, const QVariantList& bound,
@@ -917,6 +932,8 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
     std::inplace_merge(sparse.begin(), sparse.begin() + gapsRead, sparse.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<HistoryEntry> read;
+    if (seqs)
+        seqs->clear();
     const auto add = [&](qlonglong seq, HistoryEntry entry) {
         read.push_back(std::move(entry));
         if (seqs)

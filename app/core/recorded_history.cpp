@@ -89,14 +89,19 @@ bool RecordedHistory::read(LockHistoryStore& store) {
             return (span_.until && mark.at > *span_.until) ||
                    (span_.untilRevision && mark.revision > *span_.untilRevision);
         };
-        const auto start = std::find_if(marks->rbegin(), marks->rend(), beforeStart);
-        if (start != marks->rend())
-            interval.fromSeq = start->seq;
+        if (span_.since || span_.sinceRevision) {
+            const auto start = std::find_if(marks->rbegin(), marks->rend(), beforeStart);
+            if (start != marks->rend())
+                interval.fromSeq = start->seq;
+        }
         const auto end = std::find_if(marks->begin(), marks->end(), afterEnd);
         if (end != marks->end())
             interval.toSeq = end->seq;
     }
-    auto checkpoints = store.checkpoints(interval.fromSeq, interval.toSeq);
+    // With the one after the end: a moment at its revision replays from it, as the whole
+    // recording does (its keys say what the anomalies recorded after it at that revision say).
+    auto checkpoints = store.checkpoints(
+        interval.fromSeq, interval.toSeq ? std::optional(*interval.toSeq + 1) : std::nullopt);
     std::vector<int64_t> seqs;
     auto entries = checkpoints ? store.entries(interval, &seqs) : std::nullopt;
     if (!entries)

@@ -187,6 +187,9 @@ TEST(HistoryReplayTest, AnomaliesAtEveryRevisionAndALeaseRecordedGone) {
     r.put("/locks/job/3d", 0x3d);
     r.erase("/locks/job/stuck");
     r.erase("/locks/job/1a", true);
+    // A lease found gone after a checkpoint, at its revision: the checkpoint does not say so.
+    r.checkpoint("periodic");
+    r.leaseGone(0x3d);
     expectReplayMatches(r);
     const auto anomalies = r.anomaliesShown().at(gone).at("/locks/job");
     EXPECT_TRUE(std::any_of(anomalies.begin(), anomalies.end(), [](const etcd::Anomaly& a) {

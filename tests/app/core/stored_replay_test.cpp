@@ -170,6 +170,14 @@ private slots:
             all.replay(static_cast<std::size_t>(same - whole->moments.begin()));
             QCOMPARE(partly, describe(replayed->state));
         }
+        // Only an end: from the recording's start to the first checkpoint after it (of 10).
+        LockHistoryStore::Filter untilOnly;
+        untilOnly.until = t0 + 6500ms;
+        RecordedHistory early(path, callbacks(span), {}, untilOnly);
+        early.open();
+        QVERIFY2(span && span->partial && !span->moments.empty(), qPrintable(failure));
+        QCOMPARE(span->moments.front().revision, int64_t(1));
+        QCOMPARE(span->moments.back().revision, int64_t(10));
     }
 
 private:
