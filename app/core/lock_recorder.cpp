@@ -17,11 +17,15 @@ LockRecorder::LockRecorder(std::unique_ptr<LockHistoryStore> store, QObject* par
 
 LockRecorder::~LockRecorder() = default;
 
-void LockRecorder::record(const std::vector<etcd::LockEvent>& events) {
+template <typename Entries> void LockRecorder::writeEach(const Entries& entries) {
     bool ok = true;
-    for (const auto& event : events)
-        ok = ok && store_->write(event);
+    for (const auto& entry : entries)
+        ok = ok && store_->write(entry);
     wrote(ok);
+}
+
+void LockRecorder::record(const std::vector<etcd::LockEvent>& events) {
+    writeEach(events);
 }
 
 void LockRecorder::record(const HistoryGap& gap) {
@@ -29,10 +33,7 @@ void LockRecorder::record(const HistoryGap& gap) {
 }
 
 void LockRecorder::record(const std::vector<HistoryAnomaly>& anomalies) {
-    bool ok = true;
-    for (const auto& anomaly : anomalies)
-        ok = ok && store_->write(anomaly);
-    wrote(ok);
+    writeEach(anomalies);
 }
 
 void LockRecorder::record(const HistoryCheckpoint& checkpoint) {

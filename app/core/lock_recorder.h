@@ -42,6 +42,8 @@ signals:
 private:
     // Starts the commit timer after a write; says the failure once.
     void wrote(bool ok);
+    // Writes each of `entries` (events, anomalies) until one fails.
+    template <typename Entries> void writeEach(const Entries& entries);
     void tellFailure(); // once
 
     std::unique_ptr<LockHistoryStore> store_;

@@ -66,16 +66,20 @@ void RecordedHistory::open(std::optional<int64_t> source) {
         return;
     }
     auto summary = std::make_shared<RecordedHistorySummary>();
-    summary->partial = span_.since || span_.until || span_.sinceRevision || span_.untilRevision;
+    summary->partial = spanned();
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
     summary->prefix = QString::fromStdString(store->prefix());
     summarise(std::move(summary));
 }
 
+bool RecordedHistory::spanned() const {
+    return span_.since || span_.until || span_.sinceRevision || span_.untilRevision;
+}
+
 bool RecordedHistory::read(LockHistoryStore& store) {
     LockHistoryStore::Filter interval;
-    if (span_.since || span_.until || span_.sinceRevision || span_.untilRevision) {
+    if (spanned()) {
         const auto marks = store.checkpointMarks();
         if (!marks)
             return false;

@@ -95,6 +95,8 @@ private:
 
     // Reads the checkpoints and entries of span_ (all of them without one); false when failed.
     bool read(LockHistoryStore& store);
+    // Whether span_ names an end: only part of the recording is read.
+    bool spanned() const;
 
     const QString location_; // empty for etcd's own history
     const std::string preferredPrefix_;
