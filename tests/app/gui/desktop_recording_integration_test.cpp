@@ -234,6 +234,8 @@ private slots:
         window.setPrefix("/unrecorded/");
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Live first: a lock taken before the first listing is in it, and no Acquired is shown.
+        QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
         auto holder = test::etcdctlLock(etcd_.cluster().endpointList(), "/unrecorded/job");
         std::optional<std::string> line;
         QVERIFY(QTest::qWaitFor([&] { return (line = test::pollLine(*holder)).has_value(); },
