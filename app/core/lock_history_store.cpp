@@ -525,7 +525,7 @@ bool LockHistoryStore::joinSource(const std::string& sourceName, const std::stri
                             "stop that one first, or record another prefix or cluster")
                             .arg(QString::fromStdString(displayKey(prefix)), name));
     }
-    return readPosition() &&
+    return readLastEntry() &&
            run(cannotWrite, query,
                "INSERT INTO recordings(started_ms, prefix, source) VALUES(?, ?, ?)",
                {static_cast<qlonglong>(millis(std::chrono::system_clock::now())), bytes(prefix),
@@ -572,11 +572,10 @@ bool LockHistoryStore::chooseSource(std::optional<int64_t> id) {
                     .arg(listed.join("; ")));
 }
 
-bool LockHistoryStore::readPosition() {
+bool LockHistoryStore::readLastEntry() {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
     const auto source = static_cast<qlonglong>(source_.id);
     QSqlQuery query(db_);
-    // The source's last entry, by the indexes on (source, seq).
     if (!run(cannotRead, query,
              "SELECT seq, at FROM (SELECT seq, at_ms AS at FROM events WHERE source = ?"
              " ORDER BY seq DESC LIMIT 1) AS e UNION ALL SELECT seq, at FROM (SELECT seq,"
@@ -587,8 +586,12 @@ bool LockHistoryStore::readPosition() {
              " LIMIT 1) AS a ORDER BY seq DESC LIMIT 1",
              {source, source, source, source}))
         return false;
-    if (query.next())
+    lastWrittenAt_.reset();
+    lastSeq_.reset();
+    if (query.next()) {
+        lastSeq_ = query.value(0).toLongLong();
         lastWrittenAt_ = fromMillis(query.value(1).toLongLong());
+    }
     return true;
 }
 

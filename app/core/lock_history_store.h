@@ -77,15 +77,19 @@ public:
     bool write(const HistoryCheckpoint& checkpoint);
     bool commit();
     const QString& error() const { return error_; }
-    // The source written or read, and (writing) the time of its last entry written before this
-    // store opened.
+    // The source written or read.
     const Source& source() const { return source_; }
     // Where it is; its `shown` is what to name it by (no password).
     const HistoryLocation& location() const { return location_; }
     const std::string& prefix() const { return source_.prefix; }
+    // Where the source's last entry is (any kind): its time and seq, read when a writer opens
+    // and by readLastEntry(); nothing when it has none.
     std::optional<std::chrono::system_clock::time_point> lastWrittenAt() const {
         return lastWrittenAt_;
     }
+    std::optional<int64_t> lastSeq() const { return lastSeq_; }
+    // Reads them again, by the indexes on (source, seq); false when the read failed.
+    bool readLastEntry();
 
     // The bytes the store takes, every source's: a file's pages, or a database's LockScope
     // tables with their indexes. Nothing when the read failed (error() says why).
@@ -133,8 +137,7 @@ private:
                     const std::string& prefix);    // locks it against a second recorder
     bool chooseSource(std::optional<int64_t> id);  // for reading
     std::optional<std::vector<Source>> readSources();
-    bool readPosition(); // the time of the source's last entry
-    bool beginWrites();  // a transaction that may write
+    bool beginWrites(); // a transaction that may write
     // The seqs this store may take next: in a file, all after its last; from PostgreSQL, the
     // next block of its sequence.
     bool takeSeqs();
@@ -166,6 +169,7 @@ private:
     QString error_;
     Source source_;
     std::optional<std::chrono::system_clock::time_point> lastWrittenAt_;
+    std::optional<int64_t> lastSeq_;
     // One order over events, gaps and checkpoints of every source: the seqs this store may
     // take, nextSeq_ up to seqEnd_ (takeSeqs()).
     int64_t nextSeq_ = 1, seqEnd_ = 1;

@@ -8,10 +8,11 @@
 namespace lockscope {
 
 RecordedHistory::RecordedHistory(QString location, Callbacks callbacks, std::string prefix,
-                                 LockHistoryStore::Filter span)
+                                 LockHistoryStore::Filter span, std::size_t maxEntries)
     : location_(std::move(location))
     , preferredPrefix_(std::move(prefix))
     , span_(std::move(span))
+    , maxEntries_(maxEntries)
     , callbacks_(std::move(callbacks)) {}
 
 RecordedHistory::RecordedHistory(EtcdHistory history, QString source, QString prefix,
@@ -61,28 +62,35 @@ void RecordedHistory::open(std::optional<int64_t> source) {
         callbacks_.failed(problem);
         return;
     }
-    if (!read(*store)) {
+    auto summary = std::make_shared<RecordedHistorySummary>();
+    if (!read(*store, *summary)) {
         callbacks_.failed(store->error());
         return;
     }
-    auto summary = std::make_shared<RecordedHistorySummary>();
-    summary->partial = spanned();
+    sourceId_ = store->source().id;
+    summary->partial = spanned() || summary->cutBefore;
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
     summary->prefix = QString::fromStdString(store->prefix());
     summarise(std::move(summary));
 }
 
+void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
+    if (location_.isEmpty() || !sourceId_)
+        return;
+    span_ = std::move(span);
+    open(sourceId_);
+}
+
 bool RecordedHistory::spanned() const {
     return span_.since || span_.until || span_.sinceRevision || span_.untilRevision;
 }
 
-bool RecordedHistory::read(LockHistoryStore& store) {
+LockHistoryStore::Filter RecordedHistory::interval(const std::vector<HistoryCheckpoint>& marks,
+                                                   std::optional<int64_t> lastSeq,
+                                                   RecordedHistorySummary& summary) const {
     LockHistoryStore::Filter interval;
     if (spanned()) {
-        const auto marks = store.checkpointMarks();
-        if (!marks)
-            return false;
         // The last checkpoint at or before the start (a replay of the span's first moment starts
         // there), and the first after the end.
         const auto beforeStart = [&](const HistoryCheckpoint& mark) {
@@ -94,20 +102,50 @@ bool RecordedHistory::read(LockHistoryStore& store) {
                    (span_.untilRevision && mark.revision > *span_.untilRevision);
         };
         if (span_.since || span_.sinceRevision) {
-            const auto start = std::find_if(marks->rbegin(), marks->rend(), beforeStart);
-            if (start != marks->rend())
+            const auto start = std::find_if(marks.rbegin(), marks.rend(), beforeStart);
+            if (start != marks.rend())
                 interval.fromSeq = start->seq;
         }
-        const auto end = std::find_if(marks->begin(), marks->end(), afterEnd);
-        if (end != marks->end())
+        const auto end = std::find_if(marks.begin(), marks.end(), afterEnd);
+        if (end != marks.end())
             interval.toSeq = end->seq;
     }
+    // Seqs count a file's entries exactly; on PostgreSQL several sources' interleave by blocks,
+    // so there the count is an upper bound and less than maxEntries_ is read.
+    const int64_t end = interval.toSeq.value_or(lastSeq.value_or(0) + 1);
+    const int64_t limit = static_cast<int64_t>(maxEntries_);
+    if (end - interval.fromSeq.value_or(0) <= limit)
+        return interval;
+    // The first checkpoint leaving at most maxEntries_, else the last before the end: a replay
+    // needs one, however long its interval.
+    const auto before = std::partition_point(marks.begin(), marks.end(),
+                                             [&](const auto& mark) { return mark.seq < end; });
+    auto start = std::partition_point(marks.begin(), before,
+                                      [&](const auto& mark) { return mark.seq < end - limit; });
+    if (start == before && start != marks.begin())
+        --start;
+    if (start != before &&
+        (interval.fromSeq ? start->seq > *interval.fromSeq : start != marks.begin())) {
+        interval.fromSeq = start->seq;
+        summary.cutBefore = start->at;
+    }
+    return interval;
+}
+
+bool RecordedHistory::read(LockHistoryStore& store, RecordedHistorySummary& summary) {
+    const auto marks = store.checkpointMarks();
+    if (!marks || !store.readLastEntry())
+        return false;
+    if (!marks->empty())
+        summary.recordedFrom = marks->front().at;
+    summary.recordedUntil = store.lastWrittenAt();
+    const LockHistoryStore::Filter part = interval(*marks, store.lastSeq(), summary);
     // With the one after the end: a moment at its revision replays from it, as the whole
     // recording does (its keys say what the anomalies recorded after it at that revision say).
-    auto checkpoints = store.checkpoints(
-        interval.fromSeq, interval.toSeq ? std::optional(*interval.toSeq + 1) : std::nullopt);
+    auto checkpoints =
+        store.checkpoints(part.fromSeq, part.toSeq ? std::optional(*part.toSeq + 1) : std::nullopt);
     std::vector<int64_t> seqs;
-    auto entries = checkpoints ? store.entries(interval, &seqs) : std::nullopt;
+    auto entries = checkpoints ? store.entries(part, &seqs) : std::nullopt;
     if (!entries)
         return false;
     checkpoints_ = std::move(*checkpoints);
@@ -117,6 +155,7 @@ bool RecordedHistory::read(LockHistoryStore& store) {
 }
 
 void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary) {
+    firstEntryMoment_ = 0;
     summary->moments.reserve(entries_.size() + 1);
     if (!checkpoints_.empty()) {
         RecordedMoment start;

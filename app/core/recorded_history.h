@@ -37,6 +37,12 @@ struct RecordedHistorySummary {
     // Only a span of the recording was read (RecordedHistory's `span`): from the checkpoint at
     // or before its start to the first one after its end.
     bool partial = false;
+    // More than the history's maxEntries to read: only the part from this checkpoint's time on
+    // was read (the last that fits), nothing before it.
+    std::optional<std::chrono::system_clock::time_point> cutBefore;
+    // When the whole recording begins (its first checkpoint) and its last entry: the times a span
+    // can be chosen between. Nothing for etcd's own history.
+    std::optional<std::chrono::system_clock::time_point> recordedFrom, recordedUntil;
     std::vector<RecordedMoment> moments;
     int gaps = 0;
     // etcd's own history keeps no times: a moment's time then only paces a replay.
@@ -53,7 +59,8 @@ struct ReplayedMoment {
 
 // A recording opened for replay, on a thread of its own (never the GUI thread: reading and
 // replaying wait on the disk or the server, and replaying walks the events). Opens its store
-// read-only and reads it whole once; each replay() then answers with the locks at one moment.
+// read-only and reads it (or the span asked for) once, up to maxEntries: each replay() then
+// answers with the locks at one moment.
 // The callbacks run on its thread: a window posts what they carry to its own (postGuarded).
 class RecordedHistory : public QObject {
     Q_OBJECT
@@ -69,12 +76,18 @@ public:
         std::function<void(const std::vector<LockHistoryStore::Source>&)> chooseSource = {};
     };
 
+    // What an opened recording may hold: an entry read holds some 430 B, so this is about an
+    // hour at 1000 lock events a second in 1.7 GB. A day of that is 86 M entries.
+    static constexpr std::size_t defaultMaxEntries = 4'000'000;
+
     // `prefix`: when the store holds several sources, the one of this prefix, if just one is.
     // `span`: only the moments between its times or revisions (its lock is not looked at), read
     // from the checkpoint at or before its start to the first one after its end, so that an hour
     // of a day's recording costs an hour; the whole recording when it names neither end.
+    // `maxEntries`: a recording or span holding more is read from the first checkpoint that
+    // leaves at most that many (or the last one before its end), and says so (cutBefore).
     RecordedHistory(QString location, Callbacks callbacks, std::string prefix = {},
-                    LockHistoryStore::Filter span = {});
+                    LockHistoryStore::Filter span = {}, std::size_t maxEntries = defaultMaxEntries);
     // etcd's own history, read already (readEtcdHistory), of the locks under `prefix` of the
     // cluster `source`.
     RecordedHistory(EtcdHistory history, QString source, QString prefix, Callbacks callbacks);
@@ -83,6 +96,8 @@ public:
     // On its thread: reads the recording, of `source` when given (opened, failed, or
     // chooseSource when it holds several and none is chosen).
     void open(std::optional<int64_t> source = std::nullopt);
+    // On its thread: reads `span` of the source opened instead (opened or failed, as open()).
+    void openSpan(LockHistoryStore::Filter span);
     // On its thread: the locks at moment `index` of the summary (replayed; nothing before
     // open() succeeded or for an index past the end).
     void replay(std::size_t index);
@@ -93,15 +108,22 @@ public:
 private:
     void summarise(std::shared_ptr<RecordedHistorySummary> summary);
 
-    // Reads the checkpoints and entries of span_ (all of them without one); false when failed.
-    bool read(LockHistoryStore& store);
+    // Reads the checkpoints and entries of span_ (all of them without one), at most maxEntries_
+    // of them, into `summary`'s times; false when failed.
+    bool read(LockHistoryStore& store, RecordedHistorySummary& summary);
+    // The part of the recording a read covers, in seqs: span_'s, then cut to maxEntries_.
+    LockHistoryStore::Filter interval(const std::vector<HistoryCheckpoint>& marks,
+                                      std::optional<int64_t> lastSeq,
+                                      RecordedHistorySummary& summary) const;
     // Whether span_ names an end: only part of the recording is read.
     bool spanned() const;
 
     const QString location_; // empty for etcd's own history
     const std::string preferredPrefix_;
-    const LockHistoryStore::Filter span_;
+    LockHistoryStore::Filter span_;
+    const std::size_t maxEntries_ = defaultMaxEntries;
     const Callbacks callbacks_;
+    std::optional<int64_t> sourceId_; // the source read, once open
     QString source_, prefix_;
     std::vector<HistoryCheckpoint> checkpoints_;
     std::vector<HistoryEntry> entries_;

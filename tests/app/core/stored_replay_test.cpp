@@ -33,6 +33,37 @@ std::string describe(const etcd::LockMonitorState& state) {
     return text;
 }
 
+// What a RecordedHistory answered, for the test to look at.
+struct Answers {
+    std::shared_ptr<const RecordedHistorySummary> summary;
+    std::shared_ptr<const ReplayedMoment> replayed;
+    QString failure;
+    RecordedHistory::Callbacks callbacks() {
+        return {[this](auto opened) { summary = std::move(opened); },
+                [this](const QString& problem) { failure = problem; },
+                [this](auto moment) { replayed = std::move(moment); }};
+    }
+};
+
+// Each moment of what `part` opened, after its start, replays as the same moment (revision and
+// time) of the whole recording `all` opened.
+void expectSameMoments(RecordedHistory& part, const Answers& partly, RecordedHistory& all,
+                       const Answers& whole) {
+    const auto& moments = partly.summary->moments;
+    const auto& wholeMoments = whole.summary->moments;
+    for (std::size_t i = 1; i < moments.size(); ++i) {
+        part.replay(i);
+        QVERIFY(partly.replayed && partly.replayed->moment == i);
+        const auto same =
+            std::find_if(wholeMoments.begin(), wholeMoments.end(), [&](const RecordedMoment& m) {
+                return m.revision == moments[i].revision && m.at == moments[i].at;
+            });
+        QVERIFY(same != wholeMoments.end());
+        all.replay(static_cast<std::size_t>(same - wholeMoments.begin()));
+        QCOMPARE(describe(partly.replayed->state), describe(whole.replayed->state));
+    }
+}
+
 } // namespace
 
 class StoredReplayTest : public QObject {
@@ -135,49 +166,85 @@ private slots:
     // A span of the recording, opened as the replay window opens one: from the checkpoint at or
     // before its start to the first after its end, each moment as the whole recording has it.
     void aSpanOpensFromTheCheckpointBeforeItToTheOneAfter() {
-        std::shared_ptr<const RecordedHistorySummary> whole, span;
-        std::shared_ptr<const ReplayedMoment> replayed;
-        QString failure;
-        const auto callbacks = [&](std::shared_ptr<const RecordedHistorySummary>& into) {
-            return RecordedHistory::Callbacks{[&](auto opened) { into = std::move(opened); },
-                                              [&](const QString& problem) { failure = problem; },
-                                              [&](auto moment) { replayed = std::move(moment); }};
-        };
-        RecordedHistory all(path, callbacks(whole));
+        Answers whole, span;
+        RecordedHistory all(path, whole.callbacks());
         all.open();
         LockHistoryStore::Filter between;
         between.since = t0 + 9500ms;
         between.until = t0 + 13500ms;
-        RecordedHistory part(path, callbacks(span), {}, between);
+        RecordedHistory part(path, span.callbacks(), {}, between);
         part.open();
-        QVERIFY2(whole && span, qPrintable(failure));
-        QVERIFY(!whole->partial && span->partial);
-        QVERIFY(span->moments.size() < whole->moments.size());
+        QVERIFY2(whole.summary && span.summary, qPrintable(whole.failure + span.failure));
+        QVERIFY(!whole.summary->partial && span.summary->partial);
+        QVERIFY(span.summary->moments.size() < whole.summary->moments.size());
         // Starts at the checkpoint of revision 5 (recorded at 5 s), ends before the one of 14.
-        QVERIFY(span->moments.front().start);
-        QCOMPARE(span->moments.front().revision, int64_t(5));
-        QCOMPARE(span->moments.back().revision, int64_t(14));
-        for (std::size_t i = 1; i < span->moments.size(); ++i) {
-            const RecordedMoment& moment = span->moments[i];
-            part.replay(i);
-            QVERIFY(replayed && replayed->moment == i);
-            const std::string partly = describe(replayed->state);
-            const auto same = std::find_if(
-                whole->moments.begin(), whole->moments.end(), [&](const RecordedMoment& m) {
-                    return m.revision == moment.revision && m.at == moment.at;
-                });
-            QVERIFY(same != whole->moments.end());
-            all.replay(static_cast<std::size_t>(same - whole->moments.begin()));
-            QCOMPARE(partly, describe(replayed->state));
-        }
+        QVERIFY(span.summary->moments.front().start);
+        QCOMPARE(span.summary->moments.front().revision, int64_t(5));
+        QCOMPARE(span.summary->moments.back().revision, int64_t(14));
+        expectSameMoments(part, span, all, whole);
         // Only an end: from the recording's start to the first checkpoint after it (of 10).
         LockHistoryStore::Filter untilOnly;
         untilOnly.until = t0 + 6500ms;
-        RecordedHistory early(path, callbacks(span), {}, untilOnly);
-        early.open();
-        QVERIFY2(span && span->partial && !span->moments.empty(), qPrintable(failure));
-        QCOMPARE(span->moments.front().revision, int64_t(1));
-        QCOMPARE(span->moments.back().revision, int64_t(10));
+        Answers early;
+        RecordedHistory fromStart(path, early.callbacks(), {}, untilOnly);
+        fromStart.open();
+        QVERIFY2(early.summary, qPrintable(early.failure));
+        QVERIFY(early.summary->partial && !early.summary->moments.empty());
+        QCOMPARE(early.summary->moments.front().revision, int64_t(1));
+        QCOMPARE(early.summary->moments.back().revision, int64_t(10));
+    }
+
+    // More entries than an opened recording may hold: its last part that fits, from a
+    // checkpoint, said as cut; another span of the same source opens on asking.
+    void aRecordingTooLongToOpenWholeOpensItsLastPart() {
+        Answers whole, cut, tiny;
+        RecordedHistory all(path, whole.callbacks());
+        all.open();
+        QVERIFY2(whole.summary, qPrintable(whole.failure));
+        QVERIFY(!whole.summary->cutBefore);
+        QCOMPARE(whole.summary->recordedFrom, std::optional(t0 + 1s));
+        QCOMPARE(whole.summary->recordedUntil, std::optional(whole.summary->moments.back().at));
+        const std::size_t limit = whole.summary->moments.size() / 2;
+        RecordedHistory last(path, cut.callbacks(), {}, {}, limit);
+        last.open();
+        QVERIFY2(cut.summary, qPrintable(cut.failure));
+        QVERIFY(cut.summary->cutBefore && cut.summary->partial);
+        QVERIFY(cut.summary->moments.front().start);
+        QCOMPARE(*cut.summary->cutBefore, cut.summary->moments.front().at);
+        QVERIFY(cut.summary->moments.size() - 1 <= limit);
+        QCOMPARE(cut.summary->moments.back().revision, whole.summary->moments.back().revision);
+        QCOMPARE(cut.summary->recordedFrom, whole.summary->recordedFrom);
+        // From the first checkpoint that fits: the one before it would have read more.
+        QString problem;
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto marks = reader->checkpointMarks();
+        QVERIFY(marks && reader->readLastEntry() && reader->lastSeq());
+        // Entries and checkpoints share the seqs, 1 to the last.
+        const int64_t lastSeq = *reader->lastSeq();
+        QCOMPARE(lastSeq, static_cast<int64_t>(whole.summary->moments.size() - 1 + marks->size()));
+        const auto from = std::find_if(marks->begin(), marks->end(), [&](const auto& mark) {
+            return mark.at == *cut.summary->cutBefore;
+        });
+        QVERIFY(from != marks->begin() && from != marks->end());
+        QVERIFY(lastSeq + 1 - from->seq <= static_cast<int64_t>(limit));
+        QVERIFY(lastSeq + 1 - std::prev(from)->seq > static_cast<int64_t>(limit));
+        expectSameMoments(last, cut, all, whole);
+
+        // A limit below any checkpoint's interval: from the last checkpoint.
+        RecordedHistory least(path, tiny.callbacks(), {}, {}, 1);
+        least.open();
+        QVERIFY(tiny.summary && tiny.summary->cutBefore);
+        QCOMPARE(*tiny.summary->cutBefore, marks->back().at);
+
+        // Another part of the same source, asked for after opening: whole, as it fits.
+        LockHistoryStore::Filter early;
+        early.until = t0 + 4500ms;
+        last.openSpan(early);
+        QVERIFY(!cut.summary->cutBefore && cut.summary->partial);
+        QCOMPARE(cut.summary->moments.front().revision, int64_t(1));
+        QCOMPARE(cut.summary->moments.back().revision, int64_t(5));
+        expectSameMoments(last, cut, all, whole);
     }
 
 private:
