@@ -15,6 +15,10 @@
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QDateTimeEdit>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -33,9 +37,13 @@ namespace {
 // The kind list's entry for an anomaly appearing: no event kind has it.
 constexpr int anomalyAppeared = -1;
 
-QString timeText(std::chrono::system_clock::time_point at) {
+QDateTime dateTimeOf(std::chrono::system_clock::time_point at) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
-    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC).toString(Qt::ISODateWithMs);
+    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC);
+}
+
+QString timeText(std::chrono::system_clock::time_point at) {
+    return dateTimeOf(at).toString(Qt::ISODateWithMs);
 }
 
 QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
@@ -54,11 +62,12 @@ QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
 
 HistoryReplayWindow::HistoryReplayWindow(const QString& location, QWidget* parent,
                                          const std::string& prefix,
-                                         const LockHistoryStore::Filter& span)
+                                         const LockHistoryStore::Filter& span,
+                                         std::size_t maxEntries)
     : HistoryReplayWindow(
           tr("Recorded history: %1").arg(location),
           [&](RecordedHistory::Callbacks callbacks) {
-              return new RecordedHistory(location, std::move(callbacks), prefix, span);
+              return new RecordedHistory(location, std::move(callbacks), prefix, span, maxEntries);
           },
           parent) {}
 
@@ -85,6 +94,12 @@ HistoryReplayWindow::HistoryReplayWindow(
     banner_->setMargin(6);
     // Amber, as every "this is not live" sign in LockScope: nothing here acts on a cluster.
     banner_->setStyleSheet("background: #ffe7a8; color: #3d2c00;");
+    // Beside the banner, which says what part of the recording is read.
+    spanButton_ = new QPushButton(tr("Span…"), this);
+    spanButton_->setObjectName("spanButton");
+    spanButton_->setToolTip(tr("Open another part of the recording, between two times"));
+    spanButton_->setEnabled(false);
+    connect(spanButton_, &QPushButton::clicked, this, &HistoryReplayWindow::askSpan);
 
     lockTable_ = tableOf(locks_, this);
     // A recording keeps no lease's TTL, and the locks were no one's here.
@@ -105,7 +120,10 @@ HistoryReplayWindow::HistoryReplayWindow(
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
-    layout->addWidget(banner_);
+    auto* top = new QHBoxLayout;
+    top->addWidget(banner_, 1);
+    top->addWidget(spanButton_);
+    layout->addLayout(top);
     layout->addWidget(createScrubberBar());
     layout->addWidget(body, 1);
     setCentralWidget(central);
@@ -248,28 +266,47 @@ QWidget* HistoryReplayWindow::createScrubberBar() {
     return column;
 }
 
+void HistoryReplayWindow::enableControls(bool enabled) {
+    for (auto* control : scrubber_->parentWidget()->findChildren<QWidget*>())
+        control->setEnabled(enabled);
+    // Only a recording has times to choose a span between: etcd's own history has none.
+    spanButton_->setEnabled(enabled && summary_ && summary_->recordedFrom);
+}
+
 void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySummary> summary) {
     summary_ = std::move(summary);
+    shown_.reset();
+    spanStart_.reset();
+    reopening_ = false;
     // Events and gaps: the start is no event.
     const int moments = static_cast<int>(summary_->moments.size()) -
                         (!summary_->moments.empty() && summary_->moments.front().start ? 1 : 0);
-    banner_->setText(tr("Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and "
+    QString banner = tr("Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and "
                         "gaps; nothing here acts on a cluster.",
                         nullptr, moments)
-                         .arg(summary_->prefix, summary_->source, summary_->location) +
-                     (summary_->partial ? tr(" Only the span asked for is read (from the "
-                                             "checkpoint before it).")
-                                        : QString()));
+                         .arg(summary_->prefix, summary_->source, summary_->location);
+    if (summary_->cutBefore)
+        banner += tr(" Too long to open at once: only the part from %1 on is read (the recording "
+                     "begins %2). Span… opens another part.")
+                      .arg(timeText(*summary_->cutBefore),
+                           summary_->recordedFrom ? timeText(*summary_->recordedFrom) : QString());
+    else if (summary_->partial)
+        banner += tr(" Only the span asked for is read (from the checkpoint before it).");
+    banner_->setText(banner);
     // Without times (etcd's own history), how long a key waited or held is unknown.
     queueTable_->setColumnHidden(LockQueueModel::Waiting, !summary_->timesKnown);
     if (summary_->moments.empty()) {
+        enableControls(false);
         momentText_->setText(tr("The recording holds no event yet."));
         emit opened();
         return;
     }
-    for (auto* control : scrubber_->parentWidget()->findChildren<QWidget*>())
-        control->setEnabled(true);
+    enableControls(true);
+    // Set while disabled: a value the old range held must not ask the new one for it.
+    scrubber_->blockSignals(true);
     scrubber_->setRange(0, static_cast<int>(summary_->moments.size()) - 1);
+    scrubber_->setValue(0);
+    scrubber_->blockSignals(false);
     emit opened();
     describeMoment(0);
     askFor(0);
@@ -277,7 +314,65 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
 
 void HistoryReplayWindow::showFailure(const QString& problem) {
     banner_->setText(tr("This recording cannot be read: %1").arg(problem));
+    reopening_ = false;
+    // Another span failed: the one read before is still there to scrub.
+    enableControls(summary_ && !summary_->moments.empty());
     emit openFailed(problem);
+}
+
+void HistoryReplayWindow::askSpan() {
+    if (!summary_ || !summary_->recordedFrom || summary_->moments.empty())
+        return;
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Which part of the recording?"));
+    const auto edit = [&](std::chrono::system_clock::time_point at) {
+        auto* time = new QDateTimeEdit(dialog);
+        time->setTimeSpec(Qt::UTC);
+        time->setDisplayFormat("yyyy-MM-dd HH:mm:ss");
+        time->setDateTimeRange(dateTimeOf(*summary_->recordedFrom),
+                               dateTimeOf(summary_->recordedUntil.value_or(at)));
+        time->setDateTime(dateTimeOf(at));
+        return time;
+    };
+    auto* from = edit(summary_->moments.front().at);
+    auto* to = edit(summary_->moments.back().at);
+    auto* form = new QFormLayout(dialog);
+    form->addRow(new QLabel(
+        tr("Times in UTC, from %1 to %2. A part holding more than %L3 events "
+           "is read from its last checkpoint that fits.")
+            .arg(timeText(*summary_->recordedFrom),
+                 summary_->recordedUntil ? timeText(*summary_->recordedUntil) : QString())
+            .arg(RecordedHistory::defaultMaxEntries),
+        dialog));
+    form->addRow(tr("From:"), from);
+    form->addRow(tr("To:"), to);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, from, to] {
+        const auto at = [](const QDateTimeEdit* edit) {
+            return std::chrono::system_clock::time_point(
+                std::chrono::milliseconds(edit->dateTime().toMSecsSinceEpoch()));
+        };
+        // Either order: the earlier is the start.
+        openSpan(std::min(at(from), at(to)), std::max(at(from), at(to)));
+        dialog->accept();
+    });
+    dialog->open();
+}
+
+void HistoryReplayWindow::openSpan(std::chrono::system_clock::time_point from,
+                                   std::chrono::system_clock::time_point to) {
+    pause();
+    reopening_ = true;
+    next_.reset();
+    enableControls(false);
+    banner_->setText(tr("Reading the recording…"));
+    LockHistoryStore::Filter span;
+    span.since = from;
+    span.until = to;
+    postToOwnThread(history_, [span](RecordedHistory* history) { history->openSpan(span); });
 }
 
 void HistoryReplayWindow::askSource(const std::vector<LockHistoryStore::Source>& sources) {
@@ -319,8 +414,10 @@ void HistoryReplayWindow::askFor(std::size_t index) {
 }
 
 void HistoryReplayWindow::showReplayed(std::shared_ptr<const ReplayedMoment> moment) {
-    shown_ = std::move(moment);
     asked_.reset();
+    if (reopening_ || !summary_ || moment->moment >= summary_->moments.size())
+        return; // asked of the span read before
+    shown_ = std::move(moment);
     locks_->setState(shown_->state);
     if (!selectedLock_.empty())
         if (const int row = locks_->rowOfLock(selectedLock_); row >= 0)

@@ -30,10 +30,12 @@ class HistoryReplayWindow : public QMainWindow {
 public:
     // `location`: a file or a postgresql:// URL (LockHistoryStore). When it holds the histories
     // of several sources, the one of `prefix` if just one is, else the user chooses.
-    // `span`: only the moments between its times or revisions (RecordedHistory's).
+    // `span`: only the moments between its times or revisions (RecordedHistory's), and at most
+    // `maxEntries` of them (its last part when it holds more; the banner says so).
     explicit HistoryReplayWindow(const QString& location, QWidget* parent = nullptr,
                                  const std::string& prefix = {},
-                                 const LockHistoryStore::Filter& span = {});
+                                 const LockHistoryStore::Filter& span = {},
+                                 std::size_t maxEntries = RecordedHistory::defaultMaxEntries);
     // etcd's own history (readEtcdHistory) of the locks under `prefix` of cluster `source`.
     HistoryReplayWindow(EtcdHistory history, const QString& source, const QString& prefix,
                         QWidget* parent = nullptr);
@@ -59,6 +61,9 @@ public:
     void reportSpan();
     // Reads the source `id` of the store (after a choice among several).
     void openSource(int64_t id);
+    // Reads the part of the recording between two times instead (what Span… asks for).
+    void openSpan(std::chrono::system_clock::time_point from,
+                  std::chrono::system_clock::time_point to);
 
 signals:
     // The recording was read: the scrubber is ready.
@@ -81,6 +86,8 @@ private:
     void showSummary(std::shared_ptr<const RecordedHistorySummary> summary);
     void showFailure(const QString& problem);
     void askSource(const std::vector<LockHistoryStore::Source>& sources);
+    void askSpan();
+    void enableControls(bool enabled);
     void showReplayed(std::shared_ptr<const ReplayedMoment> moment);
     // The report of moments `from` to `to` (from <= to, as reportSpan asked).
     void showReport(std::shared_ptr<const LockHistoryReport> report, std::size_t from,
@@ -99,6 +106,8 @@ private:
     std::optional<std::size_t> asked_, next_;
     std::string selectedLock_;
     std::optional<std::size_t> spanStart_;
+    // Another span is being read: a replay answered before it is of the old one.
+    bool reopening_ = false;
 
     QLabel* banner_ = nullptr;
     QLabel* momentText_ = nullptr;
@@ -106,6 +115,7 @@ private:
     QPushButton* playButton_ = nullptr;
     QComboBox* speed_ = nullptr;
     QComboBox* kind_ = nullptr;
+    QPushButton* spanButton_ = nullptr;
     LockListModel* locks_ = nullptr;
     LockQueueModel* queue_ = nullptr;
     QTableView* lockTable_ = nullptr;

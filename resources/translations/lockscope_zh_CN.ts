@@ -1659,6 +1659,34 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>the checkpoint the span starts from: the locks then</source>
         <translation>区间起始的检查点：当时的锁</translation>
     </message>
+    <message>
+        <source>Span…</source>
+        <translation>时段…</translation>
+    </message>
+    <message>
+        <source>Open another part of the recording, between two times</source>
+        <translation>打开记录的另一部分（两个时间之间）</translation>
+    </message>
+    <message>
+        <source> Too long to open at once: only the part from %1 on is read (the recording begins %2). Span… opens another part.</source>
+        <translation> 记录太长，无法一次打开：只读取了 %1 之后的部分（记录开始于 %2）。“时段…”可打开另一部分。</translation>
+    </message>
+    <message>
+        <source>Which part of the recording?</source>
+        <translation>记录的哪一部分？</translation>
+    </message>
+    <message>
+        <source>Times in UTC, from %1 to %2. A part holding more than %L3 events is read from its last checkpoint that fits.</source>
+        <translation>时间为 UTC，范围 %1 至 %2。超过 %L3 个事件的部分，从能容纳的最后一个检查点开始读取。</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>从：</translation>
+    </message>
+    <message>
+        <source>To:</source>
+        <translation>到：</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HistoryReportDialog</name>

@@ -9,8 +9,10 @@
 #include "support/qtest_registry.h"
 
 #include <QComboBox>
+#include <QDialog>
 #include <QFile>
 #include <QInputDialog>
+#include <QLabel>
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
@@ -37,6 +39,24 @@ etcd::LockEvent lockEvent(Kind kind, const std::string& lease, int64_t revision,
     e.createRevision = createRevision;
     e.observedAt = t0 + std::chrono::seconds(revision);
     return e;
+}
+
+// A recording of `lock` at `file`: its start, then 1a enqueued and acquired, 2b enqueued behind
+// it (revisions 2 and 3); open for more.
+std::unique_ptr<LockHistoryStore> recordingOf1aHolding2bWaiting(const QString& file) {
+    QString problem;
+    auto store = LockHistoryStore::openForWriting(file, "127.0.0.1:2379", "/locks/", problem);
+    if (!store) {
+        qWarning() << problem;
+        return store;
+    }
+    etcd::LockEvent acquired = lockEvent(Kind::Acquired, "1a", 2, 2);
+    acquired.waited = 0ms;
+    store->write(HistoryCheckpoint{1, t0 + 1s, "start", {}});
+    for (const auto& e :
+         {lockEvent(Kind::Enqueued, "1a", 2, 2), acquired, lockEvent(Kind::Enqueued, "2b", 3, 3)})
+        store->write(e);
+    return store;
 }
 
 } // namespace
@@ -148,16 +168,8 @@ private slots:
     void jumpsToTheNextAnomalyAppearing() {
         const QString anomalies = dir.filePath("anomalies.db");
         {
-            QString problem;
-            auto store =
-                LockHistoryStore::openForWriting(anomalies, "127.0.0.1:2379", "/locks/", problem);
-            QVERIFY2(store, qPrintable(problem));
-            QVERIFY(store->write(HistoryCheckpoint{1, t0 + 1s, "start", {}}));
-            etcd::LockEvent acquired = lockEvent(Kind::Acquired, "1a", 2, 2);
-            acquired.waited = 0ms;
-            for (const auto& e : {lockEvent(Kind::Enqueued, "1a", 2, 2), acquired,
-                                  lockEvent(Kind::Enqueued, "2b", 3, 3)})
-                QVERIFY(store->write(e));
+            auto store = recordingOf1aHolding2bWaiting(anomalies);
+            QVERIFY(store);
             QVERIFY(store->write(HistoryAnomaly{
                 {true, lock, {lock + "/1a", etcd::AnomalyKind::ExpiredLease, "lease 1a is gone"}},
                 3,
@@ -237,6 +249,62 @@ private slots:
         QVERIFY(opened.wait(10000));
         QCOMPARE(asking->momentCount(), std::size_t{2}); // the start and /a/'s event
         asking->close();
+    }
+
+    // A recording longer than the window may hold opens its last part, from a checkpoint, and
+    // says so; Span… then opens another part (here the first) of the same recording.
+    void aRecordingTooLongToOpenWholeOpensItsLastPartThenAnother() {
+        const QString longer = dir.filePath("longer.db");
+        {
+            auto store = recordingOf1aHolding2bWaiting(longer);
+            QVERIFY(store);
+            // 1a holds and 2b waits: the state the last part starts from.
+            HistoryKey holder{lock, lock + "/1a", 0x1a, 2, 2};
+            holder.holds = true;
+            holder.enqueuedAt = holder.acquiredAt = t0 + 2s;
+            HistoryKey waiter{lock, lock + "/2b", 0x2b, 3, 3};
+            waiter.enqueuedAt = t0 + 3s;
+            QVERIFY(store->write(HistoryCheckpoint{3, t0 + 3s, "periodic", {holder, waiter}}));
+            etcd::LockEvent handedOn = lockEvent(Kind::Acquired, "2b", 4, 3);
+            handedOn.waited = 1000ms;
+            for (const auto& e : {lockEvent(Kind::Released, "1a", 4, 2), handedOn})
+                QVERIFY(store->write(e));
+            QVERIFY2(store->commit(), qPrintable(store->error()));
+        }
+        // Three entries at most: not the first checkpoint's interval and what follows.
+        auto* window = new HistoryReplayWindow(longer, nullptr, {}, {}, 3);
+        QSignalSpy opened(window, &HistoryReplayWindow::opened);
+        window->show();
+        QVERIFY(opened.wait(10000));
+        auto* banner = window->findChild<QLabel*>();
+        QVERIFY(banner);
+        QVERIFY2(banner->text().contains("Too long to open at once"), qPrintable(banner->text()));
+        auto* span = window->findChild<QPushButton*>("spanButton");
+        QVERIFY(span && span->isEnabled());
+        // The checkpoint of revision 3, then 1a's release and 2b's acquiring.
+        QCOMPARE(window->momentCount(), std::size_t{3});
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        window->selectLock(lock);
+        QCOMPARE(window->queueModel()->rowCount(), 2);
+        QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
+
+        // Span… asks between the recording's times; the first three seconds open whole.
+        span->click();
+        auto* ask = window->findChild<QDialog*>();
+        QVERIFY(ask && ask->isVisible());
+        ask->reject();
+        window->openSpan(t0, t0 + 2500ms);
+        QVERIFY(opened.wait(10000));
+        QVERIFY2(!banner->text().contains("Too long"), qPrintable(banner->text()));
+        // The start, 1a enqueued and acquired, 2b enqueued (up to the checkpoint after the span).
+        QCOMPARE(window->momentCount(), std::size_t{4});
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        window->showMoment(3);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(3));
+        window->selectLock(lock); // it was not there at the start
+        QCOMPARE(window->queueModel()->rowCount(), 2);
+        QCOMPARE(window->queueModel()->entryAt(1).key, lock + "/2b");
+        window->close();
     }
 
 private:
