@@ -38,7 +38,7 @@ const std::vector<std::string> longGroups = {"soak"};
 
 int usage() {
     std::fputs("usage: lockscope-bench [--quick] [--only GROUP,...] [--endpoints host:port,...] "
-               "[--json FILE] [--history-postgres URL]\n"
+               "[--json FILE] [--history-postgres URL] [--history-minutes N] [--history-dir DIR]\n"
                "  Starts its own etcd unless --endpoints is given; --quick takes under a "
                "minute.\n"
                "  --only measures only the named groups of figures: floor, locks (acquire and "
@@ -49,7 +49,9 @@ int usage() {
                "  runs 200 workers on 10 locks), filter (the lock list's filter on 1M locks),\n"
                "  graph (the wait-for graph on 1M lock keys, in memory), history (a recording\n"
                "  written to SQLite beside the lock table's apply of the same events; also to\n"
-               "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname),\n"
+               "  PostgreSQL with --history-postgres postgresql://user:password@host/dbname;\n"
+               "  then a recording of --history-minutes at 1k events/s, 60 by default (a day,\n"
+               "  1440, takes some 15 GB: --history-dir DIR says where, and keeps it), opened),\n"
                "  snapshot (lockscopectl snapshot, --json and text, beside etcdctl get, -w json\n"
                "  and text, whole processes on 100k lock keys), record (lockscopectl record\n"
                "  as a process at 5k events/s: events lost, its CPU, bytes per event),\n"
@@ -66,8 +68,9 @@ int usage() {
 
 int main(int argc, char** argv) {
     bool quick = false;
-    std::string endpoints, jsonFile, historyPostgres;
+    std::string endpoints, jsonFile, historyPostgres, historyDir;
     int soakMinutes = 60;
+    int historyMinutes = 0;
     std::vector<std::string> only = figureGroups;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick"))
@@ -78,6 +81,11 @@ int main(int argc, char** argv) {
             jsonFile = argv[++i];
         else if (!std::strcmp(argv[i], "--history-postgres") && i + 1 < argc)
             historyPostgres = argv[++i];
+        else if (!std::strcmp(argv[i], "--history-dir") && i + 1 < argc)
+            historyDir = argv[++i];
+        else if (!std::strcmp(argv[i], "--history-minutes") && i + 1 < argc &&
+                 (historyMinutes = std::atoi(argv[++i])) > 0)
+            continue;
         else if (!std::strcmp(argv[i], "--soak-minutes") && i + 1 < argc &&
                  (soakMinutes = std::atoi(argv[++i])) > 0)
             continue;
@@ -294,7 +302,22 @@ int main(int argc, char** argv) {
         else
             std::printf("history: PostgreSQL not measured (--history-postgres URL names a "
                         "database for it)\n");
-        replay = measureHistoryReplay(quick ? 5 : 60);
+        replay = measureHistoryReplay(historyMinutes ? historyMinutes
+                                      : quick        ? 5
+                                                     : 60,
+                                      QString::fromStdString(historyDir));
+        std::printf("history: %d minutes at 1000 lock events/s written in %.0f s (%.0f events/s, "
+                    "%.0f MB on disk%s%s)%s\n",
+                    replay->minutes, replay->writeSeconds,
+                    static_cast<double>(replay->events) / std::max(replay->writeSeconds, 1e-9),
+                    replay->fileMb,
+                    replay->keptAt.isEmpty() ? "" : ", kept: ", qPrintable(replay->keptAt),
+                    replay->openedMinutes
+                        ? qPrintable(QString(": too long to open at once, its last %1 minutes "
+                                             "opened (%2 moments)")
+                                         .arg(*replay->openedMinutes, 0, 'f', 1)
+                                         .arg(replay->openedMoments))
+                        : "");
         std::printf("history: %d minutes at 1000 lock events/s (%lld events, a checkpoint a "
                     "minute) opened for replay in %.1f s (its last tenth alone in %.1f s), "
                     "holding %.0f MB of heap; a moment's "

@@ -4,6 +4,7 @@
 #include "samples.h"
 #include "window_load.h"
 
+#include <QString>
 #include <map>
 #include <optional>
 #include <string>
@@ -150,7 +151,13 @@ HistoryStoreFigure measureHistoryStore(int rounds, const std::string& postgresUr
 struct HistoryReplayFigure {
     int minutes = 0;
     int64_t events = 0;
+    double writeSeconds = 0; // writing it, as a recorder would (generating the events included)
+    double fileMb = 0;
+    QString keptAt; // the file, when kept
     double openSeconds = 0;
+    std::size_t openedMoments = 0;
+    // Too long to open whole: how much of its end was opened (RecordedHistory's cutBefore).
+    std::optional<double> openedMinutes;
     double tenthOpenSeconds = 0; // its last tenth alone (a span, as --since opens it)
     double heapMb = 0;           // what the opened recording holds
     Samples frame{"replay: a moment's locks", {}};
@@ -159,7 +166,10 @@ struct HistoryReplayFigure {
     Samples stored{"replay: a moment's locks read from the store", {}};
     bool ran = false;
 };
-HistoryReplayFigure measureHistoryReplay(int minutes);
+// `minutes` of recording, written into a folder made in `where` and kept there (to open in the
+// desktop), or in the system's temporary folder and removed when `where` is empty. A day takes
+// some 15 GB.
+HistoryReplayFigure measureHistoryReplay(int minutes, const QString& where);
 
 // `lockscopectl snapshot PREFIX --json` beside `etcdctl get --prefix PREFIX -w json` on the
 // same prefix, and the text forms (`snapshot PREFIX` beside `get --prefix PREFIX`), timed as

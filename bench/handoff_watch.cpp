@@ -2,43 +2,53 @@
 
 #include "etcdclient/hex_id.h"
 
-#include <deque>
-
 namespace lockscope::bench {
 
-std::vector<mvccpb::Event> handoffWatch(const std::string& prefix, int rounds) {
-    constexpr int locks = 100;
-    int64_t revision = 1;
-    int64_t lease = 0x694d000000000000;
-    std::vector<mvccpb::Event> watch;
-    watch.reserve(static_cast<std::size_t>(locks * 2 + rounds * 2));
-    const auto put = [&](int lock) {
-        mvccpb::Event event;
-        event.set_type(mvccpb::Event::PUT);
-        auto& kv = *event.mutable_kv();
-        ++lease;
-        kv.set_key(prefix + "lock" + std::to_string(lock) + "/" + etcd::leaseHex(lease));
-        kv.set_lease(lease);
-        kv.set_create_revision(++revision);
-        kv.set_mod_revision(revision);
-        watch.push_back(event);
-        return kv.key();
-    };
-    std::vector<std::deque<std::string>> queues(locks);
-    for (int lock = 0; lock < locks; ++lock)
-        for (int k = 0; k < 2; ++k)
-            queues[lock].push_back(put(lock));
-    for (int round = 0; round < rounds; ++round) {
-        const int lock = round % locks;
-        mvccpb::Event del;
-        del.set_type(mvccpb::Event::DELETE);
-        del.mutable_kv()->set_key(queues[lock].front());
-        del.mutable_kv()->set_mod_revision(++revision);
-        watch.push_back(del);
-        queues[lock].pop_front();
-        queues[lock].push_back(put(lock));
+HandoffWatch::HandoffWatch(std::string prefix)
+    : prefix_(std::move(prefix))
+    , queues_(locks) {}
+
+void HandoffWatch::put(int lock) {
+    event_.Clear();
+    event_.set_type(mvccpb::Event::PUT);
+    auto& kv = *event_.mutable_kv();
+    ++lease_;
+    kv.set_key(prefix_ + "lock" + std::to_string(lock) + "/" + etcd::leaseHex(lease_));
+    kv.set_lease(lease_);
+    kv.set_create_revision(++revision_);
+    kv.set_mod_revision(revision_);
+    queues_[static_cast<std::size_t>(lock)].push_back(kv.key());
+}
+
+const mvccpb::Event& HandoffWatch::next() {
+    const int64_t made = made_++;
+    if (made < 2 * locks) {
+        put(static_cast<int>(made / 2));
+        return event_;
     }
-    return watch;
+    const int64_t step = made - 2 * locks;
+    const int lock = static_cast<int>(step / 2 % locks);
+    auto& queue = queues_[static_cast<std::size_t>(lock)];
+    if (step % 2 == 1) {
+        put(lock);
+        return event_;
+    }
+    event_.Clear();
+    event_.set_type(mvccpb::Event::DELETE);
+    event_.mutable_kv()->set_key(queue.front());
+    event_.mutable_kv()->set_mod_revision(++revision_);
+    queue.pop_front();
+    return event_;
+}
+
+std::vector<mvccpb::Event> handoffWatch(const std::string& prefix, int rounds) {
+    HandoffWatch watch(prefix);
+    std::vector<mvccpb::Event> events;
+    const auto count = static_cast<std::size_t>(2 * HandoffWatch::locks + 2 * rounds);
+    events.reserve(count);
+    while (events.size() < count)
+        events.push_back(watch.next());
+    return events;
 }
 
 } // namespace lockscope::bench

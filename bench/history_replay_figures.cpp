@@ -1,6 +1,7 @@
 // A recording of a busy prefix opened for replay as the desktop opens one (RecordedHistory, on
-// this thread): how long it takes to open and what it holds, then the locks at moments spread
-// over it, each timed as a scrubber's frame.
+// this thread, at most its defaultMaxEntries): how long it takes to open and what it holds, then
+// the locks at moments spread over what it opened, each timed as a scrubber's frame; and moments
+// spread over the whole recording read from the store by interval, as `history --at` reads one.
 #include "app/core/lock_history_store.h"
 #include "app/core/recorded_history.h"
 #include "app/core/stored_replay.h"
@@ -8,6 +9,8 @@
 #include "handoff_watch.h"
 #include "resident_memory.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <cstdio>
 
@@ -26,15 +29,16 @@ bool writeRecording(const QString& location, int minutes, int64_t& events, int64
         std::fprintf(stderr, "lockscope-bench: replay: %s\n", qPrintable(problem));
         return false;
     }
-    constexpr int eventsPerSecond = 1000;
-    const int rounds = minutes * 60 * eventsPerSecond / 3; // three lock events a round
-    const auto watch = handoffWatch("/bench/replay/", rounds);
+    constexpr int64_t eventsPerSecond = 1000;
+    const int64_t lockEvents = minutes * 60 * eventsPerSecond;
+    HandoffWatch watch("/bench/replay/");
     const auto t0 = std::chrono::system_clock::now() - std::chrono::minutes(minutes);
     etcd::LockTable table;
     table.load({}, 1, t0);
     store->write(HistoryCheckpoint{1, t0, "start", {}});
     auto checkpointed = t0;
-    for (const auto& event : watch) {
+    while (events < lockEvents) {
+        const mvccpb::Event& event = watch.next();
         // Each round's three events take 3 ms: 1000 a second.
         const auto at = t0 + std::chrono::microseconds(events * 1000);
         for (const auto& lockEvent : table.apply(event, event.kv().mod_revision(), at)) {
@@ -53,14 +57,20 @@ bool writeRecording(const QString& location, int minutes, int64_t& events, int64
 
 } // namespace
 
-HistoryReplayFigure measureHistoryReplay(int minutes) {
+HistoryReplayFigure measureHistoryReplay(int minutes, const QString& where) {
     HistoryReplayFigure figure;
     figure.minutes = minutes;
-    QTemporaryDir dir;
+    QTemporaryDir dir(where.isEmpty() ? QDir::tempPath() + "/lockscope-bench-XXXXXX"
+                                      : where + "/lockscope-bench-XXXXXX");
+    dir.setAutoRemove(where.isEmpty());
     const QString file = dir.filePath("replay.db");
+    figure.keptAt = where.isEmpty() ? QString() : file;
     int64_t lastRevision = 0;
+    const auto writing = Clock::now();
     if (!writeRecording(file, minutes, figure.events, lastRevision))
         return figure;
+    figure.writeSeconds = std::chrono::duration<double>(Clock::now() - writing).count();
+    figure.fileMb = static_cast<double>(QFileInfo(file).size()) / 1e6;
     {
         QString problem;
         auto store = LockHistoryStore::openForReading(file, problem);
@@ -112,6 +122,11 @@ HistoryReplayFigure measureHistoryReplay(int minutes) {
         std::fprintf(stderr, "lockscope-bench: replay: %s\n", qPrintable(failure));
         return figure;
     }
+    figure.openedMoments = summary->moments.size();
+    if (summary->cutBefore && summary->recordedUntil)
+        figure.openedMinutes =
+            std::chrono::duration<double>(*summary->recordedUntil - *summary->cutBefore).count() /
+            60;
     // Moments spread over the whole recording, as a scrubber dragged across it asks for them.
     constexpr int frames = 60;
     const std::size_t moments = summary->moments.size();
