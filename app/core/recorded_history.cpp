@@ -1,6 +1,7 @@
 #include "app/core/recorded_history.h"
 
 #include "app/core/lock_history_store.h"
+#include "app/core/stored_replay.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -79,6 +80,18 @@ void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
     if (location_.isEmpty() || !sourceId_)
         return;
     span_ = std::move(span);
+    if (span_.since && callbacks_.previewed) {
+        QString problem;
+        // A failure here is said by open() below, which reads the same store.
+        if (auto store = LockHistoryStore::openForReading(location_, problem, sourceId_))
+            if (const StoredReplay stored = replayStoredAt(*store, *span_.since); stored.locks) {
+                auto moment = std::make_shared<ReplayedMoment>();
+                moment->revision = stored.locks->revision;
+                moment->state = stored.locks->state();
+                moment->inGap = stored.locks->inGap;
+                callbacks_.previewed(std::move(moment), *span_.since);
+            }
+    }
     open(sourceId_);
 }
 

@@ -74,6 +74,11 @@ public:
             reported = {};
         // The store holds several sources and none was chosen: open(id) one of them.
         std::function<void(const std::vector<LockHistoryStore::Source>&)> chooseSource = {};
+        // openSpan's start, read from the store by its interval alone before the span is
+        // (`at`: the time asked for; the moment's index means nothing yet).
+        std::function<void(std::shared_ptr<const ReplayedMoment>,
+                           std::chrono::system_clock::time_point at)>
+            previewed = {};
     };
 
     // What an opened recording may hold: an entry read holds some 430 B, so this is about an
@@ -97,6 +102,8 @@ public:
     // chooseSource when it holds several and none is chosen).
     void open(std::optional<int64_t> source = std::nullopt);
     // On its thread: reads `span` of the source opened instead (opened or failed, as open()).
+    // The locks at its start come first (previewed), read by one checkpoint's interval: a
+    // moment of a day shows in a fraction of a second, its span in seconds.
     void openSpan(LockHistoryStore::Filter span);
     // On its thread: the locks at moment `index` of the summary (replayed; nothing before
     // open() succeeded or for an index past the end).

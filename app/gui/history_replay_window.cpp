@@ -157,6 +157,10 @@ HistoryReplayWindow::HistoryReplayWindow(
         },
         [self](const std::vector<LockHistoryStore::Source>& sources) {
             postGuarded(self, [sources](HistoryReplayWindow* w) { w->askSource(sources); });
+        },
+        [self](std::shared_ptr<const ReplayedMoment> moment,
+               std::chrono::system_clock::time_point at) {
+            postGuarded(self, [moment, at](HistoryReplayWindow* w) { w->showPreview(moment, at); });
         }};
     thread_ = new QThread; // ends itself after quit(): closing never waits on a read
     thread_->setObjectName("recorded history");
@@ -278,6 +282,7 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
     shown_.reset();
     spanStart_.reset();
     reopening_ = false;
+    const auto spanFrom = std::exchange(spanFrom_, std::nullopt);
     // Events and gaps: the start is no event.
     const int moments = static_cast<int>(summary_->moments.size()) -
                         (!summary_->moments.empty() && summary_->moments.front().start ? 1 : 0);
@@ -302,19 +307,26 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
         return;
     }
     enableControls(true);
-    // Set while disabled: a value the old range held must not ask the new one for it.
+    // Span… asked from a time: the moment it names (the last one at or before it), not the
+    // checkpoint the span is read from.
+    std::size_t first = 0;
+    if (spanFrom)
+        while (first + 1 < summary_->moments.size() && summary_->moments[first + 1].at <= *spanFrom)
+            ++first;
+    // Set without signals: a value of the old range must not ask the new one for it.
     scrubber_->blockSignals(true);
     scrubber_->setRange(0, static_cast<int>(summary_->moments.size()) - 1);
-    scrubber_->setValue(0);
+    scrubber_->setValue(static_cast<int>(first));
     scrubber_->blockSignals(false);
     emit opened();
-    describeMoment(0);
-    askFor(0);
+    describeMoment(first);
+    askFor(first);
 }
 
 void HistoryReplayWindow::showFailure(const QString& problem) {
     banner_->setText(tr("This recording cannot be read: %1").arg(problem));
     reopening_ = false;
+    spanFrom_.reset();
     // Another span failed: the one read before is still there to scrub.
     enableControls(summary_ && !summary_->moments.empty());
     emit openFailed(problem);
@@ -366,6 +378,7 @@ void HistoryReplayWindow::openSpan(std::chrono::system_clock::time_point from,
                                    std::chrono::system_clock::time_point to) {
     pause();
     reopening_ = true;
+    spanFrom_ = from;
     next_.reset();
     enableControls(false);
     banner_->setText(tr("Reading the recording…"));
@@ -418,12 +431,7 @@ void HistoryReplayWindow::showReplayed(std::shared_ptr<const ReplayedMoment> mom
     if (reopening_ || !summary_ || moment->moment >= summary_->moments.size())
         return; // asked of the span read before
     shown_ = std::move(moment);
-    locks_->setState(shown_->state);
-    if (!selectedLock_.empty())
-        if (const int row = locks_->rowOfLock(selectedLock_); row >= 0)
-            lockTable_->selectRow(row);
-    stage_->setScene(stageSceneOf(shown_->state, {}, StagePage::MaxLanes));
-    showSelectedQueue();
+    showLocks(shown_, summary_->moments[shown_->moment].at);
     describeMoment(shown_->moment);
     emit momentShown(shown_->moment);
     if (next_) {
@@ -433,15 +441,37 @@ void HistoryReplayWindow::showReplayed(std::shared_ptr<const ReplayedMoment> mom
     }
 }
 
+void HistoryReplayWindow::showPreview(std::shared_ptr<const ReplayedMoment> moment,
+                                      std::chrono::system_clock::time_point at) {
+    if (!reopening_)
+        return;
+    showLocks(moment, at);
+    momentText_->setText(tr("As at %1 · revision %2 · read by its checkpoint's interval alone; the "
+                            "span is being read")
+                             .arg(timeText(at))
+                             .arg(moment->revision));
+    emit momentPreviewed();
+}
+
+void HistoryReplayWindow::showLocks(std::shared_ptr<const ReplayedMoment> locks,
+                                    std::chrono::system_clock::time_point at) {
+    lockState_ = std::move(locks);
+    lockStateAt_ = at;
+    locks_->setState(lockState_->state);
+    if (!selectedLock_.empty())
+        if (const int row = locks_->rowOfLock(selectedLock_); row >= 0)
+            lockTable_->selectRow(row);
+    stage_->setScene(stageSceneOf(lockState_->state, {}, StagePage::MaxLanes));
+    showSelectedQueue();
+}
+
 void HistoryReplayWindow::showSelectedQueue() {
     const etcd::LockQueue* queue = nullptr;
-    if (shown_)
-        if (const auto found = shown_->state.locks.find(selectedLock_);
-            found != shown_->state.locks.end())
+    if (lockState_)
+        if (const auto found = lockState_->state.locks.find(selectedLock_);
+            found != lockState_->state.locks.end())
             queue = &found->second;
-    const auto at = summary_ && shown_ ? summary_->moments[shown_->moment].at
-                                       : std::chrono::system_clock::now();
-    queue_->setQueue(queue, {}, std::chrono::steady_clock::now(), at);
+    queue_->setQueue(queue, {}, std::chrono::steady_clock::now(), lockStateAt_);
 }
 
 void HistoryReplayWindow::describeMoment(std::size_t index) {

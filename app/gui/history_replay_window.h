@@ -74,6 +74,8 @@ signals:
     void openFailed(const QString& problem);
     // A moment's locks are shown.
     void momentShown(std::size_t index);
+    // The locks at the start of a span asked for are shown, before the span is read.
+    void momentPreviewed();
     // A span's report is shown in `dialog`.
     void reportShown(HistoryReportDialog* dialog);
 
@@ -89,6 +91,11 @@ private:
     void askSpan();
     void enableControls(bool enabled);
     void showReplayed(std::shared_ptr<const ReplayedMoment> moment);
+    void showPreview(std::shared_ptr<const ReplayedMoment> moment,
+                     std::chrono::system_clock::time_point at);
+    // The tables and the stage show `locks`, as they stood at `at`.
+    void showLocks(std::shared_ptr<const ReplayedMoment> locks,
+                   std::chrono::system_clock::time_point at);
     // The report of moments `from` to `to` (from <= to, as reportSpan asked).
     void showReport(std::shared_ptr<const LockHistoryReport> report, std::size_t from,
                     std::size_t to);
@@ -101,13 +108,17 @@ private:
     QThread* thread_ = nullptr;
     RecordedHistory* history_ = nullptr;
     std::shared_ptr<const RecordedHistorySummary> summary_;
-    std::shared_ptr<const ReplayedMoment> shown_;
+    std::shared_ptr<const ReplayedMoment> shown_; // the moment the scrubber is at, once replayed
+    // What the tables show: shown_, or a span's start read ahead of it.
+    std::shared_ptr<const ReplayedMoment> lockState_;
+    std::chrono::system_clock::time_point lockStateAt_;
     // One request at a time: a scrubber dragged fast asks only for where it stops.
     std::optional<std::size_t> asked_, next_;
     std::string selectedLock_;
     std::optional<std::size_t> spanStart_;
     // Another span is being read: a replay answered before it is of the old one.
     bool reopening_ = false;
+    std::optional<std::chrono::system_clock::time_point> spanFrom_; // where it goes once read
 
     QLabel* banner_ = nullptr;
     QLabel* momentText_ = nullptr;

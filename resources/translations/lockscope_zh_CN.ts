@@ -1687,6 +1687,10 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>To:</source>
         <translation>到：</translation>
     </message>
+    <message>
+        <source>As at %1 · revision %2 · read by its checkpoint&apos;s interval alone; the span is being read</source>
+        <translation>%1 时的状态 · 修订版本 %2 · 仅按其检查点区间读取；正在读取该时段</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HistoryReportDialog</name>

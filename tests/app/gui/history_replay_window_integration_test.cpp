@@ -304,6 +304,19 @@ private slots:
         window->selectLock(lock); // it was not there at the start
         QCOMPARE(window->queueModel()->rowCount(), 2);
         QCOMPARE(window->queueModel()->entryAt(1).key, lock + "/2b");
+
+        // From a time within: the locks then come first, read by their checkpoint's interval,
+        // then the span opens at the moment that time names (1a acquired at 2 s), not before.
+        QSignalSpy previewed(window, &HistoryReplayWindow::momentPreviewed);
+        const auto openings = opened.count();
+        window->openSpan(t0 + 2500ms, t0 + 2900ms);
+        QVERIFY(previewed.wait(10000));
+        QCOMPARE(window->queueModel()->rowCount(), 1);
+        QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), openings + 1, 10000);
+        QCOMPARE(window->momentCount(), std::size_t{4});
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(2));
+        QCOMPARE(window->queueModel()->rowCount(), 1);
         window->close();
     }
 
