@@ -193,6 +193,7 @@ void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary)
             ++summary->gaps;
         } else {
             const auto& anomaly = std::get<HistoryAnomaly>(entry);
+            ++summary->anomalyChanges;
             moment = {anomaly.revision,
                       anomaly.at,
                       std::nullopt,

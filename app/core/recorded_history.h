@@ -45,6 +45,7 @@ struct RecordedHistorySummary {
     std::optional<std::chrono::system_clock::time_point> recordedFrom, recordedUntil;
     std::vector<RecordedMoment> moments;
     int gaps = 0;
+    int anomalyChanges = 0; // anomalies appearing or going
     // etcd's own history keeps no times: a moment's time then only paces a replay.
     bool timesKnown = true;
 };

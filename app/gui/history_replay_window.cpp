@@ -283,13 +283,16 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
     spanStart_.reset();
     reopening_ = false;
     const auto spanFrom = std::exchange(spanFrom_, std::nullopt);
-    // Events and gaps: the start is no event.
+    // The start is no event.
     const int moments = static_cast<int>(summary_->moments.size()) -
                         (!summary_->moments.empty() && summary_->moments.front().start ? 1 : 0);
-    QString banner = tr("Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and "
-                        "gaps; nothing here acts on a cluster.",
-                        nullptr, moments)
-                         .arg(summary_->prefix, summary_->source, summary_->location);
+    const int events = moments - summary_->gaps - summary_->anomalyChanges;
+    QString banner = tr("Recorded, not live: the locks under %1 of %2, in %3.")
+                         .arg(summary_->prefix, summary_->source, summary_->location) +
+                     tr(" %n event(s),", nullptr, events) +
+                     tr(" %n gap(s)", nullptr, summary_->gaps) +
+                     tr(" and %n anomaly change(s); nothing here acts on a cluster.", nullptr,
+                        summary_->anomalyChanges);
     if (summary_->cutBefore)
         banner += tr(" Too long to open at once: only the part from %1 on is read (the recording "
                      "begins %2). Span… opens another part.")

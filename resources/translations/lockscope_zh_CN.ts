@@ -1581,12 +1581,6 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>etcd&apos;s history from revision %1: %2</source>
         <translation>etcd 从修订号 %1 起的历史：%2</translation>
     </message>
-    <message numerus="yes">
-        <source>Recorded, not live: the locks under %1 of %2, in %3. %n event(s) and gaps; nothing here acts on a cluster.</source>
-        <translation>
-            <numerusform>已记录，非实时：%2 的 %1 下的锁，来自 %3。共 %n 个事件和中断；此处的任何操作都不会作用于集群。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>the start: the locks as first read</source>
         <translation>开始：首次读取时的锁</translation>
@@ -1690,6 +1684,28 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>As at %1 · revision %2 · read by its checkpoint&apos;s interval alone; the span is being read</source>
         <translation>%1 时的状态 · 修订版本 %2 · 仅按其检查点区间读取；正在读取该时段</translation>
+    </message>
+    <message>
+        <source>Recorded, not live: the locks under %1 of %2, in %3.</source>
+        <translation>已记录，非实时：%2 上 %1 下的锁，位于 %3。</translation>
+    </message>
+    <message numerus="yes">
+        <source> %n event(s),</source>
+        <translation>
+            <numerusform> %n 个事件，</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> %n gap(s)</source>
+        <translation>
+            <numerusform> %n 个间隙</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n anomaly change(s); nothing here acts on a cluster.</source>
+        <translation>
+            <numerusform>，以及 %n 次异常变化；此处的任何操作都不会作用于集群。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -181,6 +181,10 @@ private slots:
         QSignalSpy opened(window, &HistoryReplayWindow::opened);
         window->show();
         QVERIFY(opened.wait(10000));
+        // Each kind counted apart: the anomaly is no event.
+        const QString banner = window->findChild<QLabel*>()->text();
+        QVERIFY2(banner.contains("4 event(s), 0 gap(s) and 1 anomaly change(s)"),
+                 qPrintable(banner));
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
         auto* kinds = window->findChild<QComboBox*>("momentKind");
         QVERIFY(kinds);
