@@ -12,6 +12,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 #include <algorithm>
 #include <latch>
 #include <thread>
@@ -657,18 +658,7 @@ private slots:
         for (const auto& [database, sql] :
              {std::pair{"someone_elses", "CREATE TABLE events(a int)"},
               std::pair{"newer", "UPDATE lockscope_schema SET version = version + 1"}}) {
-            {
-                QSqlDatabase db = QSqlDatabase::addDatabase("QPSQL", "other");
-                db.setHostName("127.0.0.1");
-                db.setPort(postgres.port());
-                db.setUserName(test::LocalPostgres::user);
-                db.setPassword(test::LocalPostgres::password);
-                db.setDatabaseName(database);
-                QVERIFY2(db.open(), qPrintable(db.lastError().text()));
-                QSqlQuery query(db);
-                QVERIFY2(query.exec(sql), qPrintable(query.lastError().text()));
-            }
-            QSqlDatabase::removeDatabase("other");
+            execOnServer(database, {sql});
         }
         refused(QString::fromStdString(postgres.url("someone_elses")),
                 "it holds tables of something else, not a LockScope history");
@@ -682,7 +672,86 @@ private slots:
             qPrintable(problem));
     }
 
+    // A store of schema 2 (before anomalies, and checkpoint keys without times), with entries:
+    // refused for reading, migrated to 3 by the next recorder with what it held kept (its
+    // checkpoint's times unknown), then anomalies written and read back after it.
+    void aStoreOfSchemaTwoIsMigratedWithItsEntries_data() { backends(); }
+    void aStoreOfSchemaTwoIsMigratedWithItsEntries() {
+        QFETCH(bool, postgresql);
+        const QString path = newStore("schema2");
+        QVERIFY(!path.isEmpty());
+        QString problem;
+        HistoryKey holder{"/locks/j", "/locks/j/b", 5, 6, 6};
+        holder.holds = true;
+        holder.enqueuedAt = holder.acquiredAt = t0;
+        {
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(HistoryCheckpoint{7, t0 + 2s, "start", {holder}}));
+            QVERIFY(store->write(lockEvent(etcd::LockEventKind::Released, "b", 8)));
+            QVERIFY(store->commit());
+        }
+        // Back to schema 2 as that LockScope made it: step 3 only added these.
+        QStringList downgrade{"DROP TABLE anomalies"};
+        for (const char* column : {"enqueued_ms", "acquired_ms", "enqueued_before_seen",
+                                   "acquired_before_seen", "lease_gone"})
+            downgrade << QString("ALTER TABLE checkpoint_keys DROP COLUMN %1").arg(column);
+        if (postgresql) {
+            execOnServer(QUrl(path).path().mid(1),
+                         downgrade << "UPDATE lockscope_schema SET version = 2");
+        } else {
+            // (writeSqlite adds a table of its own, which a recording may hold beside its own.)
+            writeSqlite(path, downgrade << "PRAGMA user_version = 2");
+        }
+        QVERIFY(!LockHistoryStore::openForReading(path, problem));
+        QVERIFY2(problem.contains("older LockScope (schema 2)"), qPrintable(problem));
+        {
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->lastWrittenAt() ==
+                    lockEvent(etcd::LockEventKind::Released, "b", 8).observedAt);
+            QVERIFY(store->write(HistoryAnomaly{
+                {true, "/locks/j", {"/locks/j/b", etcd::AnomalyKind::ExpiredLease, "lease 5"}},
+                9,
+                t0 + 3s}));
+            QVERIFY2(store->commit(), qPrintable(store->error()));
+        }
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto entries = reader->entries({});
+        const auto checkpoints = reader->checkpoints();
+        QVERIFY2(entries && checkpoints, qPrintable(reader->error()));
+        QCOMPARE(entries->size(), std::size_t(2));
+        QCOMPARE(std::get<etcd::LockEvent>(entries->front()).revision, int64_t(8));
+        const auto& anomaly = std::get<HistoryAnomaly>(entries->back());
+        QVERIFY(anomaly.change.appeared);
+        QCOMPARE(anomaly.change.anomaly.detail, std::string("lease 5"));
+        QCOMPARE(checkpoints->size(), std::size_t(1));
+        QCOMPARE(checkpoints->front().keys.size(), std::size_t(1));
+        const HistoryKey& key = checkpoints->front().keys.front();
+        QCOMPARE(key.key, holder.key);
+        QVERIFY(key.holds && !key.leaseGone);
+        QVERIFY(!key.enqueuedAt && !key.acquiredAt); // schema 2 kept no times
+    }
+
 private:
+    // Runs `statements` in `database` of the server, as another program would.
+    void execOnServer(const QString& database, const QStringList& statements) {
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase("QPSQL", "other");
+            db.setHostName("127.0.0.1");
+            db.setPort(postgres.port());
+            db.setUserName(test::LocalPostgres::user);
+            db.setPassword(test::LocalPostgres::password);
+            db.setDatabaseName(database);
+            QVERIFY2(db.open(), qPrintable(db.lastError().text()));
+            QSqlQuery query(db);
+            for (const QString& statement : statements)
+                QVERIFY2(query.exec(statement), qPrintable(query.lastError().text()));
+        }
+        QSqlDatabase::removeDatabase("other");
+    }
+
     // The backends each store test runs on.
     static void backends() {
         QTest::addColumn<bool>("postgresql");
