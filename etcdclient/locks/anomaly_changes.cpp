@@ -1,5 +1,7 @@
 #include "etcdclient/locks/anomaly_changes.h"
 
+#include "etcdclient/locks/lock_table.h"
+
 #include <algorithm>
 
 namespace etcd {
@@ -42,6 +44,28 @@ void updateAllAnomalies(AnomaliesByLock& seen, const AnomaliesByLock& now,
         updateLockAnomalies(seen, lock, {}, changes);
     for (const auto& [lock, anomalies] : now)
         updateLockAnomalies(seen, lock, anomalies, changes);
+}
+
+void updateChangedAnomalies(AnomaliesByLock& seen, const LockTable& table,
+                            const std::optional<LockNameRanges>& changed,
+                            std::vector<AnomalyChange>& changes) {
+    if (!changed) {
+        updateAllAnomalies(seen, table.anomalies(), changes);
+        return;
+    }
+    const auto& locks = table.locks();
+    for (const auto& range : changed->ranges()) {
+        std::vector<std::string> gone; // seen with anomalies, and no longer in the table
+        for (auto was = seen.lower_bound(range.first);
+             was != seen.end() && range.contains(was->first); ++was)
+            if (!locks.count(was->first))
+                gone.push_back(was->first);
+        for (const std::string& name : gone)
+            updateLockAnomalies(seen, name, {}, changes);
+        for (auto at = locks.lower_bound(range.first);
+             at != locks.end() && range.contains(at->first); ++at)
+            updateLockAnomalies(seen, at->first, table.anomaliesOf(at->second), changes);
+    }
 }
 
 } // namespace etcd

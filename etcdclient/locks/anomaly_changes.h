@@ -1,12 +1,16 @@
 #pragma once
 
+#include "etcdclient/locks/lock_name_ranges.h"
 #include "etcdclient/locks/lock_types.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace etcd {
+
+class LockTable;
 
 // An anomaly that appeared on a key, or went from it (the key left, or was mended), between two
 // reads of its lock: what a recording keeps of anomalies, so the morning after can tell when a
@@ -36,5 +40,13 @@ void updateLockAnomalies(AnomaliesByLock& seen, const std::string& lock, std::ve
 // updateLockAnomalies for every lock `seen` or `now` has: `seen` becomes `now`.
 void updateAllAnomalies(AnomaliesByLock& seen, const AnomaliesByLock& now,
                         std::vector<AnomalyChange>& changes);
+
+// Brings `seen` up to `table`'s anomalies by the locks `changed` names alone (a LockChangeLog's
+// since `seen` was last brought up: those seen there and gone from the table go, the others are
+// read), or by every lock when nothing tells which (nullopt). Asking after each batch of events
+// then costs the locks they changed, not a million.
+void updateChangedAnomalies(AnomaliesByLock& seen, const LockTable& table,
+                            const std::optional<LockNameRanges>& changed,
+                            std::vector<AnomalyChange>& changes);
 
 } // namespace etcd

@@ -219,23 +219,7 @@ void LockMonitor::updateAnomalies(SeenAnomalies& seen, std::vector<AnomalyChange
     seen.monitorId = id_;
     seen.stamp = changes_.stamp();
     seen.revision = table_.revision();
-    if (!changed) {
-        updateAllAnomalies(seen.byLock, table_.anomalies(), changes);
-        return;
-    }
-    const auto& locks = table_.locks();
-    for (const auto& range : changed->ranges()) {
-        std::vector<std::string> gone; // seen with anomalies, and no longer in the table
-        for (auto was = seen.byLock.lower_bound(range.first);
-             was != seen.byLock.end() && range.contains(was->first); ++was)
-            if (!locks.count(was->first))
-                gone.push_back(was->first);
-        for (const std::string& name : gone)
-            updateLockAnomalies(seen.byLock, name, {}, changes);
-        for (auto at = locks.lower_bound(range.first);
-             at != locks.end() && range.contains(at->first); ++at)
-            updateLockAnomalies(seen.byLock, at->first, table_.anomaliesOf(at->second), changes);
-    }
+    updateChangedAnomalies(seen.byLock, table_, changed, changes);
 }
 
 std::pair<bool, std::string> LockMonitor::liveness() const {

@@ -2,8 +2,11 @@
 // few lock names, and after every step the table must still be a set of well-formed queues,
 // each key in the one lock the recipes' rule gives it from the keys alone, the wait-for graph
 // kept from the locks each step touched must equal one built from every lock, and a replay of
-// the events and checkpoints a recorder would have written must show the same locks.
+// the events and checkpoints a recorder would have written must show the same locks, and the
+// anomalies it read by the locks a change log named must be the table's.
 #include "app/core/history_replay.h"
+#include "etcdclient/locks/anomaly_changes.h"
+#include "etcdclient/locks/lock_change_log.h"
 #include "etcdclient/locks/lock_table.h"
 #include "etcdclient/locks/wait_for_graph.h"
 
@@ -140,6 +143,10 @@ struct Recorded {
     int64_t nextSeq = 1;
     bool replayable = true;
     etcd::AnomaliesByLock anomaliesSeen;
+    // The locks changed, as a monitor logs them for a recorder's feed; small, so that a feed
+    // also falls too far behind it and reads every lock.
+    etcd::LockChangeLog changeLog{4};
+    uint64_t seenStamp = 0;
 
     void add(lockscope::HistoryEntry entry) {
         entries.push_back(std::move(entry));
@@ -149,11 +156,15 @@ struct Recorded {
         for (const auto& event : events)
             add(event);
     }
-    // What the step did to the anomalies, after its events.
+    // What the step did to the anomalies, after its events: read as a recorder's feed reads
+    // them, by the locks the log says changed since it last asked.
     void anomalies(const LockTable& table, int64_t revision,
                    std::chrono::system_clock::time_point at) {
         std::vector<etcd::AnomalyChange> changes;
-        etcd::updateAllAnomalies(anomaliesSeen, table.anomalies(), changes);
+        const auto changed = changeLog.changedAfter(seenStamp);
+        seenStamp = changeLog.stamp();
+        etcd::updateChangedAnomalies(anomaliesSeen, table, changed, changes);
+        check(anomaliesSeen == table.anomalies());
         for (auto& change : changes)
             add(lockscope::HistoryAnomaly{std::move(change), revision, at});
     }
@@ -231,6 +242,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             e.set_type(mvccpb::Event::PUT);
             *e.mutable_kv() = kv;
             const auto events = table.apply(e, store.revision, now);
+            for (const auto& lock : table.touched())
+                recorded.changeLog.changed(lock);
             verifyEvents(events);
             recorded.add(events);
         } else if (op == 2) {
@@ -240,6 +253,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             e.set_type(mvccpb::Event::DELETE);
             e.mutable_kv()->set_key(key);
             const auto events = table.apply(e, store.revision, now);
+            for (const auto& lock : table.touched())
+                recorded.changeLog.changed(lock);
             verifyEvents(events);
             recorded.add(events);
         } else { // a reload after a gap
@@ -247,6 +262,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (const auto& [k, kv] : store.keys)
                 kvs.push_back(kv);
             const auto events = table.load(kvs, store.revision, now);
+            recorded.changeLog.changedAll();
             for (const auto& e : events)
                 check(e.recovered);
             verifyEvents(events);
@@ -254,7 +270,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             recorded.add(events);
             recorded.checkpoint(table, store.revision, now);
         }
-        table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80);
+        if (table.setLeaseExpired(data[i + 2] % 3, data[i] & 0x80))
+            for (const auto& lock : table.locksOfLease(data[i + 2] % 3))
+                recorded.changeLog.changed(lock);
         recorded.anomalies(table, store.revision, now);
         verify(table, store);
         verifyGraph(graph, table);
