@@ -14,7 +14,8 @@ using std::chrono::milliseconds;
 struct Tally {
     LockHistoryReport::Lock lock;
     std::vector<milliseconds> holds, waits;
-    std::vector<LockHistoryReport::Wait> allWaits;
+    // The longest, longest first (the earlier of equal ones first): at most longestWaitsKept.
+    std::vector<LockHistoryReport::Wait> longestWaits;
     std::vector<std::string> holders; // now, in the order they took it
     // Each waiting key, with the holders seen while it waits.
     std::map<std::string, std::vector<std::string>> waiting;
@@ -35,14 +36,26 @@ struct Tally {
         const auto found = waiting.find(event.key);
         if (event.waited) {
             count(waits, *event.waited, event.atLeast || event.recovered);
-            allWaits.push_back(
-                {event.key, event.lease, *event.waited, event.atLeast, event.revision,
-                 event.observedAt,
-                 found == waiting.end() ? std::vector<std::string>() : found->second});
+            keepIfLongest({event.key, event.lease, *event.waited, event.atLeast, event.revision,
+                           event.observedAt,
+                           found == waiting.end() ? std::vector<std::string>() : found->second});
         }
         if (found != waiting.end())
             waiting.erase(found);
         holders.push_back(event.key);
+    }
+    void keepIfLongest(LockHistoryReport::Wait wait) {
+        const auto at =
+            std::upper_bound(longestWaits.begin(), longestWaits.end(), wait.waited,
+                             [](milliseconds waited, const LockHistoryReport::Wait& kept) {
+                                 return waited > kept.waited;
+                             });
+        if (at - longestWaits.begin() >=
+            static_cast<std::ptrdiff_t>(LockHistoryReport::longestWaitsKept))
+            return;
+        longestWaits.insert(at, std::move(wait));
+        if (longestWaits.size() > LockHistoryReport::longestWaitsKept)
+            longestWaits.pop_back();
     }
     void left(const etcd::LockEvent& event) {
         waiting.erase(event.key);
@@ -74,46 +87,62 @@ LockHistoryReport::Spread LockHistoryReport::spreadOf(std::vector<milliseconds> 
     return spread;
 }
 
-LockHistoryReport::LockHistoryReport(const std::vector<HistoryEntry>& entries) {
-    std::map<std::string, Tally> tallies;
-    for (const HistoryEntry& entry : entries) {
-        if (std::holds_alternative<HistoryAnomaly>(entry))
-            continue; // no wait or hold of its own
-        if (std::holds_alternative<HistoryGap>(entry)) {
-            ++gaps_;
-            for (auto& [name, tally] : tallies) {
-                tally.holders.clear();
-                tally.waiting.clear();
-            }
-            continue;
+struct LockHistoryReport::Builder::Tallies {
+    std::map<std::string, Tally> byLock;
+    std::size_t gaps = 0;
+};
+
+LockHistoryReport::Builder::Builder()
+    : tallies_(std::make_unique<Tallies>()) {}
+
+LockHistoryReport::Builder::~Builder() = default;
+
+void LockHistoryReport::Builder::add(const HistoryEntry& entry) {
+    if (std::holds_alternative<HistoryAnomaly>(entry))
+        return; // no wait or hold of its own
+    if (std::holds_alternative<HistoryGap>(entry)) {
+        ++tallies_->gaps;
+        for (auto& [name, tally] : tallies_->byLock) {
+            tally.holders.clear();
+            tally.waiting.clear();
         }
-        const auto& event = std::get<etcd::LockEvent>(entry);
-        Tally& tally = tallies[event.lock];
-        tally.lock.name = event.lock;
-        tally.lock.recipe = event.recipe;
-        switch (event.kind) {
-        case etcd::LockEventKind::Enqueued: tally.waiting[event.key] = tally.holders; break;
-        case etcd::LockEventKind::Acquired: tally.acquired(event); break;
-        case etcd::LockEventKind::Released:
-        case etcd::LockEventKind::Cancelled:
-        case etcd::LockEventKind::Expired:
-        case etcd::LockEventKind::ForceReleased:
-        case etcd::LockEventKind::Lost: tally.left(event); break;
-        default: break; // the key stays where it was
-        }
+        return;
     }
-    for (auto& [name, tally] : tallies) {
+    const auto& event = std::get<etcd::LockEvent>(entry);
+    Tally& tally = tallies_->byLock[event.lock];
+    tally.lock.name = event.lock;
+    tally.lock.recipe = event.recipe;
+    switch (event.kind) {
+    case etcd::LockEventKind::Enqueued: tally.waiting[event.key] = tally.holders; break;
+    case etcd::LockEventKind::Acquired: tally.acquired(event); break;
+    case etcd::LockEventKind::Released:
+    case etcd::LockEventKind::Cancelled:
+    case etcd::LockEventKind::Expired:
+    case etcd::LockEventKind::ForceReleased:
+    case etcd::LockEventKind::Lost: tally.left(event); break;
+    default: break; // the key stays where it was
+    }
+}
+
+LockHistoryReport LockHistoryReport::Builder::finish() {
+    LockHistoryReport report;
+    report.gaps_ = tallies_->gaps;
+    for (auto& [name, tally] : tallies_->byLock) {
         Lock& lock = tally.lock;
         lock.holds = spreadOf(std::move(tally.holds));
         lock.waits = spreadOf(std::move(tally.waits));
-        auto& waits = tally.allWaits;
-        const auto kept = std::min(waits.size(), longestWaitsKept);
-        std::partial_sort(waits.begin(), waits.begin() + static_cast<std::ptrdiff_t>(kept),
-                          waits.end(),
-                          [](const Wait& a, const Wait& b) { return a.waited > b.waited; });
-        lock.longestWaits.assign(waits.begin(), waits.begin() + static_cast<std::ptrdiff_t>(kept));
-        locks_.push_back(std::move(lock));
+        lock.longestWaits = std::move(tally.longestWaits);
+        report.locks_.push_back(std::move(lock));
     }
+    tallies_ = std::make_unique<Tallies>();
+    return report;
+}
+
+LockHistoryReport::LockHistoryReport(const std::vector<HistoryEntry>& entries) {
+    Builder builder;
+    for (const HistoryEntry& entry : entries)
+        builder.add(entry);
+    *this = builder.finish();
 }
 
 } // namespace lockscope

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,23 @@ public:
         std::vector<Wait> longestWaits; // longest first, at most longestWaitsKept
     };
 
+    // A report built entry by entry, as a store reads them (readEntries): a day of a busy
+    // prefix is tens of millions of entries, never held at once. Holds each lock's times (for
+    // the percentiles) and its longest waits, not its entries.
+    class Builder {
+    public:
+        Builder();
+        ~Builder();
+        Builder(const Builder&) = delete;
+        Builder& operator=(const Builder&) = delete;
+        void add(const HistoryEntry& entry);
+        LockHistoryReport finish();
+
+    private:
+        struct Tallies;
+        std::unique_ptr<Tallies> tallies_;
+    };
+
     explicit LockHistoryReport(const std::vector<HistoryEntry>& entries);
 
     const std::vector<Lock>& locks() const { return locks_; } // by name
@@ -56,6 +74,8 @@ public:
     static Spread spreadOf(std::vector<std::chrono::milliseconds> times);
 
 private:
+    LockHistoryReport() = default;
+
     std::vector<Lock> locks_;
     std::size_t gaps_ = 0;
 };

@@ -867,6 +867,20 @@ bool LockHistoryStore::prune(std::chrono::system_clock::time_point keepSince, in
 
 std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter& filter,
                                                                    std::vector<int64_t>* seqs) {
+    std::vector<HistoryEntry> read;
+    if (seqs)
+        seqs->clear();
+    if (!readEntries(filter, [&](int64_t seq, HistoryEntry&& entry) {
+            read.push_back(std::move(entry));
+            if (seqs)
+                seqs->push_back(seq);
+        }))
+        return std::nullopt;
+    return read;
+}
+
+bool LockHistoryStore::readEntries(const Filter& filter,
+                                   const std::function<void(int64_t, HistoryEntry&&)>& each) {
     const QString cannotRead = LockHistoryStoreText::tr("cannot read");
     // The three reads below see one state of the store, though a recorder commits meanwhile (a
     // window replaying its own cluster's recording): one read transaction, repeatable on
@@ -912,7 +926,7 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
                                                gap.value(4).toString().toStdString()});
                 return true;
             }))
-        return std::nullopt;
+        return false;
     const auto gapsRead = static_cast<std::ptrdiff_t>(sparse.size());
     if (!readRows(
             "SELECT seq, appeared, revision, at_ms, lock, key, kind, detail FROM anomalies" +
@@ -934,21 +948,13 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
                                                    fromMillis(anomaly.value(3).toLongLong())});
                 return true;
             }))
-        return std::nullopt;
+        return false;
     std::inplace_merge(sparse.begin(), sparse.begin() + gapsRead, sparse.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<HistoryEntry> read;
-    if (seqs)
-        seqs->clear();
-    const auto add = [&](qlonglong seq, HistoryEntry entry) {
-        read.push_back(std::move(entry));
-        if (seqs)
-            seqs->push_back(seq);
-    };
     auto nextSparse = sparse.begin();
     const auto sparseBefore = [&](qlonglong seq) {
         for (; nextSparse != sparse.end() && nextSparse->first < seq; ++nextSparse)
-            add(nextSparse->first, std::move(nextSparse->second));
+            each(nextSparse->first, std::move(nextSparse->second));
     };
     if (!readRows(
             "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
@@ -981,12 +987,12 @@ std::optional<std::vector<HistoryEntry>> LockHistoryStore::entries(const Filter&
                 event.atLeast = events.value(12).toBool();
                 event.waitedAtMost = millisOrNothing(events.value(13));
                 event.heldAtMost = millisOrNothing(events.value(14));
-                add(events.value(0).toLongLong(), std::move(event));
+                each(events.value(0).toLongLong(), std::move(event));
                 return true;
             }))
-        return std::nullopt;
+        return false;
     sparseBefore(std::numeric_limits<qlonglong>::max());
-    return read;
+    return true;
 }
 
 std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpointMarks() {

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QVariantList>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,6 +109,10 @@ public:
     // entry's place in the recording's order (as HistoryCheckpoint::seq), beside it.
     std::optional<std::vector<HistoryEntry>> entries(const Filter& filter,
                                                      std::vector<int64_t>* seqs = nullptr);
+    // The same, each handed to `each` with its seq as it is read, none held: a day of a busy
+    // prefix is tens of millions of entries. False when a read failed, maybe after some.
+    bool readEntries(const Filter& filter,
+                     const std::function<void(int64_t seq, HistoryEntry&& entry)>& each);
     // The checkpoints with their keys: every one, or those at seqs from `fromSeq` (included) to
     // `toSeq` (not).
     std::optional<std::vector<HistoryCheckpoint>> checkpoints(std::optional<int64_t> fromSeq = {},

@@ -313,18 +313,19 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
     const auto store = LockHistoryStore::openForReading(positional.first(), problem, source);
     if (store && parser.isSet(atOption))
         return printLocksAt(*store, atRevision, atTime, parser.isSet(jsonOption));
-    const auto entries = store ? store->entries(filter) : std::nullopt;
-    if (!entries) {
-        say(store ? store->error() : problem);
+    if (!store) {
+        say(problem);
         return ExitFailed;
     }
+    // Read as they come, never held whole: a day of a busy prefix is tens of millions.
     const bool json = parser.isSet(jsonOption);
-    if (parser.isSet(reportOption)) {
-        const LockHistoryReport report(*entries);
-        std::fputs(json ? (reportJson(report) + "\n").c_str() : reportText(report).c_str(), stdout);
-        return ExitOk;
-    }
-    for (const HistoryEntry& entry : *entries) {
+    const bool report = parser.isSet(reportOption);
+    LockHistoryReport::Builder reportBuilder;
+    const bool read = store->readEntries(filter, [&](int64_t, HistoryEntry&& entry) {
+        if (report) {
+            reportBuilder.add(entry);
+            return;
+        }
         const std::string line = std::visit(
             [json](const auto& item) -> std::string {
                 using Item = std::decay_t<decltype(item)>;
@@ -337,6 +338,15 @@ int runHistoryCommand(const QStringList& arguments, const ConnectionOptions&) {
             },
             entry);
         std::printf("%s\n", line.c_str());
+    });
+    if (!read) {
+        std::fflush(stdout);
+        say(store->error());
+        return ExitFailed;
+    }
+    if (report) {
+        const LockHistoryReport built = reportBuilder.finish();
+        std::fputs(json ? (reportJson(built) + "\n").c_str() : reportText(built).c_str(), stdout);
     }
     return ExitOk;
 }

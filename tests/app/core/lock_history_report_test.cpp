@@ -125,3 +125,37 @@ TEST(LockHistoryReportTest, BoundsAreCountedApartAndAGapForgetsWhoHeld) {
     EXPECT_EQ(job.longestWaits[1].key, "/locks/job/b");
     EXPECT_TRUE(job.longestWaits[1].waitedOn.empty());
 }
+
+// Built entry by entry, as a day's recording is read: the same report as from the entries at
+// once, keeping the longest waits only (the earlier of equal ones first) among many.
+TEST(LockHistoryReportTest, BuiltEntryByEntryKeepsTheLongestWaitsOnly) {
+    std::vector<HistoryEntry> entries;
+    int64_t revision = 1;
+    // Waits of 1 to 9 s, twice each, in no order; the second 9 s wait comes later.
+    for (const int seconds : {3, 9, 1, 7, 5, 2, 8, 4, 6, 9, 6, 3, 1, 7, 8, 2, 4, 5}) {
+        const std::string key = std::to_string(revision);
+        entries.push_back(event(Kind::Enqueued, key, revision));
+        entries.push_back(acquired(key, revision, std::chrono::seconds(seconds)));
+        entries.push_back(left(Kind::Released, key, ++revision, 10ms));
+    }
+    LockHistoryReport::Builder builder;
+    for (const auto& entry : entries)
+        builder.add(entry);
+    const LockHistoryReport built = builder.finish();
+    const LockHistoryReport whole(entries);
+    ASSERT_EQ(built.locks().size(), 1u);
+    const auto& job = built.locks()[0];
+    EXPECT_EQ(job.acquisitions, 18u);
+    EXPECT_EQ(job.waits.count, 18u);
+    EXPECT_EQ(job.waits.p50, 5s);
+    ASSERT_EQ(job.longestWaits.size(), LockHistoryReport::longestWaitsKept);
+    EXPECT_EQ(job.longestWaits[0].waited, 9s);
+    EXPECT_EQ(job.longestWaits[0].revision, 2);  // the first 9 s wait
+    EXPECT_EQ(job.longestWaits[1].revision, 10); // the second
+    EXPECT_EQ(job.longestWaits[2].waited, 8s);
+    EXPECT_EQ(job.longestWaits[2].revision, 7);
+    ASSERT_EQ(whole.locks().size(), 1u);
+    EXPECT_EQ(whole.locks()[0].longestWaits[2].revision, 7);
+    // Finished, the builder starts afresh.
+    EXPECT_TRUE(builder.finish().locks().empty());
+}
