@@ -908,8 +908,26 @@ bool LockHistoryStore::readEntries(const Filter& filter,
                 return false;
         return !query.lastError().isValid() || fail(cannotRead, query);
     };
+    // A span of times or revisions is read between the checkpoints around it, by seq, which the
+    // index finds at once, rather than by testing every row of a week. Everything written before
+    // a checkpoint is at or below its revision and time, so the span's entries lie after the last
+    // checkpoint before its start and before the first past its end. One more checkpoint each way,
+    // so that entries written out of time order (a clock stepped back by less than a checkpoint
+    // interval) are still read; the span's own terms then pick them.
+    Filter bySeq = filter;
+    if (filter.since || filter.until || filter.sinceRevision || filter.untilRevision) {
+        const auto marks = checkpointMarks();
+        if (!marks)
+            return false;
+        const MarksAround around = marksAround(*marks, filter);
+        if (around.before && *around.before > 0)
+            bySeq.fromSeq = std::max(filter.fromSeq.value_or(0), (*marks)[*around.before - 1].seq);
+        if (around.end && *around.end + 1 < marks->size())
+            bySeq.toSeq = std::min(filter.toSeq.value_or(std::numeric_limits<int64_t>::max()),
+                                   (*marks)[*around.end + 1].seq);
+    }
     // Gaps and anomalies are few: read whole first, then put among the events by seq as those
-    // are read.
+    // are read. A gap is kept when it overlaps the span, wherever it was written.
     std::vector<std::pair<qlonglong, HistoryEntry>> sparse;
     QVariantList gapValues, anomalyValues, eventValues;
     Filter gapFilter = filter;
@@ -930,7 +948,7 @@ bool LockHistoryStore::readEntries(const Filter& filter,
     const auto gapsRead = static_cast<std::ptrdiff_t>(sparse.size());
     if (!readRows(
             "SELECT seq, appeared, revision, at_ms, lock, key, kind, detail FROM anomalies" +
-                whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", anomalyValues) +
+                whereOf(bySeq, source_.id, "lock", "revision", "at_ms", "at_ms", anomalyValues) +
                 " ORDER BY seq",
             anomalyValues, [&](const QSqlQuery& anomaly) {
                 const auto kind = kindNamed(anomaly.value(6).toString(), etcd::anomalyKindName);
@@ -960,7 +978,7 @@ bool LockHistoryStore::readEntries(const Filter& filter,
             "SELECT seq, kind, revision, at_ms, lock, key, lease, recipe, create_revision,"
             " waited_ms, held_ms, recovered, at_least, waited_at_most_ms, held_at_most_ms"
             " FROM events" +
-                whereOf(filter, source_.id, "lock", "revision", "at_ms", "at_ms", eventValues) +
+                whereOf(bySeq, source_.id, "lock", "revision", "at_ms", "at_ms", eventValues) +
                 " ORDER BY seq",
             eventValues, [&](const QSqlQuery& events) {
                 sparseBefore(events.value(0).toLongLong());
@@ -993,6 +1011,36 @@ bool LockHistoryStore::readEntries(const Filter& filter,
         return false;
     sparseBefore(std::numeric_limits<qlonglong>::max());
     return true;
+}
+
+LockHistoryStore::MarksAround
+LockHistoryStore::marksAround(const std::vector<HistoryCheckpoint>& marks, const Filter& filter) {
+    MarksAround around;
+    const auto beforeStart = [&](const HistoryCheckpoint& mark, bool orAt) {
+        return (!filter.since || mark.at < *filter.since || (orAt && mark.at == *filter.since)) &&
+               (!filter.sinceRevision || mark.revision < *filter.sinceRevision ||
+                (orAt && mark.revision == *filter.sinceRevision));
+    };
+    // The last of `marks` that `wanted` accepts.
+    const auto lastOf = [&](auto wanted) -> std::optional<std::size_t> {
+        const auto found = std::find_if(marks.rbegin(), marks.rend(), wanted);
+        if (found == marks.rend())
+            return std::nullopt;
+        return static_cast<std::size_t>(marks.rend() - found) - 1;
+    };
+    const auto pastEnd = [&](const HistoryCheckpoint& mark) {
+        return (filter.until && mark.at > *filter.until) ||
+               (filter.untilRevision && mark.revision > *filter.untilRevision);
+    };
+    if (filter.since || filter.sinceRevision) {
+        around.start =
+            lastOf([&](const HistoryCheckpoint& mark) { return beforeStart(mark, true); });
+        around.before =
+            lastOf([&](const HistoryCheckpoint& mark) { return beforeStart(mark, false); });
+    }
+    if (const auto end = std::find_if(marks.begin(), marks.end(), pastEnd); end != marks.end())
+        around.end = static_cast<std::size_t>(end - marks.begin());
+    return around;
 }
 
 std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpointMarks() {

@@ -120,6 +120,16 @@ public:
     // Every checkpoint without its keys: where each is, to read one interval of a long recording.
     std::optional<std::vector<HistoryCheckpoint>> checkpointMarks();
 
+    // Where the span of `filter`'s times and revisions lies among `marks` (checkpointMarks, in
+    // order): the last one at or before its start and the last one before it (none when it names
+    // no start or begins before them all), and the first one past its end (none when it names no
+    // end or reaches past them).
+    struct MarksAround {
+        std::optional<std::size_t> start, before, end;
+    };
+    static MarksAround marksAround(const std::vector<HistoryCheckpoint>& marks,
+                                   const Filter& filter);
+
 private:
     // What a store holds: its application id (LockScope's, when a history), its schema version,
     // and whether it is empty (a new file or database, which the first writer sets up).

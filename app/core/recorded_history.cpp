@@ -104,24 +104,13 @@ LockHistoryStore::Filter RecordedHistory::interval(const std::vector<HistoryChec
                                                    RecordedHistorySummary& summary) const {
     LockHistoryStore::Filter interval;
     if (spanned()) {
-        // The last checkpoint at or before the start (a replay of the span's first moment starts
-        // there), and the first after the end.
-        const auto beforeStart = [&](const HistoryCheckpoint& mark) {
-            return (!span_.since || mark.at <= *span_.since) &&
-                   (!span_.sinceRevision || mark.revision <= *span_.sinceRevision);
-        };
-        const auto afterEnd = [&](const HistoryCheckpoint& mark) {
-            return (span_.until && mark.at > *span_.until) ||
-                   (span_.untilRevision && mark.revision > *span_.untilRevision);
-        };
-        if (span_.since || span_.sinceRevision) {
-            const auto start = std::find_if(marks.rbegin(), marks.rend(), beforeStart);
-            if (start != marks.rend())
-                interval.fromSeq = start->seq;
-        }
-        const auto end = std::find_if(marks.begin(), marks.end(), afterEnd);
-        if (end != marks.end())
-            interval.toSeq = end->seq;
+        // From the last checkpoint at or before the start (a replay of the span's first moment
+        // starts there) to the first past the end.
+        const auto around = LockHistoryStore::marksAround(marks, span_);
+        if (around.start)
+            interval.fromSeq = marks[*around.start].seq;
+        if (around.end)
+            interval.toSeq = marks[*around.end].seq;
     }
     // Seqs count a file's entries exactly; on PostgreSQL several sources' interleave by blocks,
     // so there the count is an upper bound and less than maxEntries_ is read.

@@ -33,6 +33,23 @@ std::string describe(const etcd::LockMonitorState& state) {
     return text;
 }
 
+// What an entry is, in a line: enough to tell entries apart.
+std::string textOf(const std::vector<HistoryEntry>& entries) {
+    std::string text;
+    for (const auto& entry : entries) {
+        if (const auto* event = std::get_if<etcd::LockEvent>(&entry))
+            text += std::string(etcd::lockEventKindName(event->kind)) + " " + event->key + " " +
+                    std::to_string(event->revision);
+        else if (const auto* gap = std::get_if<HistoryGap>(&entry))
+            text += "gap " + std::to_string(gap->revision);
+        else
+            text += "anomaly " + std::get<HistoryAnomaly>(entry).change.anomaly.key + " " +
+                    std::to_string(std::get<HistoryAnomaly>(entry).revision);
+        text += "\n";
+    }
+    return text;
+}
+
 // What a RecordedHistory answered, for the test to look at.
 struct Answers {
     std::shared_ptr<const RecordedHistorySummary> summary;
@@ -245,6 +262,58 @@ private slots:
         QCOMPARE(cut.summary->moments.front().revision, int64_t(1));
         QCOMPARE(cut.summary->moments.back().revision, int64_t(5));
         expectSameMoments(last, cut, all, whole);
+    }
+
+    // A span of revisions or times reads between the checkpoints around it, and still gives
+    // every entry the span holds: the same as the whole recording's entries picked by hand.
+    void aSpanReadsWhatTheWholeRecordingHoldsInIt() {
+        QString problem;
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto all = reader->entries({});
+        QVERIFY(all);
+        const auto within = [](const HistoryEntry& entry, int64_t from, int64_t to, bool byTime) {
+            if (const auto* gap = std::get_if<HistoryGap>(&entry))
+                return byTime ? gap->until >= t0 + std::chrono::seconds(from) &&
+                                    gap->since <= t0 + std::chrono::seconds(to)
+                              : gap->revision >= from && gap->revision <= to;
+            const auto [revision, at] = std::visit(
+                [](const auto& e) -> std::pair<int64_t, std::chrono::system_clock::time_point> {
+                    using E = std::decay_t<decltype(e)>;
+                    if constexpr (std::is_same_v<E, etcd::LockEvent>)
+                        return {e.revision, e.observedAt};
+                    else if constexpr (std::is_same_v<E, HistoryAnomaly>)
+                        return {e.revision, e.at};
+                    else
+                        return {e.revision, e.until};
+                },
+                entry);
+            return byTime ? at >= t0 + std::chrono::seconds(from) &&
+                                at <= t0 + std::chrono::seconds(to)
+                          : revision >= from && revision <= to;
+        };
+        int read = 0;
+        for (const bool byTime : {false, true})
+            for (int64_t from = 0; from <= revision + 1; ++from)
+                for (int64_t to = from; to <= revision + 1; ++to) {
+                    LockHistoryStore::Filter span;
+                    if (byTime) {
+                        span.since = t0 + std::chrono::seconds(from);
+                        span.until = t0 + std::chrono::seconds(to);
+                    } else {
+                        span.sinceRevision = from;
+                        span.untilRevision = to;
+                    }
+                    const auto got = reader->entries(span);
+                    QVERIFY2(got, qPrintable(reader->error()));
+                    std::vector<HistoryEntry> wanted;
+                    for (const auto& entry : *all)
+                        if (within(entry, from, to, byTime))
+                            wanted.push_back(entry);
+                    QCOMPARE(textOf(*got), textOf(wanted));
+                    read += static_cast<int>(got->size());
+                }
+        QVERIFY(read > 0);
     }
 
 private:
