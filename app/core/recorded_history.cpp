@@ -80,16 +80,19 @@ void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
     if (location_.isEmpty() || !sourceId_)
         return;
     span_ = std::move(span);
-    if (span_.since && callbacks_.previewed) {
+    if ((span_.since || span_.sinceRevision) && callbacks_.previewed) {
         QString problem;
         // A failure here is said by open() below, which reads the same store.
         if (auto store = LockHistoryStore::openForReading(location_, problem, sourceId_))
-            if (const StoredReplay stored = replayStoredAt(*store, *span_.since); stored.locks) {
+            if (const StoredReplay stored = span_.sinceRevision
+                                                ? replayStoredAt(*store, *span_.sinceRevision)
+                                                : replayStoredAt(*store, *span_.since);
+                stored.locks) {
                 auto moment = std::make_shared<ReplayedMoment>();
                 moment->revision = stored.locks->revision;
                 moment->state = stored.locks->state();
                 moment->inGap = stored.locks->inGap;
-                callbacks_.previewed(std::move(moment), *span_.since);
+                callbacks_.previewed(std::move(moment), stored.at);
             }
     }
     open(sourceId_);

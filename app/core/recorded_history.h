@@ -76,7 +76,7 @@ public:
         // The store holds several sources and none was chosen: open(id) one of them.
         std::function<void(const std::vector<LockHistoryStore::Source>&)> chooseSource = {};
         // openSpan's start, read from the store by its interval alone before the span is
-        // (`at`: the time asked for; the moment's index means nothing yet).
+        // (`at`: when the recording reached it; the moment's index means nothing yet).
         std::function<void(std::shared_ptr<const ReplayedMoment>,
                            std::chrono::system_clock::time_point at)>
             previewed = {};

@@ -52,6 +52,12 @@ StoredReplay replayStored(LockHistoryStore& store, std::optional<int64_t> revisi
         for (const HistoryEntry& entry : *entries)
             if (const auto [at, when] = revisionAndTime(entry); when <= time)
                 revision = std::max(*revision, at);
+        replay.at = time;
+    } else {
+        replay.at = start->at;
+        for (const HistoryEntry& entry : *entries)
+            if (const auto [at, when] = revisionAndTime(entry); at <= *revision)
+                replay.at = std::max(replay.at, when);
     }
     replay.locks = replayAt(*checkpoint, *entries, *revision, etcd::RecipeOverride::Auto, &seqs);
     return replay;

@@ -19,6 +19,9 @@ struct StoredReplay {
     // no state yet.
     std::optional<HistoryCheckpoint> first;
     std::optional<ReplayedLocks> locks; // none before the first checkpoint
+    // When the recording reached them: the time asked for, or the last entry's at or before
+    // the revision asked for (the checkpoint's when none is).
+    std::chrono::system_clock::time_point at;
 };
 
 StoredReplay replayStoredAt(LockHistoryStore& store, int64_t revision);

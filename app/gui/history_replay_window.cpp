@@ -6,6 +6,7 @@
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
 #include "app/gui/history_report_dialog.h"
+#include "app/gui/history_span_dialog.h"
 #include "app/gui/screen_fit.h"
 #include "app/gui/stage_page.h"
 #include "app/gui/stage_scene_builder.h"
@@ -15,15 +16,12 @@
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QDateTimeEdit>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
 #include <QTableView>
@@ -37,13 +35,9 @@ namespace {
 // The kind list's entry for an anomaly appearing: no event kind has it.
 constexpr int anomalyAppeared = -1;
 
-QDateTime dateTimeOf(std::chrono::system_clock::time_point at) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
-    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC);
-}
-
 QString timeText(std::chrono::system_clock::time_point at) {
-    return dateTimeOf(at).toString(Qt::ISODateWithMs);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
+    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
 QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
@@ -116,7 +110,11 @@ HistoryReplayWindow::HistoryReplayWindow(
     tables->addWidget(queueTable_);
     auto* body = new QSplitter(Qt::Vertical, this);
     body->addWidget(tables);
-    body->addWidget(stage_);
+    // Scrolled, as on the Stage page: a stage of many lanes is taller than any screen.
+    auto* stageScroll = new QScrollArea(this);
+    stageScroll->setWidgetResizable(true);
+    stageScroll->setWidget(stage_);
+    body->addWidget(stageScroll);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -282,7 +280,7 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
     shown_.reset();
     spanStart_.reset();
     reopening_ = false;
-    const auto spanFrom = std::exchange(spanFrom_, std::nullopt);
+    const auto asked = std::exchange(askedSpan_, std::nullopt);
     // The start is no event.
     const int moments = static_cast<int>(summary_->moments.size()) -
                         (!summary_->moments.empty() && summary_->moments.front().start ? 1 : 0);
@@ -310,11 +308,15 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
         return;
     }
     enableControls(true);
-    // Span… asked from a time: the moment it names (the last one at or before it), not the
-    // checkpoint the span is read from.
+    // Span… asked from a time or revision: the moment it names (the last one at or before it),
+    // not the checkpoint the span is read from.
     std::size_t first = 0;
-    if (spanFrom)
-        while (first + 1 < summary_->moments.size() && summary_->moments[first + 1].at <= *spanFrom)
+    const auto reached = [&](const RecordedMoment& moment) {
+        return (!asked->since || moment.at <= *asked->since) &&
+               (!asked->sinceRevision || moment.revision <= *asked->sinceRevision);
+    };
+    if (asked && (asked->since || asked->sinceRevision))
+        while (first + 1 < summary_->moments.size() && reached(summary_->moments[first + 1]))
             ++first;
     // Set without signals: a value of the old range must not ask the new one for it.
     scrubber_->blockSignals(true);
@@ -329,65 +331,28 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
 void HistoryReplayWindow::showFailure(const QString& problem) {
     banner_->setText(tr("This recording cannot be read: %1").arg(problem));
     reopening_ = false;
-    spanFrom_.reset();
+    askedSpan_.reset();
     // Another span failed: the one read before is still there to scrub.
     enableControls(summary_ && !summary_->moments.empty());
     emit openFailed(problem);
 }
 
 void HistoryReplayWindow::askSpan() {
-    if (!summary_ || !summary_->recordedFrom || summary_->moments.empty())
+    if (!summary_ || !summary_->recordedFrom)
         return;
-    auto* dialog = new QDialog(this);
+    auto* dialog = new HistorySpanDialog(*summary_, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Which part of the recording?"));
-    const auto edit = [&](std::chrono::system_clock::time_point at) {
-        auto* time = new QDateTimeEdit(dialog);
-        time->setTimeSpec(Qt::UTC);
-        time->setDisplayFormat("yyyy-MM-dd HH:mm:ss");
-        time->setDateTimeRange(dateTimeOf(*summary_->recordedFrom),
-                               dateTimeOf(summary_->recordedUntil.value_or(at)));
-        time->setDateTime(dateTimeOf(at));
-        return time;
-    };
-    auto* from = edit(summary_->moments.front().at);
-    auto* to = edit(summary_->moments.back().at);
-    auto* form = new QFormLayout(dialog);
-    form->addRow(new QLabel(
-        tr("Times in UTC, from %1 to %2. A part holding more than %L3 events "
-           "is read from its last checkpoint that fits.")
-            .arg(timeText(*summary_->recordedFrom),
-                 summary_->recordedUntil ? timeText(*summary_->recordedUntil) : QString())
-            .arg(RecordedHistory::defaultMaxEntries),
-        dialog));
-    form->addRow(tr("From:"), from);
-    form->addRow(tr("To:"), to);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, dialog);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, from, to] {
-        const auto at = [](const QDateTimeEdit* edit) {
-            return std::chrono::system_clock::time_point(
-                std::chrono::milliseconds(edit->dateTime().toMSecsSinceEpoch()));
-        };
-        // Either order: the earlier is the start.
-        openSpan(std::min(at(from), at(to)), std::max(at(from), at(to)));
-        dialog->accept();
-    });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { openSpan(dialog->span()); });
     dialog->open();
 }
 
-void HistoryReplayWindow::openSpan(std::chrono::system_clock::time_point from,
-                                   std::chrono::system_clock::time_point to) {
+void HistoryReplayWindow::openSpan(const LockHistoryStore::Filter& span) {
     pause();
     reopening_ = true;
-    spanFrom_ = from;
+    askedSpan_ = span;
     next_.reset();
     enableControls(false);
     banner_->setText(tr("Reading the recording…"));
-    LockHistoryStore::Filter span;
-    span.since = from;
-    span.until = to;
     postToOwnThread(history_, [span](RecordedHistory* history) { history->openSpan(span); });
 }
 

@@ -61,9 +61,9 @@ public:
     void reportSpan();
     // Reads the source `id` of the store (after a choice among several).
     void openSource(int64_t id);
-    // Reads the part of the recording between two times instead (what Span… asks for).
-    void openSpan(std::chrono::system_clock::time_point from,
-                  std::chrono::system_clock::time_point to);
+    // Reads the part of the recording between `span`'s times or revisions instead (what Span…
+    // asks for): the locks at its start first, then the span, shown from that start.
+    void openSpan(const LockHistoryStore::Filter& span);
 
 signals:
     // The recording was read: the scrubber is ready.
@@ -118,7 +118,7 @@ private:
     std::optional<std::size_t> spanStart_;
     // Another span is being read: a replay answered before it is of the old one.
     bool reopening_ = false;
-    std::optional<std::chrono::system_clock::time_point> spanFrom_; // where it goes once read
+    std::optional<LockHistoryStore::Filter> askedSpan_; // its start is where it goes once read
 
     QLabel* banner_ = nullptr;
     QLabel* momentText_ = nullptr;

@@ -1666,22 +1666,6 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <translation> 记录太长，无法一次打开：只读取了 %1 之后的部分（记录开始于 %2）。“时段…”可打开另一部分。</translation>
     </message>
     <message>
-        <source>Which part of the recording?</source>
-        <translation>记录的哪一部分？</translation>
-    </message>
-    <message>
-        <source>Times in UTC, from %1 to %2. A part holding more than %L3 events is read from its last checkpoint that fits.</source>
-        <translation>时间为 UTC，范围 %1 至 %2。超过 %L3 个事件的部分，从能容纳的最后一个检查点开始读取。</translation>
-    </message>
-    <message>
-        <source>From:</source>
-        <translation>从：</translation>
-    </message>
-    <message>
-        <source>To:</source>
-        <translation>到：</translation>
-    </message>
-    <message>
         <source>As at %1 · revision %2 · read by its checkpoint&apos;s interval alone; the span is being read</source>
         <translation>%1 时的状态 · 修订版本 %2 · 仅按其检查点区间读取；正在读取该时段</translation>
     </message>
@@ -1779,6 +1763,33 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>lockscope::HistorySpanDialog</name>
+    <message>
+        <source>Which part of the recording?</source>
+        <translation>记录的哪一部分？</translation>
+    </message>
+    <message>
+        <source>Each end a time (ISO 8601, UTC unless it says otherwise) or a revision; an empty end is open. The recording runs from %1 to %2. A part holding more than %L3 events is read from its last checkpoint that fits.</source>
+        <translation>每一端可以是时间（ISO 8601，未注明时区时为 UTC）或修订版本；留空表示不限。记录的范围是 %1 至 %2。超过 %L3 个事件的部分，从能容纳的最后一个检查点开始读取。</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>从：</translation>
+    </message>
+    <message>
+        <source>To:</source>
+        <translation>到：</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is neither a time like 2026-11-27T03:10:00Z nor a revision.</source>
+        <translation>“%1”既不是形如 2026-11-27T03:10:00Z 的时间，也不是修订版本。</translation>
+    </message>
+    <message>
+        <source>From comes after To: nothing lies between them.</source>
+        <translation>“从”晚于“到”：两者之间没有任何内容。</translation>
     </message>
 </context>
 <context>

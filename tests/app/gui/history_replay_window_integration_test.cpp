@@ -6,13 +6,17 @@
 #include "app/core/lock_queue_model.h"
 #include "app/gui/history_replay_window.h"
 #include "app/gui/history_report_dialog.h"
+#include "app/gui/history_span_dialog.h"
 #include "support/qtest_registry.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
@@ -292,12 +296,33 @@ private slots:
         QCOMPARE(window->queueModel()->rowCount(), 2);
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
 
-        // Span… asks between the recording's times; the first three seconds open whole.
+        // Span… asks which part, each end a time or a revision, as a user types them: a wrong
+        // end is said so and the dialog stays; the first revisions then open whole.
         span->click();
-        auto* ask = window->findChild<QDialog*>();
+        auto* ask = window->findChild<HistorySpanDialog*>();
         QVERIFY(ask && ask->isVisible());
-        ask->reject();
-        window->openSpan(t0, t0 + 2500ms);
+        auto* from = ask->findChild<QLineEdit*>("spanFrom");
+        auto* to = ask->findChild<QLineEdit*>("spanTo");
+        auto* problem = ask->findChild<QLabel*>("spanProblem");
+        QVERIFY(from && to && problem);
+        // The part read now: from its checkpoint (3 s) to its last event (4 s).
+        const auto iso = [](std::chrono::system_clock::time_point at) {
+            return QDateTime::fromMSecsSinceEpoch(
+                       std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch())
+                           .count(),
+                       Qt::UTC)
+                .toString(Qt::ISODate);
+        };
+        QCOMPARE(from->text(), iso(t0 + 3s));
+        QCOMPARE(to->text(), iso(t0 + 4s));
+        auto* open = ask->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open);
+        from->setText("yesterday");
+        open->click();
+        QVERIFY(ask->isVisible() && problem->isVisible());
+        QVERIFY2(problem->text().contains("\"yesterday\""), qPrintable(problem->text()));
+        from->setText("");
+        to->setText("2"); // a revision
+        open->click();
         QVERIFY(opened.wait(10000));
         QVERIFY2(!banner->text().contains("Too long"), qPrintable(banner->text()));
         // The start, 1a enqueued and acquired, 2b enqueued (up to the checkpoint after the span).
@@ -313,7 +338,10 @@ private slots:
         // then the span opens at the moment that time names (1a acquired at 2 s), not before.
         QSignalSpy previewed(window, &HistoryReplayWindow::momentPreviewed);
         const auto openings = opened.count();
-        window->openSpan(t0 + 2500ms, t0 + 2900ms);
+        LockHistoryStore::Filter within;
+        within.since = t0 + 2500ms;
+        within.until = t0 + 2900ms;
+        window->openSpan(within);
         QVERIFY(previewed.wait(10000));
         QCOMPARE(window->queueModel()->rowCount(), 1);
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
