@@ -88,11 +88,7 @@ void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
                                                 ? replayStoredAt(*store, *span_.sinceRevision)
                                                 : replayStoredAt(*store, *span_.since);
                 stored.locks) {
-                auto moment = std::make_shared<ReplayedMoment>();
-                moment->revision = stored.locks->revision;
-                moment->state = stored.locks->state();
-                moment->inGap = stored.locks->inGap;
-                callbacks_.previewed(std::move(moment), stored.at);
+                callbacks_.previewed(momentOf(0, *stored.locks), stored.at);
             }
     }
     open(sourceId_);
@@ -206,14 +202,21 @@ void RecordedHistory::replay(std::size_t index) {
     const int64_t revision = summary_->moments[index].revision;
     auto replayed = replayAt(checkpoints_, entries_, revision, etcd::RecipeOverride::Auto,
                              entrySeqs_.empty() ? nullptr : &entrySeqs_);
-    auto moment = std::make_shared<ReplayedMoment>();
+    auto moment = replayed ? momentOf(index, *replayed) : std::make_shared<ReplayedMoment>();
     moment->moment = index;
     moment->revision = revision;
-    if (replayed) {
-        moment->state = replayed->state();
-        moment->inGap = replayed->inGap;
-    }
     callbacks_.replayed(std::move(moment));
+}
+
+std::shared_ptr<ReplayedMoment> RecordedHistory::momentOf(std::size_t index,
+                                                          const ReplayedLocks& locks) {
+    auto moment = std::make_shared<ReplayedMoment>();
+    moment->moment = index;
+    moment->revision = locks.revision;
+    moment->state = locks.state();
+    moment->graph = etcd::WaitForGraph::of(moment->state.locks);
+    moment->inGap = locks.inGap;
+    return moment;
 }
 
 void RecordedHistory::report(std::size_t from, std::size_t to) {

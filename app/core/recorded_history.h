@@ -5,6 +5,7 @@
 #include "app/core/lock_history.h"
 #include "app/core/lock_history_report.h"
 #include "app/core/lock_history_store.h"
+#include "etcdclient/locks/wait_for_graph.h"
 
 #include <QObject>
 #include <QString>
@@ -55,6 +56,7 @@ struct ReplayedMoment {
     std::size_t moment = 0;
     int64_t revision = 0;
     etcd::LockMonitorState state; // without TTLs or values, which a recording does not keep
+    etcd::WaitForGraph graph;     // who waited for whom, of `state`
     std::optional<HistoryGap> inGap;
 };
 
@@ -125,6 +127,9 @@ private:
                                       RecordedHistorySummary& summary) const;
     // Whether span_ names an end: only part of the recording is read.
     bool spanned() const;
+    // What the window shows of `locks`, moment `index` of the summary (here, not on the GUI
+    // thread: the graph walks every waiting key).
+    static std::shared_ptr<ReplayedMoment> momentOf(std::size_t index, const ReplayedLocks& locks);
 
     const QString location_; // empty for etcd's own history
     const std::string preferredPrefix_;

@@ -1,5 +1,6 @@
 #include "app/gui/history_replay_window.h"
 
+#include "app/core/blockers_model.h"
 #include "app/core/event_words.h"
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
@@ -24,8 +25,10 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace lockscope {
@@ -79,7 +82,8 @@ HistoryReplayWindow::HistoryReplayWindow(
     const std::function<RecordedHistory*(RecordedHistory::Callbacks)>& history, QWidget* parent)
     : QMainWindow(parent)
     , locks_(new LockListModel(this))
-    , queue_(new LockQueueModel(this)) {
+    , queue_(new LockQueueModel(this))
+    , blockers_(new BlockersModel(this)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(title);
 
@@ -114,7 +118,17 @@ HistoryReplayWindow::HistoryReplayWindow(
     auto* stageScroll = new QScrollArea(this);
     stageScroll->setWidgetResizable(true);
     stageScroll->setWidget(stage_);
-    body->addWidget(stageScroll);
+    // Who waited for whom then, as the Blockers page tells it live.
+    blockersView_ = new QTreeView(this);
+    blockersView_->setModel(blockers_);
+    blockersView_->setItemDelegate(new PlainTextDelegate(blockersView_));
+    blockersView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    blockersView_->header()->setDefaultSectionSize(220); // leases, keys and lock names
+    connect(blockers_, &QAbstractItemModel::modelReset, blockersView_, &QTreeView::expandAll);
+    auto* views = new QTabWidget(this);
+    views->addTab(stageScroll, tr("Stage"));
+    views->addTab(blockersView_, tr("Blockers"));
+    body->addWidget(views);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -430,6 +444,7 @@ void HistoryReplayWindow::showLocks(std::shared_ptr<const ReplayedMoment> locks,
         if (const int row = locks_->rowOfLock(selectedLock_); row >= 0)
             lockTable_->selectRow(row);
     stage_->setScene(stageSceneOf(lockState_->state, {}, StagePage::MaxLanes));
+    blockers_->refresh(lockState_->graph, at);
     showSelectedQueue();
 }
 

@@ -13,9 +13,11 @@ class QPushButton;
 class QSlider;
 class QTableView;
 class QThread;
+class QTreeView;
 
 namespace lockscope {
 
+class BlockersModel;
 class HistoryReportDialog;
 class LockListModel;
 class LockQueueModel;
@@ -53,6 +55,7 @@ public:
     bool playing() const { return playTimer_.isActive(); }
     LockListModel* lockModel() const { return locks_; }
     LockQueueModel* queueModel() const { return queue_; }
+    BlockersModel* blockersModel() const { return blockers_; }
     StageView* stage() const { return stage_; }
     // Selects `lock` (its name as etcd has it) in the list, for its queue and "next of this lock".
     void selectLock(const std::string& lock);
@@ -129,8 +132,10 @@ private:
     QPushButton* spanButton_ = nullptr;
     LockListModel* locks_ = nullptr;
     LockQueueModel* queue_ = nullptr;
+    BlockersModel* blockers_ = nullptr;
     QTableView* lockTable_ = nullptr;
     QTableView* queueTable_ = nullptr;
+    QTreeView* blockersView_ = nullptr;
     StageView* stage_ = nullptr;
 
     QTimer playTimer_;

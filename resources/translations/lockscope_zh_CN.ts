@@ -1691,6 +1691,14 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
             <numerusform>，以及 %n 次异常变化；此处的任何操作都不会作用于集群。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Stage</source>
+        <translation>舞台</translation>
+    </message>
+    <message>
+        <source>Blockers</source>
+        <translation>阻塞</translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HistoryReportDialog</name>

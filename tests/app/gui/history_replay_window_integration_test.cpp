@@ -1,6 +1,7 @@
 // The replay window on a real SQLite recording: the scrubber goes through its events, each
 // moment shows the locks and the selected queue as they stood, play reaches the end, and a
 // file that is no recording says why. Nothing in it acts on a cluster: it has no connection.
+#include "app/core/blockers_model.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
@@ -111,6 +112,9 @@ private slots:
         QCOMPARE(window->queueModel()->rowCount(), 2);
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
         QCOMPARE(window->queueModel()->entryAt(1).key, lock + "/2b");
+        // Blockers: 1a's session blocked 2b's.
+        QCOMPARE(window->blockersModel()->rootCount(), std::size_t{1});
+        QCOMPARE(window->blockersModel()->roots().front().session.lease, int64_t{0x1a});
 
         // Moment 5: 2b holds alone; its hold is as old as the recording says, not as the clock.
         window->showMoment(5);
@@ -118,6 +122,7 @@ private slots:
         QCOMPARE(window->queueModel()->rowCount(), 1);
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/2b");
         QVERIFY(window->queueModel()->ageOf(0) < 1s);
+        QCOMPARE(window->blockersModel()->rootCount(), std::size_t{0}); // nobody waits
 
         // The last: the lock is gone.
         window->showMoment(6);
