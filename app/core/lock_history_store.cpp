@@ -1043,6 +1043,28 @@ LockHistoryStore::marksAround(const std::vector<HistoryCheckpoint>& marks, const
     return around;
 }
 
+std::optional<int64_t> LockHistoryStore::countEntries(int64_t fromSeq,
+                                                      std::optional<int64_t> toSeq) {
+    QSqlQuery query(db_);
+    const QString within = toSeq ? " AND seq < ?" : "";
+    QVariantList bound;
+    for (int table = 0; table < 3; ++table) {
+        bound << static_cast<qlonglong>(source_.id) << static_cast<qlonglong>(fromSeq);
+        if (toSeq)
+            bound << static_cast<qlonglong>(*toSeq);
+    }
+    if (!run(LockHistoryStoreText::tr("cannot read"), query,
+             "SELECT (SELECT COUNT(*) FROM events WHERE source = ? AND seq >= ?" + within +
+                 ") + (SELECT COUNT(*) FROM gaps WHERE source = ? AND seq >= ?" + within +
+                 ") + (SELECT COUNT(*) FROM anomalies WHERE source = ? AND seq >= ?" + within + ")",
+             bound) ||
+        !query.next()) {
+        fail(LockHistoryStoreText::tr("cannot read"), query);
+        return std::nullopt;
+    }
+    return query.value(0).toLongLong();
+}
+
 std::optional<std::vector<HistoryCheckpoint>> LockHistoryStore::checkpointMarks() {
     QSqlQuery query(db_);
     query.setForwardOnly(true);

@@ -119,6 +119,10 @@ public:
                                                               std::optional<int64_t> toSeq = {});
     // Every checkpoint without its keys: where each is, to read one interval of a long recording.
     std::optional<std::vector<HistoryCheckpoint>> checkpointMarks();
+    // How many events, gaps and anomalies of the source lie at seqs from `fromSeq` (included) to
+    // `toSeq` (not; the end when none), by the indexes on (source, seq). Seqs alone overcount
+    // them: every source of a store takes its seqs from one order.
+    std::optional<int64_t> countEntries(int64_t fromSeq, std::optional<int64_t> toSeq);
 
     // Where the span of `filter`'s times and revisions lies among `marks` (checkpointMarks, in
     // order): the last one at or before its start and the last one before it (none when it names

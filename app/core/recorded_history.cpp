@@ -69,7 +69,8 @@ void RecordedHistory::open(std::optional<int64_t> source) {
         return;
     }
     sourceId_ = store->source().id;
-    summary->partial = spanned() || summary->cutBefore;
+    summary->partial = spanned() || summary->cutBefore || summary->cutAfter;
+    summary->maxEntries = maxEntries_;
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
     summary->prefix = QString::fromStdString(store->prefix());
@@ -77,9 +78,17 @@ void RecordedHistory::open(std::optional<int64_t> source) {
 }
 
 void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
-    if (location_.isEmpty() || !sourceId_)
+    if (location_.isEmpty() || !sourceId_) {
+        callbacks_.failed(QCoreApplication::translate(
+            "RecordedHistory", "only a recording that was opened has spans to open"));
         return;
+    }
     span_ = std::move(span);
+    // What was read goes first: an hour held twice while the next is read would be 3.4 GB.
+    summary_.reset();
+    checkpoints_ = {};
+    entries_ = {};
+    entrySeqs_ = {};
     if ((span_.since || span_.sinceRevision) && callbacks_.previewed) {
         QString problem;
         // A failure here is said by open() below, which reads the same store.
@@ -98,37 +107,58 @@ bool RecordedHistory::spanned() const {
     return span_.since || span_.until || span_.sinceRevision || span_.untilRevision;
 }
 
-LockHistoryStore::Filter RecordedHistory::interval(const std::vector<HistoryCheckpoint>& marks,
-                                                   std::optional<int64_t> lastSeq,
-                                                   RecordedHistorySummary& summary) const {
+std::optional<LockHistoryStore::Filter>
+RecordedHistory::interval(LockHistoryStore& store, const std::vector<HistoryCheckpoint>& marks,
+                          RecordedHistorySummary& summary) const {
     LockHistoryStore::Filter interval;
-    if (spanned()) {
-        // From the last checkpoint at or before the start (a replay of the span's first moment
-        // starts there) to the first past the end.
-        const auto around = LockHistoryStore::marksAround(marks, span_);
-        if (around.start)
-            interval.fromSeq = marks[*around.start].seq;
-        if (around.end)
-            interval.toSeq = marks[*around.end].seq;
-    }
-    // Seqs count a file's entries exactly; on PostgreSQL several sources' interleave by blocks,
-    // so there the count is an upper bound and less than maxEntries_ is read.
-    const int64_t end = interval.toSeq.value_or(lastSeq.value_or(0) + 1);
+    // From the last checkpoint at or before the start (a replay of the span's first moment
+    // starts there) to the first past the end.
+    const auto around =
+        spanned() ? LockHistoryStore::marksAround(marks, span_) : LockHistoryStore::MarksAround{};
+    if (around.start)
+        interval.fromSeq = marks[*around.start].seq;
+    if (around.end)
+        interval.toSeq = marks[*around.end].seq;
+    // Seqs bound the count from above (every source of a store takes them from one order): most
+    // often that settles it without counting.
     const int64_t limit = static_cast<int64_t>(maxEntries_);
+    const int64_t end = interval.toSeq.value_or(store.lastSeq().value_or(0) + 1);
     if (end - interval.fromSeq.value_or(0) <= limit)
         return interval;
-    // The first checkpoint leaving at most maxEntries_, else the last before the end: a replay
-    // needs one, however long its interval.
-    const auto before = std::partition_point(marks.begin(), marks.end(),
-                                             [&](const auto& mark) { return mark.seq < end; });
-    auto start = std::partition_point(marks.begin(), before,
-                                      [&](const auto& mark) { return mark.seq < end - limit; });
-    if (start == before && start != marks.begin())
-        --start;
-    if (start != before &&
-        (interval.fromSeq ? start->seq > *interval.fromSeq : start != marks.begin())) {
-        interval.fromSeq = start->seq;
-        summary.cutBefore = start->at;
+    // Counted a checkpoint interval at a time, from the start the span names (the part up to
+    // where the count reaches maxEntries_), else from its end back (the last part): a replay
+    // needs a checkpoint to start from, so at least one interval, however long.
+    const std::size_t first = around.start.value_or(0);
+    const std::size_t past = around.end.value_or(marks.size());
+    const auto countOf = [&](std::size_t i) {
+        return store.countEntries(marks[i].seq,
+                                  i + 1 < past ? std::optional(marks[i + 1].seq) : interval.toSeq);
+    };
+    int64_t total = 0;
+    if (span_.since || span_.sinceRevision) {
+        for (std::size_t i = first; i < past; ++i) {
+            const auto count = countOf(i);
+            if (!count)
+                return std::nullopt;
+            if (i > first && total + *count > limit) {
+                interval.toSeq = marks[i].seq;
+                summary.cutAfter = marks[i].at;
+                break;
+            }
+            total += *count;
+        }
+        return interval;
+    }
+    for (std::size_t i = past; i-- > first;) {
+        const auto count = countOf(i);
+        if (!count)
+            return std::nullopt;
+        if (i + 1 < past && total + *count > limit) {
+            interval.fromSeq = marks[i + 1].seq;
+            summary.cutBefore = marks[i + 1].at;
+            break;
+        }
+        total += *count;
     }
     return interval;
 }
@@ -140,13 +170,15 @@ bool RecordedHistory::read(LockHistoryStore& store, RecordedHistorySummary& summ
     if (!marks->empty())
         summary.recordedFrom = marks->front().at;
     summary.recordedUntil = store.lastWrittenAt();
-    const LockHistoryStore::Filter part = interval(*marks, store.lastSeq(), summary);
+    const auto part = interval(store, *marks, summary);
+    if (!part)
+        return false;
     // With the one after the end: a moment at its revision replays from it, as the whole
     // recording does (its keys say what the anomalies recorded after it at that revision say).
-    auto checkpoints =
-        store.checkpoints(part.fromSeq, part.toSeq ? std::optional(*part.toSeq + 1) : std::nullopt);
+    auto checkpoints = store.checkpoints(
+        part->fromSeq, part->toSeq ? std::optional(*part->toSeq + 1) : std::nullopt);
     std::vector<int64_t> seqs;
-    auto entries = checkpoints ? store.entries(part, &seqs) : std::nullopt;
+    auto entries = checkpoints ? store.entries(*part, &seqs) : std::nullopt;
     if (!entries)
         return false;
     checkpoints_ = std::move(*checkpoints);
@@ -222,11 +254,11 @@ std::shared_ptr<ReplayedMoment> RecordedHistory::momentOf(std::size_t index,
 void RecordedHistory::report(std::size_t from, std::size_t to) {
     if (!callbacks_.reported || !summary_)
         return;
-    std::vector<HistoryEntry> span;
+    LockHistoryReport::Builder span;
     for (std::size_t moment = std::max(from, firstEntryMoment_);
          moment <= to && moment - firstEntryMoment_ < entries_.size(); ++moment)
-        span.push_back(entries_[moment - firstEntryMoment_]);
-    callbacks_.reported(std::make_shared<const LockHistoryReport>(span), from, to);
+        span.add(entries_[moment - firstEntryMoment_]);
+    callbacks_.reported(std::make_shared<const LockHistoryReport>(span.finish()), from, to);
 }
 
 std::optional<std::size_t> nextMoment(const std::vector<RecordedMoment>& moments, std::size_t from,

@@ -39,8 +39,10 @@ struct RecordedHistorySummary {
     // or before its start to the first one after its end.
     bool partial = false;
     // More than the history's maxEntries to read: only the part from this checkpoint's time on
-    // was read (the last that fits), nothing before it.
-    std::optional<std::chrono::system_clock::time_point> cutBefore;
+    // was read (the last that fits), nothing before it; or, when the span named a start, only
+    // the part from there up to this checkpoint's time (the first that fits).
+    std::optional<std::chrono::system_clock::time_point> cutBefore, cutAfter;
+    std::size_t maxEntries = 0; // the history's
     // When the whole recording begins (its first checkpoint) and its last entry: the times a span
     // can be chosen between. Nothing for etcd's own history.
     std::optional<std::chrono::system_clock::time_point> recordedFrom, recordedUntil;
@@ -93,7 +95,8 @@ public:
     // from the checkpoint at or before its start to the first one after its end, so that an hour
     // of a day's recording costs an hour; the whole recording when it names neither end.
     // `maxEntries`: a recording or span holding more is read from the first checkpoint that
-    // leaves at most that many (or the last one before its end), and says so (cutBefore).
+    // leaves at most that many (or the last one before its end), and says so (cutBefore); a
+    // span that names its start is read from there up to where that many are (cutAfter).
     RecordedHistory(QString location, Callbacks callbacks, std::string prefix = {},
                     LockHistoryStore::Filter span = {}, std::size_t maxEntries = defaultMaxEntries);
     // etcd's own history, read already (readEtcdHistory), of the locks under `prefix` of the
@@ -121,10 +124,11 @@ private:
     // Reads the checkpoints and entries of span_ (all of them without one), at most maxEntries_
     // of them, into `summary`'s times; false when failed.
     bool read(LockHistoryStore& store, RecordedHistorySummary& summary);
-    // The part of the recording a read covers, in seqs: span_'s, then cut to maxEntries_.
-    LockHistoryStore::Filter interval(const std::vector<HistoryCheckpoint>& marks,
-                                      std::optional<int64_t> lastSeq,
-                                      RecordedHistorySummary& summary) const;
+    // The part of the recording a read covers, in seqs: span_'s, then cut to maxEntries_ (said
+    // in `summary`); nothing when a count failed.
+    std::optional<LockHistoryStore::Filter> interval(LockHistoryStore& store,
+                                                     const std::vector<HistoryCheckpoint>& marks,
+                                                     RecordedHistorySummary& summary) const;
     // Whether span_ names an end: only part of the recording is read.
     bool spanned() const;
     // What the window shows of `locks`, moment `index` of the summary (here, not on the GUI

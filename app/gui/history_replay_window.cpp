@@ -3,6 +3,7 @@
 #include "app/core/blockers_model.h"
 #include "app/core/event_words.h"
 #include "app/core/guarded_post.h"
+#include "app/core/json_writer.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
@@ -39,8 +40,7 @@ namespace {
 constexpr int anomalyAppeared = -1;
 
 QString timeText(std::chrono::system_clock::time_point at) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
-    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC).toString(Qt::ISODateWithMs);
+    return QString::fromStdString(isoTime(at));
 }
 
 QTableView* tableOf(QAbstractItemModel* model, QWidget* parent) {
@@ -95,7 +95,8 @@ HistoryReplayWindow::HistoryReplayWindow(
     // Beside the banner, which says what part of the recording is read.
     spanButton_ = new QPushButton(tr("Span…"), this);
     spanButton_->setObjectName("spanButton");
-    spanButton_->setToolTip(tr("Open another part of the recording, between two times"));
+    spanButton_->setToolTip(tr("Open another part of the recording, between two times or "
+                               "revisions"));
     spanButton_->setEnabled(false);
     connect(spanButton_, &QPushButton::clicked, this, &HistoryReplayWindow::askSpan);
 
@@ -310,6 +311,10 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
                      "begins %2). Span… opens another part.")
                       .arg(timeText(*summary_->cutBefore),
                            summary_->recordedFrom ? timeText(*summary_->recordedFrom) : QString());
+    else if (summary_->cutAfter)
+        banner += tr(" Too long to open at once: only the part up to %1 is read. Span… opens "
+                     "another part.")
+                      .arg(timeText(*summary_->cutAfter));
     else if (summary_->partial)
         banner += tr(" Only the span asked for is read (from the checkpoint before it).");
     banner_->setText(banner);
@@ -343,11 +348,19 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
 }
 
 void HistoryReplayWindow::showFailure(const QString& problem) {
-    banner_->setText(tr("This recording cannot be read: %1").arg(problem));
     reopening_ = false;
     askedSpan_.reset();
-    // Another span failed: the one read before is still there to scrub.
-    enableControls(summary_ && !summary_->moments.empty());
+    if (summary_) {
+        // Another span failed: the history let go of the one read before it, so nothing is
+        // left to scrub but another span to ask for.
+        banner_->setText(
+            tr("This part of the recording cannot be read: %1. Span… opens another.").arg(problem));
+        momentText_->clear();
+        enableControls(false);
+        spanButton_->setEnabled(summary_->recordedFrom.has_value());
+    } else {
+        banner_->setText(tr("This recording cannot be read: %1").arg(problem));
+    }
     emit openFailed(problem);
 }
 

@@ -1,8 +1,8 @@
 #include "app/gui/history_span_dialog.h"
 
 #include "app/core/history_bound.h"
+#include "app/core/json_writer.h"
 
-#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -13,8 +13,7 @@ namespace lockscope {
 namespace {
 
 QString isoText(std::chrono::system_clock::time_point at) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
-    return QDateTime::fromMSecsSinceEpoch(ms.count(), Qt::UTC).toString(Qt::ISODate);
+    return QString::fromStdString(isoTime(at));
 }
 
 } // namespace
@@ -25,11 +24,12 @@ HistorySpanDialog::HistorySpanDialog(const RecordedHistorySummary& summary, QWid
     auto* form = new QFormLayout(this);
     auto* about = new QLabel(
         tr("Each end a time (ISO 8601, UTC unless it says otherwise) or a revision; an empty end "
-           "is open. The recording runs from %1 to %2. A part holding more than %L3 events is "
-           "read from its last checkpoint that fits.")
+           "is open. The recording runs from %1 to %2. At most %L3 events, gaps and anomaly "
+           "changes are read: a longer part is read from its start on as far as they go (without "
+           "a start, back from its end).")
             .arg(summary.recordedFrom ? isoText(*summary.recordedFrom) : QString(),
                  summary.recordedUntil ? isoText(*summary.recordedUntil) : QString())
-            .arg(RecordedHistory::defaultMaxEntries),
+            .arg(summary.maxEntries),
         this);
     about->setWordWrap(true);
     form->addRow(about);

@@ -689,6 +689,10 @@ rejects.&lt;/p&gt;
         <source>etcd&apos;s own history, until compacted</source>
         <translation>etcd 自身的历史（直到被压缩）</translation>
     </message>
+    <message>
+        <source>only a recording that was opened has spans to open</source>
+        <translation>只有已打开的记录才有可打开的时段</translation>
+    </message>
 </context>
 <context>
     <name>TerminalPasswordPrompt</name>
@@ -1658,10 +1662,6 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <translation>时段…</translation>
     </message>
     <message>
-        <source>Open another part of the recording, between two times</source>
-        <translation>打开记录的另一部分（两个时间之间）</translation>
-    </message>
-    <message>
         <source> Too long to open at once: only the part from %1 on is read (the recording begins %2). Span… opens another part.</source>
         <translation> 记录太长，无法一次打开：只读取了 %1 之后的部分（记录开始于 %2）。“时段…”可打开另一部分。</translation>
     </message>
@@ -1698,6 +1698,18 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>Blockers</source>
         <translation>阻塞</translation>
+    </message>
+    <message>
+        <source>Open another part of the recording, between two times or revisions</source>
+        <translation>打开记录的另一部分（两个时间或修订版本之间）</translation>
+    </message>
+    <message>
+        <source> Too long to open at once: only the part up to %1 is read. Span… opens another part.</source>
+        <translation> 记录太长，无法一次打开：只读取了 %1 之前的部分。“时段…”可打开另一部分。</translation>
+    </message>
+    <message>
+        <source>This part of the recording cannot be read: %1. Span… opens another.</source>
+        <translation>无法读取记录的这一部分：%1。“时段…”可打开另一部分。</translation>
     </message>
 </context>
 <context>
@@ -1780,10 +1792,6 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <translation>记录的哪一部分？</translation>
     </message>
     <message>
-        <source>Each end a time (ISO 8601, UTC unless it says otherwise) or a revision; an empty end is open. The recording runs from %1 to %2. A part holding more than %L3 events is read from its last checkpoint that fits.</source>
-        <translation>每一端可以是时间（ISO 8601，未注明时区时为 UTC）或修订版本；留空表示不限。记录的范围是 %1 至 %2。超过 %L3 个事件的部分，从能容纳的最后一个检查点开始读取。</translation>
-    </message>
-    <message>
         <source>From:</source>
         <translation>从：</translation>
     </message>
@@ -1798,6 +1806,10 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>From comes after To: nothing lies between them.</source>
         <translation>“从”晚于“到”：两者之间没有任何内容。</translation>
+    </message>
+    <message>
+        <source>Each end a time (ISO 8601, UTC unless it says otherwise) or a revision; an empty end is open. The recording runs from %1 to %2. At most %L3 events, gaps and anomaly changes are read: a longer part is read from its start on as far as they go (without a start, back from its end).</source>
+        <translation>每一端可以是时间（ISO 8601，未注明时区时为 UTC）或修订版本；留空表示不限。记录的范围是 %1 至 %2。最多读取 %L3 个事件、间隙和异常变化：更长的部分从其起点开始读取，直到达到上限（没有起点时，从终点往回读取）。</translation>
     </message>
 </context>
 <context>

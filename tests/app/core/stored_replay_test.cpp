@@ -244,9 +244,30 @@ private slots:
             return mark.at == *cut.summary->cutBefore;
         });
         QVERIFY(from != marks->begin() && from != marks->end());
-        QVERIFY(lastSeq + 1 - from->seq <= static_cast<int64_t>(limit));
-        QVERIFY(lastSeq + 1 - std::prev(from)->seq > static_cast<int64_t>(limit));
+        QCOMPARE(reader->countEntries(from->seq, {}),
+                 std::optional(static_cast<int64_t>(cut.summary->moments.size() - 1)));
+        QVERIFY(*reader->countEntries(std::prev(from)->seq, {}) > static_cast<int64_t>(limit));
         expectSameMoments(last, cut, all, whole);
+
+        // A span that names its start: from there, up to where the limit is reached.
+        Answers ahead;
+        LockHistoryStore::Filter fromStart;
+        fromStart.sinceRevision = 2;
+        RecordedHistory first(path, ahead.callbacks(), {}, fromStart, limit);
+        first.open();
+        QVERIFY2(ahead.summary, qPrintable(ahead.failure));
+        QVERIFY(ahead.summary->cutAfter && !ahead.summary->cutBefore);
+        QCOMPARE(ahead.summary->moments.front().revision, int64_t(1));
+        QVERIFY(ahead.summary->moments.size() - 1 <= limit);
+        const auto upTo = std::find_if(marks->begin(), marks->end(), [&](const auto& mark) {
+            return mark.at == *ahead.summary->cutAfter;
+        });
+        QVERIFY(upTo != marks->end());
+        QCOMPARE(reader->countEntries(marks->front().seq, upTo->seq),
+                 std::optional(static_cast<int64_t>(ahead.summary->moments.size() - 1)));
+        QVERIFY(*reader->countEntries(marks->front().seq, std::next(upTo)->seq) >
+                static_cast<int64_t>(limit));
+        expectSameMoments(first, ahead, all, whole);
 
         // A limit below any checkpoint's interval: from the last checkpoint.
         RecordedHistory least(path, tiny.callbacks(), {}, {}, 1);
@@ -314,6 +335,39 @@ private slots:
                     read += static_cast<int>(got->size());
                 }
         QVERIFY(read > 0);
+    }
+
+    // Seqs are the store's, not a source's: a quiet prefix recorded beside a busy one spans many
+    // seqs and few entries, and opens whole.
+    void aQuietSourceBesideABusyOneOpensWhole() {
+        const QString shared = dir.filePath("shared.db");
+        QString problem;
+        const auto record = [&](const std::string& prefix, int events, int64_t from) {
+            auto store = LockHistoryStore::openForWriting(shared, "c", prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(HistoryCheckpoint{
+                from, t0 + std::chrono::seconds(from), from == 1 ? "start" : "periodic", {}}));
+            for (int i = 1; i <= events; ++i) {
+                etcd::LockEvent event{};
+                event.kind = etcd::LockEventKind::Enqueued;
+                event.lock = prefix + "job";
+                event.key = event.lock + "/" + std::to_string(from + i);
+                event.lease = from + i;
+                event.revision = event.createRevision = from + i;
+                event.observedAt = t0 + std::chrono::seconds(from + i);
+                QVERIFY(store->write(event));
+            }
+            QVERIFY(store->commit());
+        };
+        record("/quiet/", 3, 1);
+        record("/busy/", 50, 10);
+        record("/quiet/", 3, 100);
+        Answers quiet;
+        RecordedHistory history(shared, quiet.callbacks(), "/quiet/", {}, 10);
+        history.open();
+        QVERIFY2(quiet.summary, qPrintable(quiet.failure));
+        QVERIFY(!quiet.summary->cutBefore && !quiet.summary->partial);
+        QCOMPARE(quiet.summary->moments.size(), std::size_t{7}); // the start and six events
     }
 
 private:

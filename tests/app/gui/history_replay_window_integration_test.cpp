@@ -2,6 +2,7 @@
 // moment shows the locks and the selected queue as they stood, play reaches the end, and a
 // file that is no recording says why. Nothing in it acts on a cluster: it has no connection.
 #include "app/core/blockers_model.h"
+#include "app/core/json_writer.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
@@ -11,7 +12,6 @@
 #include "support/qtest_registry.h"
 
 #include <QComboBox>
-#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -312,11 +312,7 @@ private slots:
         QVERIFY(from && to && problem);
         // The part read now: from its checkpoint (3 s) to its last event (4 s).
         const auto iso = [](std::chrono::system_clock::time_point at) {
-            return QDateTime::fromMSecsSinceEpoch(
-                       std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch())
-                           .count(),
-                       Qt::UTC)
-                .toString(Qt::ISODate);
+            return QString::fromStdString(isoTime(at));
         };
         QCOMPARE(from->text(), iso(t0 + 3s));
         QCOMPARE(to->text(), iso(t0 + 4s));
@@ -354,6 +350,19 @@ private slots:
         QCOMPARE(window->momentCount(), std::size_t{4});
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(2));
         QCOMPARE(window->queueModel()->rowCount(), 1);
+
+        // A span that cannot be read (the file gone meanwhile): said so, nothing left to scrub
+        // but Span… to ask again.
+        QSignalSpy failed(window, &HistoryReplayWindow::openFailed);
+        QVERIFY(QFile::remove(longer));
+        window->openSpan(within);
+        QVERIFY(failed.wait(10000));
+        QVERIFY2(banner->text().startsWith("This part of the recording cannot be read"),
+                 qPrintable(banner->text()));
+        QVERIFY(span->isEnabled());
+        for (auto* button : window->findChildren<QPushButton*>())
+            if (button != span)
+                QVERIFY2(!button->isEnabled(), qPrintable(button->text()));
         window->close();
     }
 
