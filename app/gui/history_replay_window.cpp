@@ -104,6 +104,9 @@ HistoryReplayWindow::HistoryReplayWindow(
     // A recording keeps no lease's TTL, and the locks were no one's here.
     lockTable_->setColumnHidden(LockListModel::Ttl, true);
     lockTable_->setColumnHidden(LockListModel::Ours, true);
+    // Lock names and holder keys are long: wider than the default at first.
+    lockTable_->setColumnWidth(LockListModel::Name, 180);
+    lockTable_->setColumnWidth(LockListModel::Holder, 180);
     queueTable_ = tableOf(queue_, this);
     for (const int column : {LockQueueModel::Ttl, LockQueueModel::GrantedTtl, LockQueueModel::Lock,
                              LockQueueModel::Kind, LockQueueModel::Value})
@@ -476,8 +479,10 @@ void HistoryReplayWindow::describeMoment(std::size_t index) {
     const RecordedMoment& moment = summary_->moments[index];
     QString what;
     if (moment.start)
-        what = summary_->partial ? tr("the checkpoint the span starts from: the locks then")
-                                 : tr("the start: the locks as first read");
+        // A span that begins before the recording does starts at its first checkpoint too.
+        what = summary_->partial && moment.at != summary_->recordedFrom
+                   ? tr("the checkpoint the span starts from: the locks then")
+                   : tr("the start: the locks as first read");
     else if (moment.kind)
         what = tr("%1 %2").arg(eventWord(etcd::QueueKind::Mutex, eventCause(*moment.kind)),
                                QString::fromStdString(displayKey(moment.lock)));

@@ -10,6 +10,7 @@
 #include "app/gui/history_report_dialog.h"
 #include "app/gui/history_span_dialog.h"
 #include "support/qtest_registry.h"
+#include "widgets/elided_label.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -297,6 +298,15 @@ private slots:
         // The checkpoint of revision 3, then 1a's release and 2b's acquiring.
         QCOMPARE(window->momentCount(), std::size_t{3});
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        // The moment line says what the first moment is: not the recording's start here.
+        const auto momentLine = [&] {
+            for (auto* label : window->findChildren<ElidedLabel*>())
+                if (label->text().startsWith("1 of "))
+                    return label->text();
+            return QString();
+        };
+        QVERIFY2(momentLine().contains("the checkpoint the span starts from"),
+                 qPrintable(momentLine()));
         window->selectLock(lock);
         QCOMPARE(window->queueModel()->rowCount(), 2);
         QCOMPARE(window->queueModel()->entryAt(0).key, lock + "/1a");
@@ -329,6 +339,8 @@ private slots:
         // The start, 1a enqueued and acquired, 2b enqueued (up to the checkpoint after the span).
         QCOMPARE(window->momentCount(), std::size_t{4});
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        QVERIFY2(momentLine().contains("the start: the locks as first read"),
+                 qPrintable(momentLine()));
         window->showMoment(3);
         QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(3));
         window->selectLock(lock); // it was not there at the start
