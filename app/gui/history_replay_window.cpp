@@ -105,8 +105,8 @@ HistoryReplayWindow::HistoryReplayWindow(
     lockTable_->setColumnHidden(LockListModel::Ttl, true);
     lockTable_->setColumnHidden(LockListModel::Ours, true);
     // Lock names and holder keys are long: wider than the default at first.
-    lockTable_->setColumnWidth(LockListModel::Name, 180);
-    lockTable_->setColumnWidth(LockListModel::Holder, 180);
+    lockTable_->setColumnWidth(LockListModel::Name, 150);
+    lockTable_->setColumnWidth(LockListModel::Holder, 150);
     queueTable_ = tableOf(queue_, this);
     for (const int column : {LockQueueModel::Ttl, LockQueueModel::GrantedTtl, LockQueueModel::Lock,
                              LockQueueModel::Kind, LockQueueModel::Value})
