@@ -915,7 +915,7 @@ bool LockHistoryStore::readEntries(const Filter& filter,
     // so that entries written out of time order (a clock stepped back by less than a checkpoint
     // interval) are still read; the span's own terms then pick them.
     Filter bySeq = filter;
-    if (filter.since || filter.until || filter.sinceRevision || filter.untilRevision) {
+    if (filter.namesSpan()) {
         const auto marks = checkpointMarks();
         if (!marks)
             return false;
@@ -1032,7 +1032,7 @@ LockHistoryStore::marksAround(const std::vector<HistoryCheckpoint>& marks, const
         return (filter.until && mark.at > *filter.until) ||
                (filter.untilRevision && mark.revision > *filter.untilRevision);
     };
-    if (filter.since || filter.sinceRevision) {
+    if (filter.namesStart()) {
         around.start =
             lastOf([&](const HistoryCheckpoint& mark) { return beforeStart(mark, true); });
         around.before =

@@ -41,6 +41,9 @@ public:
         std::optional<int64_t> sinceRevision, untilRevision;
         std::optional<std::chrono::system_clock::time_point> since, until;
         std::optional<int64_t> fromSeq, toSeq;
+        // Whether it names where a span starts (a time or a revision), or either end.
+        bool namesStart() const { return since || sinceRevision; }
+        bool namesSpan() const { return namesStart() || until || untilRevision; }
     };
 
     // Whose history: the cluster a recorder watched (named by its endpoints, or as its user

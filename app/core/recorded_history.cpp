@@ -69,7 +69,7 @@ void RecordedHistory::open(std::optional<int64_t> source) {
         return;
     }
     sourceId_ = store->source().id;
-    summary->partial = spanned() || summary->cutBefore || summary->cutAfter;
+    summary->partial = span_.namesSpan() || summary->cutBefore || summary->cutAfter;
     summary->maxEntries = maxEntries_;
     summary->location = store->location().shown;
     summary->source = QString::fromStdString(store->source().name);
@@ -89,7 +89,7 @@ void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
     checkpoints_ = {};
     entries_ = {};
     entrySeqs_ = {};
-    if ((span_.since || span_.sinceRevision) && callbacks_.previewed) {
+    if (span_.namesStart() && callbacks_.previewed) {
         QString problem;
         // A failure here is said by open() below, which reads the same store.
         if (auto store = LockHistoryStore::openForReading(location_, problem, sourceId_))
@@ -103,18 +103,14 @@ void RecordedHistory::openSpan(LockHistoryStore::Filter span) {
     open(sourceId_);
 }
 
-bool RecordedHistory::spanned() const {
-    return span_.since || span_.until || span_.sinceRevision || span_.untilRevision;
-}
-
 std::optional<LockHistoryStore::Filter>
 RecordedHistory::interval(LockHistoryStore& store, const std::vector<HistoryCheckpoint>& marks,
                           RecordedHistorySummary& summary) const {
     LockHistoryStore::Filter interval;
     // From the last checkpoint at or before the start (a replay of the span's first moment
     // starts there) to the first past the end.
-    const auto around =
-        spanned() ? LockHistoryStore::marksAround(marks, span_) : LockHistoryStore::MarksAround{};
+    const auto around = span_.namesSpan() ? LockHistoryStore::marksAround(marks, span_)
+                                          : LockHistoryStore::MarksAround{};
     if (around.start)
         interval.fromSeq = marks[*around.start].seq;
     if (around.end)
@@ -135,7 +131,7 @@ RecordedHistory::interval(LockHistoryStore& store, const std::vector<HistoryChec
                                   i + 1 < past ? std::optional(marks[i + 1].seq) : interval.toSeq);
     };
     int64_t total = 0;
-    if (span_.since || span_.sinceRevision) {
+    if (span_.namesStart()) {
         for (std::size_t i = first; i < past; ++i) {
             const auto count = countOf(i);
             if (!count)

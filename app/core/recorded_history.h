@@ -129,8 +129,6 @@ private:
     std::optional<LockHistoryStore::Filter> interval(LockHistoryStore& store,
                                                      const std::vector<HistoryCheckpoint>& marks,
                                                      RecordedHistorySummary& summary) const;
-    // Whether span_ names an end: only part of the recording is read.
-    bool spanned() const;
     // What the window shows of `locks`, moment `index` of the summary (here, not on the GUI
     // thread: the graph walks every waiting key).
     static std::shared_ptr<ReplayedMoment> momentOf(std::size_t index, const ReplayedLocks& locks);

@@ -337,7 +337,7 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
         return (!asked->since || moment.at <= *asked->since) &&
                (!asked->sinceRevision || moment.revision <= *asked->sinceRevision);
     };
-    if (asked && (asked->since || asked->sinceRevision))
+    if (asked && asked->namesStart())
         while (first + 1 < summary_->moments.size() && reached(summary_->moments[first + 1]))
             ++first;
     // Set without signals: a value of the old range must not ask the new one for it.
