@@ -95,7 +95,7 @@ WaitForGraphFigure measureWaitForGraph(int locks, int keysPerLock, int events) {
         figure.expiryIndexed.add(Clock::now() - start);
         start = Clock::now();
         for (const auto& [name, queue] : table.locks())
-            for (const etcd::LockKey& key : queue.keys)
+            for (const etcd::LockKey& key : queue->keys)
                 if (key.lease == lease) {
                     ++found;
                     break;

@@ -51,7 +51,7 @@ struct Reading {
     KeyIds replayedKeys() const {
         KeyIds keys;
         for (const auto& [name, queue] : table.locks())
-            for (const auto& key : queue.keys)
+            for (const auto& key : queue->keys)
                 keys.emplace(key.key, key.createRevision);
         return keys;
     }

@@ -149,7 +149,7 @@ void markLeasesGone(etcd::LockTable& table,
         const auto lock = table.locks().find(lockAndKey.first);
         if (lock == table.locks().end())
             continue;
-        const auto& keys = lock->second.keys;
+        const auto& keys = lock->second->keys;
         const auto found = std::find_if(keys.begin(), keys.end(),
                                         [&](const etcd::LockKey& k) { return k.key == key; });
         if (found != keys.end() && found->lease != 0)
@@ -167,8 +167,8 @@ etcd::LockMonitorState ReplayedLocks::state() const {
     state.anomalies = table.anomalies();
     for (const std::string& name : elections)
         if (const auto lock = state.locks.find(name);
-            lock != state.locks.end() && lock->second.kind() == etcd::QueueKind::Mutex)
-            lock->second.assumed = etcd::QueueKind::Election;
+            lock != state.locks.end() && lock->second->kind() == etcd::QueueKind::Mutex)
+            lock->second.edit().assumed = etcd::QueueKind::Election;
     return state;
 }
 

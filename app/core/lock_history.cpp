@@ -4,14 +4,14 @@
 
 namespace lockscope {
 
-std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks,
+std::vector<HistoryKey> historyKeysOf(const etcd::LockQueues& locks,
                                       const etcd::AnomaliesByLock& anomalies) {
     std::vector<HistoryKey> keys;
     for (const auto& [name, queue] : locks) {
-        const std::size_t holders = queue.holderCount();
+        const std::size_t holders = queue->holderCount();
         const auto ofLock = anomalies.find(name);
-        for (std::size_t i = 0; i < queue.keys.size(); ++i) {
-            const etcd::LockKey& key = queue.keys[i];
+        for (std::size_t i = 0; i < queue->keys.size(); ++i) {
+            const etcd::LockKey& key = queue->keys[i];
             const bool leaseGone =
                 ofLock != anomalies.end() &&
                 std::any_of(ofLock->second.begin(), ofLock->second.end(),
@@ -20,7 +20,7 @@ std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueu
                                        anomaly.key == key.key;
                             });
             keys.push_back({name, key.key, key.lease, key.createRevision, key.modRevision,
-                            queue.kind(), i < holders, key.enqueuedAt, key.acquiredAt,
+                            queue->kind(), i < holders, key.enqueuedAt, key.acquiredAt,
                             key.enqueuedBeforeSeen, key.acquiredBeforeSeen, leaseGone});
         }
     }

@@ -69,7 +69,7 @@ struct HistoryAnomaly {
 using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap, HistoryAnomaly>;
 
 // Every key of `locks`, as a checkpoint holds them; `anomalies` are theirs (the leases gone).
-std::vector<HistoryKey> historyKeysOf(const std::map<std::string, etcd::LockQueue>& locks,
+std::vector<HistoryKey> historyKeysOf(const etcd::LockQueues& locks,
                                       const etcd::AnomaliesByLock& anomalies);
 
 } // namespace lockscope

@@ -42,7 +42,7 @@ void writeLockStateJson(const etcd::LockMonitorState& state, JsonWriter& json) {
     json.beginObject().key("revision").value(state.revision).key("locks").beginArray();
     for (const auto& [name, queue] : state.locks) {
         json.beginObject().bytesField("name", name);
-        const etcd::QueueKind kind = queue.kind();
+        const etcd::QueueKind kind = queue->kind();
         const bool rw = kind == etcd::QueueKind::RwMutex;
         // An RWMutex's keys say what they ask for, and its leading readers hold together.
         auto writeQueued = [&](const etcd::LockKey& key) {
@@ -50,29 +50,29 @@ void writeLockStateJson(const etcd::LockMonitorState& state, JsonWriter& json) {
             if (rw)
                 json.key("mode").value(etcd::keyModeName(key.mode));
         };
-        const std::size_t holders = queue.holderCount();
+        const std::size_t holders = queue->holderCount();
         json.key("kind").value(etcd::queueKindName(kind));
         json.key("recipe").value(etcd::queueKindName(kind));
-        json.key("recipe_assumed").value(queue.assumed.has_value());
-        json.key("waiters_visible").value(queue.waitersVisible());
+        json.key("recipe_assumed").value(queue->assumed.has_value());
+        json.key("waiters_visible").value(queue->waitersVisible());
         json.key("holder").beginObject();
-        writeQueued(queue.keys.front());
+        writeQueued(queue->keys.front());
         json.endObject();
         if (rw) {
             json.key("holders").beginArray();
             for (std::size_t i = 0; i < holders; ++i) {
                 json.beginObject();
-                writeQueued(queue.keys[i]);
+                writeQueued(queue->keys[i]);
                 json.endObject();
             }
             json.endArray();
         }
         json.key("waiters").beginArray();
-        for (std::size_t i = holders; i < queue.keys.size(); ++i) {
+        for (std::size_t i = holders; i < queue->keys.size(); ++i) {
             json.beginObject();
-            writeQueued(queue.keys[i]);
+            writeQueued(queue->keys[i]);
             json.key("position").value(static_cast<int64_t>(i));
-            json.bytesField("waits_for", queue.waitsOn(i)->key);
+            json.bytesField("waits_for", queue->waitsOn(i)->key);
             json.endObject();
         }
         json.endArray().endObject();

@@ -240,7 +240,7 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
         // What the row should be: the lock's, or a lock of ours without keys; none otherwise.
         std::unique_ptr<const Row> wanted;
         if (const auto queue = state.locks.find(name); queue != state.locks.end())
-            wanted = std::make_unique<const Row>(rowOf(queue->second, state));
+            wanted = std::make_unique<const Row>(rowOf(*queue->second, state));
         else if (own_.contains(QByteArray::fromStdString(name)))
             wanted = std::make_unique<const Row>(keylessRow(name));
         const bool arrives = wanted && !listed;

@@ -259,7 +259,7 @@ QString LockWatch::selectedLockText() const {
 
 void LockWatch::showSelectedQueue() {
     const auto queue = state_.locks.find(selectedLock_);
-    queue_->setQueue(queue == state_.locks.end() ? nullptr : &queue->second, state_.leases);
+    queue_->setQueue(queue == state_.locks.end() ? nullptr : &*queue->second, state_.leases);
     // Our key while it is in the queue: waiting, holding, or let go of but not yet gone.
     const auto own = ownLocks_.constFind(QByteArray::fromStdString(selectedLock_));
     const bool inQueue =

@@ -116,8 +116,8 @@ std::vector<MetricFamily> LockMetrics::families(const etcd::LockMonitorState& st
                                                  {etcd::QueueKind::Unknown, 0}};
     for (const auto& [name, queue] : state.locks) {
         // A lock seen before any event of it gets its series too.
-        countersOf(name).waitersVisible = queue.waitersVisible();
-        ++recipes[queue.kind()];
+        countersOf(name).waitersVisible = queue->waitersVisible();
+        ++recipes[queue->kind()];
     }
 
     // Gauges of the locks with series of their own, then the rest added up.
@@ -135,10 +135,11 @@ std::vector<MetricFamily> LockMetrics::families(const etcd::LockMonitorState& st
     };
     for (const auto& [name, counters] : tracked_) {
         const auto found = state.locks.find(name);
-        const etcd::LockKey* holder = found == state.locks.end() ? nullptr : found->second.holder();
+        const etcd::LockKey* holder =
+            found == state.locks.end() ? nullptr : found->second->holder();
         const std::string label = displayKey(name);
         add(label, counters, holder ? 1 : 0,
-            holder ? static_cast<double>(found->second.keys.size() - found->second.holderCount())
+            holder ? static_cast<double>(found->second->keys.size() - found->second->holderCount())
                    : 0);
         if (!holder)
             continue;
@@ -151,9 +152,9 @@ std::vector<MetricFamily> LockMetrics::families(const etcd::LockMonitorState& st
     if (tracked_.size() >= maxLocks_) {
         double otherHeld = 0, otherWaiting = 0;
         for (const auto& [name, queue] : state.locks)
-            if (!tracked_.count(name) && !queue.keys.empty()) {
+            if (!tracked_.count(name) && !queue->keys.empty()) {
                 ++otherHeld;
-                otherWaiting += static_cast<double>(queue.keys.size() - queue.holderCount());
+                otherWaiting += static_cast<double>(queue->keys.size() - queue->holderCount());
             }
         add(otherLocks, other_, otherHeld, otherWaiting);
     }

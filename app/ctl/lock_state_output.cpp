@@ -153,15 +153,15 @@ void printLockState(const etcd::LockMonitorState& state, const std::string& pref
                      LockQueueModel::Value});
     std::size_t keys = 0;
     for (const auto& [name, lock] : state.locks)
-        keys += lock.keys.size();
+        keys += lock->keys.size();
     table.reserve(keys, 160); // a Go lock key's row: its lock, key, waits-on key, lease, TTLs
     QueueRows rows(table, state.leases);
     for (const auto& [name, lock] : state.locks) {
-        if (lock.kind() != etcd::QueueKind::RwMutex) {
-            rows.add(lock);
+        if (lock->kind() != etcd::QueueKind::RwMutex) {
+            rows.add(*lock);
             continue;
         }
-        queue.setQueue(&lock, state.leases);
+        queue.setQueue(&*lock, state.leases);
         table.addRows(queue);
     }
     const int lockCount = static_cast<int>(state.locks.size());

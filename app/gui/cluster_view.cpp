@@ -553,13 +553,13 @@ FleetRow ClusterView::summary() const {
     qint64 longestWait = 0;
     const auto now = std::chrono::system_clock::now();
     for (const auto& [lockName, queue] : state.locks) {
-        if (!queue.holder())
+        if (!queue->holder())
             continue;
         ++held;
-        for (std::size_t key = queue.holderCount(); key < queue.keys.size(); ++key)
+        for (std::size_t key = queue->holderCount(); key < queue->keys.size(); ++key)
             longestWait =
                 std::max<qint64>(longestWait, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                  now - queue.keys[key].enqueuedAt)
+                                                  now - queue->keys[key].enqueuedAt)
                                                   .count());
     }
     row.held = held;

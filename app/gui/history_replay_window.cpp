@@ -469,7 +469,7 @@ void HistoryReplayWindow::showSelectedQueue() {
     if (lockState_)
         if (const auto found = lockState_->state.locks.find(selectedLock_);
             found != lockState_->state.locks.end())
-            queue = &found->second;
+            queue = &*found->second;
     queue_->setQueue(queue, {}, std::chrono::steady_clock::now(), lockStateAt_);
 }
 

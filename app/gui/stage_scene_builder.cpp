@@ -29,9 +29,9 @@ StageScene stageSceneOf(const etcd::LockMonitorState& state, const QHash<QByteAr
         }
         StageLane lane{displayKeyText(name),
                        {},
-                       queue.waitersVisible() ? QString() : recipeWord(queue.kind())};
-        lane.tokens.reserve(queue.keys.size());
-        for (const etcd::LockKey& key : queue.keys) {
+                       queue->waitersVisible() ? QString() : recipeWord(queue->kind())};
+        lane.tokens.reserve(queue->keys.size());
+        for (const etcd::LockKey& key : queue->keys) {
             StageToken token{displayKeyText(key.key),
                              shortLease(key.lease),
                              key.createRevision,

@@ -130,7 +130,7 @@ void TimelinePage::addHoldsInProgress(const etcd::LockMonitorState& state) {
     int added = 0;
     for (auto lock = state.locks.begin(); lock != state.locks.end() && added < MaxHoldsInProgress;
          ++lock) {
-        const etcd::LockKey* holder = lock->second.holder();
+        const etcd::LockKey* holder = lock->second->holder();
         if (!holder || !holder->acquiredBeforeSeen || !holder->acquiredAt)
             continue;
         timeline_->beginHold(displayKeyText(lock->first),

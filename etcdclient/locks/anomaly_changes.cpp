@@ -64,7 +64,7 @@ void updateChangedAnomalies(AnomaliesByLock& seen, const LockTable& table,
             updateLockAnomalies(seen, name, {}, changes);
         for (auto at = locks.lower_bound(range.first);
              at != locks.end() && range.contains(at->first); ++at)
-            updateLockAnomalies(seen, at->first, table.anomaliesOf(at->second), changes);
+            updateLockAnomalies(seen, at->first, table.anomaliesOf(*at->second), changes);
     }
 }
 

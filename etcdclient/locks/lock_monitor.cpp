@@ -116,8 +116,7 @@ LockMonitorState LockMonitor::state() const {
     return state;
 }
 
-void LockMonitor::readLocks(
-    const std::function<void(int64_t, const std::map<std::string, LockQueue>&)>& read) const {
+void LockMonitor::readLocks(const std::function<void(int64_t, const LockQueues&)>& read) const {
     std::lock_guard lock(mutex_);
     read(table_.revision(), table_.locks());
 }
@@ -200,7 +199,7 @@ std::optional<std::string> LockMonitor::copyRange(LockMonitorState& state,
                 (to++)->second = from->second;
             else
                 to = std::next(state.locks.emplace_hint(to, name, from->second));
-            if (auto anomalies = table_.anomaliesOf(from->second); !anomalies.empty())
+            if (auto anomalies = table_.anomaliesOf(*from->second); !anomalies.empty())
                 state.anomalies[name] = std::move(anomalies);
             ++from;
         } else {

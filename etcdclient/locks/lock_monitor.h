@@ -76,9 +76,8 @@ public:
     // Hands `read` every lock as the monitor has them, and their revision, in one hold of its
     // lock: for a reader that needs them all once (a recording's checkpoint) and would
     // otherwise copy all of them first (a state() of a million keys is 400 MB).
-    void readLocks(
-        const std::function<void(int64_t revision, const std::map<std::string, LockQueue>& locks)>&
-            read) const;
+    void
+    readLocks(const std::function<void(int64_t revision, const LockQueues& locks)>& read) const;
     // Brings `state` up to date, copying only what changed since this monitor last filled it:
     // a display updated many times a second copies the few locks each update touched, not all
     // of them. Everything is copied into a state this monitor has not filled, after a re-list,

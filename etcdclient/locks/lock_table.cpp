@@ -124,7 +124,7 @@ std::string LockTable::lockNameOf(const std::string& key) const {
 
 bool LockTable::isQueue(const std::string& name) const {
     const auto found = locks_.find(name);
-    return found != locks_.end() && !found->second.keyIsLock;
+    return found != locks_.end() && !found->second->keyIsLock;
 }
 
 std::optional<std::string_view> LockTable::queueMadeBy(const std::string& key,
@@ -160,26 +160,26 @@ LockTable::Locks::iterator LockTable::lockOf(const std::string& key) {
         return locks_.find(lockNameOf(key));
     if (const auto slash = key.rfind('/'); slash != std::string::npos) {
         const auto queue = locks_.find(key.substr(0, slash));
-        if (queue != locks_.end() && !queue->second.keyIsLock)
+        if (queue != locks_.end() && !queue->second->keyIsLock)
             return queue;
     }
     const auto own = locks_.find(key);
-    if (own != locks_.end() && own->second.keyIsLock)
+    if (own != locks_.end() && own->second->keyIsLock)
         return own;
     return listedApart_ > 0 ? locks_.find(key + '\0') : locks_.end();
 }
 
-LockKey* LockTable::find(const std::string& key) {
+const LockKey* LockTable::find(const std::string& key) {
     auto queue = lockOf(key);
     if (queue == locks_.end())
         return nullptr;
-    auto& keys = queue->second.keys;
+    const auto& keys = queue->second->keys;
     auto it =
         std::find_if(keys.begin(), keys.end(), [&](const LockKey& k) { return k.key == key; });
     return it == keys.end() ? nullptr : &*it;
 }
 
-std::map<std::string, LockQueue> LockTable::takeLocks() {
+LockQueues LockTable::takeLocks() {
     // A map's nodes move with it: LeaseUse's names would point into the map given away.
     Locks taken = std::move(locks_);
     locks_.clear();
@@ -222,7 +222,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     // Keys gone, or deleted and created again, during the gap: oldest first.
     std::vector<std::pair<int64_t, std::string>> gone;
     for (const auto& [name, queue] : locks_)
-        for (const auto& k : queue.keys) {
+        for (const auto& k : queue->keys) {
             auto it = fresh.find(k.key);
             if (it == fresh.end() || it->second->create_revision() != k.createRevision)
                 gone.emplace_back(k.createRevision, k.key);
@@ -234,7 +234,7 @@ std::vector<LockEvent> LockTable::load(const std::vector<mvccpb::KeyValue>& kvs,
     // Keys new since.
     std::vector<const mvccpb::KeyValue*> arrived;
     for (const auto& kv : kvs) {
-        LockKey* known = locks_.empty() ? nullptr : find(kv.key());
+        const LockKey* known = locks_.empty() ? nullptr : find(kv.key());
         if (!known) {
             arrived.push_back(&kv);
             continue;
@@ -314,7 +314,7 @@ std::vector<LockEvent> LockTable::apply(const mvccpb::Event& event, int64_t revi
         erase(kv.key(), revision, now, false, out);
         return out;
     }
-    if (LockKey* known = find(kv.key())) {
+    if (const LockKey* known = find(kv.key())) {
         if (known->createRevision == kv.create_revision()) {
             refresh(*known, kv, revision, now, false, out); // an election's proclaim
             return out;
@@ -333,13 +333,13 @@ void LockTable::insert(LockKey key, int64_t revision, bool recovered, std::vecto
         std::string& queue = nameBuffer_;
         queue.assign(made->data(), made->size());
         lock = locks_.find(queue);
-        if (lock == locks_.end() || lock->second.keyIsLock)
+        if (lock == locks_.end() || lock->second->keyIsLock)
             lock = becomeQueue(queue, now);
     } else {
         lock = locks_.try_emplace(lockNameOf(key.key)).first;
     }
     const std::string& name = lock->first;
-    auto& queue = lock->second;
+    LockQueue& queue = lock->second.edit();
     const bool fresh = queue.keys.empty() && queue.name.empty();
     if (fresh)
         describe(queue, name, key.key, recipe_);
@@ -391,18 +391,20 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     auto found = lockOf(key);
     if (found == locks_.end())
         return;
-    auto& queue = found->second;
-    auto it = std::find_if(queue.keys.begin(), queue.keys.end(),
-                           [&](const LockKey& k) { return k.key == key; });
-    if (it == queue.keys.end())
+    // Read before any edit: a lock whose last key goes is not copied only to be dropped.
+    const LockQueue& before = *found->second;
+    const auto it = std::find_if(before.keys.begin(), before.keys.end(),
+                                 [&](const LockKey& k) { return k.key == key; });
+    if (it == before.keys.end())
         return;
     touch(found->first);
-    const bool wasHolder = static_cast<std::size_t>(it - queue.keys.begin()) < queue.holderCount();
+    const auto index = static_cast<std::size_t>(it - before.keys.begin());
+    const bool wasHolder = index < before.holderCount();
     const int64_t lease = it->lease;
-    countQueue(queue, -1);
+    countQueue(before, -1);
     countKey(lease, found->first, -1);
     LockEvent event{departure(*it, wasHolder),
-                    queue.name,
+                    before.name,
                     it->key,
                     lease,
                     revision,
@@ -411,7 +413,7 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
                     std::nullopt,
                     recovered,
                     it->createRevision};
-    event.recipe = queue.kind();
+    event.recipe = before.kind();
     if (wasHolder && it->acquiredAt) {
         event.held = since(*it->acquiredAt, now);
         event.atLeast = it->acquiredBeforeSeen;
@@ -421,15 +423,16 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
     // any more: forgotten, or a run of days would keep every lease that ever expired.
     if (!leaseUses_.contains(lease))
         expiredLeases_.erase(lease);
-    if (queue.keys.size() == 1)
-        countLock(queue, -1); // while it has its key
-    const auto index = static_cast<std::size_t>(queue.keys.erase(it) - queue.keys.begin());
     const auto made = queueMadeBy(key, lease);
-    const bool keysLeft = !queue.keys.empty();
-    const bool stillMade = made && madeByItsKeys(queue);
+    const bool keysLeft = before.keys.size() > 1;
+    bool stillMade = false;
     if (!keysLeft) {
+        countLock(before, -1); // while it has its key
         locks_.erase(found);
     } else {
+        LockQueue& queue = found->second.edit();
+        queue.keys.erase(queue.keys.begin() + static_cast<std::ptrdiff_t>(index));
+        stillMade = made && madeByItsKeys(queue);
         if (index <= queue.holderCount()) // a holder, or an RWMutex writer readers waited on
             noteHolders(queue, revision, now, recovered, out);
         countQueue(queue, +1);
@@ -440,13 +443,15 @@ void LockTable::erase(const std::string& key, int64_t revision, Clock::time_poin
         endQueue(std::string(*made), now);
 }
 
-void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision,
+void LockTable::refresh(const LockKey& known, const mvccpb::KeyValue& kv, int64_t revision,
                         Clock::time_point now, bool recovered, std::vector<LockEvent>& out) {
-    if (k.modRevision == kv.mod_revision() && k.lease == kv.lease())
+    if (known.modRevision == kv.mod_revision() && known.lease == kv.lease())
         return; // a re-list's copy of what we have
     // A new value (an election's proclaim) changes what its lock shows.
-    const auto lock = lockOf(k.key);
+    const auto lock = lockOf(known.key);
     touch(lock->first);
+    const auto index = static_cast<std::size_t>(&known - lock->second->keys.data());
+    LockKey& k = lock->second.edit().keys[index]; // `known` may be gone once edited
     k.modRevision = kv.mod_revision();
     if (k.value != kv.value()) {
         LockEvent proclaimed{LockEventKind::Proclaimed,
@@ -459,7 +464,7 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision
                              std::nullopt,
                              recovered,
                              k.createRevision};
-        proclaimed.recipe = lock->second.kind();
+        proclaimed.recipe = lock->second->kind();
         out.push_back(std::move(proclaimed));
     }
     k.value = kv.value();
@@ -467,7 +472,7 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision
         return;
     // Put again under another lease, or none (etcd keeps its create revision): the lease counts
     // move with it, and a key that now names its lease, or no longer does, regroups its parent.
-    const LockQueue& queue = lock->second;
+    const LockQueue& queue = *lock->second;
     countQueue(queue, -1);
     countKey(k.lease, lock->first, -1);
     const int64_t before = k.lease;
@@ -479,7 +484,7 @@ void LockTable::refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision
     const auto madeNow = queueMadeBy(key, kv.lease());
     if (madeNow && !isQueue(std::string(*madeNow)))
         becomeQueue(std::string(*madeNow), now);
-    else if (madeBefore && !madeNow && !madeByItsKeys(locks_.at(std::string(*madeBefore))))
+    else if (madeBefore && !madeNow && !madeByItsKeys(*locks_.at(std::string(*madeBefore))))
         endQueue(std::string(*madeBefore), now);
 }
 
@@ -499,13 +504,13 @@ LockTable::Locks::iterator LockTable::becomeQueue(const std::string& queue, Cloc
         const std::string under = queue + '/';
         for (auto it = locks_.lower_bound(under);
              it != locks_.end() && it->first.compare(0, under.size(), under) == 0;) {
-            const LockQueue& own = it->second;
+            const LockQueue& own = *it->second;
             it = own.keyIsLock && parentOf(own.keys.front().key) == queue ? take(it, moving)
                                                                           : std::next(it);
         }
     }
     const auto made = locks_.try_emplace(queue).first;
-    made->second.name = queue;
+    made->second.edit().name = queue;
     touch(queue);
     place(std::move(moving), now);
     return made;
@@ -513,7 +518,7 @@ LockTable::Locks::iterator LockTable::becomeQueue(const std::string& queue, Cloc
 
 void LockTable::endQueue(const std::string& queue, Clock::time_point now) {
     std::vector<LockKey> moving;
-    if (const auto left = locks_.find(queue); left != locks_.end() && !left->second.keyIsLock)
+    if (const auto left = locks_.find(queue); left != locks_.end() && !left->second->keyIsLock)
         take(left, moving);
     if (const auto apart = locks_.find(queue + '\0'); apart != locks_.end())
         take(apart, moving);
@@ -522,9 +527,9 @@ void LockTable::endQueue(const std::string& queue, Clock::time_point now) {
 
 LockTable::Locks::iterator LockTable::take(Locks::iterator lock, std::vector<LockKey>& into) {
     touch(lock->first);
-    countQueue(lock->second, -1);
-    countLock(lock->second, -1);
-    for (auto& k : lock->second.keys) {
+    countQueue(*lock->second, -1);
+    countLock(*lock->second, -1);
+    for (auto& k : lock->second.edit().keys) {
         unlinkLease(k.lease, lock->first);
         into.push_back(std::move(k));
     }
@@ -547,7 +552,7 @@ void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
     for (auto& k : moving) {
         const std::string name = lockNameOf(k.key);
         const auto lock = locks_.try_emplace(name).first;
-        auto& target = lock->second;
+        LockQueue& target = lock->second.edit();
         linkLease(k.lease, lock->first);
         const bool fresh = target.keys.empty() && target.name.empty();
         if (placed.insert(name).second && !fresh)
@@ -565,7 +570,7 @@ void LockTable::place(std::vector<LockKey> moving, Clock::time_point now) {
     // as far as anyone can tell, and a key behind another in a queue waits.
     for (const auto& name : placed) {
         touch(name);
-        LockQueue& target = locks_.at(name);
+        LockQueue& target = locks_.at(name).edit();
         const std::size_t holders = target.holderCount();
         for (std::size_t i = 0; i < target.keys.size(); ++i) {
             LockKey& k = target.keys[i];
@@ -727,10 +732,9 @@ const SeenTimes* LockTable::seenBefore(const LockKey& key) const {
                : nullptr;
 }
 
-void addSeenTimes(const std::map<std::string, LockQueue>& locks, SeenTimesByKey& seen,
-                  std::size_t most) {
+void addSeenTimes(const LockQueues& locks, SeenTimesByKey& seen, std::size_t most) {
     for (const auto& [name, queue] : locks)
-        for (const LockKey& key : queue.keys) {
+        for (const LockKey& key : queue->keys) {
             if (seen.size() >= most)
                 return;
             seen[key.key] = {key.createRevision, key.enqueuedAt, key.acquiredAt,
@@ -757,7 +761,7 @@ bool LockTable::setLeaseExpired(int64_t lease, bool expired) {
 AnomaliesByLock LockTable::anomalies() const {
     AnomaliesByLock out;
     for (const auto& [name, queue] : locks_)
-        if (auto found = anomaliesOf(queue); !found.empty())
+        if (auto found = anomaliesOf(*queue); !found.empty())
             out.emplace(name, std::move(found));
     return out;
 }

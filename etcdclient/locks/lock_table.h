@@ -33,8 +33,7 @@ struct SeenTimes {
 };
 using SeenTimesByKey = std::unordered_map<std::string, SeenTimes>;
 // Adds the times of every key of `locks` to `seen`, while it holds fewer than `most` keys.
-void addSeenTimes(const std::map<std::string, LockQueue>& locks, SeenTimesByKey& seen,
-                  std::size_t most);
+void addSeenTimes(const LockQueues& locks, SeenTimesByKey& seen, std::size_t most);
 // Adds the keys of `from` that `seen` lacks, while it holds fewer than `most` keys.
 void addSeenTimes(const SeenTimesByKey& from, SeenTimesByKey& seen, std::size_t most);
 
@@ -76,10 +75,11 @@ public:
     // it causes are ForceReleased, not Released or Cancelled. Bounded: the oldest expectations go.
     void expectForceRelease(const std::string& key, int64_t lease);
 
-    const std::map<std::string, LockQueue>& locks() const { return locks_; }
+    // Shared with the copies read from it (SharedLockQueue): copy them under the table's guard.
+    const LockQueues& locks() const { return locks_; }
     // The locks moved out, for a one-off read that only prints them (a hundred thousand keys
     // are not copied): the table is left empty, as if new.
-    std::map<std::string, LockQueue> takeLocks();
+    LockQueues takeLocks();
     AnomaliesByLock anomalies() const;
     std::vector<Anomaly> anomaliesOf(const LockQueue& queue) const;
     int64_t revision() const { return revision_; }
@@ -128,10 +128,10 @@ public:
     std::optional<std::string_view> queueMadeBy(const std::string& key, int64_t lease) const;
 
 private:
-    using Locks = std::map<std::string, LockQueue>;
+    using Locks = LockQueues;
     // The lock `key` is in now (end() when there is none): one lookup for a key in a queue.
     Locks::iterator lockOf(const std::string& key);
-    LockKey* find(const std::string& key);
+    const LockKey* find(const std::string& key);
     // What an earlier view saw of `key`, if it is the same key (its create revision).
     const SeenTimes* seenBefore(const LockKey& key) const;
     // Whether a key of `queue` still makes it one (queueMadeBy).
@@ -156,7 +156,7 @@ private:
     void touch(const std::string& lock);
     // A key put again with its create revision: its value, its mod revision, its lease. A new
     // value is a Proclaimed event.
-    void refresh(LockKey& k, const mvccpb::KeyValue& kv, int64_t revision,
+    void refresh(const LockKey& known, const mvccpb::KeyValue& kv, int64_t revision,
                  std::chrono::system_clock::time_point now, bool recovered,
                  std::vector<LockEvent>& out);
     void insert(LockKey key, int64_t revision, bool recovered, std::vector<LockEvent>& out);
@@ -184,7 +184,7 @@ private:
 
     RecipeOverride recipe_;
     std::shared_ptr<const SeenTimesByKey> seen_;
-    std::map<std::string, LockQueue> locks_;
+    LockQueues locks_;
     std::vector<std::string> touched_;
     std::optional<std::pair<std::string, std::string>> touchedRange_; // a page's, while it loads
     bool loadingPage_ = false;

@@ -53,6 +53,35 @@ std::optional<RecipeOverride> parseRecipeOverride(const std::string& name) {
     return std::nullopt;
 }
 
+SharedLockQueue::SharedLockQueue()
+    : queue_(std::make_shared<LockQueue>()) {}
+
+SharedLockQueue::SharedLockQueue(LockQueue queue)
+    : queue_(std::make_shared<LockQueue>(std::move(queue))) {}
+
+SharedLockQueue::SharedLockQueue(const SharedLockQueue& other)
+    : queue_(other.queue_)
+    , shared_(true) {
+    other.shared_ = true;
+}
+
+SharedLockQueue& SharedLockQueue::operator=(const SharedLockQueue& other) {
+    if (this != &other) {
+        queue_ = other.queue_;
+        shared_ = true;
+        other.shared_ = true;
+    }
+    return *this;
+}
+
+LockQueue& SharedLockQueue::edit() {
+    if (shared_) {
+        queue_ = std::make_shared<LockQueue>(*queue_);
+        shared_ = false;
+    }
+    return *queue_;
+}
+
 QueueKind LockQueue::kind() const {
     if (assumed)
         return *assumed;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,35 @@ struct LockQueue {
     // Whether waiting keys would be in `keys`: not for a lock whose waiters hold no key.
     bool waitersVisible() const { return !keyIsLock; }
 };
+
+// A lock's queue as a table and the copies read from it share it (LockTable, LockMonitorState):
+// a copy takes a pointer, not the keys, so a window's copy of a million locks is a map of
+// pointers, not a second table (about 400 bytes a lock). Copy-on-write: a queue once copied
+// never changes again, and edit() gives its holder a queue of its own first. A copy marks the
+// original shared: copy under whatever guards the original, as with any value.
+class SharedLockQueue {
+public:
+    SharedLockQueue();
+    SharedLockQueue(LockQueue queue); // implicit: a state is built of queues, as before
+    SharedLockQueue(const SharedLockQueue& other);
+    SharedLockQueue& operator=(const SharedLockQueue& other);
+    SharedLockQueue(SharedLockQueue&&) noexcept = default; // leaves nothing to read
+    SharedLockQueue& operator=(SharedLockQueue&&) noexcept = default;
+
+    const LockQueue& operator*() const { return *queue_; }
+    const LockQueue* operator->() const { return queue_.get(); }
+    // The queue to change: this holder's alone (a copy, when it was shared).
+    LockQueue& edit();
+    // Whether both hold one queue: a copy neither has edited since.
+    bool sameAs(const SharedLockQueue& other) const { return queue_ == other.queue_; }
+
+private:
+    std::shared_ptr<LockQueue> queue_;
+    mutable bool shared_ = false;
+};
+
+// Locks by name, as a table and its readers hold them.
+using LockQueues = std::map<std::string, SharedLockQueue>;
 
 enum class AnomalyKind {
     NoLease,       // a key without a lease never expires: it can block the queue forever
@@ -163,7 +193,7 @@ struct WatchOutage {
 
 struct LockMonitorState {
     int64_t revision = 0;
-    std::map<std::string, LockQueue> locks;
+    LockQueues locks;
     AnomaliesByLock anomalies;
     std::map<int64_t, LeaseTtl> leases;
     bool live = false;  // the snapshot is loaded and the watch is running

@@ -52,26 +52,24 @@ void WaitForGraph::setLock(const std::string& name, const LockQueue* queue) {
         waitsByLock_.emplace(name, std::move(waits));
 }
 
-void WaitForGraph::setLocks(const std::vector<std::string>& names,
-                            const std::map<std::string, LockQueue>& locks) {
+void WaitForGraph::setLocks(const std::vector<std::string>& names, const LockQueues& locks) {
     for (const std::string& name : names) {
         const auto lock = locks.find(name);
-        setLock(name, lock == locks.end() ? nullptr : &lock->second);
+        setLock(name, lock == locks.end() ? nullptr : &*lock->second);
     }
 }
 
-void WaitForGraph::apply(const LockChanges& changes,
-                         const std::map<std::string, LockQueue>& locks) {
+void WaitForGraph::apply(const LockChanges& changes, const LockQueues& locks) {
     if (changes.all)
         *this = of(locks);
     else
         setLocks(changes.locks, locks);
 }
 
-WaitForGraph WaitForGraph::of(const std::map<std::string, LockQueue>& locks) {
+WaitForGraph WaitForGraph::of(const LockQueues& locks) {
     WaitForGraph graph;
     for (const auto& [name, queue] : locks)
-        graph.setLock(name, &queue);
+        graph.setLock(name, &*queue);
     return graph;
 }
 

@@ -71,12 +71,11 @@ public:
     void setLock(const std::string& name, const LockQueue* queue);
     // The locks `names` lists, each as `locks` has it now (gone when it has none of that name):
     // what LockTable::touched() lists after a change, for one.
-    void setLocks(const std::vector<std::string>& names,
-                  const std::map<std::string, LockQueue>& locks);
+    void setLocks(const std::vector<std::string>& names, const LockQueues& locks);
     // What a LockMonitor::update copied into `locks`: every lock, or the ones it names.
-    void apply(const LockChanges& changes, const std::map<std::string, LockQueue>& locks);
+    void apply(const LockChanges& changes, const LockQueues& locks);
     // The graph of every lock in `locks`.
-    static WaitForGraph of(const std::map<std::string, LockQueue>& locks);
+    static WaitForGraph of(const LockQueues& locks);
     void clear();
 
     std::size_t sessionsWaiting() const { return waitsFrom_.size(); }

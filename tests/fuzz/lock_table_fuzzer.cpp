@@ -67,31 +67,31 @@ void verify(const LockTable& table, const Store& store) {
     std::map<int64_t, LockTable::LeaseUse> uses;      // the table's lease counts, from scratch
     std::map<int64_t, std::set<std::string>> locksOf; // and the locks of each lease
     for (const auto& [name, queue] : table.locks()) {
-        for (std::size_t i = 0; i < queue.keys.size(); ++i)
-            if (queue.keys[i].lease != 0) {
-                ++uses[queue.keys[i].lease].keys;
-                locksOf[queue.keys[i].lease].insert(name);
-                uses[queue.keys[i].lease].holding += i < queue.holderCount() ? 1 : 0;
+        for (std::size_t i = 0; i < queue->keys.size(); ++i)
+            if (queue->keys[i].lease != 0) {
+                ++uses[queue->keys[i].lease].keys;
+                locksOf[queue->keys[i].lease].insert(name);
+                uses[queue->keys[i].lease].holding += i < queue->holderCount() ? 1 : 0;
             }
-        check(!queue.keys.empty());
-        check(queue.name == name);
-        for (std::size_t i = 0; i < queue.keys.size(); ++i) {
-            const auto& k = queue.keys[i];
+        check(!queue->keys.empty());
+        check(queue->name == name);
+        for (std::size_t i = 0; i < queue->keys.size(); ++i) {
+            const auto& k = queue->keys[i];
             check(expected.at(k.key) == name);
             check(table.lockNameOf(k.key) == name);
             // Only a queue has more than one key; a key that is its lock shows no waiters.
-            check(queue.keyIsLock == (name.compare(0, k.key.size(), k.key) == 0));
+            check(queue->keyIsLock == (name.compare(0, k.key.size(), k.key) == 0));
             if (i > 0)
-                check(queue.keys[i - 1].createRevision < k.createRevision);
+                check(queue->keys[i - 1].createRevision < k.createRevision);
             auto truth = store.keys.find(k.key);
             check(truth != store.keys.end());
             check(truth->second.create_revision() == k.createRevision);
             // A holder knows since when it holds; a waiter never held.
-            check(k.acquiredAt.has_value() == (i < queue.holderCount()));
+            check(k.acquiredAt.has_value() == (i < queue->holderCount()));
             check(k.mode == LockTable::modeOf(k.key));
-            check(i < queue.holderCount() || queue.waitsOn(i) != nullptr);
+            check(i < queue->holderCount() || queue->waitsOn(i) != nullptr);
         }
-        total += queue.keys.size();
+        total += queue->keys.size();
     }
     check(total == store.keys.size());
     check(uses.size() == table.leaseUses().size());
@@ -120,13 +120,25 @@ void verifyGraph(WaitForGraph& kept, const LockTable& table) {
               kept.waitsFrom(root.session).empty());
 }
 
+// Everything a reader's copy of the locks shows, to tell whether it changed under the reader.
+std::string contentsOf(const LockQueues& locks) {
+    std::string text;
+    for (const auto& [name, queue] : locks) {
+        text += name + '|' + queue->name + '|' + std::to_string(queue->keyIsLock) + '\n';
+        for (const LockKey& k : queue->keys)
+            text += k.key + '|' + std::to_string(k.lease) + '|' + std::to_string(k.createRevision) +
+                    '|' + std::to_string(k.modRevision) + '|' + k.value + '|' +
+                    std::to_string(k.acquiredAt.has_value()) + '\n';
+    }
+    return text;
+}
+
 // The same locks, keys (lease, create revision) and holders: what a replay can know.
-bool sameLocks(const std::map<std::string, LockQueue>& a,
-               const std::map<std::string, LockQueue>& b) {
+bool sameLocks(const LockQueues& a, const LockQueues& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
-        return x.first == y.first && x.second.holderCount() == y.second.holderCount() &&
-               std::equal(x.second.keys.begin(), x.second.keys.end(), y.second.keys.begin(),
-                          y.second.keys.end(), [](const LockKey& k, const LockKey& l) {
+        return x.first == y.first && x.second->holderCount() == y.second->holderCount() &&
+               std::equal(x.second->keys.begin(), x.second->keys.end(), y.second->keys.begin(),
+                          y.second->keys.end(), [](const LockKey& k, const LockKey& l) {
                               return k.key == l.key && k.lease == l.lease &&
                                      k.createRevision == l.createRevision;
                           });
@@ -219,6 +231,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     table.load({}, store.revision, now);
     Recorded recorded;
     recorded.checkpoint(table, store.revision, now);
+    // A reader's copy (a window's LockMonitorState) shares the table's queues: whatever the table
+    // does next, the copy must read as it did when taken (SharedLockQueue).
+    LockQueues readersCopy;
+    std::string readersCopyRead;
     // A replay reads every entry: checked in the first steps only, so an input stays quick.
     constexpr size_t replayedSteps = 256;
     for (size_t i = 0; i + 2 < size; i += 3) {
@@ -279,6 +295,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (i / 3 < replayedSteps)
             recorded.verify(table, store.revision);
         (void)table.anomalies();
+        check(contentsOf(readersCopy) == readersCopyRead);
+        if (data[i + 1] & 0x80) {
+            readersCopy = table.locks();
+            readersCopyRead = contentsOf(readersCopy);
+        }
     }
     return 0;
 }

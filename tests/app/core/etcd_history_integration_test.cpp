@@ -40,7 +40,7 @@ protected:
     static std::map<std::string, std::vector<std::string>> keysOf(const LockMonitorState& state) {
         std::map<std::string, std::vector<std::string>> keys;
         for (const auto& [name, queue] : state.locks)
-            for (const auto& key : queue.keys)
+            for (const auto& key : queue->keys)
                 keys[name].push_back(key.key);
         return keys;
     }

@@ -15,14 +15,14 @@ namespace {
 const auto t0 = std::chrono::system_clock::time_point(1'795'000'000'000ms);
 
 // Each lock's recipe and keys in queue order, with lease, create revision and whether they hold.
-std::string describe(const std::map<std::string, etcd::LockQueue>& locks) {
+std::string describe(const etcd::LockQueues& locks) {
     std::string text;
     for (const auto& [name, queue] : locks) {
-        text += name + " (" + etcd::queueKindName(queue.kind()) + "):";
-        for (std::size_t i = 0; i < queue.keys.size(); ++i) {
-            const auto& k = queue.keys[i];
+        text += name + " (" + etcd::queueKindName(queue->kind()) + "):";
+        for (std::size_t i = 0; i < queue->keys.size(); ++i) {
+            const auto& k = queue->keys[i];
             text += " " + k.key + "(" + std::to_string(k.lease) + "," +
-                    std::to_string(k.createRevision) + (i < queue.holderCount() ? ",holds" : "") +
+                    std::to_string(k.createRevision) + (i < queue->holderCount() ? ",holds" : "") +
                     ")";
         }
         text += "\n";
@@ -249,10 +249,10 @@ void expectTimesAsLive(const Recording& r, const std::optional<ReplayedLocks>& r
     const auto& liveLocks = r.live().locks();
     int compared = 0;
     for (const auto& [name, queue] : liveLocks) {
-        const auto& replayedKeys = replayedLocks.at(name).keys;
-        ASSERT_EQ(replayedKeys.size(), queue.keys.size()) << name;
-        for (std::size_t i = 0; i < queue.keys.size(); ++i, ++compared) {
-            const auto& live = queue.keys[i];
+        const auto& replayedKeys = replayedLocks.at(name)->keys;
+        ASSERT_EQ(replayedKeys.size(), queue->keys.size()) << name;
+        for (std::size_t i = 0; i < queue->keys.size(); ++i, ++compared) {
+            const auto& live = queue->keys[i];
             const auto& shown = replayedKeys[i];
             EXPECT_EQ(shown.enqueuedAt, live.enqueuedAt) << live.key;
             EXPECT_EQ(shown.enqueuedBeforeSeen, live.enqueuedBeforeSeen) << live.key;
@@ -262,7 +262,7 @@ void expectTimesAsLive(const Recording& r, const std::optional<ReplayedLocks>& r
     }
     EXPECT_EQ(compared, 5);
     // The holder of /locks/job acquired before the checkpoint: at its release of 1a.
-    const auto* holder = replayedLocks.at("/locks/job").holder();
+    const auto* holder = replayedLocks.at("/locks/job")->holder();
     ASSERT_TRUE(holder && holder->acquiredAt);
     EXPECT_LT(*holder->acquiredAt, r.checkpoints.back().at);
 }

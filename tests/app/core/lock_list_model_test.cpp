@@ -130,9 +130,9 @@ private slots:
         QCOMPARE(order(LockListModel::Ours, Qt::AscendingOrder), QString("/l/a /l/c /l/b"));
         QCOMPARE(order(LockListModel::Ours, Qt::DescendingOrder), QString("/l/b /l/c /l/a"));
         // Still sorted as the rows change.
-        state.locks["/l/b"].keys.push_back(lockKey("/l/b", 900, 900));
+        state.locks["/l/b"].edit().keys.push_back(lockKey("/l/b", 900, 900));
         for (int i = 0; i < 20; ++i)
-            state.locks["/l/b"].keys.push_back(lockKey("/l/b", 901 + i, 901 + i));
+            state.locks["/l/b"].edit().keys.push_back(lockKey("/l/b", 901 + i, 901 + i));
         proxy.sort(LockListModel::Waiters, Qt::AscendingOrder);
         model.setState(state, Epoch);
         QCOMPARE(proxy.index(2, LockListModel::Name).data().toString(), QString("/l/b"));
@@ -152,7 +152,7 @@ private slots:
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        state.locks["/l/b"].keys.push_back(lockKey("/l/b", 999, 999));
+        state.locks["/l/b"].edit().keys.push_back(lockKey("/l/b", 999, 999));
         model.setState(state, Epoch);
         QCOMPARE(reset.count(), 0);
         QCOMPARE(inserted.count(), 0);
@@ -194,7 +194,7 @@ private slots:
         state.locks.erase("/l/c");
         state.locks.erase("/l/d");
         state.locks.erase("/l/n");
-        state.locks["/l/m"].keys.push_back(lockKey("/l/m", 999, 999)); // m changes, stays
+        state.locks["/l/m"].edit().keys.push_back(lockKey("/l/m", 999, 999)); // m changes, stays
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.update(state, changes, Epoch);
         QCOMPARE(changed.count(), 1); // m's row, where it is after c..d went
@@ -253,20 +253,21 @@ private slots:
                 } else if (pick(4) == 0) {
                     state.locks.erase(found);
                     continue;
-                } else if (pick(2) == 0 && found->second.keys.size() > 1) {
-                    found->second.keys.erase(found->second.keys.begin()); // a release
+                } else if (pick(2) == 0 && found->second->keys.size() > 1) {
+                    auto& keys = found->second.edit().keys;
+                    keys.erase(keys.begin()); // a release
                 } else {
                     ++next;
-                    found->second.keys.push_back(lockKey(name, next, next));
+                    found->second.edit().keys.push_back(lockKey(name, next, next));
                 }
                 if (pick(3) == 0)
-                    state.anomalies[name].push_back({state.locks[name].keys.back().key,
+                    state.anomalies[name].push_back({state.locks[name]->keys.back().key,
                                                      etcd::AnomalyKind::NoLease, "no lease"});
             }
             if (pick(3) == 0) {
                 changes.leases = true;
                 for (const auto& [name, queue] : state.locks)
-                    state.leases[queue.keys.front().lease] = leaseTtl(pick(60));
+                    state.leases[queue->keys.front().lease] = leaseTtl(pick(60));
             }
             changes.locks.assign(changed.begin(), changed.end());
             incremental.update(state, changes, Epoch);
@@ -289,7 +290,7 @@ private slots:
         // Neighbours share a range; a row further on gets its own, so a sorting proxy re-checks
         // only the rows that changed, not all between them.
         for (const char* name : {"/l/1040", "/l/1041", "/l/1090"})
-            state.locks[name].keys.push_back(lockKey(name, 5000, 5000));
+            state.locks[name].edit().keys.push_back(lockKey(name, 5000, 5000));
         model.update(state,
                      {.all = false, .locks = {"/l/1040", "/l/1041", "/l/1090"}, .leases = false});
         QCOMPARE(changed.count(), 2);

@@ -153,10 +153,10 @@ private slots:
                         state.locks[name] = lockQueue(name, pick(3), lease += 10);
                     else if (pick(4) == 0)
                         state.locks.erase(found);
-                    else if (pick(2) == 0 && found->second.keys.size() > 1)
-                        found->second.keys.pop_back();
+                    else if (pick(2) == 0 && found->second->keys.size() > 1)
+                        found->second.edit().keys.pop_back();
                     else
-                        found->second.keys.push_back(lockKey(name, lease + 1, lease + 1));
+                        found->second.edit().keys.push_back(lockKey(name, lease + 1, lease + 1));
                     ++lease;
                 }
                 changes.locks.assign(changed.begin(), changed.end());
@@ -164,7 +164,7 @@ private slots:
                     changes.leases = true;
                     for (const auto& [name, queue] : state.locks)
                         if (pick(2) == 0)
-                            state.leases[queue.keys.front().lease] = leaseTtl(pick(60) - 1);
+                            state.leases[queue->keys.front().lease] = leaseTtl(pick(60) - 1);
                 }
                 model.update(state, changes, now);
                 break;
@@ -194,7 +194,7 @@ private slots:
                         continue;
                     }
                     state.locks[name] = lockQueue(name, pick(4), lease += 10);
-                    state.leases[state.locks[name].keys.front().lease] = leaseTtl(pick(600));
+                    state.leases[state.locks[name]->keys.front().lease] = leaseTtl(pick(600));
                 }
                 model.setState(state, now);
                 break;
@@ -375,7 +375,7 @@ private slots:
         LockListModel model;
         etcd::LockMonitorState state;
         state.locks["/l/a"] = lockQueue("/l/a", 0, 100);
-        state.locks["/l/a"].keys.front().value = "candidate"; // a campaign's proposal
+        state.locks["/l/a"].edit().keys.front().value = "candidate"; // a campaign's proposal
         state.locks["/l/b"] = lockQueue("/l/b", 0, 101);
         model.setState(state, Epoch);
         QCOMPARE(model.index(0, LockListModel::Kind).data().toString(), QString("election"));

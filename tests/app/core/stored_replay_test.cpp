@@ -22,7 +22,7 @@ std::string describe(const etcd::LockMonitorState& state) {
     std::string text;
     for (const auto& [name, queue] : state.locks) {
         text += name + ":";
-        for (const auto& key : queue.keys)
+        for (const auto& key : queue->keys)
             text += " " + key.key + "(" + std::to_string(key.lease) + "," +
                     std::to_string(key.createRevision) + ")";
         text += "\n";

@@ -23,10 +23,10 @@ class StageSceneBuilderTest : public QObject {
 private slots:
     void aLanePerLockAndATokenPerKeyInQueueOrder() {
         etcd::LockMonitorState state;
-        state.locks["/l/b"] = {
+        state.locks["/l/b"] = etcd::LockQueue{
             "/l/b",
             {keyOf("/l/b/694d7a3b2c1e4e5f", 0x694d7a3b2c1e4e5f, 7), keyOf("/l/b/abc", 0xabc, 9)}};
-        state.locks["/l/a"] = {"/l/a", {keyOf("/l/a/1", 0x1, 3)}};
+        state.locks["/l/a"] = etcd::LockQueue{"/l/a", {keyOf("/l/a/1", 0x1, 3)}};
         const StageScene scene = stageSceneOf(state, {}, 100);
         QCOMPARE(scene.lanes.size(), std::size_t(2));
         QCOMPARE(scene.lanes[0].lock, QString("/l/a"));
@@ -44,8 +44,8 @@ private slots:
 
     void theTtlEndsWhenTheLastLookupSaysAndUnknownWithoutOne() {
         etcd::LockMonitorState state;
-        state.locks["/l"] = {"/l",
-                             {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4), keyOf("/l/c", 12, 5)}};
+        state.locks["/l"] = etcd::LockQueue{
+            "/l", {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4), keyOf("/l/c", 12, 5)}};
         const auto fetched = std::chrono::steady_clock::now();
         state.leases[10] = {6, 10, fetched, false};
         state.leases[11] = {-1, 10, fetched, false}; // gone
@@ -59,7 +59,7 @@ private slots:
 
     void ourKeysAreMarkedAndSayWhetherPaused() {
         etcd::LockMonitorState state;
-        state.locks["/l"] = {"/l", {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4)}};
+        state.locks["/l"] = etcd::LockQueue{"/l", {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4)}};
         const StageScene scene = stageSceneOf(state, {{QByteArray("/l/b"), true}}, 100);
         QVERIFY(!scene.lanes[0].tokens[0].ours);
         QVERIFY(scene.lanes[0].tokens[1].ours);
@@ -68,8 +68,8 @@ private slots:
 
     void thePickedSessionsKeysAreMarked() {
         etcd::LockMonitorState state;
-        state.locks["/l"] = {"/l", {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4)}};
-        state.locks["/m"] = {"/m", {keyOf("/m/b", 11, 5), keyOf("/m/c", 0, 6)}};
+        state.locks["/l"] = etcd::LockQueue{"/l", {keyOf("/l/a", 10, 3), keyOf("/l/b", 11, 4)}};
+        state.locks["/m"] = etcd::LockQueue{"/m", {keyOf("/m/b", 11, 5), keyOf("/m/c", 0, 6)}};
         const StageScene byLease = stageSceneOf(state, {}, 100, etcd::SessionId{11, {}});
         QVERIFY(!byLease.lanes[0].tokens[0].picked);
         QVERIFY(byLease.lanes[0].tokens[1].picked);
@@ -86,7 +86,7 @@ private slots:
         etcd::LockMonitorState state;
         for (int i = 0; i < 5; ++i) {
             const std::string name = "/l/" + std::to_string(i);
-            state.locks[name] = {name, {keyOf(name + "/k", 1, i + 1)}};
+            state.locks[name] = etcd::LockQueue{name, {keyOf(name + "/k", 1, i + 1)}};
         }
         const StageScene scene = stageSceneOf(state, {}, 3);
         QCOMPARE(scene.lanes.size(), std::size_t(3));

@@ -42,7 +42,7 @@ protected:
         std::vector<std::string> keys;
         auto it = s.locks.find(lockName());
         if (it != s.locks.end())
-            for (const auto& k : it->second.keys)
+            for (const auto& k : it->second->keys)
                 keys.push_back(k.key);
         return keys;
     }
@@ -62,7 +62,7 @@ using Shown = std::pair<std::map<std::string, std::vector<std::string>>,
 Shown shown(const LockMonitorState& state) {
     Shown out;
     for (const auto& [name, queue] : state.locks)
-        for (const auto& key : queue.keys)
+        for (const auto& key : queue->keys)
             out.first[name].push_back(key.key);
     for (const auto& [name, anomalies] : state.anomalies)
         for (const auto& anomaly : anomalies)
@@ -139,7 +139,7 @@ TEST_F(LockMonitorIntegrationTest, AnUpdateCopiesOnlyTheLocksThatChanged) {
         return copied.size() == 2 && shown(copy) == shown(monitor->state());
     }));
     EXPECT_EQ(copied, (std::set<std::string>{prefix() + "b", prefix() + "c"}));
-    EXPECT_EQ(copy.locks.at(prefix() + "b").keys.size(), 2u);
+    EXPECT_EQ(copy.locks.at(prefix() + "b")->keys.size(), 2u);
     EXPECT_FALSE(copy.locks.contains(prefix() + "c"));
     EXPECT_EQ(copy.anomalies.at(prefix() + "b").size(), 2u); // b/1 and b/2 have no lease
     EXPECT_EQ(copy.anomalies.size(), 2u);                    // a's and b's
@@ -225,7 +225,7 @@ TEST_F(LockMonitorIntegrationTest, PagesJoinTheStateAsTheyArriveAndBoundedUpdate
     copyInSlices(copy);
     EXPECT_EQ(shown(copy), shown(monitor->state()));
     EXPECT_EQ(copy.locks.size(), 32u);
-    EXPECT_EQ(copy.locks.at(prefix() + "a").keys.size(), 2u);
+    EXPECT_EQ(copy.locks.at(prefix() + "a")->keys.size(), 2u);
 
     // A re-list changes everything: the slices remove what went while the monitor was stopped.
     monitor->stop();
@@ -302,8 +302,8 @@ TEST_F(LockMonitorIntegrationTest, LeaseTtlsAreLookedUpForHolders) {
     ASSERT_TRUE(eventually([&] {
         auto s = monitor->state();
         auto q = s.locks.find(lockName());
-        return q != s.locks.end() && s.leases.count(q->second.keys[0].lease) &&
-               s.leases.at(q->second.keys[0].lease).grantedTtlSeconds == 7;
+        return q != s.locks.end() && s.leases.count(q->second->keys[0].lease) &&
+               s.leases.at(q->second->keys[0].lease).grantedTtlSeconds == 7;
     }));
     holder->signal(SIGINT);
 }
@@ -402,7 +402,7 @@ TEST_F(LockMonitorIntegrationTest, ElectionsShowTheLeaderAndItsProposal) {
     ASSERT_TRUE(eventually([&] {
         auto s = monitor->state();
         auto e = s.locks.find(prefix() + "election");
-        return e != s.locks.end() && e->second.holder()->value == "proposal-a";
+        return e != s.locks.end() && e->second->holder()->value == "proposal-a";
     }));
     leader->signal(SIGINT);
 }

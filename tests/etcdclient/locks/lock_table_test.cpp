@@ -40,7 +40,7 @@ std::vector<std::string> keysOf(const LockTable& t, const std::string& name) {
     std::vector<std::string> out;
     auto it = t.locks().find(name);
     if (it != t.locks().end())
-        for (const auto& k : it->second.keys)
+        for (const auto& k : it->second->keys)
             out.push_back(k.key);
     return out;
 }
@@ -56,7 +56,7 @@ TEST(LockTableTest, HolderIsTheLowestCreateRevisionAndTheQueueFollowsCreateOrder
     LockTable t;
     t.load({kv("/l/2", 2, 12), kv("/l/1", 1, 11), kv("/l/3", 3, 13)}, 13, t0);
     EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/1", "/l/2", "/l/3"}));
-    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
+    EXPECT_EQ(t.locks().at("/l")->holder()->key, "/l/1");
     EXPECT_EQ(t.revision(), 13);
 }
 
@@ -75,14 +75,14 @@ TEST(LockTableTest, AFirstLoadInPagesFormsTheQueuesAsOneLoadWould) {
     EXPECT_EQ(LockTable().loadPage({kv("1", 9, 9), kv("/a/8", 8, 8)}, 20, t0, false),
               (std::pair<std::string, std::string>{"/a", "1"}));
     EXPECT_FALSE(t.loaded());
-    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
+    EXPECT_EQ(t.locks().at("/l")->holder()->key, "/l/2");
     t.loadPage({kv("/l/1", 1, 11), kv("/m/3", 3, 13)}, 20, t0, true);
     EXPECT_TRUE(t.loaded());
     EXPECT_EQ(t.revision(), 20);
     EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/1", "/l/2"}));
-    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/1");
-    EXPECT_TRUE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
-    EXPECT_FALSE(t.locks().at("/l").keys[1].acquiredAt); // it held only until /l/0 came in
+    EXPECT_EQ(t.locks().at("/l")->holder()->key, "/l/1");
+    EXPECT_TRUE(t.locks().at("/l")->keys[0].acquiredBeforeSeen);
+    EXPECT_FALSE(t.locks().at("/l")->keys[1].acquiredAt); // it held only until /l/0 came in
     EXPECT_EQ(t.locks().size(), 3u);
 }
 
@@ -107,14 +107,14 @@ TEST(LockTableTest, CountsTheKeysWaitingBehindTheirHolders) {
 TEST(LockTableTest, KeysOfTheFirstLoadAndOfAGapAreMarkedAsSeenInProgress) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
-    for (const auto& k : t.locks().at("/l").keys)
+    for (const auto& k : t.locks().at("/l")->keys)
         EXPECT_TRUE(k.enqueuedBeforeSeen) << k.key;
-    EXPECT_TRUE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
+    EXPECT_TRUE(t.locks().at("/l")->keys[0].acquiredBeforeSeen);
     t.apply(put(kv("/l/3", 3, 13)), 13, t0 + 1s);
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/l/3", 3, 13), kv("/l/4", 4, 14)}, 14,
            t0 + 2s); // a re-list after a gap: /l/4 arrived during it, at a time nobody saw
-    EXPECT_FALSE(t.locks().at("/l").keys[2].enqueuedBeforeSeen); // seen created by the watch
-    EXPECT_TRUE(t.locks().at("/l").keys[3].enqueuedBeforeSeen);
+    EXPECT_FALSE(t.locks().at("/l")->keys[2].enqueuedBeforeSeen); // seen created by the watch
+    EXPECT_TRUE(t.locks().at("/l")->keys[3].enqueuedBeforeSeen);
 }
 
 TEST(LockTableTest, EventsCarryTheKeysCreateRevisionTheHoldersFencingToken) {
@@ -143,7 +143,7 @@ TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
     EXPECT_EQ(e3[0].revision, 13);
     EXPECT_EQ(e3[1].key, "/l/2");
     EXPECT_EQ(e3[1].waited, 400ms);
-    EXPECT_EQ(t.locks().at("/l").holder()->key, "/l/2");
+    EXPECT_EQ(t.locks().at("/l")->holder()->key, "/l/2");
 }
 
 // A lock held for minutes before LockScope looked must not show "held 3.8 s". etcd keeps no
@@ -151,14 +151,14 @@ TEST(LockTableTest, HandoffReportsReleaseWithHoldTimeThenAcquireWithWaitTime) {
 TEST(LockTableTest, TimesOfKeysThereBeforeTheFirstLoadAreLowerBoundsAndWatchedOnesExact) {
     LockTable t;
     t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12)}, 12, t0);
-    const auto& before = t.locks().at("/l").keys;
+    const auto& before = t.locks().at("/l")->keys;
     EXPECT_TRUE(before[0].enqueuedBeforeSeen);
     EXPECT_TRUE(before[0].acquiredBeforeSeen);
     EXPECT_TRUE(before[1].enqueuedBeforeSeen);
     EXPECT_FALSE(before[1].acquiredAt);
 
     t.apply(put(kv("/l/3", 3, 13)), 13, t0 + 1s);
-    EXPECT_FALSE(t.locks().at("/l").keys[2].enqueuedBeforeSeen);
+    EXPECT_FALSE(t.locks().at("/l")->keys[2].enqueuedBeforeSeen);
 
     // The holder from the load: held at least 2 s. The waiter from the load takes over: the
     // moment it acquired is seen, how long it waited is not.
@@ -168,7 +168,7 @@ TEST(LockTableTest, TimesOfKeysThereBeforeTheFirstLoadAreLowerBoundsAndWatchedOn
     EXPECT_TRUE(handoff[0].atLeast);
     EXPECT_EQ(handoff[1].waited, 2s);
     EXPECT_TRUE(handoff[1].atLeast);
-    EXPECT_FALSE(t.locks().at("/l").keys[0].acquiredBeforeSeen);
+    EXPECT_FALSE(t.locks().at("/l")->keys[0].acquiredBeforeSeen);
 
     // The watched holder's hold and the watched waiter's wait are exact.
     auto next = t.apply(del("/l/2"), 15, t0 + 5s);
@@ -188,7 +188,7 @@ TEST(LockTableTest, KeysAndHoldersNewInAReloadGapHaveLowerBoundTimes) {
                                           LockEventKind::Acquired}));
     EXPECT_FALSE(events[0].atLeast); // /l/1 was seen to acquire
     EXPECT_TRUE(events[2].atLeast);
-    const LockKey& holder = t.locks().at("/l").keys.front();
+    const LockKey& holder = t.locks().at("/l")->keys.front();
     EXPECT_TRUE(holder.enqueuedBeforeSeen);
     EXPECT_TRUE(holder.acquiredBeforeSeen);
 }
@@ -258,7 +258,7 @@ TEST(LockTableTest, KeysArrivingOutOfCreateOrderSortIntoPlace) {
     auto e = t.apply(put(kv("/l/a", 0xa, 15)), 21, t0);
     EXPECT_EQ(kinds(e), (std::vector{LockEventKind::Enqueued, LockEventKind::Acquired}));
     EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/a", "/l/b"}));
-    EXPECT_FALSE(t.locks().at("/l").keys[1].acquiredAt.has_value());
+    EXPECT_FALSE(t.locks().at("/l")->keys[1].acquiredAt.has_value());
 }
 
 // Any client's proclaim is an event: the leader's key, its create revision, the put's revision.
@@ -277,8 +277,8 @@ TEST(LockTableTest, ElectionValueUpdatesKeepThePlaceAndAreProclaims) {
     EXPECT_FALSE(events[0].recovered);
     EXPECT_STREQ(lockEventKindName(events[0].kind), "proclaimed");
     EXPECT_EQ(t.touched(), std::vector<std::string>{"/e"}); // a display must copy it again
-    EXPECT_EQ(t.locks().at("/e").holder()->value, "leader-a2");
-    EXPECT_EQ(t.locks().at("/e").holder()->modRevision, 13);
+    EXPECT_EQ(t.locks().at("/e")->holder()->value, "leader-a2");
+    EXPECT_EQ(t.locks().at("/e")->holder()->modRevision, 13);
     // The same value put again (etcd's Proclaim of an unchanged proposal) says nothing new.
     updated.set_mod_revision(14);
     EXPECT_TRUE(t.apply(put(updated), 14, t0).empty());
@@ -296,14 +296,14 @@ TEST(LockTableTest, AQueueWithValuesOrReputKeysIsAnElection) {
     LockTable t;
     t.load({kv("/m/1", 1, 11), kv("/m/2", 2, 12), kv("/e/3", 3, 13, "alice"), kv("/e/4", 4, 14)},
            14, t0);
-    EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Mutex);
-    EXPECT_EQ(t.locks().at("/e").kind(), QueueKind::Election);
+    EXPECT_EQ(t.locks().at("/m")->kind(), QueueKind::Mutex);
+    EXPECT_EQ(t.locks().at("/e")->kind(), QueueKind::Election);
     EXPECT_STREQ(queueKindName(QueueKind::Election), "election");
     EXPECT_STREQ(queueKindName(QueueKind::Mutex), "mutex");
     auto reput = kv("/m/1", 1, 11);
     reput.set_mod_revision(15);
     t.apply(put(reput), 15, t0);
-    EXPECT_EQ(t.locks().at("/m").kind(), QueueKind::Election);
+    EXPECT_EQ(t.locks().at("/m")->kind(), QueueKind::Election);
 }
 
 TEST(LockTableTest, NestedNamesAreSeparateLocks) {
@@ -443,7 +443,7 @@ TEST(LockTableTest, LeadingReadersShareAndEachWaiterKnowsWhatItWaitsOn) {
     t.load({kv(rw("read", 1), 1, 11), kv(rw("read", 2), 2, 12), kv(rw("write", 3), 3, 13),
             kv(rw("read", 4), 4, 14), kv(rw("read", 5), 5, 15), kv(rw("write", 6), 6, 16)},
            16, t0);
-    const LockQueue& q = t.locks().at("/rw");
+    const LockQueue& q = *t.locks().at("/rw");
     EXPECT_EQ(t.locks().size(), 1u);
     EXPECT_EQ(q.kind(), QueueKind::RwMutex);
     EXPECT_STREQ(queueKindName(q.kind()), "rwmutex");
@@ -468,7 +468,7 @@ TEST(LockTableTest, TheWriterHoldsOnceTheReadersGoThenTheReadersBehindItShare) {
     EXPECT_EQ(kinds(events),
               (std::vector<LockEventKind>{LockEventKind::Released, LockEventKind::Acquired}));
     EXPECT_EQ(events[1].key, rw("write", 2));
-    EXPECT_EQ(t.locks().at("/rw").holderCount(), 1u);
+    EXPECT_EQ(t.locks().at("/rw")->holderCount(), 1u);
 
     events = t.apply(del(rw("write", 2)), 16, t0 + 2s);
     EXPECT_EQ(kinds(events),
@@ -477,7 +477,7 @@ TEST(LockTableTest, TheWriterHoldsOnceTheReadersGoThenTheReadersBehindItShare) {
     EXPECT_EQ(events[1].key, rw("read", 3));
     EXPECT_EQ(events[2].key, rw("read", 4));
     EXPECT_EQ(events[2].waited, 2s);
-    EXPECT_EQ(t.locks().at("/rw").holderCount(), 2u);
+    EXPECT_EQ(t.locks().at("/rw")->holderCount(), 2u);
 
     // A reader arriving while readers hold shares at once.
     events = t.apply(put(kv(rw("read", 5), 5, 17)), 17, t0 + 3s);
@@ -492,7 +492,7 @@ TEST(LockTableTest, AWaitingWriterThatGivesUpLetsTheReadersBehindItIn) {
     EXPECT_EQ(kinds(events),
               (std::vector<LockEventKind>{LockEventKind::Cancelled, LockEventKind::Acquired}));
     EXPECT_EQ(events[1].key, rw("read", 3));
-    EXPECT_EQ(t.locks().at("/rw").holderCount(), 2u);
+    EXPECT_EQ(t.locks().at("/rw")->holderCount(), 2u);
 }
 
 TEST(LockTableTest, AnOlderWriterArrivingLateTakesTheReadersHoldBack) {
@@ -503,7 +503,7 @@ TEST(LockTableTest, AnOlderWriterArrivingLateTakesTheReadersHoldBack) {
     const auto events = t.apply(put(kv(rw("write", 1), 1, 11)), 13, t0 + 1s);
     EXPECT_EQ(kinds(events),
               (std::vector<LockEventKind>{LockEventKind::Enqueued, LockEventKind::Acquired}));
-    const LockQueue& q = t.locks().at("/rw");
+    const LockQueue& q = *t.locks().at("/rw");
     EXPECT_EQ(q.holderCount(), 1u);
     EXPECT_FALSE(q.keys[1].acquiredAt);
     EXPECT_FALSE(q.keys[2].acquiredAt);
@@ -517,7 +517,7 @@ TEST(LockTableTest, SingleKeyLocksAreLocksOfTheirOwnWithNoQueueAndNoWait) {
     t.load({kv("/locks/job", 0x6a01, 11, uuidA), kv("/locks/report", 0x6a02, 12, uuidA)}, 12, t0);
     ASSERT_EQ(t.locks().size(), 2u); // never one lock with report waiting behind job
     for (const char* name : {"/locks/job", "/locks/report"}) {
-        const LockQueue& q = t.locks().at(name);
+        const LockQueue& q = *t.locks().at(name);
         EXPECT_EQ(q.kind(), QueueKind::SingleKey) << name;
         EXPECT_FALSE(q.waitersVisible());
         EXPECT_EQ(q.holderCount(), 1u);
@@ -538,7 +538,7 @@ TEST(LockTableTest, SingleKeyLocksAreLocksOfTheirOwnWithNoQueueAndNoWait) {
     EXPECT_EQ(acquired[0].lock, "/locks/job");
     EXPECT_FALSE(acquired[0].waited.has_value());
     EXPECT_EQ(t.touched(), (std::vector<std::string>{"/locks/job"}));
-    EXPECT_EQ(t.locks().at("/locks/report").holder()->lease, 0x6a02);
+    EXPECT_EQ(t.locks().at("/locks/report")->holder()->lease, 0x6a02);
 }
 
 // node etcd3 (1.1.2): lock(name) puts the key <name> itself, empty, on a lease.
@@ -558,7 +558,7 @@ TEST(LockTableTest, DecimalSuffixedElectionsAreQueuesWithoutAnomalies) {
             kv("election/sched/" + std::to_string(b), b, 12, "host-b")},
            12, t0);
     ASSERT_EQ(t.locks().size(), 1u);
-    const LockQueue& q = t.locks().at("election/sched");
+    const LockQueue& q = *t.locks().at("election/sched");
     EXPECT_EQ(q.kind(), QueueKind::Election);
     EXPECT_EQ(q.holder()->value, "host-a");
     EXPECT_EQ(q.keys.size(), 2u);
@@ -590,7 +590,7 @@ TEST(LockTableTest, AKeyBesideAGoQueueJoinsItAndLeavesWhenTheQueueGoes) {
     EXPECT_EQ(keysOf(t, "/locks/job"), (std::vector<std::string>{"/locks/job"}));
     EXPECT_EQ(t.locks().count("/locks"), 0u);
     EXPECT_EQ(t.waiting(), 0u);
-    EXPECT_TRUE(t.locks().at("/locks/job").keys[0].acquiredAt.has_value());
+    EXPECT_TRUE(t.locks().at("/locks/job")->keys[0].acquiredAt.has_value());
 }
 
 // python's /locks/x and etcdctl's lock /locks/x (keys /locks/x/<hex>) are two locks of one
@@ -601,7 +601,7 @@ TEST(LockTableTest, ASingleKeyLockNamedLikeAQueueIsListedApart) {
     EXPECT_EQ(keysOf(t, "/locks/x"), (std::vector<std::string>{"/locks/x/694d"}));
     const std::string apart("/locks/x\0", 9);
     EXPECT_EQ(keysOf(t, apart), (std::vector<std::string>{"/locks/x"}));
-    EXPECT_EQ(t.locks().at(apart).kind(), QueueKind::SingleKey);
+    EXPECT_EQ(t.locks().at(apart)->kind(), QueueKind::SingleKey);
     t.apply(del("/locks/x/694d"), 13, t0);
     EXPECT_EQ(keysOf(t, "/locks/x"), (std::vector<std::string>{"/locks/x"}));
     EXPECT_EQ(t.locks().size(), 1u);
@@ -610,7 +610,7 @@ TEST(LockTableTest, ASingleKeyLockNamedLikeAQueueIsListedApart) {
 TEST(LockTableTest, AKeyWithoutLeaseOrRecipeIsALockOfItsOwnAndAnAnomaly) {
     LockTable t;
     t.load({kv("/config/flag", 0, 11, "on")}, 11, t0);
-    EXPECT_EQ(t.locks().at("/config/flag").kind(), QueueKind::Unknown);
+    EXPECT_EQ(t.locks().at("/config/flag")->kind(), QueueKind::Unknown);
     EXPECT_EQ(t.anomalies().at("/config/flag").at(0).kind, AnomalyKind::NotALockKey);
 }
 
@@ -633,11 +633,11 @@ TEST(LockTableTest, AnOverriddenRecipeGroupsEveryKeyItsWay) {
     LockTable single(RecipeOverride::SingleKey);
     single.load(keys, 12, t0);
     EXPECT_EQ(single.locks().size(), 2u);
-    EXPECT_EQ(single.locks().at("/locks/694d").kind(), QueueKind::SingleKey);
+    EXPECT_EQ(single.locks().at("/locks/694d")->kind(), QueueKind::SingleKey);
     LockTable mutex(RecipeOverride::Mutex);
     mutex.load({kv("/locks/job", 0x6a01, 11, uuidA), kv("/locks/report", 0x6a02, 12)}, 12, t0);
     EXPECT_EQ(keysOf(mutex, "/locks"), (std::vector<std::string>{"/locks/job", "/locks/report"}));
-    EXPECT_EQ(mutex.locks().at("/locks").kind(), QueueKind::Mutex);
+    EXPECT_EQ(mutex.locks().at("/locks")->kind(), QueueKind::Mutex);
     EXPECT_EQ(parseRecipeOverride("single-key"), RecipeOverride::SingleKey);
     EXPECT_EQ(parseRecipeOverride("auto"), RecipeOverride::Auto);
     EXPECT_FALSE(parseRecipeOverride("python").has_value());
@@ -660,12 +660,12 @@ TEST(LockTableTest, SeenTimesCarryIntoTheNextTableForTheSameKeys) {
 
     LockTable next(RecipeOverride::Auto, seen);
     next.load({kv("/l/a", 0xa, 11), kv("/l/b", 0xb, 20)}, 20, t2);
-    const LockKey& a = next.locks().at("/l").keys[0];
+    const LockKey& a = next.locks().at("/l")->keys[0];
     EXPECT_EQ(a.enqueuedAt, t1);
     EXPECT_EQ(a.acquiredAt, t1);
     EXPECT_FALSE(a.enqueuedBeforeSeen);
     EXPECT_FALSE(a.acquiredBeforeSeen);
-    const LockKey& b = next.locks().at("/l").keys[1]; // created again: not the key seen
+    const LockKey& b = next.locks().at("/l")->keys[1]; // created again: not the key seen
     EXPECT_EQ(b.enqueuedAt, t2);
     EXPECT_TRUE(b.enqueuedBeforeSeen);
     // Its release says how long it held, exactly.
