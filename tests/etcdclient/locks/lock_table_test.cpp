@@ -251,6 +251,38 @@ TEST(LockTableTest, LastKeyGoneRemovesTheLock) {
     EXPECT_TRUE(t.apply(del("/nothing/here"), 13, t0).empty());
 }
 
+// A reader's copy (a window's LockMonitorState) shares the table's queues, and what the table
+// does next never shows in it: a handoff, a proclaim, a lock gone, a key regrouped.
+TEST(LockTableTest, AReadersCopyKeepsWhatItReadWhileTheTableGoesOn) {
+    LockTable t;
+    t.load({kv("/l/1", 1, 11), kv("/l/2", 2, 12), kv("/e/1", 1, 13, "a"), kv("/s", 3, 14)}, 14, t0);
+    const LockQueues copy = t.locks();
+    EXPECT_TRUE(copy.at("/l").sameAs(t.locks().at("/l"))); // a pointer, not the keys
+    t.apply(del("/l/1"), 15, t0);
+    auto proclaimed = kv("/e/1", 1, 13, "b");
+    proclaimed.set_mod_revision(16);
+    t.apply(put(proclaimed), 16, t0);
+    t.apply(del("/s"), 17, t0);
+    t.apply(put(kv("/s/694d", 0x694d, 18)), 18, t0); // "/s" becomes a queue
+    EXPECT_EQ(keysOf(t, "/l"), std::vector<std::string>{"/l/2"});
+    EXPECT_TRUE(t.locks().at("/l")->keys[0].acquiredAt.has_value());
+    EXPECT_EQ(t.locks().at("/e")->holder()->value, "b");
+    EXPECT_FALSE(t.locks().at("/s")->keyIsLock);
+    ASSERT_EQ(copy.at("/l")->keys.size(), 2u);
+    EXPECT_EQ(copy.at("/l")->holder()->key, "/l/1");
+    EXPECT_FALSE(copy.at("/l")->keys[1].acquiredAt.has_value());
+    EXPECT_EQ(copy.at("/e")->holder()->value, "a");
+    EXPECT_EQ(copy.at("/e")->holder()->modRevision, 13);
+    EXPECT_TRUE(copy.at("/s")->keyIsLock);
+    EXPECT_EQ(copy.at("/s")->keys.at(0).key, "/s");
+    EXPECT_FALSE(copy.at("/l").sameAs(t.locks().at("/l")));
+    // A queue nobody copied since the table last changed it is changed in place: no copy.
+    const LockQueue* unshared = &*t.locks().at("/l");
+    t.apply(put(kv("/l/3", 3, 19)), 19, t0);
+    EXPECT_EQ(&*t.locks().at("/l"), unshared);
+    EXPECT_EQ(keysOf(t, "/l"), (std::vector<std::string>{"/l/2", "/l/3"}));
+}
+
 TEST(LockTableTest, KeysArrivingOutOfCreateOrderSortIntoPlace) {
     LockTable t;
     t.load({}, 10, t0);
