@@ -7,6 +7,12 @@ namespace lockscope {
 std::vector<HistoryKey> historyKeysOf(const etcd::LockQueues& locks,
                                       const etcd::AnomaliesByLock& anomalies) {
     std::vector<HistoryKey> keys;
+    forEachHistoryKey(locks, anomalies, [&](const HistoryKey& key) { keys.push_back(key); });
+    return keys;
+}
+
+void forEachHistoryKey(const etcd::LockQueues& locks, const etcd::AnomaliesByLock& anomalies,
+                       const std::function<void(const HistoryKey&)>& each) {
     for (const auto& [name, queue] : locks) {
         const std::size_t holders = queue->holderCount();
         const auto ofLock = anomalies.find(name);
@@ -19,12 +25,11 @@ std::vector<HistoryKey> historyKeysOf(const etcd::LockQueues& locks,
                                 return anomaly.kind == etcd::AnomalyKind::ExpiredLease &&
                                        anomaly.key == key.key;
                             });
-            keys.push_back({name, key.key, key.lease, key.createRevision, key.modRevision,
-                            queue->kind(), i < holders, key.enqueuedAt, key.acquiredAt,
-                            key.enqueuedBeforeSeen, key.acquiredBeforeSeen, leaseGone});
+            each({name, key.key, key.lease, key.createRevision, key.modRevision, queue->kind(),
+                  i < holders, key.enqueuedAt, key.acquiredAt, key.enqueuedBeforeSeen,
+                  key.acquiredBeforeSeen, leaseGone});
         }
     }
-    return keys;
 }
 
 } // namespace lockscope

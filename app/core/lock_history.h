@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <variant>
@@ -57,6 +58,18 @@ struct HistoryCheckpoint {
     int64_t seq = 0;              // its place among the entries, when read from a store
 };
 
+// A live view's locks to record as a checkpoint: the queues it shares with its monitor (a
+// pointer a lock), made into HistoryKeys one at a time as the recorder writes them. A million
+// keys made into HistoryKeys at once were about 320 bytes each in flight, and kept the monitor's
+// lock the while.
+struct LiveCheckpoint {
+    int64_t revision = 0;
+    std::chrono::system_clock::time_point at;
+    std::string reason;
+    etcd::LockQueues locks;
+    etcd::AnomaliesByLock anomalies; // of those locks: the leases gone
+};
+
 // An anomaly that appeared on a key or went from it, seen once the events at `revision` were in
 // (the events that caused it come before it).
 struct HistoryAnomaly {
@@ -71,5 +84,8 @@ using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap, HistoryAnomaly>;
 // Every key of `locks`, as a checkpoint holds them; `anomalies` are theirs (the leases gone).
 std::vector<HistoryKey> historyKeysOf(const etcd::LockQueues& locks,
                                       const etcd::AnomaliesByLock& anomalies);
+// The same keys, each handed to `each` in turn (by lock, then queue order), none kept.
+void forEachHistoryKey(const etcd::LockQueues& locks, const etcd::AnomaliesByLock& anomalies,
+                       const std::function<void(const HistoryKey&)>& each);
 
 } // namespace lockscope

@@ -721,25 +721,50 @@ bool LockHistoryStore::write(const HistoryAnomaly& anomaly) {
            commitIfFull();
 }
 
-bool LockHistoryStore::write(const HistoryCheckpoint& checkpoint) {
+std::optional<qlonglong> LockHistoryStore::beginCheckpoint(int64_t revision,
+                                                           std::chrono::system_clock::time_point at,
+                                                           const std::string& reason) {
     const auto seq = beginEntry();
-    if (!seq || !execRow(*insertCheckpoint_, {*seq, static_cast<qlonglong>(source_.id),
-                                              static_cast<qlonglong>(checkpoint.revision),
-                                              static_cast<qlonglong>(millis(checkpoint.at)),
-                                              QString::fromStdString(checkpoint.reason)}))
+    if (!seq ||
+        !execRow(*insertCheckpoint_,
+                 {*seq, static_cast<qlonglong>(source_.id), static_cast<qlonglong>(revision),
+                  static_cast<qlonglong>(millis(at)), QString::fromStdString(reason)}))
+        return std::nullopt;
+    return seq;
+}
+
+bool LockHistoryStore::writeCheckpointKey(qlonglong seq, qlonglong position,
+                                          const HistoryKey& key) {
+    return execRow(*insertKey_,
+                   {seq, position, bytes(key.lock), bytes(key.key),
+                    static_cast<qlonglong>(key.lease), static_cast<qlonglong>(key.createRevision),
+                    static_cast<qlonglong>(key.modRevision), etcd::queueKindName(key.recipe),
+                    static_cast<int>(key.holds), optionalTime(key.enqueuedAt),
+                    optionalTime(key.acquiredAt), static_cast<int>(key.enqueuedBeforeSeen),
+                    static_cast<int>(key.acquiredBeforeSeen), static_cast<int>(key.leaseGone)});
+}
+
+bool LockHistoryStore::write(const HistoryCheckpoint& checkpoint) {
+    const auto seq = beginCheckpoint(checkpoint.revision, checkpoint.at, checkpoint.reason);
+    if (!seq)
         return false;
-    // Its keys join the same transaction: a checkpoint is never read half written.
     qlonglong position = 0;
     for (const HistoryKey& key : checkpoint.keys)
-        if (!execRow(*insertKey_,
-                     {*seq, position++, bytes(key.lock), bytes(key.key),
-                      static_cast<qlonglong>(key.lease), static_cast<qlonglong>(key.createRevision),
-                      static_cast<qlonglong>(key.modRevision), etcd::queueKindName(key.recipe),
-                      static_cast<int>(key.holds), optionalTime(key.enqueuedAt),
-                      optionalTime(key.acquiredAt), static_cast<int>(key.enqueuedBeforeSeen),
-                      static_cast<int>(key.acquiredBeforeSeen), static_cast<int>(key.leaseGone)}))
+        if (!writeCheckpointKey(*seq, position++, key))
             return false;
     return commitIfFull();
+}
+
+bool LockHistoryStore::write(const LiveCheckpoint& checkpoint) {
+    const auto seq = beginCheckpoint(checkpoint.revision, checkpoint.at, checkpoint.reason);
+    if (!seq)
+        return false;
+    qlonglong position = 0;
+    bool written = true;
+    forEachHistoryKey(checkpoint.locks, checkpoint.anomalies, [&](const HistoryKey& key) {
+        written = written && writeCheckpointKey(*seq, position++, key);
+    });
+    return written && commitIfFull();
 }
 
 bool LockHistoryStore::commit() {

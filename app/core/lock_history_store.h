@@ -79,6 +79,7 @@ public:
     bool write(const HistoryGap& gap);
     bool write(const HistoryAnomaly& anomaly);
     bool write(const HistoryCheckpoint& checkpoint);
+    bool write(const LiveCheckpoint& checkpoint); // the same rows as its historyKeysOf
     bool commit();
     const QString& error() const { return error_; }
     // The source written or read.
@@ -176,6 +177,12 @@ private:
     bool execRow(InsertBatch& batch, const QVariantList& values);
     bool flushRows();    // runs the INSERT of the rows waiting
     bool commitIfFull(); // commits once batchRows rows wait
+    // A checkpoint's row, then its keys' (each at its place in the checkpoint), all in one
+    // transaction: a checkpoint is never read half written.
+    std::optional<qlonglong> beginCheckpoint(int64_t revision,
+                                             std::chrono::system_clock::time_point at,
+                                             const std::string& reason);
+    bool writeCheckpointKey(qlonglong seq, qlonglong position, const HistoryKey& key);
     // Deletes, in a transaction of its own, the entries of `source` before seq `seq`.
     bool cutBefore(qlonglong source, qlonglong seq);
     // A file's pages in use and free, in bytes.

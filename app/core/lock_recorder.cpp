@@ -40,6 +40,10 @@ void LockRecorder::record(const HistoryCheckpoint& checkpoint) {
     wrote(store_->write(checkpoint));
 }
 
+void LockRecorder::record(const LiveCheckpoint& checkpoint) {
+    wrote(store_->write(checkpoint));
+}
+
 bool LockRecorder::commit() {
     commitTimer_.stop();
     const bool ok = store_->commit();

@@ -29,6 +29,7 @@ public:
     void record(const HistoryGap& gap);
     void record(const std::vector<HistoryAnomaly>& anomalies);
     void record(const HistoryCheckpoint& checkpoint);
+    void record(const LiveCheckpoint& checkpoint);
     // Commits now: true when everything recorded so far is in the file.
     bool commit();
     // Retention (LockHistoryStore::prune), once what waits is committed; a failure is told as

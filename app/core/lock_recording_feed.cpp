@@ -45,13 +45,13 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
         for (auto& change : changes)
             anomalies.push_back({std::move(change), anomalies_.revision, now});
     }
-    std::optional<HistoryCheckpoint> state;
+    std::optional<LiveCheckpoint> state;
     if (checkpoint) {
         // On the client's thread, between its callbacks: the state holds exactly the events
-        // handed on so far, and the anomalies just brought up to date.
-        monitor.readLocks([&](int64_t revision, const auto& locks) {
-            state = HistoryCheckpoint{revision, now, checkpoint,
-                                      historyKeysOf(locks, anomalies_.byLock)};
+        // handed on so far, and the anomalies just brought up to date. The queues are shared,
+        // copied under the monitor's lock: the recorder reads them as they are now.
+        monitor.readLocks([&](int64_t revision, const etcd::LockQueues& locks) {
+            state = LiveCheckpoint{revision, now, checkpoint, locks, anomalies_.byLock};
         });
         checkpointedAt_ = steadyNow;
         if (gap && gap->revision == 0)

@@ -66,6 +66,66 @@ private slots:
     }
     void cleanupTestCase() { postgres.stop(); }
 
+    // A live view's checkpoint (its queues, shared with the monitor) is written key by key as
+    // the same rows historyKeysOf makes of it: the order, the holders, the times, a lease gone.
+    void aLiveCheckpointReadsBackAsItsHistoryKeys_data() { backends(); }
+    void aLiveCheckpointReadsBackAsItsHistoryKeys() {
+        const QString path = newStore("live-checkpoint");
+        QVERIFY(!path.isEmpty());
+        const auto key = [](const std::string& name, int64_t lease, int64_t revision, bool holds) {
+            etcd::LockKey k;
+            k.key = name;
+            k.lease = lease;
+            k.createRevision = k.modRevision = revision;
+            k.enqueuedAt = t0 + std::chrono::seconds(revision);
+            if (holds)
+                k.acquiredAt = k.enqueuedAt + 1s;
+            return k;
+        };
+        etcd::LockQueues locks;
+        locks.emplace("/locks/job", etcd::LockQueue{"/locks/job",
+                                                    {key("/locks/job/694d1", 0x694d1, 3, true),
+                                                     key("/locks/job/694d2", 0x694d2, 4, false)}});
+        locks.emplace("/locks/one",
+                      etcd::LockQueue{"/locks/one", {key("/locks/one", 0x694d3, 5, true)}, true});
+        const etcd::AnomaliesByLock anomalies{
+            {"/locks/job", {{"/locks/job/694d2", etcd::AnomalyKind::ExpiredLease, "gone"}}}};
+        const LiveCheckpoint live{6, t0 + 10s, "start", locks, anomalies};
+        QString problem;
+        {
+            auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
+            QVERIFY2(store, qPrintable(problem));
+            QVERIFY(store->write(live));
+            QVERIFY(store->commit());
+        }
+        auto reader = LockHistoryStore::openForReading(path, problem);
+        QVERIFY2(reader, qPrintable(problem));
+        const auto checkpoints = reader->checkpoints();
+        QVERIFY2(checkpoints, qPrintable(reader->error()));
+        QCOMPARE(checkpoints->size(), std::size_t(1));
+        QCOMPARE(checkpoints->front().revision, int64_t(6));
+        QVERIFY(checkpoints->front().at == live.at);
+        QCOMPARE(checkpoints->front().reason, std::string("start"));
+        const std::vector<HistoryKey> expected = historyKeysOf(locks, anomalies);
+        const std::vector<HistoryKey>& read = checkpoints->front().keys;
+        QCOMPARE(read.size(), std::size_t(3));
+        QCOMPARE(read.size(), expected.size());
+        for (std::size_t i = 0; i < read.size(); ++i) {
+            QCOMPARE(read[i].lock, expected[i].lock);
+            QCOMPARE(read[i].key, expected[i].key);
+            QCOMPARE(read[i].lease, expected[i].lease);
+            QCOMPARE(read[i].createRevision, expected[i].createRevision);
+            QCOMPARE(read[i].recipe, expected[i].recipe);
+            QCOMPARE(read[i].holds, expected[i].holds);
+            QVERIFY(read[i].enqueuedAt == expected[i].enqueuedAt);
+            QVERIFY(read[i].acquiredAt == expected[i].acquiredAt);
+            QCOMPARE(read[i].leaseGone, expected[i].leaseGone);
+        }
+        QVERIFY(read[0].holds && !read[1].holds);
+        QVERIFY(!read[0].leaseGone && read[1].leaseGone);
+        QCOMPARE(read[2].recipe, etcd::QueueKind::SingleKey);
+    }
+
     void eventsGapsAndCheckpointsReadBackExactInOrder_data() { backends(); }
     void eventsGapsAndCheckpointsReadBackExactInOrder() {
         const QString path = newStore("history");
