@@ -36,10 +36,6 @@ void LockRecorder::record(const std::vector<HistoryAnomaly>& anomalies) {
     writeEach(anomalies);
 }
 
-void LockRecorder::record(const HistoryCheckpoint& checkpoint) {
-    wrote(store_->write(checkpoint));
-}
-
 void LockRecorder::record(const LiveCheckpoint& checkpoint) {
     wrote(store_->write(checkpoint));
 }

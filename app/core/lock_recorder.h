@@ -28,7 +28,6 @@ public:
     void record(const std::vector<etcd::LockEvent>& events);
     void record(const HistoryGap& gap);
     void record(const std::vector<HistoryAnomaly>& anomalies);
-    void record(const HistoryCheckpoint& checkpoint);
     void record(const LiveCheckpoint& checkpoint);
     // Commits now: true when everything recorded so far is in the file.
     bool commit();
