@@ -1,5 +1,6 @@
 #include "etcdclient/blocking.h"
 #include "support/etcd_fixture.h"
+#include "support/stopped_member.h"
 #include "support/waiting.h"
 #include "support/watch_log.h"
 

@@ -5,6 +5,7 @@
 #include "support/etcd_auth.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
+#include "support/stopped_member.h"
 #include "support/waiting.h"
 
 #include <algorithm>

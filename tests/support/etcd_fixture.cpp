@@ -1,13 +1,9 @@
 #include "support/etcd_fixture.h"
 
 #include "etcdclient/blocking.h"
-#include "support/child_processes.h"
 #include "support/local_etcd.h"
 
 #include <algorithm>
-#include <chrono>
-#include <csignal>
-#include <thread>
 
 namespace lockscope::test {
 
@@ -105,20 +101,6 @@ std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int fi
     auto endpoints = cluster.endpoints();
     std::rotate(endpoints.begin(), endpoints.begin() + first, endpoints.end());
     return endpoints;
-}
-
-StoppedMember::StoppedMember(const etcd::LocalCluster& cluster, int member)
-    : pid_(cluster.pid(member)) {
-    ::kill(pid_, SIGSTOP);
-    // kill() returns once the stop is queued; the threads stop when one of them is scheduled to
-    // take it, and on a loaded machine the others answer requests meanwhile. Wait for all.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!everyThreadStopped(pid_) && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-}
-
-StoppedMember::~StoppedMember() {
-    ::kill(pid_, SIGCONT);
 }
 
 } // namespace lockscope::test

@@ -78,17 +78,4 @@ int leaderOf(const etcd::LocalCluster& cluster);
 // The cluster's endpoints starting with `first`'s, so a client's calls and streams go there.
 std::vector<std::string> endpointsFrom(const etcd::LocalCluster& cluster, int first);
 
-// SIGSTOPs a member for its lifetime, and returns once all its threads have stopped: it keeps
-// its connections open and answers nothing, as a hung server does.
-class StoppedMember {
-public:
-    StoppedMember(const etcd::LocalCluster& cluster, int member);
-    ~StoppedMember();
-    StoppedMember(const StoppedMember&) = delete;
-    StoppedMember& operator=(const StoppedMember&) = delete;
-
-private:
-    pid_t pid_;
-};
-
 } // namespace lockscope::test

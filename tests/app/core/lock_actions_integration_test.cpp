@@ -7,6 +7,7 @@
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "support/qtest_registry.h"
+#include "support/stopped_member.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -336,23 +337,26 @@ private slots:
         actions.acquire("/actions/down", 60, false);
         QTRY_COMPARE(acquired.size(), 1);
 
-        QCOMPARE(::kill(etcd_.cluster().pid(0), SIGSTOP), 0);
-        actions.release("/actions/down");
-        QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
-        const QDateTime asked = actions.ownLock("/actions/down")->since;
-        // Each attempt may take the client's whole command timeout to fail (a member that stops
-        // is not always refused at once), and a loaded machine (ASan, tests beside it) adds to it:
-        // 7 s alone, over 30 s once with a build beside the suite.
-        QTRY_COMPARE_WITH_TIMEOUT(unconfirmed.size(), 1, 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(actions.ownLock("/actions/down")->detail.contains("(attempt 2)"),
-                                 60000);
-        QCOMPARE(actions.ownLock("/actions/down")->since, asked); // releasing since it was asked
-        QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
-        QVERIFY2(actions.ownLock("/actions/down")->detail.startsWith("not confirmed"),
-                 qPrintable(actions.ownLock("/actions/down")->detail));
-        QCOMPARE(released.size(), 0);
-
-        QCOMPARE(::kill(etcd_.cluster().pid(0), SIGCONT), 0);
+        {
+            // Returns once every thread of etcd has stopped: a thread still running would
+            // answer the release. Resumed at the end of the block, passed or failed.
+            const test::StoppedMember paused(etcd_.cluster(), 0);
+            actions.release("/actions/down");
+            QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
+            const QDateTime asked = actions.ownLock("/actions/down")->since;
+            // Each attempt may take the client's whole command timeout to fail (a member that stops
+            // is not always refused at once), and a loaded machine (ASan, tests beside it) adds to
+            // it: 7 s alone, over 30 s once with a build beside the suite.
+            QTRY_COMPARE_WITH_TIMEOUT(unconfirmed.size(), 1, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                actions.ownLock("/actions/down")->detail.contains("(attempt 2)"), 60000);
+            QCOMPARE(actions.ownLock("/actions/down")->since,
+                     asked); // releasing since it was asked
+            QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Releasing);
+            QVERIFY2(actions.ownLock("/actions/down")->detail.startsWith("not confirmed"),
+                     qPrintable(actions.ownLock("/actions/down")->detail));
+            QCOMPARE(released.size(), 0);
+        }
         QVERIFY(etcd_.cluster().waitReady().ok());
         QTRY_COMPARE_WITH_TIMEOUT(released.size(), 1, 20000); // backoffs of at most 5 s
         QCOMPARE(actions.ownLock("/actions/down")->state, OwnLock::State::Released);

@@ -12,6 +12,7 @@
 #include "etcdclient/locks/mutex.h"
 #include "etcdclient/locks/session.h"
 #include "support/etcd_fixture.h"
+#include "support/stopped_member.h"
 #include "support/waiting.h"
 
 #include <QCoreApplication>

@@ -7,6 +7,7 @@
 #include "etcdclient/key_range.h"
 #include "lockscopectl_test.h"
 #include "support/local_postgres.h"
+#include "support/stopped_member.h"
 #include "support/waiting.h"
 #include "support/watch_log.h"
 

@@ -13,6 +13,7 @@
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
 #include "support/qtest_registry.h"
+#include "support/stopped_member.h"
 #include "test_settings.h"
 #include "widgets/problem_list.h"
 
@@ -201,9 +202,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(recorded(path, 1, etcd::LockEventKind::Acquired, *line),
                                  UiTimeoutMs);
 
-        ::kill((*own)->pid(0), SIGSTOP);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.lockWatch()->live(), UiTimeoutMs);
-        ::kill((*own)->pid(0), SIGCONT);
+        {
+            const test::StoppedMember stopped(**own, 0);
+            QTRY_VERIFY_WITH_TIMEOUT(!window.lockWatch()->live(), UiTimeoutMs);
+        }
         QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
         const auto gapRecorded = [&path] {
             QString problem;
