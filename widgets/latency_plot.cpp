@@ -1,5 +1,6 @@
 #include "widgets/latency_plot.h"
 
+#include "widgets/clock_ticker.h"
 #include "widgets/plot_export.h"
 #include "widgets/series_palette.h"
 #include "widgets/shared_time_axis.h"
@@ -41,9 +42,7 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     layout->addWidget(plot_);
     setMinimumHeight(160);
 
-    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
-    ticker->setDateTimeFormat("hh:mm:ss");
-    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTicker(QSharedPointer<ClockTicker>::create());
     label_ = tr("round trip");
     showValueLabel();
     plot_->legend->setVisible(false); // shown with the first series, above the plotted area
