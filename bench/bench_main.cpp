@@ -320,14 +320,16 @@ int main(int argc, char** argv) {
                         : "");
         std::printf("history: %d minutes at 1000 lock events/s (%lld events, a checkpoint a "
                     "minute) opened for replay in %.1f s (its last tenth alone in %.1f s), "
-                    "holding %.0f MB of heap; a moment's "
+                    "holding %.0f MB of heap, its timeline %zu holds (%zu more not drawn); a "
+                    "moment's "
                     "locks p50 %.1f ms, p99 %.1f ms, slowest %.1f ms over %zu moments spread "
                     "over it; read from the store by its checkpoint's interval alone, p50 %.1f "
                     "ms, p99 %.1f ms%s\n",
                     replay->minutes, static_cast<long long>(replay->events), replay->openSeconds,
-                    replay->tenthOpenSeconds, replay->heapMb, replay->frame.p(50),
-                    replay->frame.p(99), replay->frame.p(100), replay->frame.ms.size(),
-                    replay->stored.p(50), replay->stored.p(99), replay->ran ? "" : " (FAILED)");
+                    replay->tenthOpenSeconds, replay->heapMb, replay->timelineHolds,
+                    replay->timelineHoldsLeftOut, replay->frame.p(50), replay->frame.p(99),
+                    replay->frame.p(100), replay->frame.ms.size(), replay->stored.p(50),
+                    replay->stored.p(99), replay->ran ? "" : " (FAILED)");
     }
     if (record.ran)
         std::printf("record: %d events/s asked, %.0f committed/s (%lld etcd events, %lld lock "

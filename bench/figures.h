@@ -160,6 +160,8 @@ struct HistoryReplayFigure {
     std::optional<double> openedMinutes;
     double tenthOpenSeconds = 0; // its last tenth alone (a span, as --since opens it)
     double heapMb = 0;           // what the opened recording holds
+    // The holds its timeline draws (RecordedHistorySummary::holds), and those past its limit.
+    std::size_t timelineHolds = 0, timelineHoldsLeftOut = 0;
     Samples frame{"replay: a moment's locks", {}};
     // The locks at a moment read from the store by its checkpoint's interval alone, as
     // `lockscopectl history --at` reads them: what a recording of any length costs a moment.

@@ -123,6 +123,8 @@ HistoryReplayFigure measureHistoryReplay(int minutes, const QString& where) {
         return figure;
     }
     figure.openedMoments = summary->moments.size();
+    figure.timelineHolds = summary->holds.spans.size();
+    figure.timelineHoldsLeftOut = summary->holds.spansLeftOut;
     if (summary->cutBefore && summary->recordedUntil)
         figure.openedMinutes =
             std::chrono::duration<double>(*summary->recordedUntil - *summary->cutBefore).count() /

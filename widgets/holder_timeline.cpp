@@ -1,11 +1,13 @@
 #include "widgets/holder_timeline.h"
 
+#include "widgets/clock_ticker.h"
 #include "widgets/plot_export.h"
 #include "widgets/series_palette.h"
 #include "widgets/shared_time_axis.h"
 
 #include <QDateTime>
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -22,6 +24,12 @@ constexpr double overlapHalfHeight = 0.48;
 constexpr double openEdgePixels = 24;
 // How near (in pixels) a pointer must be to a bar for its tooltip: thin bars are hard to hit.
 constexpr int hoverSlackPixels = 3;
+// How near a press must be to the marker to drag it, and how far a press may move and still be
+// a click (not a drag of the view).
+constexpr int markerGrabPixels = 5;
+constexpr int clickSlackPixels = 3;
+// The marker: near black, unlike any holder's colour or the alarm's red.
+const QColor markerColor(0x20, 0x20, 0x20);
 
 // The holder's short name drawn on its bar: the key's last segment (a lease in hex).
 QString shortName(const QString& key) {
@@ -83,6 +91,12 @@ protected:
                 if (mark.end >= shown.lower && mark.start <= shown.upper)
                     painter->drawRect(rectOf(mark, lane, overlapHalfHeight));
         }
+        if (timeline_.marker_ && shown.contains(*timeline_.marker_)) {
+            const double x = mParentPlot->xAxis->coordToPixel(*timeline_.marker_);
+            const QRect area = clipRect();
+            painter->setPen(QPen(markerColor, 2));
+            painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        }
     }
 
     // No left border, and a fill that fades in from the left: the hold began out of sight.
@@ -141,9 +155,7 @@ HolderTimeline::HolderTimeline(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
-    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
-    ticker->setDateTimeFormat("hh:mm:ss");
-    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTicker(QSharedPointer<ClockTicker>::create());
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot_->yAxis->setRangeReversed(true); // first lane at the top
     plot_->setMinimumHeight(120);
@@ -185,13 +197,14 @@ void HolderTimeline::beginHold(const QString& lock, const Hold& hold, double sta
         replotTimer_.start();
 }
 
-void HolderTimeline::endHold(const QString& lock, double end) {
+void HolderTimeline::endHold(const QString& lock, double end, const QString& how) {
     auto it = intervals_.find(lock);
     if (it == intervals_.end() || it->empty() || !it->back().open)
         return;
     Interval& last = it->back();
     last.open = false;
     last.end = std::max(last.start, end);
+    last.endedHow = how;
     if (!replotTimer_.isActive())
         replotTimer_.start();
 }
@@ -235,6 +248,42 @@ void HolderTimeline::setSharedTimeAxis(SharedTimeAxis* axis) {
 
 void HolderTimeline::setDurationFormat(DurationFormat format) {
     durationFormat_ = std::move(format);
+}
+
+void HolderTimeline::clear() {
+    lanes_.clear();
+    laneIndex_.clear();
+    intervals_.clear();
+    overlaps_.clear();
+    earliest_ = 0;
+    marker_.reset();
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    plot_->yAxis->setRange(-0.5, 0.5);
+    redraw();
+}
+
+void HolderTimeline::showTimes(double from, double to) {
+    followClock_ = false;
+    paused_ = true;
+    now_ = to;
+    windowSeconds_ = std::max(to - from, 0.0);
+    plot_->xAxis->setRange(from, std::max(to, from + 1e-3));
+    redraw();
+}
+
+void HolderTimeline::setMarker(std::optional<double> time) {
+    marker_ = time;
+    if (time) {
+        // Kept in sight: a view it left moves so the marker is near its edge, as a page turns.
+        const QCPRange shown = plot_->xAxis->range();
+        const double margin = shown.size() / 10;
+        if (*time > shown.upper)
+            plot_->xAxis->setRange(*time + margin - shown.size(), *time + margin);
+        else if (*time < shown.lower)
+            plot_->xAxis->setRange(*time - margin, *time - margin + shown.size());
+    }
+    if (isVisibleTo(window()))
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QPoint HolderTimeline::pointOf(const QString& lock, double time) const {
@@ -283,13 +332,58 @@ QString HolderTimeline::describe(const QString& lock, const Interval& interval) 
                      .arg(clockText(interval.start));
     else
         lines << tr("Start: %1").arg(clockText(interval.start));
-    lines << (interval.open ? tr("End: still held") : tr("End: %1").arg(clockText(end)));
+    if (interval.open)
+        lines << tr("End: still held");
+    else if (interval.endedHow.isEmpty())
+        lines << tr("End: %1").arg(clockText(end));
+    else
+        lines << tr("End: %1 (%2)").arg(clockText(end), interval.endedHow);
     lines << (hold.startUnknown ? tr("Duration: at least %1").arg(duration)
                                 : tr("Duration: %1").arg(duration));
     return lines.join('\n');
 }
 
+bool HolderTimeline::handleMouse(QEvent* event) {
+    auto* mouse = static_cast<QMouseEvent*>(event);
+    const QPoint at = mouse->position().toPoint();
+    const auto timeAtPlot = [this, &at] { return plot_->xAxis->pixelToCoord(at.x()); };
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+        if (mouse->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(at))
+            return false;
+        pressedAt_ = at;
+        if (marker_ &&
+            std::abs(plot_->xAxis->coordToPixel(*marker_) - at.x()) <= markerGrabPixels) {
+            // The marker is taken, not the view: the plot must not start a drag of its own.
+            draggingMarker_ = true;
+            plot_->setInteraction(QCP::iRangeDrag, false);
+        }
+        return false;
+    case QEvent::MouseMove:
+        if (draggingMarker_)
+            emit timeChosen(timeAtPlot());
+        return false;
+    case QEvent::MouseButtonRelease: {
+        if (mouse->button() != Qt::LeftButton)
+            return false;
+        const bool clicked = pressedAt_ && (at - *pressedAt_).manhattanLength() <= clickSlackPixels;
+        if (draggingMarker_ || clicked)
+            emit timeChosen(timeAtPlot());
+        if (draggingMarker_)
+            plot_->setInteraction(QCP::iRangeDrag, true);
+        draggingMarker_ = false;
+        pressedAt_.reset();
+        return false;
+    }
+    default: return false;
+    }
+}
+
 bool HolderTimeline::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ &&
+        (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::MouseMove ||
+         event->type() == QEvent::MouseButtonRelease))
+        return handleMouse(event);
     if (watched != plot_ || event->type() != QEvent::ToolTip)
         return QWidget::eventFilter(watched, event);
     auto* help = static_cast<QHelpEvent*>(event);

@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <deque>
 #include <functional>
+#include <optional>
 
 class QCustomPlot;
 
@@ -40,9 +41,10 @@ public:
     explicit HolderTimeline(QWidget* parent = nullptr);
 
     // Times are seconds since the Unix epoch. A new hold on a lane ends the open one there; the
-    // same key again while its hold is open changes nothing.
+    // same key again while its hold is open changes nothing. `how`: what ended it, as its
+    // tooltip says ("expired"); empty when unknown.
     void beginHold(const QString& lock, const Hold& hold, double start);
-    void endHold(const QString& lock, double end);
+    void endHold(const QString& lock, double end, const QString& how = {});
     // Two holders at once on that lane (a split brain): drawn in red across the lane.
     void markOverlap(const QString& lock, double from, double to);
     void setWindowSeconds(double seconds);
@@ -53,6 +55,16 @@ public:
     // while live shows what `axis` says.
     void setSharedTimeAxis(SharedTimeAxis* axis);
     void setDurationFormat(DurationFormat format);
+    // Every lane and hold goes (another recording, or another part of one).
+    void clear();
+    // Shows [from, to] (seconds since the Unix epoch) and stops there, as if paused: open holds
+    // reach `to`; drag and zoom from there. For a recording, whose present is its end.
+    void showTimes(double from, double to);
+    // A line across the lanes at `time` (none: no line): the moment a replay shows. The view
+    // moves along to keep it in sight. Pressing on the line and dragging moves it, and a click
+    // anywhere on the lanes puts it there: both say timeChosen.
+    void setMarker(std::optional<double> time);
+    std::optional<double> marker() const { return marker_; }
 
     // The tooltip for a point of the widget: the hold under it, or empty.
     QString toolTipAt(const QPoint& pos) const;
@@ -66,6 +78,10 @@ public:
     QStringList lanes() const { return lanes_; }
     int intervalCount() const;
 
+signals:
+    // The user clicked the lanes at `time`, or dragged the marker there.
+    void timeChosen(double time);
+
 protected:
     void showEvent(QShowEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -76,7 +92,8 @@ private:
         QColor color;
         double start, end;
         bool open;
-        Hold hold; // empty for an overlap mark
+        Hold hold;          // empty for an overlap mark
+        QString endedHow{}; // endHold's `how`
     };
     // A lane is a queue: new holds at the back, those out of the window off the front. A
     // QList reused so grows its buffer whenever the count touches two thirds of it, keeping the
@@ -92,6 +109,8 @@ private:
     void readClock(); // now_ from the wall clock, unless set
     // Open holds reach now_, and the axis shows the window up to it.
     void showWindowToNow();
+    // Mouse presses, moves and releases on the plot: a click, or the marker dragged.
+    bool handleMouse(QEvent* event);
 
     QCustomPlot* plot_;
     QStringList lanes_;
@@ -106,6 +125,9 @@ private:
     bool paused_ = false;
     SharedTimeAxis* sharedAxis_ = nullptr;
     DurationFormat durationFormat_;
+    std::optional<double> marker_;
+    std::optional<QPoint> pressedAt_; // a press not yet known to be a click or a drag
+    bool draggingMarker_ = false;
 };
 
 } // namespace lockscope

@@ -220,6 +220,9 @@ void RecordedHistory::summarise(std::shared_ptr<RecordedHistorySummary> summary)
         }
         summary->moments.push_back(std::move(moment));
     }
+    if (summary->timesKnown)
+        summary->holds = holdSpansOf(checkpoints_.empty() ? nullptr : &checkpoints_.front(),
+                                     entries_, maxTimelineLocks, maxTimelineSpans);
     summary_ = summary;
     callbacks_.opened(std::move(summary));
 }
@@ -263,6 +266,16 @@ std::optional<std::size_t> nextMoment(const std::vector<RecordedMoment>& moments
         if (wanted(moments[i]))
             return i;
     return std::nullopt;
+}
+
+std::optional<std::size_t> momentAt(const std::vector<RecordedMoment>& moments,
+                                    std::chrono::system_clock::time_point at) {
+    if (moments.empty())
+        return std::nullopt;
+    const auto after = std::upper_bound(
+        moments.begin(), moments.end(), at,
+        [](std::chrono::system_clock::time_point t, const RecordedMoment& m) { return t < m.at; });
+    return after == moments.begin() ? 0 : static_cast<std::size_t>(after - moments.begin()) - 1;
 }
 
 std::optional<std::size_t> longestWaitMoment(const std::vector<RecordedMoment>& moments) {

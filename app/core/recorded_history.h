@@ -2,6 +2,7 @@
 
 #include "app/core/etcd_history.h"
 #include "app/core/history_replay.h"
+#include "app/core/hold_spans.h"
 #include "app/core/lock_history.h"
 #include "app/core/lock_history_report.h"
 #include "app/core/lock_history_store.h"
@@ -51,6 +52,8 @@ struct RecordedHistorySummary {
     int anomalyChanges = 0; // anomalies appearing or going
     // etcd's own history keeps no times: a moment's time then only paces a replay.
     bool timesKnown = true;
+    // Who held each lock when, for the replay's timeline (none without times).
+    HoldSpans holds;
 };
 
 // The locks at one moment of a recording.
@@ -89,6 +92,10 @@ public:
     // What an opened recording may hold: an entry read holds some 430 B, so this is about an
     // hour at 1000 lock events a second in 1.7 GB. A day of that is 86 M entries.
     static constexpr std::size_t defaultMaxEntries = 4'000'000;
+    // The timeline's lanes and bars: more locks than a screen has lanes tell nothing, and a
+    // span's bars are kept on the GUI thread (some 200 B each).
+    static constexpr std::size_t maxTimelineLocks = 200;
+    static constexpr std::size_t maxTimelineSpans = 500'000;
 
     // `prefix`: when the store holds several sources, the one of this prefix, if just one is.
     // `span`: only the moments between its times or revisions (its lock is not looked at), read
@@ -151,6 +158,11 @@ private:
 // The next moment after `from` that `wanted` accepts, or nothing.
 std::optional<std::size_t> nextMoment(const std::vector<RecordedMoment>& moments, std::size_t from,
                                       const std::function<bool(const RecordedMoment&)>& wanted);
+// The last moment at or before `at` (the first when all are after it); nothing when there are
+// none. Found by halves: moments in recorded order are in the order of their times, unless the
+// recorder's clock stepped back (then a moment near it).
+std::optional<std::size_t> momentAt(const std::vector<RecordedMoment>& moments,
+                                    std::chrono::system_clock::time_point at);
 // The moment of the longest recorded wait (an Acquired event's), or nothing.
 std::optional<std::size_t> longestWaitMoment(const std::vector<RecordedMoment>& moments);
 

@@ -1,6 +1,7 @@
 #include "app/gui/history_replay_window.h"
 
 #include "app/core/blockers_model.h"
+#include "app/core/duration_text.h"
 #include "app/core/event_words.h"
 #include "app/core/guarded_post.h"
 #include "app/core/json_writer.h"
@@ -12,7 +13,10 @@
 #include "app/gui/screen_fit.h"
 #include "app/gui/stage_page.h"
 #include "app/gui/stage_scene_builder.h"
+#include "app/gui/timeline_hold.h"
+#include "etcdclient/clock.h"
 #include "widgets/elided_label.h"
+#include "widgets/holder_timeline.h"
 #include "widgets/plain_text_delegate.h"
 #include "widgets/stage_view.h"
 
@@ -31,6 +35,8 @@
 #include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 namespace lockscope {
 
@@ -118,6 +124,7 @@ HistoryReplayWindow::HistoryReplayWindow(
     tables->addWidget(queueTable_);
     auto* body = new QSplitter(Qt::Vertical, this);
     body->addWidget(tables);
+    body->addWidget(createTimeline());
     // Scrolled, as on the Stage page: a stage of many lanes is taller than any screen.
     auto* stageScroll = new QScrollArea(this);
     stageScroll->setWidgetResizable(true);
@@ -151,6 +158,8 @@ HistoryReplayWindow::HistoryReplayWindow(
                 selectedLock_ = current.isValid() ? locks_->lockNameAt(current.row()) : "";
                 showSelectedQueue();
             });
+    holdsTimer_.setInterval(0);
+    connect(&holdsTimer_, &QTimer::timeout, this, &HistoryReplayWindow::drawHolds);
     playTimer_.setInterval(33);
     connect(&playTimer_, &QTimer::timeout, this, &HistoryReplayWindow::playStep);
 
@@ -190,6 +199,77 @@ HistoryReplayWindow::HistoryReplayWindow(
 
 HistoryReplayWindow::~HistoryReplayWindow() {
     thread_->quit();
+}
+
+QWidget* HistoryReplayWindow::createTimeline() {
+    auto* column = new QWidget(this);
+    timeline_ = new HolderTimeline(column);
+    timeline_->setObjectName("replayTimeline");
+    timeline_->setWindowTitle(tr("Holders over time")); // the name its exports are offered
+    timeline_->setDurationFormat([](double seconds) {
+        return durationText(std::chrono::milliseconds(std::llround(seconds * 1000)));
+    });
+    // One line, so the window still fits a small screen; pointing at it shows it whole.
+    timelineNote_ = new ElidedLabel(column);
+    auto* stack = new QVBoxLayout(column);
+    stack->setContentsMargins(0, 0, 0, 0);
+    stack->addWidget(timelineNote_);
+    stack->addWidget(timeline_, 1);
+    // Its line is the moment shown: a time chosen on it is the last moment at or before it.
+    connect(timeline_, &HolderTimeline::timeChosen, this, [this](double time) {
+        if (!summary_)
+            return;
+        const auto at = std::chrono::system_clock::time_point(
+            std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                std::chrono::duration<double>(time)));
+        if (const auto moment = momentAt(summary_->moments, at))
+            showMoment(*moment);
+    });
+    return column;
+}
+
+void HistoryReplayWindow::showTimeline() {
+    holdsTimer_.stop();
+    holdsDrawn_ = 0;
+    timeline_->clear();
+    if (!summary_->timesKnown) {
+        timelineNote_->setText(tr("etcd keeps no times: its history has no timeline of holds."));
+        timeline_->hide();
+        return;
+    }
+    timeline_->show();
+    QString note = tr("Holders over time, a lane per lock. The black line is the moment shown: "
+                      "click the lanes or drag the line to go to a time; drag elsewhere or scroll "
+                      "to move and zoom.");
+    const HoldSpans& holds = summary_->holds;
+    if (holds.locksLeftOut > 0)
+        note += tr(" %n more lock(s) held in this part have no lane.", nullptr,
+                   static_cast<int>(holds.locksLeftOut));
+    if (holds.spansLeftOut > 0)
+        note +=
+            tr(" %n later hold(s) are not drawn.", nullptr, static_cast<int>(holds.spansLeftOut));
+    timelineNote_->setText(note);
+    if (summary_->moments.empty())
+        return;
+    // A little room each side: the line at the first or the last moment is not on the axis.
+    const double from = etcd::unixSeconds(summary_->moments.front().at);
+    const double to = etcd::unixSeconds(summary_->moments.back().at);
+    const double room = std::max((to - from) / 50, 0.05);
+    timeline_->showTimes(from - room, to + room);
+    holdsTimer_.start();
+}
+
+void HistoryReplayWindow::drawHolds() {
+    // Half a million bars at once would hold the GUI thread for a while: a share per turn.
+    constexpr std::size_t perTurn = 20'000;
+    const auto& spans = summary_->holds.spans;
+    const std::size_t until = std::min(spans.size(), holdsDrawn_ + perTurn);
+    for (; holdsDrawn_ < until; ++holdsDrawn_)
+        drawHoldSpan(*timeline_, spans[holdsDrawn_]);
+    if (holdsDrawn_ < spans.size())
+        return;
+    holdsTimer_.stop();
+    emit timelineDrawn();
 }
 
 QWidget* HistoryReplayWindow::createScrubberBar() {
@@ -323,6 +403,7 @@ void HistoryReplayWindow::showSummary(std::shared_ptr<const RecordedHistorySumma
     banner_->setText(banner);
     // Without times (etcd's own history), how long a key waited or held is unknown.
     queueTable_->setColumnHidden(LockQueueModel::Waiting, !summary_->timesKnown);
+    showTimeline();
     if (summary_->moments.empty()) {
         enableControls(false);
         momentText_->setText(tr("The recording holds no event yet."));
@@ -359,6 +440,8 @@ void HistoryReplayWindow::showFailure(const QString& problem) {
         banner_->setText(
             tr("This part of the recording cannot be read: %1. Span… opens another.").arg(problem));
         momentText_->clear();
+        holdsTimer_.stop();
+        timeline_->clear();
         enableControls(false);
         spanButton_->setEnabled(summary_->recordedFrom.has_value());
     } else {
@@ -477,6 +560,8 @@ void HistoryReplayWindow::describeMoment(std::size_t index) {
     if (!summary_ || index >= summary_->moments.size())
         return;
     const RecordedMoment& moment = summary_->moments[index];
+    if (summary_->timesKnown)
+        timeline_->setMarker(etcd::unixSeconds(moment.at));
     QString what;
     if (moment.start)
         // A span that begins before the recording does starts at its first checkpoint too.

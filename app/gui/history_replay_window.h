@@ -19,14 +19,16 @@ namespace lockscope {
 
 class BlockersModel;
 class HistoryReportDialog;
+class HolderTimeline;
 class LockListModel;
 class LockQueueModel;
 class StageView;
 
-// A recorded lock history, replayed: a scrubber over its events, and at each one the locks, the
-// selected lock's queue and the stage as they stood then. Marked "recorded" throughout and
-// offering no action on a lock. The recording is read and replayed on a thread of its own
-// (RecordedHistory); the window only shows what comes back, the latest asked for.
+// A recorded lock history, replayed: a scrubber over its events, a timeline of who held each
+// lock when (its line is the moment shown: click or drag it to scrub by time), and at each
+// moment the locks, the selected lock's queue and the stage as they stood then. Marked "recorded"
+// throughout and offering no action on a lock. The recording is read and replayed on a thread of
+// its own (RecordedHistory); the window only shows what comes back, the latest asked for.
 class HistoryReplayWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -57,6 +59,7 @@ public:
     LockQueueModel* queueModel() const { return queue_; }
     BlockersModel* blockersModel() const { return blockers_; }
     StageView* stage() const { return stage_; }
+    HolderTimeline* timeline() const { return timeline_; }
     // Selects `lock` (its name as etcd has it) in the list, for its queue and "next of this lock".
     void selectLock(const std::string& lock);
     // The report of the span from the marked moment (the first when none is) to the one shown.
@@ -81,6 +84,8 @@ signals:
     void momentPreviewed();
     // A span's report is shown in `dialog`.
     void reportShown(HistoryReportDialog* dialog);
+    // Every hold read is on the timeline.
+    void timelineDrawn();
 
 private:
     // The window around `history`, which it starts on a thread of its own.
@@ -88,6 +93,9 @@ private:
                         const std::function<RecordedHistory*(RecordedHistory::Callbacks)>& history,
                         QWidget* parent);
     QWidget* createScrubberBar();
+    QWidget* createTimeline();
+    // The summary's holds on the timeline, from its first moment to its last.
+    void showTimeline();
     void showSummary(std::shared_ptr<const RecordedHistorySummary> summary);
     void showFailure(const QString& problem);
     void askSource(const std::vector<LockHistoryStore::Source>& sources);
@@ -107,6 +115,8 @@ private:
     void describeMoment(std::size_t index);
     void jumpTo(const std::function<bool(const RecordedMoment&)>& wanted);
     void playStep();
+    // The timeline from the summary's holds, a share per turn of the event loop.
+    void drawHolds();
 
     QThread* thread_ = nullptr;
     RecordedHistory* history_ = nullptr;
@@ -137,6 +147,10 @@ private:
     QTableView* queueTable_ = nullptr;
     QTreeView* blockersView_ = nullptr;
     StageView* stage_ = nullptr;
+    HolderTimeline* timeline_ = nullptr;
+    QLabel* timelineNote_ = nullptr;
+    QTimer holdsTimer_;
+    std::size_t holdsDrawn_ = 0; // of summary_'s holds
 
     QTimer playTimer_;
     int playSpeed_ = 1;

@@ -1,11 +1,13 @@
 #include "app/gui/timeline_page.h"
 
 #include "app/core/duration_text.h"
+#include "app/core/event_words.h"
+#include "app/core/hold_spans.h"
 #include "app/core/key_text.h"
 #include "app/core/lock_watch.h"
 #include "app/core/workspace.h"
+#include "app/gui/timeline_hold.h"
 #include "etcdclient/clock.h"
-#include "etcdclient/hex_id.h"
 #include "widgets/holder_timeline.h"
 #include "widgets/latency_plot.h"
 #include "widgets/shared_time_axis.h"
@@ -21,16 +23,6 @@
 #include <cmath>
 
 namespace lockscope {
-
-namespace {
-
-HolderTimeline::Hold holdOf(const std::string& key, int64_t lease, int64_t createRevision,
-                            bool startUnknown) {
-    return {displayKeyText(key), QString::fromStdString(etcd::leaseHex(lease)), createRevision,
-            startUnknown};
-}
-
-} // namespace
 
 TimelinePage::TimelinePage(QWidget* parent)
     : QWidget(parent)
@@ -134,7 +126,7 @@ void TimelinePage::addHoldsInProgress(const etcd::LockMonitorState& state) {
         if (!holder || !holder->acquiredBeforeSeen || !holder->acquiredAt)
             continue;
         timeline_->beginHold(displayKeyText(lock->first),
-                             holdOf(holder->key, holder->lease, holder->createRevision, true),
+                             timelineHold(holder->key, holder->lease, holder->createRevision, true),
                              etcd::unixSeconds(*holder->acquiredAt));
         ++added;
     }
@@ -144,10 +136,11 @@ void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
     for (const auto& e : events) {
         const QString lock = displayKeyText(e.lock);
         const double at = etcd::unixSeconds(e.observedAt);
-        switch (e.kind) {
-        case etcd::LockEventKind::Acquired:
+        switch (holdChangeOf(e)) {
+        case HoldChange::Begins:
             // A hold recovered after a gap began during it: when, nobody saw.
-            timeline_->beginHold(lock, holdOf(e.key, e.lease, e.createRevision, e.recovered), at);
+            timeline_->beginHold(lock, timelineHold(e.key, e.lease, e.createRevision, e.recovered),
+                                 at);
             if (e.waited && !e.recovered)
                 waits_->addPoint(tr("wait (observed)"), at, static_cast<double>(e.waited->count()));
             if (auto gone = holderGoneAt_.find(lock); gone != holderGoneAt_.end()) {
@@ -156,18 +149,11 @@ void TimelinePage::addEvents(const std::vector<etcd::LockEvent>& events) {
                 holderGoneAt_.erase(gone);
             }
             break;
-        case etcd::LockEventKind::Released:
-        case etcd::LockEventKind::Cancelled:
-        case etcd::LockEventKind::Expired:
-        case etcd::LockEventKind::ForceReleased:
-            if (e.held) { // the holder went; a waiter leaving has no hold time
-                timeline_->endHold(lock, at);
-                holderGoneAt_.insert(lock, at);
-            }
+        case HoldChange::Ends:
+            timeline_->endHold(lock, at, eventWord(e.recipe, eventCause(e.kind)));
+            holderGoneAt_.insert(lock, at);
             break;
-        case etcd::LockEventKind::Enqueued:
-        case etcd::LockEventKind::Proclaimed:
-        case etcd::LockEventKind::Lost: break;
+        case HoldChange::None: break;
         }
     }
 }

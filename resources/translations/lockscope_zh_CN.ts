@@ -1711,6 +1711,30 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>This part of the recording cannot be read: %1. Span… opens another.</source>
         <translation>无法读取记录的这一部分：%1。“时段…”可打开另一部分。</translation>
     </message>
+    <message>
+        <source>Holders over time</source>
+        <translation>持有者时间线</translation>
+    </message>
+    <message>
+        <source>etcd keeps no times: its history has no timeline of holds.</source>
+        <translation>etcd 不保存时间：其历史没有持有时间线。</translation>
+    </message>
+    <message>
+        <source>Holders over time, a lane per lock. The black line is the moment shown: click the lanes or drag the line to go to a time; drag elsewhere or scroll to move and zoom.</source>
+        <translation>持有者时间线，每个锁一条泳道。黑线是当前显示的时刻：点击泳道或拖动黑线可跳到某一时间；在其他位置拖动或滚动可平移和缩放。</translation>
+    </message>
+    <message numerus="yes">
+        <source> %n more lock(s) held in this part have no lane.</source>
+        <translation>
+            <numerusform>这一部分中另有 %n 个被持有的锁没有泳道。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> %n later hold(s) are not drawn.</source>
+        <translation>
+            <numerusform>之后的 %n 次持有未绘制。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lockscope::HistoryReportDialog</name>
@@ -1944,6 +1968,10 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
     <message>
         <source>Duration: %1</source>
         <translation>时长：%1</translation>
+    </message>
+    <message>
+        <source>End: %1 (%2)</source>
+        <translation>结束：%1（%2）</translation>
     </message>
 </context>
 <context>

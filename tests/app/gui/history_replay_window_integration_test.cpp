@@ -9,9 +9,13 @@
 #include "app/gui/history_replay_window.h"
 #include "app/gui/history_report_dialog.h"
 #include "app/gui/history_span_dialog.h"
+#include "etcdclient/clock.h"
+#include "main_window_probes.h"
 #include "support/qtest_registry.h"
 #include "widgets/elided_label.h"
+#include "widgets/holder_timeline.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -19,6 +23,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
@@ -65,6 +70,11 @@ std::unique_ptr<LockHistoryStore> recordingOf1aHolding2bWaiting(const QString& f
     return store;
 }
 
+// The moment `after` the recording's t0, as the timeline counts time.
+double at(std::chrono::milliseconds after) {
+    return etcd::unixSeconds(t0 + after);
+}
+
 } // namespace
 
 class HistoryReplayWindowIntegrationTest : public QObject {
@@ -82,10 +92,12 @@ private slots:
         acquired.waited = 0ms;
         etcd::LockEvent handedOn = lockEvent(Kind::Acquired, "2b", 4, 3);
         handedOn.waited = 1000ms;
-        for (const auto& e :
-             {lockEvent(Kind::Enqueued, "1a", 2, 2), acquired,
-              lockEvent(Kind::Enqueued, "2b", 3, 3), lockEvent(Kind::Released, "1a", 4, 2),
-              handedOn, lockEvent(Kind::Expired, "2b", 5, 3)})
+        etcd::LockEvent released = lockEvent(Kind::Released, "1a", 4, 2);
+        released.held = 2000ms;
+        etcd::LockEvent expired = lockEvent(Kind::Expired, "2b", 5, 3);
+        expired.held = 1000ms;
+        for (const auto& e : {lockEvent(Kind::Enqueued, "1a", 2, 2), acquired,
+                              lockEvent(Kind::Enqueued, "2b", 3, 3), released, handedOn, expired})
             QVERIFY(store->write(e));
         QVERIFY2(store->commit(), qPrintable(store->error()));
     }
@@ -171,6 +183,59 @@ private slots:
         window->close();
         QTRY_VERIFY(guard.isNull());
         QTest::qWait(200);
+    }
+
+    // The timeline of holds shares its time axis with the scrubber: its line is the moment
+    // shown, and a click on the lanes or the line dragged goes to the last moment at that time.
+    void theTimelineShowsWhoHeldWhenAndScrubsByTime() {
+        auto* window = new HistoryReplayWindow(path);
+        QSignalSpy opened(window, &HistoryReplayWindow::opened);
+        QSignalSpy drawn(window, &HistoryReplayWindow::timelineDrawn);
+        window->show();
+        QVERIFY(opened.wait(10000));
+        QVERIFY(drawn.count() == 1 || drawn.wait(10000));
+        HolderTimeline* timeline = window->timeline();
+        QVERIFY(timeline->isVisible());
+        const QString lane = QString::fromStdString(lock);
+        QCOMPARE(timeline->lanes(), QStringList{lane});
+        QCOMPARE(timeline->intervalCount(), 2); // 1a from 2 s to 4 s, 2b from 4 s to 5 s
+        QVERIFY2(
+            timeline->toolTipAt(timeline->pointOf(lane, at(3s))).contains("Key: " + lane + "/1a"),
+            qPrintable(timeline->toolTipAt(timeline->pointOf(lane, at(3s)))));
+        // How each hold ended, as the scrubber's kinds are named.
+        const QString second = timeline->toolTipAt(timeline->pointOf(lane, at(4500ms)));
+        QVERIFY2(second.contains("/2b") && second.contains("(expired)"), qPrintable(second));
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(0));
+        QCOMPARE(timeline->marker(), std::optional<double>(at(1s)));
+
+        window->showMoment(3); // 2b enqueued, at 3 s
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(3));
+        QCOMPARE(timeline->marker(), std::optional<double>(at(3s)));
+
+        // A click at 4.5 s: the last moment by then is 2b's acquisition (moment 5, at 4 s).
+        QWidget* plot = timeline->childAt(timeline->pointOf(lane, at(4500ms)));
+        QVERIFY(plot);
+        const auto onPlot = [&](std::chrono::milliseconds time) {
+            return plot->mapFrom(timeline, timeline->pointOf(lane, at(time)));
+        };
+        QTest::mouseClick(plot, Qt::LeftButton, {}, onPlot(4500ms));
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(5));
+        QCOMPARE(timeline->marker(), std::optional<double>(at(4s)));
+
+        // The line dragged back to 2.5 s: 1a's acquisition (moment 2, at 2 s).
+        QTest::mousePress(plot, Qt::LeftButton, {}, onPlot(4000ms));
+        QMouseEvent move(QEvent::MouseMove, onPlot(2500ms), plot->mapToGlobal(onPlot(2500ms)),
+                         Qt::NoButton, Qt::LeftButton, {});
+        QApplication::sendEvent(plot, &move);
+        QTRY_COMPARE(window->shownMoment(), std::optional<std::size_t>(2));
+        QTest::mouseRelease(plot, Qt::LeftButton, {}, onPlot(2500ms));
+        QCOMPARE(window->shownMoment(), std::optional<std::size_t>(2));
+        QCOMPARE(timeline->marker(), std::optional<double>(at(2s)));
+        // The view was not dragged with it: 1 s to 5 s is still in sight.
+        QVERIFY(plot->rect().contains(onPlot(1000ms)));
+        QVERIFY(plot->rect().contains(onPlot(5000ms)));
+        QVERIFY(test::saveScreenshot(*window, "replay_timeline.png"));
+        window->close();
     }
 
     // "Next" of the kind "anomaly appeared" goes to the moment a key began to block its queue
