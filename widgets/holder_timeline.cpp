@@ -176,8 +176,10 @@ int HolderTimeline::laneOf(const QString& lock) {
         return *known;
     laneIndex_.insert(lock, static_cast<int>(lanes_.size()));
     lanes_.append(lock);
-    auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
-    ticker->addTick(lanes_.size() - 1, lock);
+    if ((lanes_.size() - 1) % labelEvery_ == 0) {
+        auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
+        ticker->addTick(lanes_.size() - 1, lock);
+    }
     plot_->yAxis->setRange(-0.5, lanes_.size() - 0.5);
     return static_cast<int>(lanes_.size() - 1);
 }
@@ -257,6 +259,7 @@ void HolderTimeline::clear() {
     overlaps_.clear();
     earliest_ = 0;
     marker_.reset();
+    labelEvery_ = 1;
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot_->yAxis->setRange(-0.5, 0.5);
     redraw();
@@ -379,7 +382,24 @@ bool HolderTimeline::handleMouse(QEvent* event) {
     }
 }
 
+void HolderTimeline::labelLanes() {
+    const double perLane =
+        plot_->axisRect()->height() / static_cast<double>(std::max<qsizetype>(lanes_.size(), 1));
+    const double lineHeight = QFontMetrics(plot_->yAxis->tickLabelFont()).height();
+    // A hundred lanes in a hundred pixels named each made the names one black smear.
+    const int every = std::max(1, static_cast<int>(std::ceil(lineHeight / std::max(perLane, 1.0))));
+    if (every == labelEvery_)
+        return;
+    labelEvery_ = every;
+    QMap<double, QString> names;
+    for (qsizetype lane = 0; lane < lanes_.size(); lane += every)
+        names.insert(static_cast<double>(lane), lanes_[lane]);
+    qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker())->setTicks(names);
+}
+
 bool HolderTimeline::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize)
+        labelLanes();
     if (watched == plot_ &&
         (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::MouseMove ||
          event->type() == QEvent::MouseButtonRelease))
@@ -434,6 +454,7 @@ void HolderTimeline::redraw() {
     if (!isVisibleTo(window()))
         return;
     showWindowToNow();
+    labelLanes();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     const bool anyOpen = std::any_of(intervals_.cbegin(), intervals_.cend(),
                                      [](const auto& l) { return !l.empty() && l.back().open; });

@@ -111,6 +111,8 @@ private:
     void showWindowToNow();
     // Mouse presses, moves and releases on the plot: a click, or the marker dragged.
     bool handleMouse(QEvent* event);
+    // Names every lane, or every n-th when more lanes than lines of text fit the height.
+    void labelLanes();
 
     QCustomPlot* plot_;
     QStringList lanes_;
@@ -128,6 +130,7 @@ private:
     std::optional<double> marker_;
     std::optional<QPoint> pressedAt_; // a press not yet known to be a click or a drag
     bool draggingMarker_ = false;
+    int labelEvery_ = 1; // lanes named: every labelEvery_-th
 };
 
 } // namespace lockscope

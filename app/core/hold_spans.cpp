@@ -41,7 +41,8 @@ public:
             lane.open.reset();
         }
         if (result_.spans.size() >= maxSpans_) {
-            ++result_.spansLeftOut;
+            if (result_.spansLeftOut++ == 0)
+                result_.leftOutFrom = span.start;
             return;
         }
         lane.open = result_.spans.size();

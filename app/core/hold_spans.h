@@ -40,6 +40,8 @@ struct HoldSpans {
     // in `spans`, counted so the timeline can say so.
     std::size_t locksLeftOut = 0;
     std::size_t spansLeftOut = 0;
+    // When the first hold left out began: nothing is drawn from there on.
+    std::optional<std::chrono::system_clock::time_point> leftOutFrom;
 };
 
 // The holds of a recording read from its first checkpoint (`start`, the replay's first moment;

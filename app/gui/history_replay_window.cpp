@@ -140,6 +140,8 @@ HistoryReplayWindow::HistoryReplayWindow(
     views->addTab(stageScroll, tr("Stage"));
     views->addTab(blockersView_, tr("Blockers"));
     body->addWidget(views);
+    // The timeline about as tall as the tables: a hundred lanes a pixel each read as one.
+    body->setSizes({240, 220, 340});
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -231,6 +233,7 @@ QWidget* HistoryReplayWindow::createTimeline() {
 void HistoryReplayWindow::showTimeline() {
     holdsTimer_.stop();
     holdsDrawn_ = 0;
+    endWords_.clear(); // the language may have changed since
     timeline_->clear();
     if (!summary_->timesKnown) {
         timelineNote_->setText(tr("etcd keeps no times: its history has no timeline of holds."));
@@ -245,9 +248,10 @@ void HistoryReplayWindow::showTimeline() {
     if (holds.locksLeftOut > 0)
         note += tr(" %n more lock(s) held in this part have no lane.", nullptr,
                    static_cast<int>(holds.locksLeftOut));
-    if (holds.spansLeftOut > 0)
-        note +=
-            tr(" %n later hold(s) are not drawn.", nullptr, static_cast<int>(holds.spansLeftOut));
+    if (holds.leftOutFrom)
+        note += tr(" %n hold(s) from %1 on are not drawn.", nullptr,
+                   static_cast<int>(holds.spansLeftOut))
+                    .arg(timeText(*holds.leftOutFrom));
     timelineNote_->setText(note);
     if (summary_->moments.empty())
         return;
@@ -260,12 +264,23 @@ void HistoryReplayWindow::showTimeline() {
 }
 
 void HistoryReplayWindow::drawHolds() {
-    // Half a million bars at once would hold the GUI thread for a while: a share per turn.
-    constexpr std::size_t perTurn = 20'000;
+    // Half a million bars at once would hold the GUI thread for seconds: a share per turn (an
+    // hour's 20,000 took 35 ms).
+    constexpr std::size_t perTurn = 10'000;
     const auto& spans = summary_->holds.spans;
     const std::size_t until = std::min(spans.size(), holdsDrawn_ + perTurn);
-    for (; holdsDrawn_ < until; ++holdsDrawn_)
-        drawHoldSpan(*timeline_, spans[holdsDrawn_]);
+    for (; holdsDrawn_ < until; ++holdsDrawn_) {
+        const HoldSpan& span = spans[holdsDrawn_];
+        QString how;
+        if (span.endedBy) {
+            const int word = static_cast<int>(span.recipe) * 16 + static_cast<int>(*span.endedBy);
+            auto found = endWords_.constFind(word);
+            if (found == endWords_.constEnd())
+                found = endWords_.insert(word, eventWord(span.recipe, eventCause(*span.endedBy)));
+            how = *found;
+        }
+        drawHoldSpan(*timeline_, span, how);
+    }
     if (holdsDrawn_ < spans.size())
         return;
     holdsTimer_.stop();

@@ -2,6 +2,7 @@
 
 #include "app/core/recorded_history.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QTimer>
 #include <memory>
@@ -151,6 +152,8 @@ private:
     QLabel* timelineNote_ = nullptr;
     QTimer holdsTimer_;
     std::size_t holdsDrawn_ = 0; // of summary_'s holds
+    // How holds ended, by recipe and kind: one QString a word, not one a bar.
+    QHash<int, QString> endWords_;
 
     QTimer playTimer_;
     int playSpeed_ = 1;

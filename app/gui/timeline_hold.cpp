@@ -1,6 +1,5 @@
 #include "app/gui/timeline_hold.h"
 
-#include "app/core/event_words.h"
 #include "app/core/key_text.h"
 #include "etcdclient/clock.h"
 #include "etcdclient/hex_id.h"
@@ -13,15 +12,13 @@ HolderTimeline::Hold timelineHold(const std::string& key, int64_t lease, int64_t
             startUnknown};
 }
 
-void drawHoldSpan(HolderTimeline& timeline, const HoldSpan& span) {
+void drawHoldSpan(HolderTimeline& timeline, const HoldSpan& span, const QString& how) {
     const QString lock = displayKeyText(span.lock);
     timeline.beginHold(lock,
                        timelineHold(span.key, span.lease, span.fencingToken, span.startUnknown),
                        etcd::unixSeconds(span.start));
     if (span.end)
-        timeline.endHold(lock, etcd::unixSeconds(*span.end),
-                         span.endedBy ? eventWord(span.recipe, eventCause(*span.endedBy))
-                                      : QString());
+        timeline.endHold(lock, etcd::unixSeconds(*span.end), how);
 }
 
 } // namespace lockscope

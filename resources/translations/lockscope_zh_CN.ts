@@ -1730,9 +1730,9 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         </translation>
     </message>
     <message numerus="yes">
-        <source> %n later hold(s) are not drawn.</source>
+        <source> %n hold(s) from %1 on are not drawn.</source>
         <translation>
-            <numerusform>之后的 %n 次持有未绘制。</numerusform>
+            <numerusform>从 %1 起的 %n 次持有未绘制。</numerusform>
         </translation>
     </message>
 </context>

@@ -217,6 +217,37 @@ private slots:
         QCOMPARE(QToolTip::text(), text);
     }
 
+    // More lanes than lines of text fit: every n-th lane is named, evenly, never two names on one
+    // line; given the height, every lane is named again.
+    void lanesTooManyToNameAreNamedEveryFew() {
+        HolderTimeline timeline;
+        timeline.resize(600, 200);
+        const double start = 1'700'000'000;
+        for (int lock = 0; lock < 100; ++lock)
+            timeline.beginHold(QString("/locks/%1").arg(lock), {"k", "1", 1}, start + lock);
+        timeline.setNow(start + 120);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        auto* plot = timeline.findChild<QCustomPlot*>();
+        const auto names = [plot] {
+            return qSharedPointerCast<QCPAxisTickerText>(plot->yAxis->ticker())->ticks();
+        };
+        QTRY_VERIFY(names().size() < 100);
+        const QList<double> lanes = names().keys();
+        QVERIFY(lanes.size() >= 2);
+        const double step = lanes[1] - lanes[0];
+        const double pixelsApart =
+            std::abs(plot->yAxis->coordToPixel(lanes[1]) - plot->yAxis->coordToPixel(lanes[0]));
+        QVERIFY2(pixelsApart >= QFontMetrics(plot->yAxis->tickLabelFont()).height(),
+                 qPrintable(QString::number(pixelsApart)));
+        for (int i = 1; i < lanes.size(); ++i)
+            QCOMPARE(lanes[i] - lanes[i - 1], step);
+        QCOMPARE(names().value(0), QString("/locks/0"));
+
+        timeline.resize(600, 3000);
+        QTRY_COMPARE(names().size(), 100);
+    }
+
     // A hold already in progress when LockScope first looked: a lane from when it was first
     // seen, a faded left edge, and a tooltip that says its start is unknown.
     void aHoldSeenInProgressHasAnOpenLeftEdge() {

@@ -72,6 +72,7 @@ TEST(HoldSpansTest, AHoldBeginsWhenAcquiredAndEndsWhenItsHolderLeavesNotAWaiter)
     EXPECT_EQ(holds.spans[1].endedBy, Kind::Expired);
     EXPECT_EQ(holds.locksLeftOut, 0u);
     EXPECT_EQ(holds.spansLeftOut, 0u);
+    EXPECT_FALSE(holds.leftOutFrom);
 }
 
 TEST(HoldSpansTest, TheFirstCheckpointsHoldersHoldFromWhenTheyAcquiredOrWereFirstSeen) {
@@ -129,6 +130,7 @@ TEST(HoldSpansTest, LocksAndSpansPastTheLimitsAreCountedNotKept) {
     const HoldSpans bySpans = holdSpansOf(nullptr, entries, many, 3);
     EXPECT_EQ(bySpans.spans.size(), 3u);
     EXPECT_EQ(bySpans.spansLeftOut, 7u);
+    EXPECT_EQ(bySpans.leftOutFrom, t0 + 1s); // /l1's second hold, the first left out
     // The hold a later one would have ended is ended all the same.
     EXPECT_EQ(bySpans.spans[2].lock, "/l1");
     EXPECT_EQ(bySpans.spans[2].end, t0 + 1s);
