@@ -61,8 +61,8 @@ public:
     // reach `to`; drag and zoom from there. For a recording, whose present is its end.
     void showTimes(double from, double to);
     // A line across the lanes at `time` (none: no line): the moment a replay shows. The view
-    // moves along to keep it in sight. Pressing on the line and dragging moves it, and a click
-    // anywhere on the lanes puts it there: both say timeChosen.
+    // moves along to keep it in sight. A click on the lanes, or the line pressed and dragged,
+    // says timeChosen; the owner then sets the line where that time leads.
     void setMarker(std::optional<double> time);
     std::optional<double> marker() const { return marker_; }
 
