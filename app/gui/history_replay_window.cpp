@@ -1,7 +1,6 @@
 #include "app/gui/history_replay_window.h"
 
 #include "app/core/blockers_model.h"
-#include "app/core/duration_text.h"
 #include "app/core/event_words.h"
 #include "app/core/guarded_post.h"
 #include "app/core/json_writer.h"
@@ -36,7 +35,6 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
 
 namespace lockscope {
 
@@ -208,9 +206,7 @@ QWidget* HistoryReplayWindow::createTimeline() {
     timeline_ = new HolderTimeline(column);
     timeline_->setObjectName("replayTimeline");
     timeline_->setWindowTitle(tr("Holders over time")); // the name its exports are offered
-    timeline_->setDurationFormat([](double seconds) {
-        return durationText(std::chrono::milliseconds(std::llround(seconds * 1000)));
-    });
+    timeline_->setDurationFormat(holdDurationText);
     // One line, so the window still fits a small screen; pointing at it shows it whole.
     timelineNote_ = new ElidedLabel(column);
     auto* stack = new QVBoxLayout(column);

@@ -1,8 +1,11 @@
 #include "app/gui/timeline_hold.h"
 
+#include "app/core/duration_text.h"
 #include "app/core/key_text.h"
 #include "etcdclient/clock.h"
 #include "etcdclient/hex_id.h"
+
+#include <cmath>
 
 namespace lockscope {
 
@@ -10,6 +13,10 @@ HolderTimeline::Hold timelineHold(const std::string& key, int64_t lease, int64_t
                                   bool startUnknown) {
     return {displayKeyText(key), QString::fromStdString(etcd::leaseHex(lease)), fencingToken,
             startUnknown};
+}
+
+QString holdDurationText(double seconds) {
+    return durationText(std::chrono::milliseconds(std::llround(seconds * 1000)));
 }
 
 void drawHoldSpan(HolderTimeline& timeline, const HoldSpan& span, const QString& how) {

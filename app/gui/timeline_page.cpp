@@ -1,6 +1,5 @@
 #include "app/gui/timeline_page.h"
 
-#include "app/core/duration_text.h"
 #include "app/core/event_words.h"
 #include "app/core/hold_spans.h"
 #include "app/core/key_text.h"
@@ -20,7 +19,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <cmath>
 
 namespace lockscope {
 
@@ -44,9 +42,7 @@ TimelinePage::TimelinePage(QWidget* parent)
     depth_->setSeriesColor(tr("waiters, all locks"), QColor(0x94, 0x67, 0xbd));
     timeAxis_->setWindowSeconds(WindowSeconds);
     timeline_->setWindowSeconds(WindowSeconds);
-    timeline_->setDurationFormat([](double seconds) {
-        return durationText(std::chrono::milliseconds(std::llround(seconds * 1000)));
-    });
+    timeline_->setDurationFormat(holdDurationText);
     timeline_->setSharedTimeAxis(timeAxis_);
     for (LatencyPlot* plot : {waits_, depth_}) {
         plot->setWindowSeconds(WindowSeconds);
