@@ -92,6 +92,10 @@ struct LargeWindowFigure {
     double residentMb; // growth of the resident set while loading
     double heapMb;     // growth of the heap in use: what the window (its monitor too) holds
     Samples filter;    // each step of typing a name into the filter box, then clearing it
+    // Then a prefix of no keys chosen: how long until the list is empty and live again, and the
+    // GUI thread's longest stall meanwhile (what it frees of the million keys it showed).
+    double switchAwaySeconds;
+    double switchAwayStallMs;
 };
 // LockScope's main window on each of `scale.largeWindowShapes` (lock keys held by real leases),
 // each on a fresh prefix: its first rows, its full list, its stalls, and its filter box.

@@ -1,12 +1,16 @@
 // LockScope's main window (offscreen) on a prefix of a million lock keys, held by real leases:
 // how soon the first locks show, how long until every lock is listed, the GUI thread's longest
 // stall meanwhile, and the lock filter box on the full list.
+#include "app/core/lock_list_model.h"
+#include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
 #include "figures.h"
 #include "lock_key_fill.h"
 #include "resident_memory.h"
+#include "run_events.h"
 #include "scratch_settings.h"
 #include "session_leases.h"
+#include "stall_probe.h"
 #include "window_load.h"
 
 #include <QApplication>
@@ -24,7 +28,7 @@ LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOpt
                                std::to_string(shape.keysPerLock) + "/";
     const std::string label =
         std::to_string(shape.locks) + " locks x " + std::to_string(shape.keysPerLock);
-    LargeWindowFigure figure{shape, {}, 0, 0, {"window: filter " + label, {}}};
+    LargeWindowFigure figure{shape, {}, 0, 0, {"window: filter " + label, {}}, 0, 0};
     {
         const SessionLeases sessions(client, shape.keysPerLock, 600);
         fillLockKeys(client, prefix, shape, sessions.ids());
@@ -43,6 +47,15 @@ LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOpt
             QApplication::processEvents();
             figure.filter.add(Clock::now() - began);
         }
+        const StallProbe probe;
+        const auto began = Clock::now();
+        window.setPrefix(QString::fromStdString(prefix + "elsewhere/"));
+        const LockWatch* watch = window.lockWatch();
+        runEventsUntil([watch] { return watch->live() && watch->locks()->rowCount() == 0; },
+                       std::chrono::seconds(60));
+        figure.switchAwaySeconds = std::chrono::duration<double>(Clock::now() - began).count();
+        figure.switchAwayStallMs =
+            std::chrono::duration<double, std::milli>(probe.longest()).count();
     } // the sessions' revocation deletes the keys
     clearPrefix(client, prefix);
     return figure;

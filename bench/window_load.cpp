@@ -3,6 +3,7 @@
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_watch.h"
 #include "app/gui/main_window.h"
+#include "idle_thread_stall.h"
 #include "run_events.h"
 #include "stall_probe.h"
 
@@ -14,19 +15,29 @@ WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options,
     const auto secondsSince = [](Clock::time_point start) {
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
+    const auto ms = [](std::chrono::steady_clock::duration d) {
+        return std::chrono::duration<double, std::milli>(d).count();
+    };
     WindowLoad load{};
     window.setPrefix(QString::fromStdString(prefix));
+    {
+        const StallProbe showing;
+        window.show();
+        runEventsFor(std::chrono::milliseconds(500)); // the first paint and the plots' first replot
+        load.firstPaintStallMs = ms(showing.longest());
+    }
     const StallProbe probe;
+    IdleThreadStall idleThread;
     const auto start = Clock::now();
     window.connectTo(options);
-    window.show();
     const LockWatch* watch = window.lockWatch();
     runEventsUntil([watch] { return watch->locks()->rowCount() > 0; }, timeout);
     load.firstRowsSeconds = secondsSince(start);
     runEventsUntil([watch, locks] { return watch->live() && watch->locks()->rowCount() >= locks; },
                    timeout);
     load.fullListSeconds = secondsSince(start);
-    load.longestStallMs = std::chrono::duration<double, std::milli>(probe.longest()).count();
+    load.longestStallMs = ms(probe.longest());
+    load.idleStallMs = ms(idleThread.longest());
     return load;
 }
 
