@@ -1,5 +1,6 @@
 #include "app/core/lock_list_model.h"
 
+#include "app/core/background_disposal.h"
 #include "app/core/key_text.h"
 #include "app/core/own_lock.h"
 #include "app/core/picked_session_role.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <utility>
 
 namespace lockscope {
 
@@ -159,6 +161,10 @@ LockListModel::Row LockListModel::keylessRow(const std::string& name) {
 
 void LockListModel::setState(const etcd::LockMonitorState& state,
                              std::chrono::steady_clock::time_point now) {
+    if (state.locks.empty()) {
+        showNoKeys(state, now);
+        return;
+    }
     // Every name listed now or before, in order: update() brings each row in line.
     etcd::LockChanges changes;
     changes.leases = !std::equal(leases_.begin(), leases_.end(), state.leases.begin(),
@@ -189,6 +195,23 @@ void LockListModel::setState(const etcd::LockMonitorState& state,
     for (; lock != state.locks.end(); ++lock)
         changes.locks.push_back(lock->first);
     update(state, changes, now);
+}
+
+void LockListModel::showNoKeys(const etcd::LockMonitorState& state,
+                               std::chrono::steady_clock::time_point now) {
+    // A reset, not a removal of each row: a million rows' names are not compared, nor their rows
+    // freed here.
+    beginResetModel();
+    disposeInBackground(std::exchange(rows_, {}));
+    std::vector<std::string> owned;
+    for (auto own = own_.cbegin(); own != own_.cend(); ++own)
+        owned.push_back(own.key().toStdString());
+    std::sort(owned.begin(), owned.end());
+    for (const std::string& name : owned)
+        rows_.push_back(std::make_unique<const Row>(keylessRow(name)));
+    leases_ = state.leases;
+    now_ = now;
+    endResetModel();
 }
 
 void LockListModel::expectRows(std::size_t rows) {

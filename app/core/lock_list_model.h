@@ -106,6 +106,8 @@ private:
     };
 
     static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
+    // setState with no lock keys: only the locks of ours, as a reset.
+    void showNoKeys(const etcd::LockMonitorState& state, std::chrono::steady_clock::time_point now);
     static Row keylessRow(const std::string& name);
     // The Holder column's text and tooltip; empty without a holder.
     static QString holderText(const Row& row);

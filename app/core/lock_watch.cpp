@@ -1,5 +1,6 @@
 #include "app/core/lock_watch.h"
 
+#include "app/core/background_disposal.h"
 #include "app/core/event_log_model.h"
 #include "app/core/guarded_post.h"
 #include "app/core/key_text.h"
@@ -68,18 +69,21 @@ void LockWatch::stopMonitor() {
     if (!monitor_)
         return;
     monitor_->stop();
-    monitor_.reset();
+    disposeInBackground(std::move(monitor_)); // its table: a million locks free in seconds
     if (tap_)
         tap_->runStopped(); // after the stop: the run's listener calls are over
 }
 
 void LockWatch::restart() {
-    stopMonitor();
     // What this view saw, for the next views of these keys: a prefix left and watched again
-    // shows how long its keys have waited or held, not "at least" since it came back.
-    seenTimes_ = seenTimesNow();
-    state_ = {};
-    graph_.clear();
+    // shows how long its keys have waited or held, not "at least" since it came back. Taken
+    // before the monitor's table is freed beside it, which would slow every allocation here.
+    if (!state_.locks.empty())
+        disposeInBackground(std::exchange(
+            seenTimes_, std::make_shared<const etcd::SeenTimesByKey>(seenTimesNow())));
+    stopMonitor();
+    disposeInBackground(std::exchange(state_, {}));
+    disposeInBackground(std::exchange(graph_, {}));
     graphKept_ = true;
     pickSession(std::nullopt);
     monitorLive_ = false;
@@ -105,7 +109,7 @@ void LockWatch::restart() {
     etcd::LockMonitor::Options options;
     options.prefix = prefix_;
     options.recipe = recipe_;
-    options.seenTimes = std::make_shared<const etcd::SeenTimesByKey>(seenTimes_);
+    options.seenTimes = seenTimes_;
     // Runs on the client's thread: a queued drain when the inbox asks for one, and the tap told.
     // The monitor, for the tap, is set before it starts; the tap is ours, kept past the run's
     // calls (the listener may be destroyed on the client's thread: it holds no QObject).
@@ -267,14 +271,21 @@ void LockWatch::showSelectedQueue() {
     queue_->setOwnKey(inQueue ? own->key.toStdString() : std::string());
 }
 
-void LockWatch::carrySeenTimes(const etcd::SeenTimesByKey& times) {
-    etcd::addSeenTimes(times, seenTimes_, MaxSeenKeys);
+void LockWatch::carrySeenTimes(etcd::SeenTimesByKey times) {
+    if (seenTimes_->empty() && times.size() <= MaxSeenKeys) {
+        seenTimes_ = std::make_shared<const etcd::SeenTimesByKey>(std::move(times));
+        return;
+    }
+    auto merged = std::make_shared<etcd::SeenTimesByKey>(*seenTimes_);
+    etcd::addSeenTimes(times, *merged, MaxSeenKeys);
+    seenTimes_ = std::move(merged);
 }
 
 etcd::SeenTimesByKey LockWatch::seenTimesNow() const {
     etcd::SeenTimesByKey now;
+    now.reserve(std::min(MaxSeenKeys, state_.locks.size() + seenTimes_->size()));
     etcd::addSeenTimes(state_.locks, now, MaxSeenKeys); // the keys shown first: the newest
-    etcd::addSeenTimes(seenTimes_, now, MaxSeenKeys);
+    etcd::addSeenTimes(*seenTimes_, now, MaxSeenKeys);
     return now;
 }
 

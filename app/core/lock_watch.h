@@ -59,7 +59,7 @@ public:
     static constexpr std::size_t MaxSeenKeys = 100000;
     // What an earlier connection to this cluster saw (seen_times_file.h), for the views from
     // the next prefix set on; and what this watch has seen until now, for the next connection.
-    void carrySeenTimes(const etcd::SeenTimesByKey& times);
+    void carrySeenTimes(etcd::SeenTimesByKey times);
     etcd::SeenTimesByKey seenTimesNow() const;
     const std::string& prefix() const { return prefix_; }
     bool hasPrefix() const { return prefixSet_; }
@@ -146,7 +146,10 @@ private:
     bool graphKept_ = true;
     std::size_t maxGraphWaits_ = DefaultMaxGraphWaits;
     std::optional<etcd::SessionId> picked_;
-    etcd::SeenTimesByKey seenTimes_; // what the views before saw (etcd::SeenTimes)
+    // What the views before saw (etcd::SeenTimes): shared with the monitors started since,
+    // never changed once made, so a restart copies none of up to MaxSeenKeys keys.
+    std::shared_ptr<const etcd::SeenTimesByKey> seenTimes_ =
+        std::make_shared<const etcd::SeenTimesByKey>();
     bool live_ = false;
     QString notLiveReason_;
     bool monitorLive_ = false;   // state_.live when the outage was last looked at

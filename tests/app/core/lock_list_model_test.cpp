@@ -350,6 +350,42 @@ private slots:
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.lockNameAt(0), std::string("/locks/a"));
     }
+
+    void aStateWithNoKeysIsOneResetKeepingOnlyOurLocks() {
+        LockListModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        etcd::LockMonitorState state;
+        for (const char* name : {"/locks/a", "/locks/b", "/locks/c"})
+            state.locks[name] = lockQueue(name, 1);
+        model.setState(state, Epoch);
+        OwnLock own;
+        own.since = QDateTime::currentDateTime();
+        own.lock = "/locks/z"; // waiting, its key not there yet
+        own.state = OwnLock::State::Waiting;
+        model.setOwnLock(own);
+        own.lock = "/locks/b";
+        own.state = OwnLock::State::Held;
+        model.setOwnLock(own);
+        QCOMPARE(model.rowCount(), 4);
+
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy removals(&model, &QAbstractItemModel::rowsAboutToBeRemoved);
+        model.setState({}, Epoch); // a restart, or a prefix of no keys
+        QCOMPARE(resets.size(), 1);
+        QCOMPARE(removals.size(), 0);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.lockNameAt(0), std::string("/locks/b"));
+        QCOMPARE(model.lockNameAt(1), std::string("/locks/z"));
+        QCOMPARE(model.index(0, LockListModel::Ours).data().toString(), QString("held"));
+        QCOMPARE(model.index(0, LockListModel::Holder).data().toString(), QString());
+        QCOMPARE(model.index(1, LockListModel::Ours).data().toString(), QString("waiting"));
+
+        state.locks.erase("/locks/a"); // keys again: rows come back beside ours
+        model.setState(state, Epoch);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.rowOfLock("/locks/c"), 1);
+    }
 };
 
 LOCKSCOPE_QTEST_GUILESS_MAIN(LockListModelTest)
