@@ -188,7 +188,8 @@ LocksPage::LocksPage(QWidget* parent)
             &LocksPage::selectLockAt);
     // The first lock to appear is shown at once, so a queue is in view without a click; when
     // the filter hides the lock shown, the first it shows takes its place (a layout change
-    // drops the current row without saying so).
+    // drops the current row without saying so, as a reset does: another prefix, no lock
+    // selected).
     const auto showFirstLock = [this] {
         if (lockTable_->selectionModel()->currentIndex().isValid())
             return;
@@ -199,6 +200,7 @@ LocksPage::LocksPage(QWidget* parent)
     };
     connect(lockProxy_, &QAbstractItemModel::rowsInserted, this, showFirstLock);
     connect(lockProxy_, &QAbstractItemModel::layoutChanged, this, showFirstLock);
+    connect(lockProxy_, &QAbstractItemModel::modelReset, this, showFirstLock);
     // Follow the newest event unless the user scrolled up to read older ones. Once a frame, not
     // once a batch: each scroll moves the table's pixels in the window's backing store.
     followEvents_.setSingleShot(true);

@@ -163,6 +163,8 @@ private slots:
         window.setPrefix("/elsewhere/");
         QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->prefix(), std::string("/elsewhere/"),
                                   UiTimeoutMs);
+        // The lock shown before is not under this prefix: none is shown.
+        QTRY_COMPARE_WITH_TIMEOUT(window.lockWatch()->selectedLock(), std::string(), UiTimeoutMs);
         window.setPrefix("/carried/");
         QTRY_VERIFY_WITH_TIMEOUT(window.lockWatch()->live(), UiTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(selectLock(window, "/carried/job"), UiTimeoutMs);
