@@ -8,7 +8,8 @@ namespace lockscope {
 
 // Runs `free` on the thread that frees what views no longer show.
 void runDisposal(std::function<void()> free);
-// Waits until everything handed to disposeInBackground so far is freed (tests, and the end).
+// Waits until everything handed to disposeInBackground so far is freed (for tests: at exit the
+// thread's pool waits by itself).
 void waitForDisposals();
 
 // Destroys `value` on a thread of its own, not the caller's: what a view of a million locks held
