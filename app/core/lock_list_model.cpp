@@ -159,6 +159,15 @@ LockListModel::Row LockListModel::keylessRow(const std::string& name) {
     return row;
 }
 
+std::vector<std::string> LockListModel::ownLockNames() const {
+    std::vector<std::string> names;
+    names.reserve(static_cast<std::size_t>(own_.size()));
+    for (auto own = own_.cbegin(); own != own_.cend(); ++own)
+        names.push_back(own.key().toStdString());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 void LockListModel::setState(const etcd::LockMonitorState& state,
                              std::chrono::steady_clock::time_point now) {
     if (state.locks.empty()) {
@@ -172,10 +181,7 @@ void LockListModel::setState(const etcd::LockMonitorState& state,
                                      return a.first == b.first &&
                                             LeaseCountdown{a.second} == LeaseCountdown{b.second};
                                  });
-    std::vector<std::string> owned;
-    for (auto own = own_.cbegin(); own != own_.cend(); ++own)
-        owned.push_back(own.key().toStdString());
-    std::sort(owned.begin(), owned.end());
+    const std::vector<std::string> owned = ownLockNames();
     std::vector<std::string> listed;
     listed.reserve(rows_.size());
     for (const auto& row : rows_)
@@ -203,11 +209,7 @@ void LockListModel::showNoKeys(const etcd::LockMonitorState& state,
     // freed here.
     beginResetModel();
     disposeInBackground(std::exchange(rows_, {}));
-    std::vector<std::string> owned;
-    for (auto own = own_.cbegin(); own != own_.cend(); ++own)
-        owned.push_back(own.key().toStdString());
-    std::sort(owned.begin(), owned.end());
-    for (const std::string& name : owned)
+    for (const std::string& name : ownLockNames())
         rows_.push_back(std::make_unique<const Row>(keylessRow(name)));
     leases_ = state.leases;
     now_ = now;

@@ -106,6 +106,7 @@ private:
     };
 
     static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
+    std::vector<std::string> ownLockNames() const; // the locks of ours, in name order
     // setState with no lock keys: only the locks of ours, as a reset.
     void showNoKeys(const etcd::LockMonitorState& state, std::chrono::steady_clock::time_point now);
     static Row keylessRow(const std::string& name);
