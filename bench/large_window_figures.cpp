@@ -54,8 +54,7 @@ LargeWindowFigure measureLargeWindow(etcd::Client& client, const etcd::ClientOpt
         runEventsUntil([watch] { return watch->live() && watch->locks()->rowCount() == 0; },
                        std::chrono::seconds(60));
         figure.switchAwaySeconds = std::chrono::duration<double>(Clock::now() - began).count();
-        figure.switchAwayStallMs =
-            std::chrono::duration<double, std::milli>(probe.longest()).count();
+        figure.switchAwayStallMs = milliseconds(probe.longest());
     } // the sessions' revocation deletes the keys
     clearPrefix(client, prefix);
     return figure;

@@ -176,8 +176,8 @@ EventRateFigure measureChurn(const MainWindow& window, LockEventWriter& writer,
             sinceCommitted("floor: event to bare watch, then the GUI thread, " + label, committed,
                            bareWatch.handedOn()),
             sinceCommitted("gui: event to model, " + label, committed, shown),
-            std::chrono::duration<double, std::milli>(probe.longest()).count(),
-            std::chrono::duration<double, std::milli>(idleThread.longest()).count(),
+            milliseconds(probe.longest()),
+            milliseconds(idleThread.longest()),
             wholeRepaints};
 }
 

@@ -86,7 +86,7 @@ StageFigure measureStage(const etcd::ClientOptions& options, const Scale& scale)
         runEventsFor(scale.eventRun);
         figure.frames = frames.samples;
         figure.frameCpu = frames.cpu;
-        figure.longestStallMs = std::chrono::duration<double, std::milli>(probe.longest()).count();
+        figure.longestStallMs = milliseconds(probe.longest());
     }
     figure.acquisitionsPerSecond =
         static_cast<double>(window.workspace()->lab()->counters().acquisitions - acquiredBefore) /

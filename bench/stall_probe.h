@@ -21,4 +21,9 @@ private:
     std::chrono::steady_clock::duration longest_{};
 };
 
+// A stall (longest()) in milliseconds, as the figures print it.
+inline double milliseconds(std::chrono::steady_clock::duration stall) {
+    return std::chrono::duration<double, std::milli>(stall).count();
+}
+
 } // namespace lockscope::bench

@@ -15,16 +15,13 @@ WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options,
     const auto secondsSince = [](Clock::time_point start) {
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
-    const auto ms = [](std::chrono::steady_clock::duration d) {
-        return std::chrono::duration<double, std::milli>(d).count();
-    };
     WindowLoad load{};
     window.setPrefix(QString::fromStdString(prefix));
     {
         const StallProbe showing;
         window.show();
         runEventsFor(std::chrono::milliseconds(500)); // the first paint and the plots' first replot
-        load.firstPaintStallMs = ms(showing.longest());
+        load.firstPaintStallMs = milliseconds(showing.longest());
     }
     const StallProbe probe;
     IdleThreadStall idleThread;
@@ -36,8 +33,8 @@ WindowLoad loadWindow(MainWindow& window, const etcd::ClientOptions& options,
     runEventsUntil([watch, locks] { return watch->live() && watch->locks()->rowCount() >= locks; },
                    timeout);
     load.fullListSeconds = secondsSince(start);
-    load.longestStallMs = ms(probe.longest());
-    load.idleStallMs = ms(idleThread.longest());
+    load.longestStallMs = milliseconds(probe.longest());
+    load.idleStallMs = milliseconds(idleThread.longest());
     return load;
 }
 
