@@ -60,9 +60,6 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
         return exitCode;
     TerminationSignals termination; // Ctrl-C ends the event loop, then the rest is committed
     auto wasLive = std::make_shared<std::atomic<bool>>(false);
-    // Our own stop is not news: a listener call in flight as the recording ends (a full disk)
-    // would print "not watching: stopped" after the error that ended it.
-    std::atomic<bool> stopping = false;
     std::weak_ptr<etcd::LockMonitor> weak;
     auto onEvents = [&, wasLive](const std::vector<etcd::LockEvent>& events) {
         const auto self = weak.lock();
@@ -70,7 +67,7 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
             return;
         recording->feed().onEvents(*self, events);
         const auto [live, status] = self->liveness();
-        if (!stopping && live != wasLive->exchange(live))
+        if (live != wasLive->exchange(live))
             say(live
                     ? QCoreApplication::translate("lockscopectl",
                                                   "recording the locks under %1 into %2")
@@ -84,7 +81,6 @@ int runRecordCommand(const QStringList& arguments, const ConnectionOptions& conn
     weak = monitor;
     monitor->start();
     exitCode = QCoreApplication::exec();
-    stopping = true;
     monitor->stop();
     return recording->finish() ? exitCode : ExitFailed;
 }

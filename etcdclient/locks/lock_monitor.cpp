@@ -99,6 +99,9 @@ void LockMonitor::start() {
 void LockMonitor::stop() {
     WatchHandle watch;
     {
+        // After a listener call under way, which sees the run as it was, not stopped; a call
+        // after this finds its generation ended.
+        std::lock_guard listening(listening_);
         std::lock_guard lock(mutex_);
         running_ = false;
         live_ = false;
@@ -308,8 +311,7 @@ bool LockMonitor::onPage(uint64_t generation, Result<pb::RangeResponse> page) {
         }
     }
     if (!last) {
-        if (listener_)
-            listener_({}); // the progress, and the first load's new locks
+        notify(generation, {}); // the progress, and the first load's new locks
         return true;
     }
     watchFrom(generation, revision + 1);
@@ -389,8 +391,7 @@ void LockMonitor::onWatchEnd(uint64_t generation, const Error& error) {
         }
         // Told now: a re-list of a large prefix takes seconds, and until it ends the view is
         // not live, whatever it showed last.
-        if (listener_)
-            listener_({});
+        notify(generation, {});
         list(generation); // history is gone: re-list and reconcile
         return;
     }
@@ -412,10 +413,8 @@ void LockMonitor::retryLater(uint64_t generation, const Error& error) {
         retry.delay = backoff_;
         retry.attempt = ++failures_;
     }
-    if (retryListener_)
-        retryListener_(retry);
-    if (listener_)
-        listener_({});
+    notifyRetry(generation, retry);
+    notify(generation, {});
     const auto delay = retry.delay;
     client_.schedule(delay, weakCallback(this, &LockMonitor::list, generation));
 }
@@ -485,8 +484,27 @@ void LockMonitor::record(uint64_t generation, std::vector<LockEvent> events) {
         while (history_.size() > options_.historySize)
             history_.pop_front();
     }
+    notify(generation, events);
+}
+
+template <class Call> void LockMonitor::callListener(uint64_t generation, const Call& call) {
+    std::lock_guard listening(listening_);
+    {
+        std::lock_guard lock(mutex_);
+        if (!current(generation))
+            return;
+    }
+    call();
+}
+
+void LockMonitor::notify(uint64_t generation, const std::vector<LockEvent>& events) {
     if (listener_)
-        listener_(events);
+        callListener(generation, [&] { listener_(events); });
+}
+
+void LockMonitor::notifyRetry(uint64_t generation, const Retry& retry) {
+    if (retryListener_)
+        callListener(generation, [&] { retryListener_(retry); });
 }
 
 void LockMonitor::tickLeases(uint64_t generation) {
@@ -565,8 +583,7 @@ void LockMonitor::lookUpLease(uint64_t generation, int64_t lease) {
                 if (self->table_.setLeaseExpired(lease, reply->ttl() < 0))
                     self->changedLocksOf(lease); // its keys are anomalies now, or no longer
             }
-            if (self->listener_)
-                self->listener_({});
+            self->notify(generation, {});
         });
 }
 

@@ -69,7 +69,8 @@ public:
 
     void start();
     // Once it returns, nothing the stopped run started (a read, a watch, a lease lookup)
-    // changes the state or reaches the listener; start() begins afresh.
+    // changes the state or reaches the listener; start() begins afresh. A listener call under
+    // way on another thread ends first, so no listener hears the run's own stop as news.
     void stop();
 
     LockMonitorState state() const;
@@ -134,6 +135,12 @@ private:
     // The view stops being live now (mutex_ held): an outage begins if it was live.
     void leaveLive(const std::string& reason);
     void record(uint64_t generation, std::vector<LockEvent> events);
+    // The listeners, called outside mutex_ unless `generation` has ended. stop() waits for a
+    // call under way before it ends the run (not one on its own thread: a listener may stop
+    // its monitor), so no call sees the run stopped, and none comes after.
+    void notify(uint64_t generation, const std::vector<LockEvent>& events);
+    void notifyRetry(uint64_t generation, const Retry& retry);
+    template <class Call> void callListener(uint64_t generation, const Call& call);
     void tickLeases(uint64_t generation);
     void lookUpLease(uint64_t generation, int64_t lease);
     // Logs every lock holding a key on `lease` as changed (its keys' anomalies did).
@@ -144,6 +151,9 @@ private:
     const Options options_;
     const Listener listener_;
     const RetryListener retryListener_;
+    // Held while a listener runs (callListener), and by stop() as it ends the run; before
+    // mutex_. Recursive, as a listener may stop the monitor, or start it, on its own thread.
+    std::recursive_mutex listening_;
 
     mutable std::mutex mutex_; // guards everything below
     bool running_ = false;

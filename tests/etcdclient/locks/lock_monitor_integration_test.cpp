@@ -545,4 +545,36 @@ TEST_F(LockMonitorIntegrationTest, AnswersToAStoppedRunChangeNothingAndReachNoLi
     ASSERT_TRUE(unlockNow(*holder).value());
 }
 
+// stop() from another thread while the listener runs: it returns once the call has ended, and
+// the call sees the run as it was (live), not stopped: a watcher printing its liveness would
+// otherwise report its own stop as lost contact.
+TEST_F(LockMonitorIntegrationTest, AListenerCallUnderWayEndsBeforeStopAndSeesTheRunLive) {
+    std::weak_ptr<LockMonitor> weak;
+    std::atomic<bool> held{false};
+    std::atomic<bool> release{false};
+    std::atomic<int> liveAfterRelease{-1};
+    auto monitor = LockMonitor::create(*client, {prefix()}, [&](const std::vector<LockEvent>&) {
+        const auto self = weak.lock();
+        if (!self || !self->liveness().first || held.exchange(true))
+            return;
+        while (!release)
+            std::this_thread::sleep_for(1ms);
+        liveAfterRelease = self->liveness().first ? 1 : 0;
+    });
+    weak = monitor;
+    monitor->start();
+    ASSERT_TRUE(eventually([&] { return held.load(); }));
+    std::atomic<bool> stopReturned{false};
+    std::thread stopper([&] {
+        monitor->stop();
+        stopReturned = true;
+    });
+    std::this_thread::sleep_for(300ms);
+    EXPECT_FALSE(stopReturned) << "stop() returned while a listener call was under way";
+    release = true;
+    stopper.join();
+    EXPECT_EQ(liveAfterRelease, 1) << "the call under way saw the run stopped";
+    EXPECT_EQ(monitor->liveness().second, "stopped");
+}
+
 } // namespace
