@@ -18,39 +18,48 @@ LockListModel::LockListModel(QObject* parent)
     : QAbstractTableModel(parent)
     , now_(std::chrono::steady_clock::now()) {}
 
-LockListModel::Row LockListModel::rowOf(const etcd::LockQueue& queue,
+LockListModel::Row LockListModel::rowOf(const etcd::SharedLockQueue& queue,
                                         const etcd::LockMonitorState& state) {
     Row row;
-    row.id = queue.name;
-    row.kind = queue.kind();
-    row.waitersVisible = queue.waitersVisible();
-    const int holders = static_cast<int>(queue.holderCount());
-    if (const etcd::LockKey* holder = queue.holder()) {
-        row.hasHolder = true;
-        row.holderKeyUnderName = holder->key.starts_with(queue.name);
-        row.holderKey =
-            row.holderKeyUnderName ? holder->key.substr(queue.name.size()) : holder->key;
-        if (row.kind == etcd::QueueKind::Election)
-            row.holderValue = holder->value;
+    row.queue = queue;
+    row.kind = queue->kind();
+    const int holders = static_cast<int>(queue->holderCount());
+    if (const etcd::LockKey* holder = queue->holder()) {
         row.holders = holders;
         row.holderLease = holder->lease;
     }
-    row.waiters = static_cast<int>(queue.keys.size()) - holders;
-    if (auto found = state.anomalies.find(queue.name); found != state.anomalies.end())
+    row.waiters = static_cast<int>(queue->keys.size()) - holders;
+    if (auto found = state.anomalies.find(queue->name); found != state.anomalies.end())
         row.anomalies = found->second;
     return row;
 }
 
+const std::string& LockListModel::Row::holderValue() const {
+    static const std::string none;
+    return kind == etcd::QueueKind::Election && holder() ? holder()->value : none;
+}
+
+bool LockListModel::Row::showsAsIn(const Row& other) const {
+    const auto holderKey = [](const Row& row) {
+        return row.holder() ? std::string_view(row.holder()->key) : std::string_view();
+    };
+    return anomalies == other.anomalies && holderLease == other.holderLease &&
+           holders == other.holders && waiters == other.waiters && kind == other.kind &&
+           inEtcd == other.inEtcd && (holder() != nullptr) == (other.holder() != nullptr) &&
+           queue->waitersVisible() == other.queue->waitersVisible() &&
+           (queue.sameAs(other.queue) ||
+            (id() == other.id() && holderKey(*this) == holderKey(other) &&
+             holderValue() == other.holderValue()));
+}
+
 QString LockListModel::holderText(const Row& row) {
-    if (!row.hasHolder)
-        return {};
-    return displayKeyText(row.holderKeyUnderName ? row.id + row.holderKey : row.holderKey);
+    return row.holder() ? displayKeyText(row.holder()->key) : QString();
 }
 
 QString LockListModel::holderToolTip(const Row& row) {
     const QString holder = holderText(row);
-    return row.kind == etcd::QueueKind::Election && row.hasHolder
-               ? tr("Leader %1, proposing %2").arg(holder, displayValueText(row.holderValue))
+    return row.kind == etcd::QueueKind::Election && row.holder()
+               ? tr("Leader %1, proposing %2").arg(holder, displayValueText(row.holderValue()))
            : row.holders > 1
                ? tr("%1 readers share the lock; the first is %2").arg(row.holders).arg(holder)
                : holder;
@@ -120,21 +129,10 @@ bool LockListModel::sortsByBytes(int column) {
 
 bool LockListModel::appendSortBytes(int row, int column, std::string& bytes) const {
     const Row& r = *rows_[static_cast<std::size_t>(row)];
-    if (column != Holder || !r.hasHolder)
+    if (column != Holder || !r.holder())
         return false;
-    if (r.holderKeyUnderName)
-        bytes += r.id;
-    bytes += r.holderKey;
+    bytes += r.holder()->key;
     return true;
-}
-
-std::size_t LockListModel::sortBytesSize(int column) const {
-    std::size_t size = 0;
-    if (column == Holder)
-        for (const auto& row : rows_)
-            if (row->hasHolder)
-                size += (row->holderKeyUnderName ? row->id.size() : 0) + row->holderKey.size();
-    return size;
 }
 
 std::optional<LeaseCountdown> LockListModel::holderTtl(const Row& row) const {
@@ -144,17 +142,19 @@ std::optional<LeaseCountdown> LockListModel::holderTtl(const Row& row) const {
 const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
     if (own_.isEmpty()) // no name to copy for the lookup
         return nullptr;
-    const auto own = own_.constFind(QByteArray::fromStdString(row.id));
+    const auto own = own_.constFind(QByteArray::fromStdString(row.id()));
     return own == own_.constEnd() ? nullptr : &*own;
 }
 
 QString LockListModel::nameAt(int row) const {
-    return displayKeyText(rows_[static_cast<std::size_t>(row)]->id);
+    return displayKeyText(lockNameOf(row));
 }
 
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
+    etcd::LockQueue queue;
+    queue.name = name;
     Row row;
-    row.id = name;
+    row.queue = std::move(queue);
     row.inEtcd = false;
     return row;
 }
@@ -185,7 +185,7 @@ void LockListModel::setState(const etcd::LockMonitorState& state,
     std::vector<std::string> listed;
     listed.reserve(rows_.size());
     for (const auto& row : rows_)
-        listed.push_back(row->id);
+        listed.push_back(row->id());
     std::vector<std::string> both;
     std::set_union(listed.begin(), listed.end(), owned.begin(), owned.end(),
                    std::back_inserter(both));
@@ -261,11 +261,11 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
     };
     for (const std::string& name : changes.locks) {
         int at = lowerBound(name);
-        bool listed = at < rowCount() && rows_[at]->id == name;
+        bool listed = at < rowCount() && rows_[at]->id() == name;
         // What the row should be: the lock's, or a lock of ours without keys; none otherwise.
         std::unique_ptr<const Row> wanted;
         if (const auto queue = state.locks.find(name); queue != state.locks.end())
-            wanted = std::make_unique<const Row>(rowOf(*queue->second, state));
+            wanted = std::make_unique<const Row>(rowOf(queue->second, state));
         else if (own_.contains(QByteArray::fromStdString(name)))
             wanted = std::make_unique<const Row>(keylessRow(name));
         const bool arrives = wanted && !listed;
@@ -275,7 +275,7 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
         if (!(arrives && !arriving.empty() && at == runAt) &&
             !(leaves && leaving > 0 && at == runAt + leaving) && settleRun()) {
             at = lowerBound(name);
-            listed = at < rowCount() && rows_[at]->id == name;
+            listed = at < rowCount() && rows_[at]->id() == name;
         }
         if (arrives || leaves) {
             if (arriving.empty() && leaving == 0)
@@ -284,9 +284,11 @@ void LockListModel::update(const etcd::LockMonitorState& state, const etcd::Lock
                 arriving.push_back(std::move(wanted));
             else
                 ++leaving;
-        } else if (wanted && !(*rows_[at] == *wanted)) {
+        } else if (wanted) {
+            // Replaced even when it shows the same: the old row would keep its queue's old copy.
+            if (!rows_[at]->showsAsIn(*wanted))
+                changed.push_back(at);
             rows_[at] = std::move(wanted);
-            changed.push_back(at);
         }
     }
     settleRun();
@@ -331,7 +333,7 @@ void LockListModel::clearOwnLocks() {
 
 void LockListModel::showOwnMark(const std::string& name) {
     const int at = lowerBound(name);
-    const bool listed = at < rowCount() && rows_[at]->id == name;
+    const bool listed = at < rowCount() && rows_[at]->id() == name;
     const bool marked = own_.contains(QByteArray::fromStdString(name));
     if (!listed && marked) {
         beginInsertRows({}, at, at);
@@ -347,7 +349,7 @@ void LockListModel::showOwnMark(const std::string& name) {
 }
 
 std::string LockListModel::lockNameAt(int row) const {
-    return row >= 0 && row < rowCount() ? rows_[row]->id : std::string();
+    return row >= 0 && row < rowCount() ? rows_[row]->id() : std::string();
 }
 
 void LockListModel::setPickedLocks(std::set<std::string> names) {
@@ -362,13 +364,13 @@ void LockListModel::setPickedLocks(std::set<std::string> names) {
 
 int LockListModel::rowOfLock(const std::string& name) const {
     const int at = lowerBound(name);
-    return at < rowCount() && rows_[at]->id == name ? at : -1;
+    return at < rowCount() && rows_[at]->id() == name ? at : -1;
 }
 
 int LockListModel::lowerBound(const std::string& name) const {
     const auto found =
         std::lower_bound(rows_.begin(), rows_.end(), name,
-                         [](const auto& row, const std::string& n) { return row->id < n; });
+                         [](const auto& row, const std::string& n) { return row->id() < n; });
     return static_cast<int>(found - rows_.begin());
 }
 
@@ -385,11 +387,12 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
         return {};
     const Row& row = *rows_[index.row()];
     if (role == PickedSessionRole)
-        return picked_.count(row.id) > 0;
+        return picked_.count(row.id()) > 0;
     switch (index.column()) {
     case Name:
-        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(displayKeyText(row.id))
-                                                                  : QVariant();
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole
+                   ? QVariant(displayKeyText(row.id()))
+                   : QVariant();
     case Kind:
         if (!row.inEtcd)
             return {};
@@ -401,7 +404,7 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
                : role == Qt::ToolTipRole ? QVariant(holderToolTip(row))
                                          : QVariant();
     case Waiters:
-        if (!row.waitersVisible && row.inEtcd) // unknown, which is not 0
+        if (!row.queue->waitersVisible() && row.inEtcd) // unknown, which is not 0
             return role == Qt::DisplayRole   ? QVariant(tr("not visible"))
                    : role == Qt::ToolTipRole ? QVariant(invisibleWaitersText())
                                              : QVariant();

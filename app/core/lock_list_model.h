@@ -15,8 +15,9 @@ namespace lockscope {
 
 // One row per lock under the watched prefix: its holder, how many wait, the holder's TTL
 // counting down, and the anomalies of its keys. Updated in place (rows inserted, removed,
-// changed), never reset, so a selection survives every update. A lock of ours that is lost (or
-// not queued yet) keeps a row without keys, so what happened to it stays in view.
+// changed), so a selection survives every update; reset only when no lock key is left. A lock
+// of ours that is lost (or not queued yet) keeps a row without keys, so what happened to it
+// stays in view.
 class LockListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -49,6 +50,10 @@ public:
 
     // The lock's name as etcd has it (any bytes), for the row; empty when out of range.
     std::string lockNameAt(int row) const;
+    // The same of a row in range, not copied: the proxy folds a million of them.
+    const std::string& lockNameOf(int row) const {
+        return rows_[static_cast<std::size_t>(row)]->id();
+    }
     // -1 when no such lock is listed.
     int rowOfLock(const std::string& name) const;
     // The Name column's text of a row (in range).
@@ -70,8 +75,6 @@ public:
     // took 185 ms, and "\xff" went before "a".
     static bool sortsByBytes(int column);
     bool appendSortBytes(int row, int column, std::string& bytes) const;
-    // How many bytes appendSortBytes appends for every row together.
-    std::size_t sortBytesSize(int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -84,13 +87,13 @@ signals:
 
 private:
     // Values, not texts: a row's texts are made when shown. A million rows that each held their
-    // name's and holder's texts held 230 MB more; the name's text is the proxy's, for its filter.
+    // name's and holder's texts held 230 MB more; the name's folded text is the proxy's, for its
+    // filter.
     struct Row {
-        std::string id; // the lock's name
-        // The holder's key after the lock's name ("/694d…" of a mutex's key, empty for a
-        // single-key lock) when it begins with the name, as all do; else the whole key.
-        std::string holderKey;
-        std::string holderValue;              // an election's leader's proposal
+        // The lock's queue, shared with the state it came from (a keyless row: a queue of its
+        // name alone): the name and the holder's key and value are read from it. Copied into
+        // each row, they took 150 bytes of a million-row list's every row.
+        etcd::SharedLockQueue queue;
         std::vector<etcd::Anomaly> anomalies; // of its keys
         std::optional<int64_t> holderLease;   // none without a holder; its TTL is in leases_
         int holders = 0; // how many share the lock (an RWMutex's leading readers)
@@ -98,14 +101,17 @@ private:
         // The recipe, as a value: its word and description are the same for every row of a
         // kind, and a copy of each per row was 350 bytes of a million-row list's every row.
         etcd::QueueKind kind = etcd::QueueKind::Mutex; // none for a keyless row (inEtcd)
-        bool hasHolder = false;
-        bool holderKeyUnderName = false;
-        bool waitersVisible = true; // false: a single-key lock, whose waiters hold no key
-        bool inEtcd = true;         // false: a lock of ours with no key now
-        bool operator==(const Row&) const = default;
+        bool inEtcd = true;                            // false: a lock of ours with no key now
+
+        const std::string& id() const { return queue->name; } // the lock's name
+        const etcd::LockKey* holder() const { return queue->holder(); }
+        // An election's leader's proposal; empty for other recipes.
+        const std::string& holderValue() const;
+        // Whether both show the same: a row's cells are changed only when not.
+        bool showsAsIn(const Row& other) const;
     };
 
-    static Row rowOf(const etcd::LockQueue& queue, const etcd::LockMonitorState& state);
+    static Row rowOf(const etcd::SharedLockQueue& queue, const etcd::LockMonitorState& state);
     std::vector<std::string> ownLockNames() const; // the locks of ours, in name order
     // setState with no lock keys: only the locks of ours, as a reset.
     void showNoKeys(const etcd::LockMonitorState& state, std::chrono::steady_clock::time_point now);

@@ -126,10 +126,11 @@ std::size_t LockListProxy::rowsRoom() const {
 
 void LockListProxy::rebuild() {
     const int rows = locks_ ? locks_->rowCount() : 0;
-    folded_.assign(static_cast<std::size_t>(rows), {});
+    folded_.clear();
+    folded_.insert(0, static_cast<std::size_t>(rows));
     matches_.assign(static_cast<std::size_t>(rows), 1);
     for (int row = 0; row < rows; ++row) {
-        folded_[row] = locks_->nameAt(row).toCaseFolded();
+        folded_.set(row, locks_->lockNameOf(row));
         matches_[row] = matches(row);
     }
     takeKeys();
@@ -139,14 +140,13 @@ void LockListProxy::rebuild() {
 }
 
 void LockListProxy::setNameFilter(const QString& text) {
-    const QString folded = text.toCaseFolded();
+    std::string folded = FoldedNames::foldedFilter(text);
     if (folded == filter_)
         return;
-    const bool narrowed = !filter_.isEmpty() && folded.contains(filter_);
+    const bool narrowed = !filter_.empty() && folded.find(filter_) != std::string::npos;
     changeLayout([&] {
-        filter_ = folded;
-        matcher_.setPattern(filter_);
-        if (filter_.isEmpty()) {
+        filter_ = std::move(folded);
+        if (filter_.empty()) {
             std::fill(matches_.begin(), matches_.end(), 1);
         } else if (narrowed) { // a row not shown did not hold the shorter text
             for (int row : shown_)
@@ -160,7 +160,7 @@ void LockListProxy::setNameFilter(const QString& text) {
 }
 
 bool LockListProxy::matches(int row) const {
-    return filter_.isEmpty() || matcher_.indexIn(QStringView(folded_[row])) >= 0;
+    return filter_.empty() || folded_.at(row).find(filter_) != std::string_view::npos;
 }
 
 void LockListProxy::sort(int column, Qt::SortOrder order) {
@@ -211,8 +211,10 @@ void LockListProxy::takeKeys() {
     keyBytes_ = std::string();
     if (sortKey() == SortKey::Bytes && rows > 0) { // into keyBytes_, not a string per row
         // Room at once: grown as it filled, it was copied and faulted in again and again (12 ms
-        // more of a million).
-        keyBytes_.reserve(locks_->sortBytesSize(sortColumn_));
+        // more of a million). A holder's key is its lock's name and a lease's 16 hex digits
+        // after a slash, as the folded names are about the names: a guess, not a walk of every
+        // row to count (30 ms of a million, each row's key three pointers away).
+        keyBytes_.reserve(folded_.bytesHeld() + rows * 24);
         for (std::size_t row = 0; row < rows; ++row) {
             ByteKey& key = byteKeys_[row];
             key.at = keyBytes_.size();
@@ -326,7 +328,7 @@ void LockListProxy::sourceRowsInserted(const QModelIndex& parent, int first, int
         for (int& row : shown_)
             row += row >= first ? count : 0;
     }
-    folded_.insert(folded_.begin() + first, static_cast<std::size_t>(count), {});
+    folded_.insert(first, static_cast<std::size_t>(count));
     matches_.insert(matches_.begin() + first, static_cast<std::size_t>(count), 0);
     proxyRows_.insert(proxyRows_.begin() + first, static_cast<std::size_t>(count), -1);
     if (sortKey() == SortKey::Number)
@@ -339,7 +341,7 @@ void LockListProxy::sourceRowsInserted(const QModelIndex& parent, int first, int
     std::vector<int> added(static_cast<std::size_t>(count));
     std::iota(added.begin(), added.end(), first);
     for (int row : added) {
-        folded_[row] = locks_->nameAt(row).toCaseFolded();
+        folded_.set(row, locks_->lockNameOf(row));
         matches_[row] = matches(row);
         takeKey(row);
     }
@@ -443,7 +445,7 @@ void LockListProxy::sourceRowsRemoved(const QModelIndex& parent, int first, int 
         if (!byRow.empty())
             byRow.erase(byRow.begin() + first, byRow.begin() + last + 1);
     };
-    erase(folded_);
+    folded_.erase(static_cast<std::size_t>(first), static_cast<std::size_t>(last));
     erase(matches_);
     erase(numberKeys_);
     erase(byteKeys_);
@@ -458,22 +460,15 @@ void LockListProxy::sourceDataChanged(const QModelIndex& topLeft, const QModelIn
     const auto covers = [&](int column) {
         return column >= topLeft.column() && column <= bottomRight.column();
     };
-    // Rows whose name now passes the filter or no longer does, and rows whose sort key changed
-    // (a TTL's key does not change as it counts down: a tick reads no key and moves nothing).
-    bool refiltered = false;
-    if (covers(LockListModel::Name)) {
-        for (int row = first; row <= last; ++row) {
-            folded_[row] = locks_->nameAt(row).toCaseFolded();
-            const char match = matches(row) ? 1 : 0;
-            refiltered |= std::exchange(matches_[row], match) != match;
-        }
-    }
+    // Rows whose sort key changed (a TTL's key does not change as it counts down: a tick reads
+    // no key and moves nothing). The filter is not asked again: a row's name never changes, as
+    // a lock is its name, and folding it anew at each change of its holder wasted its old fold.
     std::vector<int> moved;
     if (covers(sortColumn_) && roles != LockListModel::countdownRoles())
         for (int row = first; row <= last; ++row)
             if (takeKey(row))
                 moved.push_back(row);
-    if (refiltered || !moved.empty()) {
+    if (!moved.empty()) {
         changeLayout([&] {
             if (moved.size() * 8 > order_.size()) {
                 sortRows();

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "app/core/folded_names.h"
+
 #include <QAbstractProxyModel>
 #include <QPersistentModelIndex>
-#include <QStringMatcher>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -86,12 +87,11 @@ private:
     void sourceLayoutChanged();
 
     LockListModel* locks_ = nullptr;
-    QString filter_; // case folded
-    QStringMatcher matcher_;
+    std::string filter_;  // case folded, in UTF-8 (FoldedNames)
     int sortColumn_ = -1; // -1 (unsorted) is the source order, as Name is
     Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
     // By source row:
-    std::vector<QString> folded_;    // the name case folded (shares the name's text when equal)
+    FoldedNames folded_;             // the name as shown, case folded
     std::vector<char> matches_;      // whether the name contains the filter text
     std::vector<double> numberKeys_; // the sort key, when sorted by a number
     std::vector<int> proxyRows_;     // the proxy row, -1 when filtered out
