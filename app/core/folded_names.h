@@ -35,6 +35,8 @@ public:
     std::size_t bytesHeld() const { return heldBytes_; }
     std::string_view at(std::size_t row) const {
         const Span& span = spans_[row];
+        if (span.size == 0) // no name yet, maybe no block either
+            return {};
         return std::string_view(blocks_[span.block]).substr(span.offset, span.size);
     }
 

@@ -20,8 +20,7 @@ LockListModel::LockListModel(QObject* parent)
 
 LockListModel::Row LockListModel::rowOf(const etcd::SharedLockQueue& queue,
                                         const etcd::LockMonitorState& state) {
-    Row row;
-    row.queue = queue;
+    Row row(queue);
     row.kind = queue->kind();
     const int holders = static_cast<int>(queue->holderCount());
     if (const etcd::LockKey* holder = queue->holder()) {
@@ -153,8 +152,7 @@ QString LockListModel::nameAt(int row) const {
 LockListModel::Row LockListModel::keylessRow(const std::string& name) {
     etcd::LockQueue queue;
     queue.name = name;
-    Row row;
-    row.queue = std::move(queue);
+    Row row(std::move(queue));
     row.inEtcd = false;
     return row;
 }

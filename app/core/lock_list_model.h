@@ -93,6 +93,8 @@ private:
         // The lock's queue, shared with the state it came from (a keyless row: a queue of its
         // name alone): the name and the holder's key and value are read from it. Copied into
         // each row, they took 150 bytes of a million-row list's every row.
+        explicit Row(etcd::SharedLockQueue queue)
+            : queue(std::move(queue)) {}
         etcd::SharedLockQueue queue;
         std::vector<etcd::Anomaly> anomalies; // of its keys
         std::optional<int64_t> holderLease;   // none without a holder; its TTL is in leases_
