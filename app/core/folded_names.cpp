@@ -6,22 +6,12 @@
 
 namespace lockscope {
 
-namespace {
-
-// Shown as it is (displayKey): printable ASCII without a backslash.
-bool plain(const std::string& name) {
-    return std::all_of(name.begin(), name.end(),
-                       [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
-}
-
-} // namespace
-
 void FoldedNames::appendFolded(const std::string& name, std::string& out) {
-    if (!plain(name)) {
+    if (!printableAsciiKey(name)) {
         out += displayKeyText(name).toCaseFolded().toStdString();
         return;
     }
-    // Case folding maps ASCII letters to their lower case and leaves the rest of ASCII alone.
+    // Shown byte for byte; case folding lowers ASCII letters and leaves the rest of ASCII alone.
     const std::size_t from = out.size();
     out += name;
     std::transform(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(),

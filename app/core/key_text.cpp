@@ -42,10 +42,13 @@ std::size_t utf8SequenceLength(const std::string& s, std::size_t i) {
     return length;
 }
 
+bool printableAsciiKey(const std::string& bytes) {
+    return std::all_of(bytes.begin(), bytes.end(),
+                       [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
+}
+
 std::string displayKey(const std::string& bytes) {
-    // Printable ASCII without a backslash, as nearly every key is, stays as it is.
-    if (std::all_of(bytes.begin(), bytes.end(),
-                    [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; }))
+    if (printableAsciiKey(bytes))
         return bytes;
     static const char hex[] = "0123456789abcdef";
     std::string out;

@@ -10,6 +10,9 @@ namespace lockscope {
 // An etcd key (any bytes) as text that never mangles it: valid UTF-8 stays as it is, a
 // backslash doubles, and every other byte (controls, invalid UTF-8) becomes \xNN.
 std::string displayKey(const std::string& bytes);
+// Printable ASCII without a backslash, as nearly every key is: displayKey() shows it byte for
+// byte (valid UTF-8 beyond ASCII too, but only after a look at each sequence).
+bool printableAsciiKey(const std::string& bytes);
 // displayKey() as a QString, for models and messages.
 QString displayKeyText(const std::string& bytes);
 
