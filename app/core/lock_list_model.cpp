@@ -42,10 +42,10 @@ bool LockListModel::Row::showsAsIn(const Row& other) const {
     const auto holderKey = [](const Row& row) {
         return row.holder() ? std::string_view(row.holder()->key) : std::string_view();
     };
+    // holderLease is set exactly when there is a holder: equal leases, holders on both or none.
     return anomalies == other.anomalies && holderLease == other.holderLease &&
            holders == other.holders && waiters == other.waiters && kind == other.kind &&
-           inEtcd == other.inEtcd && (holder() != nullptr) == (other.holder() != nullptr) &&
-           queue->waitersVisible() == other.queue->waitersVisible() &&
+           inEtcd == other.inEtcd && queue->waitersVisible() == other.queue->waitersVisible() &&
            (queue.sameAs(other.queue) ||
             (id() == other.id() && holderKey(*this) == holderKey(other) &&
              holderValue() == other.holderValue()));
