@@ -39,6 +39,10 @@ FaultWorkload::FaultWorkload(FaultWorkloadOptions options)
 
 FaultWorkload::~FaultWorkload() {
     stop();
+    // Before mutex_ and the records its listener writes go (declared after it): a test that
+    // failed before report() leaves it running.
+    if (monitor_)
+        monitor_->stop();
 }
 
 std::unique_ptr<Client> FaultWorkload::makeClient(std::vector<std::string> endpoints) const {

@@ -260,11 +260,12 @@ TEST_F(LockMonitorIntegrationTest, AListingCutShortShowsNoHalfLoadWhileItWaitsTo
     options.prefix = prefix();
     options.recipe = mutexRecipe;
     options.pageSize = 7;
-    std::shared_ptr<LockMonitor> monitor;
     std::atomic<bool> compacted{false};
     std::mutex mutex;
     std::vector<LockMonitor::Retry> retries;
     std::vector<LockMonitorState> atRetry;
+    // Declared after what its listeners use: it goes (and stops) first.
+    std::shared_ptr<LockMonitor> monitor;
     monitor = LockMonitor::create(
         *client, options,
         [&](const std::vector<LockEvent>&) {
