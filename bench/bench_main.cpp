@@ -1,6 +1,7 @@
 // lockscope-bench: our lock figures beside etcd's floor, measured side by side in one run.
 #include "figures.h"
 #include "machine_speed.h"
+#include "process/huge_page_heap.h"
 #include "process/local_cluster.h"
 
 #include <QApplication>
@@ -67,6 +68,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char** argv) {
+    lockscope::process::restartWithHugePageHeap(argv); // first: nothing done yet is lost
     bool quick = false;
     std::string endpoints, jsonFile, historyPostgres, historyDir;
     int soakMinutes = 60;

@@ -17,6 +17,7 @@
 #include "app/ctl/status_command.h"
 #include "app/ctl/watch_command.h"
 #include "etcdclient/grpc_log.h"
+#include "process/huge_page_heap.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -102,6 +103,7 @@ int usageError(const QString& message) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    lockscope::process::restartWithHugePageHeap(argv); // first: nothing done yet is lost
     // Lock names and prefixes are bytes: read them before Qt decodes (and mangles) them.
     const QStringList allArguments = losslessArguments(argc, argv);
     QCoreApplication app(argc, argv);

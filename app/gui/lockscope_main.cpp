@@ -7,6 +7,7 @@
 #include "app/gui/lockscope_command_line.h"
 #include "app/gui/main_window.h"
 #include "etcdclient/grpc_log.h"
+#include "process/huge_page_heap.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -43,6 +44,7 @@ void speakChosenLanguage(QCoreApplication& app) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    lockscope::process::restartWithHugePageHeap(argv);  // first: nothing done yet is lost
     QCoreApplication::setOrganizationName("LockScope"); // where QSettings keeps window and prefixes
     QCoreApplication::setApplicationName("LockScope");
     QCoreApplication::setApplicationVersion(LOCKSCOPE_VERSION);

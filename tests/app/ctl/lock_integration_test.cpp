@@ -4,6 +4,7 @@
 #include "etcdclient/locks/mutex.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "process/huge_page_heap.h"
 #include "support/child_processes.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
@@ -27,11 +28,12 @@ namespace {
 class LockscopectlLockIntegrationTest : public EtcdTest {
 protected:
     std::string lockName() const { return prefix() + "lock"; }
-    std::unique_ptr<ChildProcess> lockscopectl(std::vector<std::string> args) {
+    std::unique_ptr<ChildProcess> lockscopectl(std::vector<std::string> args,
+                                               std::vector<std::string> environment = {}) {
         std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", cluster().endpointList(),
                                          "lock"};
         argv.insert(argv.end(), args.begin(), args.end());
-        return std::make_unique<ChildProcess>(argv);
+        return std::make_unique<ChildProcess>(argv, std::move(environment));
     }
     std::unique_ptr<ChildProcess> etcdctlLock(std::vector<std::string> args = {}) {
         std::vector<std::string> all = {"lock", lockName()};
@@ -103,6 +105,33 @@ TEST_F(LockscopectlLockIntegrationTest, RunsTheCommandWithKeyAndFencingTokenAndE
     EXPECT_GT(std::stoll(line->substr(space + 1)), 0);
     EXPECT_EQ(ours->wait(10s), 7);
     EXPECT_TRUE(queue().empty()) << "the key outlived the command";
+}
+
+// lockscopectl runs itself again on glibc's huge-page heap when the kernel allows it
+// (process/huge_page_heap.h), under its own name; the command it runs gets the caller's
+// GLIBC_TUNABLES, not its own. The environment lockscopectl was run again with is read back from
+// /proc: glibc rewrites GLIBC_TUNABLES there as it reads it, but not the marker beside it.
+TEST_F(LockscopectlLockIntegrationTest, RunsOnTheHugePageHeapAndTheCommandGetsTheCallersTunables) {
+    std::string enabled;
+    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), enabled);
+    const bool restarts = transparentHugePagesUsable(enabled);
+    for (const std::string caller : {"", "glibc.malloc.perturb=0"}) {
+        SCOPED_TRACE("caller's GLIBC_TUNABLES: " + caller);
+        auto ours = lockscopectl(
+            {lockName(), "--", "sh", "-c",
+             "echo \"command: ${GLIBC_TUNABLES-unset}${LOCKSCOPE_CALLER_GLIBC_TUNABLES+ and a "
+             "marker}\"; echo \"parent: $(cat /proc/$PPID/comm)\"; tr '\\0' '\\n' < "
+             "/proc/$PPID/environ | grep '^LOCKSCOPE_CALLER_GLIBC_TUNABLES=' || echo run once"},
+            caller.empty() ? std::vector<std::string>{}
+                           : std::vector<std::string>{"GLIBC_TUNABLES=" + caller});
+        EXPECT_EQ(ours->readLine(10s), "command: " + (caller.empty() ? "unset" : caller));
+        EXPECT_EQ(ours->readLine(10s), "parent: lockscopectl");
+        EXPECT_EQ(ours->readLine(10s), !restarts ? "run once"
+                                                 : "LOCKSCOPE_CALLER_GLIBC_TUNABLES=" +
+                                                       (caller.empty() ? "-" : "=" + caller));
+        EXPECT_EQ(ours->wait(10s), 0);
+    }
+    EXPECT_TRUE(queue().empty()) << "a key outlived its command";
 }
 
 TEST_F(LockscopectlLockIntegrationTest, TryOnAHeldLockExitsThreeAndLeavesNoKey) {
