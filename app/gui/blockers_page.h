@@ -26,7 +26,8 @@ class Workspace;
 // (LockWatch::pickSession): the Locks page and the Stage mark its locks and keys until another
 // is picked or Unmark is pressed. Read once a second, whichever tab is shown, so a
 // deadlock reaches the problems area within a second of the key that closed it (less often when a
-// read takes over a fifth of that).
+// read takes over a fifth of that). Only the deadlocks are looked for while the page is hidden:
+// its tree and drawing are brought up to date when it is shown.
 class BlockersPage : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +50,9 @@ signals:
     // lasts. `id` names the deadlock (its sessions), `text` says what to do.
     void deadlockBegan(const QString& id, const QString& text);
     void deadlockEnded(const QString& id);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void updateButtons();
@@ -73,6 +77,7 @@ private:
     QPushButton* unmark_;
     QTimer refreshTimer_;
     QSet<QString> deadlocksShown_; // by id, for deadlockBegan/Ended
+    bool behind_ = false; // hidden at the last refresh: the tree and drawing wait for a show
 };
 
 } // namespace lockscope
