@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string_view>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 namespace lockscope::process {
@@ -31,6 +32,13 @@ bool names(std::string_view tunables, std::string_view setting) {
     return false;
 }
 
+// Valgrind runs its tools' helpers in us through LD_PRELOAD (vgpreload_<tool>-<platform>.so);
+// its own header is not among our dependencies.
+bool underValgrind() {
+    const char* preload = std::getenv("LD_PRELOAD");
+    return preload && std::string_view(preload).find("/vgpreload_") != std::string_view::npos;
+}
+
 void setOrUnset(const char* name, const std::optional<std::string>& value) {
     if (value)
         setenv(name, value->c_str(), 1);
@@ -40,11 +48,13 @@ void setOrUnset(const char* name, const std::optional<std::string>& value) {
 
 } // namespace
 
-std::optional<std::string> tunablesAskingForHugePages(const char* current) {
+std::optional<std::string> tunablesAskingForHugePages(const char* current,
+                                                      const char* mallocArenaMax) {
     const std::string_view now = current ? current : "";
     std::string tunables(now);
     for (std::string_view setting : Asked)
-        if (!names(now, setting))
+        if (!names(now, setting) &&
+            !(mallocArenaMax && setting.starts_with("glibc.malloc.arena_max=")))
             tunables.append(tunables.empty() ? "" : ":").append(setting);
     if (tunables == now)
         return std::nullopt;
@@ -66,17 +76,20 @@ void restartWithHugePageHeap(char** argv) {
     }
     const char* now = std::getenv(Tunables);
     const std::optional<std::string> current = now ? std::optional<std::string>(now) : std::nullopt;
-    const std::optional<std::string> asked = tunablesAskingForHugePages(now);
+    const std::optional<std::string> asked =
+        tunablesAskingForHugePages(now, std::getenv("MALLOC_ARENA_MAX"));
     std::string enabled;
     std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), enabled);
-    if (!asked || !transparentHugePagesUsable(enabled))
+    const bool byTheLoader = getauxval(AT_BASE) == 0; // no interpreter: ld.so runs us
+    if (!asked || !transparentHugePagesUsable(enabled) || byTheLoader || getauxval(AT_SECURE) ||
+        underValgrind())
         return;
     setenv(CallerTunables, current ? ("=" + *current).c_str() : "-", 1);
     setenv(Tunables, asked->c_str(), 1);
     // Not /proc/self/exe itself: the process would be named "exe" (ps, pkill).
     char self[4096];
     const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (length > 0) {
+    if (length > 0 && static_cast<std::size_t>(length) < sizeof self - 1) { // not cut short
         self[length] = '\0';
         execv(self, argv);
     }

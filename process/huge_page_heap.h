@@ -13,9 +13,11 @@ namespace lockscope::process {
 // there. The loader reads GLIBC_TUNABLES once, before main. See docs/design.md, "The heap on
 // huge pages".
 
-// GLIBC_TUNABLES's value asking for both, from its value now (null: unset): each the caller
-// names already is left as the caller has it (0 included); nothing when both are.
-std::optional<std::string> tunablesAskingForHugePages(const char* current);
+// GLIBC_TUNABLES's value asking for both, from its value now and MALLOC_ARENA_MAX's (glibc's
+// older name for arena_max; null: unset): each the caller names already is left as the caller
+// has it (0 included); nothing when both are.
+std::optional<std::string> tunablesAskingForHugePages(const char* current,
+                                                      const char* mallocArenaMax = nullptr);
 
 // The kernel's transparent_hugepage/enabled file says huge pages may be used when asked for
 // ("[always]" or "[madvise]"), not "[never]".
@@ -23,7 +25,9 @@ bool transparentHugePagesUsable(const std::string& enabledFile);
 
 // Called first in main, before any thread starts: runs this program again in the same process
 // (same pid, arguments and descriptors) with the huge-page heap asked for, when the kernel allows
-// it and GLIBC_TUNABLES does not say otherwise. In the program run again it puts GLIBC_TUNABLES
+// it and GLIBC_TUNABLES does not say otherwise; not when run by the loader itself (ld.so
+// ./lockscopectl: the loader would get our arguments), under valgrind (the run again would leave
+// it) or with raised privileges (AT_SECURE). In the program run again it puts GLIBC_TUNABLES
 // back as the caller had it, so what it starts (a lock command's children, etcd, etcdctl) gets
 // the caller's environment, and returns. Also returns, changing nothing, when exec fails.
 void restartWithHugePageHeap(char** argv);

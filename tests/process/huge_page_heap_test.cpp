@@ -22,6 +22,9 @@ TEST(HugePageHeapTest, TheCallersOwnChoiceStands) {
               "glibc.malloc.arena_max=4:glibc.malloc.check=3:glibc.malloc.hugetlb=1");
     EXPECT_EQ(tunablesAskingForHugePages("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0"),
               std::nullopt);
+    // MALLOC_ARENA_MAX, glibc's older name, names arena_max too: GLIBC_TUNABLES would win over it.
+    EXPECT_EQ(tunablesAskingForHugePages(nullptr, "8"), "glibc.malloc.hugetlb=1");
+    EXPECT_EQ(tunablesAskingForHugePages("glibc.malloc.hugetlb=1", "8"), std::nullopt);
 }
 
 TEST(HugePageHeapTest, HugePagesAreUsableUnlessTheKernelSaysNever) {
