@@ -29,7 +29,7 @@ int BlockersModel::Tree::add(Node node, int parent) {
     return at;
 }
 
-void BlockersModel::refresh(const etcd::WaitForGraph& graph,
+bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
                             std::chrono::system_clock::time_point now) {
     now_ = now;
     Tree next;
@@ -79,11 +79,12 @@ void BlockersModel::refresh(const etcd::WaitForGraph& graph,
                     createIndex(tree_.nodes[i].row, Waiting, static_cast<quintptr>(i));
                 emit dataChanged(cell, cell, {Qt::DisplayRole});
             }
-        return;
+        return false;
     }
     beginResetModel();
     tree_ = std::move(next);
     endResetModel();
+    return true;
 }
 
 QModelIndex BlockersModel::index(int row, int column, const QModelIndex& parent) const {

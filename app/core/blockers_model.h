@@ -31,7 +31,8 @@ public:
     explicit BlockersModel(QObject* parent = nullptr);
 
     // Reads the graph again; `now` for how long keys have waited.
-    void refresh(const etcd::WaitForGraph& graph, std::chrono::system_clock::time_point now);
+    // Whether the tree changed (a reset), not only its waiting times.
+    bool refresh(const etcd::WaitForGraph& graph, std::chrono::system_clock::time_point now);
     std::size_t deadlockCount() const { return deadlocks_.size(); }
     std::size_t rootCount() const { return roots_.size(); }
     const std::vector<etcd::Deadlock>& deadlocks() const { return deadlocks_; }

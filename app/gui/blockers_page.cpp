@@ -151,10 +151,9 @@ void BlockersPage::refresh() {
     // 1,000 locks each, they kept the GUI thread 80 and 200 ms of every second from whichever
     // tab was shown (lockscope-bench --only window).
     const bool wasBehind = std::exchange(behind_, !isVisible());
-    if (!behind_)
-        model_->refresh(graph, std::chrono::system_clock::now());
-    if (wasBehind && !behind_)
-        drawGraph(); // the tree may not have changed since it was last drawn
+    const bool reset = !behind_ && model_->refresh(graph, std::chrono::system_clock::now());
+    if (wasBehind && !behind_ && !reset)
+        drawGraph(); // the tree is as it was, but the drawing was left behind (a reset draws)
     if (workspace_ && !workspace_->lockWatch()->graphKept()) {
         // Nothing is known of deadlocks now: those listed stay as they are, neither ended nor
         // begun.
@@ -169,12 +168,13 @@ void BlockersPage::refresh() {
         updateButtons();
         return;
     }
-    summary_->setText(
-        tr("%n session(s) waiting", nullptr, static_cast<int>(graph.sessionsWaiting())) +
-        QStringLiteral(" · ") +
-        tr("%n deadlock(s)", nullptr, static_cast<int>(model_->deadlockCount())) +
-        QStringLiteral(" · ") +
-        tr("%n root blocker(s)", nullptr, static_cast<int>(model_->rootCount())));
+    if (!behind_) // hidden, the counts would be the tree's, left behind
+        summary_->setText(
+            tr("%n session(s) waiting", nullptr, static_cast<int>(graph.sessionsWaiting())) +
+            QStringLiteral(" · ") +
+            tr("%n deadlock(s)", nullptr, static_cast<int>(model_->deadlockCount())) +
+            QStringLiteral(" · ") +
+            tr("%n root blocker(s)", nullptr, static_cast<int>(model_->rootCount())));
     const std::vector<etcd::Deadlock> hiddenDeadlocks =
         behind_ ? graph.deadlocks() : std::vector<etcd::Deadlock>();
     QSet<QString> now;

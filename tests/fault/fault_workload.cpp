@@ -39,10 +39,11 @@ FaultWorkload::FaultWorkload(FaultWorkloadOptions options)
 
 FaultWorkload::~FaultWorkload() {
     stop();
-    // Before mutex_ and the records its listener writes go (declared after it): a test that
-    // failed before report() leaves it running.
+    // Before mutex_ and the records their callbacks write go (declared after them): a test
+    // that failed before report() leaves them running.
     if (monitor_)
         monitor_->stop();
+    fenceWatch_.cancel();
 }
 
 std::unique_ptr<Client> FaultWorkload::makeClient(std::vector<std::string> endpoints) const {

@@ -1,5 +1,6 @@
 // The Blockers page against a real etcd: a deadlock laid out as two sessions leave it reaches
-// the page and the problems signal within about a second, its Break revokes the lease it names
+// the problems signal within about a second while the page is hidden, and the page's tree and
+// drawing once it is shown; its Break revokes the lease it names
 // through the confirmation, and the page and the signal then say it ended. A session selected is
 // marked on the Locks page's models and the Stage's scene until Unmark.
 #include "app/core/blockers_model.h"
