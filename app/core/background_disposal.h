@@ -6,8 +6,7 @@
 
 namespace lockscope {
 
-// Runs `free` on the thread that frees what views no longer show; once nothing more is waiting
-// to be freed, gives the freed pages back to the system.
+// Runs `free` on the thread that frees what views no longer show.
 void runDisposal(std::function<void()> free);
 // Waits until everything handed to disposeInBackground so far is freed (for tests: at exit the
 // thread's pool waits by itself).
