@@ -66,6 +66,12 @@ bool transparentHugePagesUsable(const std::string& enabledFile) {
            enabledFile.find("[madvise]") != std::string::npos;
 }
 
+bool kernelAllowsHugePages() {
+    std::string enabled;
+    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), enabled);
+    return transparentHugePagesUsable(enabled);
+}
+
 void restartWithHugePageHeap(char** argv) {
 #ifdef __GLIBC__
     if (const char* caller = std::getenv(CallerTunables)) { // the program run again
@@ -78,10 +84,8 @@ void restartWithHugePageHeap(char** argv) {
     const std::optional<std::string> current = now ? std::optional<std::string>(now) : std::nullopt;
     const std::optional<std::string> asked =
         tunablesAskingForHugePages(now, std::getenv("MALLOC_ARENA_MAX"));
-    std::string enabled;
-    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), enabled);
     const bool byTheLoader = getauxval(AT_BASE) == 0; // no interpreter: ld.so runs us
-    if (!asked || !transparentHugePagesUsable(enabled) || byTheLoader || getauxval(AT_SECURE) ||
+    if (!asked || !kernelAllowsHugePages() || byTheLoader || getauxval(AT_SECURE) ||
         underValgrind())
         return;
     setenv(CallerTunables, current ? ("=" + *current).c_str() : "-", 1);

@@ -22,14 +22,20 @@ std::optional<std::string> tunablesAskingForHugePages(const char* current,
 // The kernel's transparent_hugepage/enabled file says huge pages may be used when asked for
 // ("[always]" or "[madvise]"), not "[never]".
 bool transparentHugePagesUsable(const std::string& enabledFile);
+// transparentHugePagesUsable() of this kernel's file.
+bool kernelAllowsHugePages();
 
-// Called first in main, before any thread starts: runs this program again in the same process
-// (same pid, arguments and descriptors) with the huge-page heap asked for, when the kernel allows
-// it and GLIBC_TUNABLES does not say otherwise; not when run by the loader itself (ld.so
+// Called in main before any thread starts and before anything is done that the run again would
+// repeat or lose (a password asked for, a file written): runs this program again in the same
+// process (same pid, arguments and descriptors) with the huge-page heap asked for, when the kernel
+// allows it and GLIBC_TUNABLES does not say otherwise; not when run by the loader itself (ld.so
 // ./lockscopectl: the loader would get our arguments), under valgrind (the run again would leave
 // it) or with raised privileges (AT_SECURE). In the program run again it puts GLIBC_TUNABLES
 // back as the caller had it, so what it starts (a lock command's children, etcd, etcdctl) gets
 // the caller's environment, and returns. Also returns, changing nothing, when exec fails.
+// The exec costs a start-up (Qt, gRPC and protobuf loaded twice: about 40 ms on our 2-core VM),
+// so short-lived commands are better off without it. `argv` as main got it, before Qt took its
+// own arguments out.
 void restartWithHugePageHeap(char** argv);
 
 } // namespace lockscope::process

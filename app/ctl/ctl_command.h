@@ -29,8 +29,14 @@ inline int exitCodeFor(etcd::ErrorCode code) {
 // come from losslessArguments(): argumentBytes() gives an argument's exact bytes, and a lock
 // name or prefix is then parseKeyText() of those (so `\xNN` and `\\` escapes work too).
 struct CtlCommand {
+    // Large: what the command holds grows with a prefix's keys or a recording's events, so it
+    // runs on the huge-page heap (process/huge_page_heap.h) and pays a second start-up for it.
+    // Small: a short or lean command (a lock taken in a script's loop) starts once.
+    enum class Heap { Small, Large };
+
     const char* name;
     const char* summary;
+    Heap heap;
     int (*run)(const QStringList& arguments, const ConnectionOptions& connection);
     // For a command that serves several clusters in one run (several --profile): null for one
     // that runs on one cluster at a time.

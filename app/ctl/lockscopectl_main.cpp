@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <vector>
 
 using namespace lockscope;
 
@@ -35,54 +36,54 @@ constexpr std::array commands = {
     CtlCommand{
         "status",
         QT_TRANSLATE_NOOP("lockscopectl", "Show each endpoint's status (add --json for JSON)."),
-        runStatusCommand},
+        CtlCommand::Heap::Small, runStatusCommand},
     CtlCommand{"lock",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Take a lock like etcdctl lock: NAME [--read|--write] [--ttl N] "
                                  "[--grace DURATION] [--try] [--server-lock] [--force] "
                                  "[--no-retry] [-- COMMAND ARGS...]; --read or --write: a reader "
                                  "or writer of etcd's RWMutex recipe."),
-               runLockCommand},
+               CtlCommand::Heap::Small, runLockCommand},
     CtlCommand{"elect",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Campaign like etcdctl elect: NAME PROPOSAL (stdin lines "
                                  "proclaim), or -l NAME to print each leader."),
-               runElectCommand},
+               CtlCommand::Heap::Small, runElectCommand},
     CtlCommand{"snapshot",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Show every lock under PREFIX: holder, queue, TTLs (--json)."),
-               runSnapshotCommand},
+               CtlCommand::Heap::Large, runSnapshotCommand},
     CtlCommand{"blockers",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Show who waits for whom under PREFIX: root blockers and "
                                  "deadlocks (--json; exit code 5 on a deadlock)."),
-               runBlockersCommand},
+               CtlCommand::Heap::Large, runBlockersCommand},
     CtlCommand{"watch",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Print lock events under PREFIX as they happen (--json)."),
-               runWatchCommand},
+               CtlCommand::Heap::Large, runWatchCommand},
     CtlCommand{"record",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Record lock events under PREFIX into an SQLite file: --to FILE "
                                  "[--checkpoint-every DURATION] [--keep DURATION] "
                                  "[--max-size MB]."),
-               runRecordCommand},
+               CtlCommand::Heap::Large, runRecordCommand},
     CtlCommand{"history",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "List what a recording holds: FILE [--lock NAME] [--since T] "
                                  "[--until T] [--report] (--json)."),
-               runHistoryCommand},
+               CtlCommand::Heap::Large, runHistoryCommand},
     CtlCommand{"lab",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Run the contention lab headless and report split brains "
                                  "(--json)."),
-               runLabCommand},
+               CtlCommand::Heap::Small, runLabCommand},
     CtlCommand{"exporter",
                QT_TRANSLATE_NOOP("lockscopectl",
                                  "Serve the locks under PREFIX as Prometheus metrics: [--listen "
                                  "HOST:PORT] [--max-locks N]; several clusters with repeated "
                                  "--profile."),
-               runExporterCommand, runExporterOnClusters},
+               CtlCommand::Heap::Large, runExporterCommand, runExporterOnClusters},
 };
 
 QString commandList() {
@@ -103,7 +104,8 @@ int usageError(const QString& message) {
 } // namespace
 
 int main(int argc, char* argv[]) {
-    lockscope::process::restartWithHugePageHeap(argv); // first: nothing done yet is lost
+    // As main got it: Qt takes its own arguments out of argv.
+    std::vector<char*> originalArgv(argv, argv + argc + 1);
     // Lock names and prefixes are bytes: read them before Qt decodes (and mangles) them.
     const QStringList allArguments = losslessArguments(argc, argv);
     QCoreApplication app(argc, argv);
@@ -154,6 +156,9 @@ int main(int argc, char* argv[]) {
         return usageError(QCoreApplication::translate("lockscopectl", "unknown command \"%1\"")
                               .arg(displayKeyText(argumentBytes(arguments.first()))));
 
+    // Before a password is asked for: the program run again would ask again.
+    if (command->heap == CtlCommand::Heap::Large)
+        lockscope::process::restartWithHugePageHeap(originalArgv.data());
     if (parser.isSet("profile"))
         return runOnProfiles(*command, arguments, parser);
     QString problem;

@@ -1,6 +1,11 @@
 #include "process/huge_page_heap.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace lockscope::process {
 namespace {
@@ -32,6 +37,27 @@ TEST(HugePageHeapTest, HugePagesAreUsableUnlessTheKernelSaysNever) {
     EXPECT_TRUE(transparentHugePagesUsable("[always] madvise never"));
     EXPECT_FALSE(transparentHugePagesUsable("always madvise [never]"));
     EXPECT_FALSE(transparentHugePagesUsable("")); // no such file: a kernel without them
+}
+
+// What the program run again does first: GLIBC_TUNABLES back as the caller had it (the marker's
+// value; "-": none), for the children it starts, and the marker gone. Each case sets
+// GLIBC_TUNABLES to name both tunables already, so nothing here can exec the test again.
+TEST(HugePageHeapTest, TheProgramRunAgainPutsBackTheCallersTunables) {
+    const char* name = "LOCKSCOPE_CALLER_GLIBC_TUNABLES";
+    char program[] = "lockscope-not-run";
+    char* argv[] = {program, nullptr};
+    for (const auto& [marker, expected] : std::vector<std::pair<const char*, const char*>>{
+             {"=glibc.malloc.check=3", "glibc.malloc.check=3"}, {"=", ""}, {"-", nullptr}}) {
+        SCOPED_TRACE(marker);
+        setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1", 1);
+        setenv(name, marker, 1);
+        restartWithHugePageHeap(argv);
+        const char* tunables = std::getenv("GLIBC_TUNABLES");
+        EXPECT_EQ(tunables ? std::optional<std::string>(tunables) : std::nullopt,
+                  expected ? std::optional<std::string>(expected) : std::nullopt);
+        EXPECT_EQ(std::getenv(name), nullptr);
+    }
+    unsetenv("GLIBC_TUNABLES");
 }
 
 } // namespace

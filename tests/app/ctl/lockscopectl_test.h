@@ -32,16 +32,19 @@ inline std::pair<int, QByteArray> httpGet(const std::string& url) {
 
 class LockscopectlTest : public EtcdTest {
 protected:
-    // `lockscopectl --endpoints <this etcd> args...`, running.
-    std::unique_ptr<process::ChildProcess> lockscopectl(std::vector<std::string> args) {
-        return lockscopectlOn(cluster().endpointList(), std::move(args));
+    // `lockscopectl --endpoints <this etcd> args...`, running, with `environment` (NAME=value)
+    // added to ours.
+    std::unique_ptr<process::ChildProcess> lockscopectl(std::vector<std::string> args,
+                                                        std::vector<std::string> environment = {}) {
+        return lockscopectlOn(cluster().endpointList(), std::move(args), std::move(environment));
     }
     // The same on another etcd (one started with flags of its own).
-    static std::unique_ptr<process::ChildProcess> lockscopectlOn(const std::string& endpoints,
-                                                                 std::vector<std::string> args) {
+    static std::unique_ptr<process::ChildProcess>
+    lockscopectlOn(const std::string& endpoints, std::vector<std::string> args,
+                   std::vector<std::string> environment = {}) {
         std::vector<std::string> argv = {LOCKSCOPECTL, "--endpoints", endpoints};
         argv.insert(argv.end(), args.begin(), args.end());
-        return std::make_unique<process::ChildProcess>(argv);
+        return std::make_unique<process::ChildProcess>(argv, std::move(environment));
     }
     // Runs lockscopectl to its end: its exit code and every line it printed.
     std::pair<std::optional<int>, std::vector<std::string>>

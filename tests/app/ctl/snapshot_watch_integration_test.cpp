@@ -2,6 +2,7 @@
 #include "lockscopectl_test.h"
 #include "process/child_process.h"
 #include "process/etcdctl_args.h"
+#include "process/huge_page_heap.h"
 #include "support/etcd_fixture.h"
 #include "support/etcdctl.h"
 #include "support/local_etcd.h"
@@ -12,6 +13,9 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <csignal>
+#include <fstream>
+#include <optional>
+#include <utility>
 
 using namespace etcd;
 using namespace std::chrono_literals;
@@ -249,6 +253,40 @@ TEST_F(LockscopectlSnapshotWatchIntegrationTest, WatchPrintsOneJsonLinePerLockEv
     EXPECT_EQ(events, (std::vector<std::string>{"enqueued", "acquired", "released"}));
     watch->signal(SIGINT);
     EXPECT_EQ(watch->wait(10s), 0);
+}
+
+// watch holds every key under its prefix, so lockscopectl runs itself again on glibc's huge-page
+// heap when the kernel allows it (process/huge_page_heap.h), under its own name, unless the
+// caller's GLIBC_TUNABLES name both of its tunables (the documented opt-out). The environment it
+// was run again with is read back from /proc: glibc rewrites GLIBC_TUNABLES there as it reads it,
+// but not the marker beside it, which holds the caller's value.
+TEST_F(LockscopectlSnapshotWatchIntegrationTest, WatchRunsOnTheHugePageHeapUnlessTheCallerOptsOut) {
+    const bool restarts = kernelAllowsHugePages();
+    const std::vector<std::pair<std::string, std::optional<std::string>>> callers = {
+        {"", restarts ? std::optional<std::string>("-") : std::nullopt},
+        {"glibc.malloc.perturb=0",
+         restarts ? std::optional<std::string>("=glibc.malloc.perturb=0") : std::nullopt},
+        {"glibc.malloc.hugetlb=0:glibc.malloc.arena_max=0", std::nullopt}};
+    for (const auto& [caller, marker] : callers) {
+        SCOPED_TRACE("caller's GLIBC_TUNABLES: " + caller);
+        auto watch =
+            lockscopectl({"watch", prefix()},
+                         caller.empty() ? std::vector<std::string>{}
+                                        : std::vector<std::string>{"GLIBC_TUNABLES=" + caller});
+        ASSERT_EQ(watch->readLine(10s), std::optional<std::string>("lockscopectl: watching"));
+        const std::string proc = "/proc/" + std::to_string(watch->pid());
+        std::string name;
+        std::getline(std::ifstream(proc + "/comm"), name);
+        EXPECT_EQ(name, "lockscopectl");
+        std::optional<std::string> found;
+        std::ifstream environment(proc + "/environ");
+        for (std::string variable; std::getline(environment, variable, '\0');)
+            if (variable.starts_with("LOCKSCOPE_CALLER_GLIBC_TUNABLES="))
+                found = variable.substr(variable.find('=') + 1);
+        EXPECT_EQ(found, marker);
+        watch->signal(SIGINT);
+        EXPECT_EQ(watch->wait(10s), 0);
+    }
 }
 
 TEST_F(LockscopectlSnapshotWatchIntegrationTest,
