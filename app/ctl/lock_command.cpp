@@ -49,9 +49,11 @@ public:
                                 : options.singleKey ? LockBackendKind::SingleKey
                                                     : LockBackendKind::Mutex,
                                 client, session_, options.name, options.mode)) {
-        lock_->onLost([outcome = outcome_](const etcd::Error& e) {
+        // Wakes the main thread's wait: the command is stopped now, not at the next tick.
+        lock_->onLost([outcome = outcome_, waiter = ::pthread_self()](const etcd::Error& e) {
             std::lock_guard lock(outcome->mutex);
             outcome->lost = e;
+            wakeSignalWait(waiter);
         });
     }
     ~LockHolder() {
@@ -188,7 +190,7 @@ int runWhileHolding(LockHolder& holder, const LockCommandOptions& options) {
                        : QString()));
             return stopping->lockLost ? ExitLockLost : command.exitCode().value_or(ExitFailed);
         }
-        // Woken early by SIGCHLD, and each 100 ms to look for a lost lock.
+        // Woken early by SIGCHLD and by a lost lock, and each 100 ms for the deadlines.
         const auto next = !stopping            ? safeDeadline - options.grace
                           : stopping->killSent ? now + std::chrono::milliseconds(100)
                                                : stopping->killAt;

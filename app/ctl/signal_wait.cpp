@@ -8,12 +8,18 @@
 namespace lockscope {
 
 namespace {
+// Sent by wakeSignalWait(). SIGURG: its default action is to ignore it, so one from outside does
+// nothing; blocked, it stays pending until taken (Linux keeps blocked signals even when their
+// action is to ignore them); and wakes sent before one is taken merge into one.
+constexpr int WakeSignal = SIGURG;
+
 sigset_t holdSignals() {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGCHLD);
+    sigaddset(&set, WakeSignal);
     return set;
 }
 } // namespace
@@ -29,7 +35,11 @@ int nextSignal(std::chrono::milliseconds wait) {
     timespec tick{static_cast<time_t>(seconds.count()),
                   static_cast<long>(std::chrono::nanoseconds(wait - seconds).count())};
     const int sig = ::sigtimedwait(&set, nullptr, &tick);
-    return sig > 0 ? sig : 0;
+    return sig > 0 && sig != WakeSignal ? sig : 0;
+}
+
+void wakeSignalWait(pthread_t waiter) {
+    ::pthread_kill(waiter, WakeSignal);
 }
 
 bool interruptedWithin(std::chrono::milliseconds delay) {
@@ -54,12 +64,15 @@ etcd::Error waitUnlessInterrupted(const std::function<void(ErrorCallback)>& star
         std::lock_guard lock(outcome->mutex);
         return outcome->error;
     };
-    start([outcome](const etcd::Error& e) {
+    start([outcome, waiter = ::pthread_self()](const etcd::Error& e) {
         std::lock_guard lock(outcome->mutex);
         outcome->error = e;
+        // Under the lock: the waiter returns only once it has read the error, so it still runs.
+        wakeSignalWait(waiter);
     });
     while (!read()) {
-        if (isTermination(nextSignal()) && !interrupted) {
+        // No tick needed: the callback wakes us.
+        if (isTermination(nextSignal(std::chrono::hours(1))) && !interrupted) {
             interrupted = true;
             cancel();
         }

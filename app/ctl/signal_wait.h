@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <functional>
+#include <pthread.h>
 
 namespace lockscope {
 
@@ -14,8 +15,13 @@ namespace lockscope {
 // and taken with sigtimedwait.
 
 void blockHoldSignals();
-// Waits up to `wait` (100 ms by default) for one of the blocked signals; 0 when none came.
+// Waits up to `wait` (100 ms by default) for one of the blocked signals; 0 when none came or
+// when woken by wakeSignalWait().
 int nextSignal(std::chrono::milliseconds wait = std::chrono::milliseconds(100));
+// From another thread (the client's, with an outcome the waiting thread reads): makes the
+// current or next nextSignal() of `waiter` return at once, so the outcome is acted on now, not
+// at the next 100 ms tick. `waiter` must still be running.
+void wakeSignalWait(pthread_t waiter);
 inline bool isTermination(int sig) {
     return sig == SIGINT || sig == SIGTERM;
 }
