@@ -7,8 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fcntl.h>
-#include <sys/resource.h>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,31 +20,42 @@ struct ProcessRun {
     bool ok = false;
 };
 
-// Runs `argv` with its output thrown away; its wall time, CPU time and peak resident set.
+// Runs `argv` with its output thrown away, through lockscope-command-usage (so that its peak is
+// its own, not this process's copied by fork): its wall time, CPU time and peak resident set.
 ProcessRun runProcess(const std::vector<std::string>& argv) {
-    std::vector<char*> args;
+    std::vector<char*> args = {const_cast<char*>(COMMAND_USAGE)};
     for (const auto& arg : argv)
         args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
+    int report[2];
+    if (::pipe(report) != 0)
+        return {};
     const auto began = std::chrono::steady_clock::now();
     const pid_t pid = ::fork();
     if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, STDOUT_FILENO);
-        ::dup2(null, STDERR_FILENO);
-        ::execvp(args[0], args.data());
+        ::dup2(report[1], STDOUT_FILENO);
+        ::execv(args[0], args.data());
         ::_exit(127);
     }
+    ::close(report[1]);
+    std::string line;
+    char buffer[128];
+    for (ssize_t got; (got = ::read(report[0], buffer, sizeof buffer)) > 0;)
+        line.append(buffer, static_cast<std::size_t>(got));
+    ::close(report[0]);
     int status = 0;
-    rusage usage{};
-    if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid)
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid)
         return {};
     ProcessRun run;
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-    run.cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                     static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    int exitCode = -1;
+    long long cpuMicroseconds = 0;
+    long peakKb = 0;
+    if (std::sscanf(line.c_str(), "%d %lld %ld", &exitCode, &cpuMicroseconds, &peakKb) != 3)
+        return {};
+    run.cpuSeconds = static_cast<double>(cpuMicroseconds) / 1e6;
+    run.peakMb = static_cast<double>(peakKb) / 1024.0;
+    run.ok = exitCode == 0;
     return run;
 }
 
