@@ -39,6 +39,7 @@ public:
     // Where node `index` is drawn.
     QRect nodeRect(int index) const;
     int nodeCount() const { return static_cast<int>(nodes_.size()); }
+    const std::vector<Edge>& edges() const { return edges_; }
     QSize sizeHint() const override;
 
 signals:

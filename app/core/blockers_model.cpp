@@ -60,25 +60,44 @@ bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
         node.blocks = root.transitive;
         node.direct = root.direct;
         std::map<etcd::SessionId, int> placed{{root.session, next.add(node, -1)}};
+        // A session not listed: the row whose count of unlisted waits takes its waiters.
+        std::map<etcd::SessionId, int> unlistedUnder;
+        std::map<int, std::size_t> unlisted; // by row
         // Nearest first: the session each waits on is placed before it. A session that waits on
         // two in the tree shows under both, its own waiters under the first.
         for (const etcd::Wait& wait : graph.waitsBehind(root.session)) {
+            const auto on = placed.find(wait.on);
+            const int under = on != placed.end() ? on->second : unlistedUnder.at(wait.on);
+            if (on == placed.end() ||
+                next.nodes[static_cast<std::size_t>(under)].children.size() >= MaxRowsUnder) {
+                ++unlisted[under];
+                if (!placed.count(wait.waiter))
+                    unlistedUnder.emplace(wait.waiter, under);
+                continue;
+            }
             Node waiter;
             waiter.session = wait.waiter;
             waiter.wait = wait;
             waiter.held = graph.held(wait.waiter);
-            const int at = next.add(waiter, placed.at(wait.on));
+            const int at = next.add(waiter, under);
             placed.emplace(wait.waiter, at);
+            unlistedUnder.erase(wait.waiter);
+        }
+        for (const auto& [under, count] : unlisted) {
+            Node rest;
+            rest.unlisted = count;
+            next.add(rest, under);
         }
     }
     if (next == tree_) {
-        // The same tree: only the waiting times moved.
-        for (std::size_t i = 0; i < tree_.nodes.size(); ++i)
-            if (tree_.nodes[i].wait) {
-                const QModelIndex cell =
-                    createIndex(tree_.nodes[i].row, Waiting, static_cast<quintptr>(i));
-                emit dataChanged(cell, cell, {Qt::DisplayRole});
-            }
+        // The same tree: only the waiting times moved, in every row under a row.
+        for (const Node& node : tree_.nodes)
+            if (!node.children.empty())
+                emit dataChanged(
+                    createIndex(0, Waiting, static_cast<quintptr>(node.children.front())),
+                    createIndex(static_cast<int>(node.children.size()) - 1, Waiting,
+                                static_cast<quintptr>(node.children.back())),
+                    {Qt::DisplayRole});
         return false;
     }
     beginResetModel();
@@ -123,6 +142,11 @@ QVariant BlockersModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid())
         return {};
     const Node& node = tree_.nodes[static_cast<std::size_t>(index.internalId())];
+    if (node.unlisted > 0) // no session of its own
+        return role == Qt::DisplayRole && index.column() == Session
+                   ? tr("%n more wait(s) not listed: lockscopectl blockers lists every one",
+                        nullptr, static_cast<int>(node.unlisted))
+                   : QVariant();
     switch (role) {
     case LeaseRole: return static_cast<qint64>(node.session.lease);
     case SessionKeyRole: return QByteArray::fromStdString(node.session.key);

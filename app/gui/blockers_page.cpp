@@ -210,6 +210,15 @@ void BlockersPage::drawGraph() {
         nodes.push_back({QString::number(session.lease), sessionText(session), column, deadlock});
         return placed[session] = static_cast<int>(nodes.size()) - 1;
     };
+    // One arrow from a session to the one it waits on, however many locks it waits in: ten
+    // sessions queued in each of 1,000 locks drew 9,000 arrows over the same ten boxes.
+    std::map<std::pair<int, int>, std::pair<std::size_t, int>> arrows; // edge index, locks
+    auto arrow = [&](int from, int to, const std::string& lock) {
+        const auto [drawn, first] = arrows.try_emplace({from, to}, edges.size(), 0);
+        if (first)
+            edges.push_back({from, to, displayKeyText(lock)});
+        ++drawn->second.second;
+    };
     auto link = [&](const etcd::Wait& wait) {
         const auto on = placed.find(wait.on);
         const int from =
@@ -217,7 +226,7 @@ void BlockersPage::drawGraph() {
                 ? -1
                 : place(wait.waiter, nodes[static_cast<std::size_t>(on->second)].column + 1, false);
         if (from >= 0)
-            edges.push_back({from, on->second, displayKeyText(wait.lock)});
+            arrow(from, on->second, wait.lock);
     };
     const etcd::WaitForGraph none;
     const etcd::WaitForGraph& graph = workspace_ ? workspace_->lockWatch()->waitForGraph() : none;
@@ -226,7 +235,7 @@ void BlockersPage::drawGraph() {
             place(session, 0, true);
         for (const etcd::Wait& wait : deadlock.waits)
             if (placed.count(wait.waiter) && placed.count(wait.on))
-                edges.push_back({placed[wait.waiter], placed[wait.on], displayKeyText(wait.lock)});
+                arrow(placed[wait.waiter], placed[wait.on], wait.lock);
         // Who waits on the deadlock from outside it is blocked by it for good.
         for (const etcd::SessionId& session : deadlock.sessions)
             for (const etcd::Wait& wait : graph.waitsBehind(session))
@@ -240,6 +249,10 @@ void BlockersPage::drawGraph() {
         for (const etcd::Wait& wait : graph.waitsBehind(root.session))
             link(wait);
     }
+    for (const auto& [ends, drawn] : arrows)
+        if (drawn.second > 1)
+            edges[drawn.first].lock = tr("%1 and %n more lock(s)", nullptr, drawn.second - 1)
+                                          .arg(edges[drawn.first].lock);
     graphView_->setGraph(std::move(nodes), std::move(edges));
 }
 
@@ -255,7 +268,8 @@ void BlockersPage::selectSession(const QString& lease) {
 
 void BlockersPage::pickCurrentSession() {
     const QModelIndex current = view_->currentIndex();
-    if (!workspace_ || !current.isValid())
+    // A row counting the waits not listed has no session: the pick stays.
+    if (!workspace_ || !current.data(BlockersModel::LeaseRole).isValid())
         return;
     workspace_->lockWatch()->pickSession(
         etcd::SessionId{current.data(BlockersModel::LeaseRole).toLongLong(),

@@ -886,6 +886,12 @@ Acquire with this TTL anyway?</source>
             <numerusform>%n 个会话，其中 %1 个直接等待；持有 %2 个他人在等待的锁</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n more wait(s) not listed: lockscopectl blockers lists every one</source>
+        <translation>
+            <numerusform>另有 %n 个等待未列出：lockscopectl blockers 会列出全部</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lockscope::BlockersPage</name>
@@ -957,6 +963,12 @@ etcd 会删除该租约的所有键：它持有的 %n 个锁将交给下一个�
         <source>%n key(s) waiting: more than %1, too many to follow here every second. `lockscopectl blockers %2` looks at them once.</source>
         <translation>
             <numerusform>%n 个键在等待：超过 %1，太多了，无法在此每秒跟踪。`lockscopectl blockers %2` 可一次性分析它们。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more lock(s)</source>
+        <translation>
+            <numerusform>%1 及另外 %n 个锁</numerusform>
         </translation>
     </message>
 </context>

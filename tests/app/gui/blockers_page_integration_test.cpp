@@ -197,6 +197,44 @@ private slots:
             revoke(lease);
     }
 
+    // A session waiting on another in many locks: one arrow between their boxes, whose tooltip
+    // counts the locks, and a tree that lists the first waits and counts the rest, on a row that
+    // picks no session.
+    void aSessionWaitingInManyLocksIsOneArrowAndItsWaitsAreListedUpToABound() {
+        Workspace workspace(etcd_.client().options());
+        LockWatch* watch = workspace.lockWatch();
+        watch->setPrefix("/wide/");
+        BlockersPage page;
+        page.resize(1200, 500);
+        page.show();
+        page.setWorkspace(&workspace);
+        const int64_t holder = grant(), waiter = grant();
+        const int locks = static_cast<int>(BlockersModel::MaxRowsUnder) + 50;
+        for (int i = 0; i < locks; ++i)
+            put("/wide/" + std::to_string(1000 + i), holder);
+        for (int i = 0; i < locks; ++i)
+            put("/wide/" + std::to_string(1000 + i), waiter);
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->rootCount(), std::size_t(1), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowCount(page.model()->index(0, 0)),
+                                  int(BlockersModel::MaxRowsUnder) + 1, 5000);
+        const QModelIndex root = page.model()->index(0, 0);
+        const QModelIndex rest = page.model()->index(int(BlockersModel::MaxRowsUnder), 0, root);
+        QVERIFY2(rest.data().toString().contains("50 more"), qPrintable(rest.data().toString()));
+        QCOMPARE(page.graphView()->nodeCount(), 2);
+        QCOMPARE(page.graphView()->edges().size(), std::size_t(1));
+        QCOMPARE(page.graphView()->edges().front().lock,
+                 QStringLiteral("/wide/1000 and %1 more lock(s)").arg(locks - 1));
+
+        auto* view = page.findChild<QTreeView*>("blockersView");
+        QVERIFY(view);
+        view->setCurrentIndex(page.model()->index(0, 0, root));
+        QCOMPARE(watch->pickedSession()->lease, waiter);
+        view->setCurrentIndex(rest);
+        QCOMPARE(watch->pickedSession()->lease, waiter); // the counting row picks nobody
+        for (int64_t lease : {holder, waiter})
+            revoke(lease);
+    }
+
 private:
     static QStringList markedLocks(const LockWatch& watch) {
         QStringList marked;
