@@ -113,6 +113,7 @@ BlockersPage::BlockersPage(QWidget* parent)
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::updateButtons);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::drawGraph);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::showPickedSession);
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] { spanUnlistedRows(); });
     connect(unmark_, &QPushButton::clicked, this, &BlockersPage::unmark);
     connect(graphView_, &WaitGraphView::nodeClicked, this, &BlockersPage::selectSession);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -288,6 +289,16 @@ void BlockersPage::showPickedSession() {
             view_->setCurrentIndex(row);
             return;
         }
+}
+
+void BlockersPage::spanUnlistedRows(const QModelIndex& parent) {
+    for (int row = 0; row < model_->rowCount(parent); ++row) {
+        const QModelIndex index = model_->index(row, 0, parent);
+        if (!index.data(BlockersModel::LeaseRole).isValid())
+            view_->setFirstColumnSpanned(row, parent, true);
+        else
+            spanUnlistedRows(index);
+    }
 }
 
 void BlockersPage::unmark() {

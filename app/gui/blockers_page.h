@@ -2,6 +2,7 @@
 
 #include "etcdclient/locks/wait_for_graph.h"
 
+#include <QModelIndex>
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
@@ -63,6 +64,9 @@ private:
     void pickCurrentSession();
     // After a reset: the picked session's row is current again.
     void showPickedSession();
+    // After a reset: the rows that count the waits not listed span the whole row (their text
+    // is the only cell), under `parent` and its rows.
+    void spanUnlistedRows(const QModelIndex& parent = {});
     void unmark();
     // The deadlock `lease` is in now, if it is in one.
     const etcd::Deadlock* deadlockOf(qint64 lease) const;

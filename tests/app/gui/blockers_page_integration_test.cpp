@@ -227,6 +227,9 @@ private slots:
 
         auto* view = page.findChild<QTreeView*>("blockersView");
         QVERIFY(view);
+        // Its one text spans the row.
+        QVERIFY(view->isFirstColumnSpanned(int(BlockersModel::MaxRowsUnder), root));
+        QVERIFY(!view->isFirstColumnSpanned(0, root));
         view->setCurrentIndex(page.model()->index(0, 0, root));
         QCOMPARE(watch->pickedSession()->lease, waiter);
         view->setCurrentIndex(rest);
