@@ -110,6 +110,9 @@ public:
     LockTable(LockTable&&) = default;
     LockTable& operator=(LockTable&&) = default;
 
+    // The key as the table has it now (its lease, its revisions), or null when it has none of
+    // that name. Non-const only for the lookup it shares with apply().
+    const LockKey* find(const std::string& key);
     // The lock `key` is in, now: which depends on the keys beside it (see the class comment).
     std::string lockNameOf(const std::string& key) const;
     // The locks the last load, loadPage or apply changed (added to, removed, or regrouped).
@@ -131,7 +134,6 @@ private:
     using Locks = LockQueues;
     // The lock `key` is in now (end() when there is none): one lookup for a key in a queue.
     Locks::iterator lockOf(const std::string& key);
-    const LockKey* find(const std::string& key);
     // What an earlier view saw of `key`, if it is the same key (its create revision).
     const SeenTimes* seenBefore(const LockKey& key) const;
     // Whether a key of `queue` still makes it one (queueMadeBy).
