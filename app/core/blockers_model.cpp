@@ -29,10 +29,34 @@ int BlockersModel::Tree::add(Node node, int parent) {
     return at;
 }
 
+int BlockersModel::Tree::addListed(Node node, int parent, std::map<int, std::size_t>& unlisted) {
+    if (nodes[static_cast<std::size_t>(parent)].children.size() < MaxRowsUnder)
+        return add(std::move(node), parent);
+    ++unlisted[parent];
+    return -1;
+}
+
+void BlockersModel::Tree::addUnlistedRows(const std::map<int, std::size_t>& unlisted) {
+    for (const auto& [parent, count] : unlisted) {
+        Node rest;
+        rest.unlisted = count;
+        add(rest, parent);
+    }
+}
+
 bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
                             std::chrono::system_clock::time_point now) {
     now_ = now;
     Tree next;
+    std::map<int, std::size_t> unlisted; // by row
+    const auto waiterOf = [&graph](const etcd::Wait& wait, bool deadlock) {
+        Node waiter;
+        waiter.deadlock = deadlock;
+        waiter.session = wait.waiter;
+        waiter.wait = wait;
+        waiter.held = graph.held(wait.waiter);
+        return waiter;
+    };
     deadlocks_ = graph.deadlocks();
     roots_ = graph.rootBlockers();
     for (const etcd::Deadlock& deadlock : deadlocks_) {
@@ -44,13 +68,9 @@ bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
         cycle.breakBy = deadlock.breakBy;
         const int top = next.add(cycle, -1);
         for (const etcd::Wait& wait : deadlock.waits) {
-            Node waiter;
-            waiter.deadlock = true;
-            waiter.session = wait.waiter;
-            waiter.wait = wait;
-            waiter.held = graph.held(wait.waiter);
+            Node waiter = waiterOf(wait, true);
             waiter.breakBy = deadlock.breakBy;
-            next.add(waiter, top);
+            next.addListed(std::move(waiter), top, unlisted);
         }
     }
     for (const etcd::RootBlocker& root : roots_) {
@@ -60,35 +80,27 @@ bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
         node.blocks = root.transitive;
         node.direct = root.direct;
         std::map<etcd::SessionId, int> placed{{root.session, next.add(node, -1)}};
-        // A session not listed: the row whose count of unlisted waits takes its waiters.
+        // A session not listed: the row whose count of the waits not listed takes its waiters.
         std::map<etcd::SessionId, int> unlistedUnder;
-        std::map<int, std::size_t> unlisted; // by row
         // Nearest first: the session each waits on is placed before it. A session that waits on
         // two in the tree shows under both, its own waiters under the first.
         for (const etcd::Wait& wait : graph.waitsBehind(root.session)) {
             const auto on = placed.find(wait.on);
             const int under = on != placed.end() ? on->second : unlistedUnder.at(wait.on);
-            if (on == placed.end() ||
-                next.nodes[static_cast<std::size_t>(under)].children.size() >= MaxRowsUnder) {
-                ++unlisted[under];
-                if (!placed.count(wait.waiter))
-                    unlistedUnder.emplace(wait.waiter, under);
-                continue;
+            int at = -1;
+            if (on != placed.end())
+                at = next.addListed(waiterOf(wait, false), under, unlisted);
+            else
+                ++unlisted[under]; // behind a session not listed
+            if (at >= 0) {
+                placed.emplace(wait.waiter, at);
+                unlistedUnder.erase(wait.waiter);
+            } else if (!placed.contains(wait.waiter)) {
+                unlistedUnder.emplace(wait.waiter, under);
             }
-            Node waiter;
-            waiter.session = wait.waiter;
-            waiter.wait = wait;
-            waiter.held = graph.held(wait.waiter);
-            const int at = next.add(waiter, under);
-            placed.emplace(wait.waiter, at);
-            unlistedUnder.erase(wait.waiter);
-        }
-        for (const auto& [under, count] : unlisted) {
-            Node rest;
-            rest.unlisted = count;
-            next.add(rest, under);
         }
     }
+    next.addUnlistedRows(unlisted);
     if (next == tree_) {
         // The same tree: only the waiting times moved, in every row under a row.
         for (const Node& node : tree_.nodes)
@@ -104,6 +116,14 @@ bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
     tree_ = std::move(next);
     endResetModel();
     return true;
+}
+
+std::vector<QModelIndex> BlockersModel::unlistedRows() const {
+    std::vector<QModelIndex> rows;
+    for (std::size_t i = 0; i < tree_.nodes.size(); ++i)
+        if (tree_.nodes[i].unlisted > 0)
+            rows.push_back(createIndex(tree_.nodes[i].row, 0, static_cast<quintptr>(i)));
+    return rows;
 }
 
 QModelIndex BlockersModel::index(int row, int column, const QModelIndex& parent) const {
@@ -142,11 +162,14 @@ QVariant BlockersModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid())
         return {};
     const Node& node = tree_.nodes[static_cast<std::size_t>(index.internalId())];
-    if (node.unlisted > 0) // no session of its own
+    if (node.unlisted > 0) { // no session of its own
+        if (role == UnlistedRole)
+            return static_cast<qulonglong>(node.unlisted);
         return role == Qt::DisplayRole && index.column() == Session
-                   ? tr("%n more wait(s) not listed: lockscopectl blockers lists every one",
-                        nullptr, static_cast<int>(node.unlisted))
+                   ? tr("%n more wait(s), not listed here", nullptr,
+                        static_cast<int>(node.unlisted))
                    : QVariant();
+    }
     switch (role) {
     case LeaseRole: return static_cast<qint64>(node.session.lease);
     case SessionKeyRole: return QByteArray::fromStdString(node.session.key);

@@ -5,6 +5,7 @@
 
 #include <QAbstractItemModel>
 #include <chrono>
+#include <map>
 #include <vector>
 
 namespace lockscope {
@@ -18,8 +19,9 @@ QString sessionText(const etcd::SessionId& session);
 // under the one it waits on). Rebuilt from the wait-for graph by refresh(), and only when what
 // it shows changed, so the user's selection and the expanded branches stay while nothing moves.
 // A row shows at most MaxRowsUnder waits under it, then one row counting the rest (and the
-// waits behind those): ten sessions queued in each of 1,000 locks are 9,000 waits behind one
-// root, a tree the GUI thread took 50-80 ms a second to rebuild (lockscope-bench --only window).
+// waits behind those), a deadlock's row as a root's: ten sessions queued in each of 1,000 locks
+// are 9,000 waits behind one root, a tree the GUI thread took 50-80 ms a second to rebuild
+// (lockscope-bench --only window).
 class BlockersModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -32,6 +34,7 @@ public:
         SessionKeyRole,           // QByteArray: for a session without a lease, its key
         DeadlockRole,             // bool: the row is in a deadlock
         BreakLeaseRole,           // qint64: on a deadlock's rows, the lease to revoke to end it
+        UnlistedRole,             // qulonglong: on a row counting the waits not listed, the count
     };
 
     explicit BlockersModel(QObject* parent = nullptr);
@@ -43,6 +46,9 @@ public:
     std::size_t rootCount() const { return roots_.size(); }
     const std::vector<etcd::Deadlock>& deadlocks() const { return deadlocks_; }
     const std::vector<etcd::RootBlocker>& roots() const { return roots_; }
+    // The rows counting the waits not listed, for a view to span (their text is their only
+    // cell).
+    std::vector<QModelIndex> unlistedRows() const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -73,6 +79,11 @@ private:
         std::vector<Node> nodes;
         std::vector<int> top;
         int add(Node node, int parent); // its index
+        // Adds `node` under `parent` while it has fewer than MaxRowsUnder rows (its index);
+        // else counts it in `unlisted`, by row, and gives -1.
+        int addListed(Node node, int parent, std::map<int, std::size_t>& unlisted);
+        // Under each row of `unlisted`, the row that counts its waits not listed.
+        void addUnlistedRows(const std::map<int, std::size_t>& unlisted);
         bool operator==(const Tree&) const = default;
     };
 

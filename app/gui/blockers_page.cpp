@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace lockscope {
 
@@ -113,7 +114,8 @@ BlockersPage::BlockersPage(QWidget* parent)
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::updateButtons);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::drawGraph);
     connect(model_, &QAbstractItemModel::modelReset, this, &BlockersPage::showPickedSession);
-    connect(model_, &QAbstractItemModel::modelReset, this, [this] { spanUnlistedRows(); });
+    connect(model_, &QAbstractItemModel::modelReset, this,
+            [this] { spanUnlistedRows(*view_, *model_); });
     connect(unmark_, &QPushButton::clicked, this, &BlockersPage::unmark);
     connect(graphView_, &WaitGraphView::nodeClicked, this, &BlockersPage::selectSession);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -213,12 +215,14 @@ void BlockersPage::drawGraph() {
     };
     // One arrow from a session to the one it waits on, however many locks it waits in: ten
     // sessions queued in each of 1,000 locks drew 9,000 arrows over the same ten boxes.
-    std::map<std::pair<int, int>, std::pair<std::size_t, int>> arrows; // edge index, locks
+    std::map<std::pair<int, int>, std::pair<std::size_t, std::set<std::string>>>
+        arrows; // edge index, locks
     auto arrow = [&](int from, int to, const std::string& lock) {
-        const auto [drawn, first] = arrows.try_emplace({from, to}, edges.size(), 0);
+        const auto [drawn, first] =
+            arrows.try_emplace({from, to}, edges.size(), std::set<std::string>());
         if (first)
             edges.push_back({from, to, displayKeyText(lock)});
-        ++drawn->second.second;
+        drawn->second.second.insert(lock);
     };
     auto link = [&](const etcd::Wait& wait) {
         const auto on = placed.find(wait.on);
@@ -251,9 +255,10 @@ void BlockersPage::drawGraph() {
             link(wait);
     }
     for (const auto& [ends, drawn] : arrows)
-        if (drawn.second > 1)
-            edges[drawn.first].lock = tr("%1 and %n more lock(s)", nullptr, drawn.second - 1)
-                                          .arg(edges[drawn.first].lock);
+        if (drawn.second.size() > 1)
+            edges[drawn.first].lock =
+                tr("%1 and %n more lock(s)", nullptr, static_cast<int>(drawn.second.size()) - 1)
+                    .arg(edges[drawn.first].lock);
     graphView_->setGraph(std::move(nodes), std::move(edges));
 }
 
@@ -270,7 +275,7 @@ void BlockersPage::selectSession(const QString& lease) {
 void BlockersPage::pickCurrentSession() {
     const QModelIndex current = view_->currentIndex();
     // A row counting the waits not listed has no session: the pick stays.
-    if (!workspace_ || !current.data(BlockersModel::LeaseRole).isValid())
+    if (!workspace_ || !current.isValid() || current.data(BlockersModel::UnlistedRole).isValid())
         return;
     workspace_->lockWatch()->pickSession(
         etcd::SessionId{current.data(BlockersModel::LeaseRole).toLongLong(),
@@ -291,14 +296,9 @@ void BlockersPage::showPickedSession() {
         }
 }
 
-void BlockersPage::spanUnlistedRows(const QModelIndex& parent) {
-    for (int row = 0; row < model_->rowCount(parent); ++row) {
-        const QModelIndex index = model_->index(row, 0, parent);
-        if (!index.data(BlockersModel::LeaseRole).isValid())
-            view_->setFirstColumnSpanned(row, parent, true);
-        else
-            spanUnlistedRows(index);
-    }
+void BlockersPage::spanUnlistedRows(QTreeView& view, const BlockersModel& model) {
+    for (const QModelIndex& row : model.unlistedRows())
+        view.setFirstColumnSpanned(row.row(), row.parent(), true);
 }
 
 void BlockersPage::unmark() {

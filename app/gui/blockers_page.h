@@ -2,7 +2,6 @@
 
 #include "etcdclient/locks/wait_for_graph.h"
 
-#include <QModelIndex>
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
@@ -45,6 +44,9 @@ public:
     void refresh();
     // Asks to break the deadlock of the selected row (the lease it names).
     void breakSelectedDeadlock();
+    // After a reset of `model`: its rows that count the waits not listed span `view` (their
+    // text is their only cell). For this page's tree and the replay window's.
+    static void spanUnlistedRows(QTreeView& view, const BlockersModel& model);
 
 signals:
     // A deadlock among these sessions began, or ended: the problems area lists it once while it
@@ -64,9 +66,7 @@ private:
     void pickCurrentSession();
     // After a reset: the picked session's row is current again.
     void showPickedSession();
-    // After a reset: the rows that count the waits not listed span the whole row (their text
-    // is the only cell), under `parent` and its rows.
-    void spanUnlistedRows(const QModelIndex& parent = {});
+
     void unmark();
     // The deadlock `lease` is in now, if it is in one.
     const etcd::Deadlock* deadlockOf(qint64 lease) const;

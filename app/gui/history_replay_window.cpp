@@ -7,6 +7,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lock_list_model.h"
 #include "app/core/lock_queue_model.h"
+#include "app/gui/blockers_page.h"
 #include "app/gui/history_report_dialog.h"
 #include "app/gui/history_span_dialog.h"
 #include "app/gui/screen_fit.h"
@@ -134,6 +135,8 @@ HistoryReplayWindow::HistoryReplayWindow(
     blockersView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     blockersView_->header()->setDefaultSectionSize(220); // leases, keys and lock names
     connect(blockers_, &QAbstractItemModel::modelReset, blockersView_, &QTreeView::expandAll);
+    connect(blockers_, &QAbstractItemModel::modelReset, blockersView_,
+            [this] { BlockersPage::spanUnlistedRows(*blockersView_, *blockers_); });
     auto* views = new QTabWidget(this);
     views->addTab(stageScroll, tr("Stage"));
     views->addTab(blockersView_, tr("Blockers"));

@@ -887,9 +887,9 @@ Acquire with this TTL anyway?</source>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n more wait(s) not listed: lockscopectl blockers lists every one</source>
+        <source>%n more wait(s), not listed here</source>
         <translation>
-            <numerusform>另有 %n 个等待未列出：lockscopectl blockers 会列出全部</numerusform>
+            <numerusform>另有 %n 个等待，此处未列出</numerusform>
         </translation>
     </message>
 </context>

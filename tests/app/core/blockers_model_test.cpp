@@ -23,6 +23,21 @@ etcd::WaitForGraph queuedInEveryLock(int locks, int sessions) {
     return etcd::WaitForGraph::of(queues);
 }
 
+// Lease 100 holds /a/<i> and waits in /b/<i>; lease 101 the other way round, for each i.
+etcd::WaitForGraph deadlockedInEveryLock(int pairs) {
+    etcd::LockQueues queues;
+    for (int i = 0; i < pairs; ++i) {
+        const std::string a = "/a/" + std::to_string(1000 + i),
+                          b = "/b/" + std::to_string(1000 + i);
+        etcd::LockQueue first = lockQueue(a, 1, 100), second = lockQueue(b, 1, 100);
+        std::swap(second.keys[0].key, second.keys[1].key); // 101 holds b: its key comes first
+        std::swap(second.keys[0].lease, second.keys[1].lease);
+        queues.emplace(a, std::move(first));
+        queues.emplace(b, std::move(second));
+    }
+    return etcd::WaitForGraph::of(queues);
+}
+
 // Every row under `parent`, and theirs.
 int rowsUnder(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
     int rows = model.rowCount(parent);
@@ -42,6 +57,8 @@ private slots:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.refresh(queuedInEveryLock(3, 4), WallEpoch);
         model.refresh(queuedInEveryLock(300, 10), WallEpoch);
+        model.refresh(queuedInEveryLock(300, 10), WallEpoch + std::chrono::seconds(1));
+        model.refresh(deadlockedInEveryLock(150), WallEpoch);
         model.refresh({}, WallEpoch);
         QCOMPARE(model.rowCount(), 0);
     }
@@ -71,6 +88,7 @@ private slots:
         for (qint64 lease = 101; lease <= 109; ++lease) {
             QCOMPARE(model.rowCount(under), listed + 1);
             const QModelIndex rest = model.index(listed, BlockersModel::Session, under);
+            QCOMPARE(rest.data(BlockersModel::UnlistedRole).toULongLong(), 900ull);
             QVERIFY2(rest.data().toString().contains(QStringLiteral("900")),
                      qPrintable(rest.data().toString()));
             QVERIFY(!rest.data(BlockersModel::LeaseRole).isValid());
@@ -79,8 +97,25 @@ private slots:
             QCOMPARE(under.data(BlockersModel::LeaseRole).toLongLong(), lease);
         }
         QCOMPARE(rowsUnder(model), 1 + 9 * (listed + 1));
+        QCOMPARE(model.unlistedRows().size(), std::size_t(9));
+        for (const QModelIndex& row : model.unlistedRows())
+            QCOMPARE(row.data(BlockersModel::UnlistedRole).toULongLong(), 900ull);
         // The root's own row still counts every session it blocks.
         QVERIFY(model.index(0, BlockersModel::Blocks).data().toString().startsWith("9 "));
+    }
+
+    // Two sessions deadlocked in each of 150 pairs of locks: 300 waits close the cycle, the
+    // first MaxRowsUnder listed under the deadlock's row.
+    void aDeadlocksWaitsAreListedUpToTheBoundToo() {
+        BlockersModel model;
+        model.refresh(deadlockedInEveryLock(150), WallEpoch);
+        QCOMPARE(model.deadlockCount(), std::size_t(1));
+        const QModelIndex cycle = model.index(0, 0);
+        QVERIFY(cycle.data(BlockersModel::DeadlockRole).toBool());
+        const int listed = static_cast<int>(BlockersModel::MaxRowsUnder);
+        QCOMPARE(model.rowCount(cycle), listed + 1);
+        QCOMPARE(model.index(listed, 0, cycle).data(BlockersModel::UnlistedRole).toULongLong(),
+                 300ull - BlockersModel::MaxRowsUnder);
     }
 
     // The same tree again: only the waiting times moved, said once for the rows under each row.
