@@ -58,7 +58,10 @@ int listen(etcd::Client& client, const std::string& name) {
         [](const etcd::LeaderObserver::Leader& leader) {
             printLeader(leader.key, leader.proposal); // stdio is thread-safe
         },
-        [ended](const etcd::Error& error) { ended->put(error); });
+        [ended, waiter = ::pthread_self()](const etcd::Error& error) {
+            ended->put(error);
+            wakeSignalWait(waiter); // the main thread acts on it now, not at its next tick
+        });
     observer->start();
     while (true) {
         if (isTermination(nextSignal())) {
@@ -110,7 +113,10 @@ int campaign(etcd::Client& client, const ElectOptions& options) {
     }
     auto election = etcd::Election::create(client, *session, options.name);
     auto lost = std::make_shared<Mailbox<etcd::Error>>();
-    election->onLost([lost](const etcd::Error& error) { lost->put(error); });
+    election->onLost([lost, waiter = ::pthread_self()](const etcd::Error& error) {
+        lost->put(error);
+        wakeSignalWait(waiter); // leadership lost is said at once, not at the next tick
+    });
     bool interrupted = false;
     const etcd::Error campaigned = waitUnlessInterrupted(
         [&](ErrorCallback done) { election->campaign(options.proposal, std::move(done)); },

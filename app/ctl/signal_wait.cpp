@@ -70,9 +70,14 @@ etcd::Error waitUnlessInterrupted(const std::function<void(ErrorCallback)>& star
         // Under the lock: the waiter returns only once it has read the error, so it still runs.
         wakeSignalWait(waiter);
     });
+    // No tick needed when the callback can wake us; without blockHoldSignals() it cannot.
+    sigset_t blocked;
+    ::pthread_sigmask(SIG_BLOCK, nullptr, &blocked);
+    const std::chrono::milliseconds tick = sigismember(&blocked, WakeSignal) == 1
+                                               ? std::chrono::milliseconds(std::chrono::hours(1))
+                                               : std::chrono::milliseconds(100);
     while (!read()) {
-        // No tick needed: the callback wakes us.
-        if (isTermination(nextSignal(std::chrono::hours(1))) && !interrupted) {
+        if (isTermination(nextSignal(tick)) && !interrupted) {
             interrupted = true;
             cancel();
         }

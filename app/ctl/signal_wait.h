@@ -20,7 +20,8 @@ void blockHoldSignals();
 int nextSignal(std::chrono::milliseconds wait = std::chrono::milliseconds(100));
 // From another thread (the client's, with an outcome the waiting thread reads): makes the
 // current or next nextSignal() of `waiter` return at once, so the outcome is acted on now, not
-// at the next 100 ms tick. `waiter` must still be running.
+// at the next 100 ms tick. `waiter` must still be running, and must have called
+// blockHoldSignals() (an unblocked wake-up is ignored, and lost).
 void wakeSignalWait(pthread_t waiter);
 inline bool isTermination(int sig) {
     return sig == SIGINT || sig == SIGTERM;
