@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fcntl.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,7 +29,7 @@ ProcessRun runProcess(const std::vector<std::string>& argv) {
         args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
     int report[2];
-    if (::pipe(report) != 0)
+    if (::pipe2(report, O_CLOEXEC) != 0) // no other child keeps it open
         return {};
     const auto began = std::chrono::steady_clock::now();
     const pid_t pid = ::fork();

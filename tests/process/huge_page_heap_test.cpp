@@ -44,6 +44,9 @@ TEST(HugePageHeapTest, HugePagesAreUsableUnlessTheKernelSaysNever) {
 // GLIBC_TUNABLES to name both tunables already, so nothing here can exec the test again.
 TEST(HugePageHeapTest, TheProgramRunAgainPutsBackTheCallersTunables) {
     const char* name = "LOCKSCOPE_CALLER_GLIBC_TUNABLES";
+    const char* before = std::getenv("GLIBC_TUNABLES");
+    const std::optional<std::string> callers =
+        before ? std::optional<std::string>(before) : std::nullopt;
     char program[] = "lockscope-not-run";
     char* argv[] = {program, nullptr};
     for (const auto& [marker, expected] : std::vector<std::pair<const char*, const char*>>{
@@ -57,7 +60,10 @@ TEST(HugePageHeapTest, TheProgramRunAgainPutsBackTheCallersTunables) {
                   expected ? std::optional<std::string>(expected) : std::nullopt);
         EXPECT_EQ(std::getenv(name), nullptr);
     }
-    unsetenv("GLIBC_TUNABLES");
+    if (callers)
+        setenv("GLIBC_TUNABLES", callers->c_str(), 1);
+    else
+        unsetenv("GLIBC_TUNABLES");
 }
 
 } // namespace
