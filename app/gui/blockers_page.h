@@ -66,7 +66,6 @@ private:
     void pickCurrentSession();
     // After a reset: the picked session's row is current again.
     void showPickedSession();
-
     void unmark();
     // The deadlock `lease` is in now, if it is in one.
     const etcd::Deadlock* deadlockOf(qint64 lease) const;
