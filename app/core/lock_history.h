@@ -59,14 +59,15 @@ struct HistoryCheckpoint {
 };
 
 // A live view's locks to record as a checkpoint: the queues it shares with its monitor (a
-// pointer a lock), made into HistoryKeys one at a time as the recorder writes them. A million
-// keys made into HistoryKeys at once were about 320 bytes each in flight, and kept the monitor's
-// lock the while.
+// pointer a lock, in name order), made into HistoryKeys one at a time as the recorder writes
+// them. A million keys made into HistoryKeys at once were about 320 bytes each in flight, and
+// kept the monitor's lock the while; a copy of the monitor's map of names was 128 bytes a lock,
+// still in flight while the recorder wrote them.
 struct LiveCheckpoint {
     int64_t revision = 0;
     std::chrono::system_clock::time_point at;
     std::string reason;
-    etcd::LockQueues locks;
+    std::vector<etcd::SharedLockQueue> locks;
     etcd::AnomaliesByLock anomalies; // of those locks: the leases gone
 };
 
@@ -84,8 +85,10 @@ using HistoryEntry = std::variant<etcd::LockEvent, HistoryGap, HistoryAnomaly>;
 // Every key of `locks`, as a checkpoint holds them; `anomalies` are theirs (the leases gone).
 std::vector<HistoryKey> historyKeysOf(const etcd::LockQueues& locks,
                                       const etcd::AnomaliesByLock& anomalies);
-// The same keys, each handed to `each` in turn (by lock, then queue order), none kept.
-void forEachHistoryKey(const etcd::LockQueues& locks, const etcd::AnomaliesByLock& anomalies,
+// The keys of one lock the same way, each handed to `each` in queue order, none kept.
+void forEachHistoryKey(const etcd::LockQueue& lock, const etcd::AnomaliesByLock& anomalies,
                        const std::function<void(const HistoryKey&)>& each);
+// The queues of `locks`, shared (copy under whatever guards `locks`), in name order.
+std::vector<etcd::SharedLockQueue> sharedQueuesOf(const etcd::LockQueues& locks);
 
 } // namespace lockscope

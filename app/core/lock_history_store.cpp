@@ -761,9 +761,10 @@ bool LockHistoryStore::write(const LiveCheckpoint& checkpoint) {
         return false;
     qlonglong position = 0;
     bool written = true;
-    forEachHistoryKey(checkpoint.locks, checkpoint.anomalies, [&](const HistoryKey& key) {
-        written = written && writeCheckpointKey(*seq, position++, key);
-    });
+    for (const etcd::SharedLockQueue& lock : checkpoint.locks)
+        forEachHistoryKey(*lock, checkpoint.anomalies, [&](const HistoryKey& key) {
+            written = written && writeCheckpointKey(*seq, position++, key);
+        });
     return written && commitIfFull();
 }
 

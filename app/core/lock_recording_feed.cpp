@@ -51,7 +51,8 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
         // handed on so far, and the anomalies just brought up to date. The queues are shared,
         // copied under the monitor's lock: the recorder reads them as they are now.
         monitor.readLocks([&](int64_t revision, const etcd::LockQueues& locks) {
-            state = LiveCheckpoint{revision, now, checkpoint, locks, anomalies_.byLock};
+            state =
+                LiveCheckpoint{revision, now, checkpoint, sharedQueuesOf(locks), anomalies_.byLock};
         });
         checkpointedAt_ = steadyNow;
         if (gap && gap->revision == 0)

@@ -90,7 +90,7 @@ private slots:
                       etcd::LockQueue{"/locks/one", {key("/locks/one", 0x694d3, 5, true)}, true});
         const etcd::AnomaliesByLock anomalies{
             {"/locks/job", {{"/locks/job/694d2", etcd::AnomalyKind::ExpiredLease, "gone"}}}};
-        const LiveCheckpoint live{6, t0 + 10s, "start", locks, anomalies};
+        const LiveCheckpoint live{6, t0 + 10s, "start", sharedQueuesOf(locks), anomalies};
         QString problem;
         {
             auto store = LockHistoryStore::openForWriting(path, cluster, prefix, problem);
