@@ -3,6 +3,7 @@
 #include "app/core/key_text.h"
 #include "app/core/lossless_arguments.h"
 #include "app/ctl/ctl_command.h"
+#include "app/ctl/signal_mailbox.h"
 #include "app/ctl/signal_wait.h"
 #include "app/ctl/stdin_lines.h"
 #include "etcdclient/blocking.h"
@@ -12,7 +13,6 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <cstdio>
-#include <mutex>
 #include <optional>
 
 namespace lockscope {
@@ -34,34 +34,14 @@ void printLeader(const std::string& key, const std::string& proposal) {
     std::fflush(stdout);
 }
 
-// What the client's thread tells the main thread.
-template <class T> class Mailbox {
-public:
-    void put(T value) {
-        std::lock_guard lock(mutex_);
-        value_ = std::move(value);
-    }
-    std::optional<T> read() {
-        std::lock_guard lock(mutex_);
-        return value_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::optional<T> value_;
-};
-
 int listen(etcd::Client& client, const std::string& name) {
-    auto ended = std::make_shared<Mailbox<etcd::Error>>();
+    auto ended = std::make_shared<SignalMailbox<etcd::Error>>();
     auto observer = etcd::LeaderObserver::create(
         client, name,
         [](const etcd::LeaderObserver::Leader& leader) {
             printLeader(leader.key, leader.proposal); // stdio is thread-safe
         },
-        [ended, waiter = ::pthread_self()](const etcd::Error& error) {
-            ended->put(error);
-            wakeSignalWait(waiter); // the main thread acts on it now, not at its next tick
-        });
+        [ended](const etcd::Error& error) { ended->put(error); });
     observer->start();
     while (true) {
         if (isTermination(nextSignal())) {
@@ -77,7 +57,7 @@ int listen(etcd::Client& client, const std::string& name) {
 }
 
 // Leads until interrupted or until leadership is lost; each stdin line is proclaimed.
-int lead(etcd::Election& election, Mailbox<etcd::Error>& lost) {
+int lead(etcd::Election& election, const SignalMailbox<etcd::Error>& lost) {
     printLeader(election.key(), election.proposal());
     StdinLines input;
     while (true) {
@@ -112,11 +92,8 @@ int campaign(etcd::Client& client, const ElectOptions& options) {
         return exitCodeFor(session.error().code);
     }
     auto election = etcd::Election::create(client, *session, options.name);
-    auto lost = std::make_shared<Mailbox<etcd::Error>>();
-    election->onLost([lost, waiter = ::pthread_self()](const etcd::Error& error) {
-        lost->put(error);
-        wakeSignalWait(waiter); // leadership lost is said at once, not at the next tick
-    });
+    auto lost = std::make_shared<SignalMailbox<etcd::Error>>();
+    election->onLost([lost](const etcd::Error& error) { lost->put(error); });
     bool interrupted = false;
     const etcd::Error campaigned = waitUnlessInterrupted(
         [&](ErrorCallback done) { election->campaign(options.proposal, std::move(done)); },

@@ -6,6 +6,7 @@
 #include "app/core/lock_backend.h"
 #include "app/core/lossless_arguments.h"
 #include "app/core/retry_backoff.h"
+#include "app/ctl/signal_mailbox.h"
 #include "app/ctl/signal_wait.h"
 #include "etcdclient/blocking.h"
 #include "etcdclient/client.h"
@@ -21,23 +22,11 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <mutex>
 #include <optional>
 
 namespace lockscope {
 
 namespace {
-
-// What the client's thread tells the main thread.
-struct Outcome {
-    std::mutex mutex;
-    std::optional<etcd::Error> lost;
-
-    std::optional<etcd::Error> readLost() {
-        std::lock_guard lock(mutex);
-        return lost;
-    }
-};
 
 // One lock held by this process, released on every way out.
 class LockHolder {
@@ -50,11 +39,7 @@ public:
                                                     : LockBackendKind::Mutex,
                                 client, session_, options.name, options.mode)) {
         // Wakes the main thread's wait: the command is stopped now, not at the next tick.
-        lock_->onLost([outcome = outcome_, waiter = ::pthread_self()](const etcd::Error& e) {
-            std::lock_guard lock(outcome->mutex);
-            outcome->lost = e;
-            wakeSignalWait(waiter);
-        });
+        lock_->onLost([lost = lost_](const etcd::Error& e) { lost->put(e); });
     }
     ~LockHolder() {
         // Neither our key nor our lease outlives the process; the revoke alone would delete
@@ -66,7 +51,8 @@ public:
 
     LockBackend& lock() { return *lock_; }
     const etcd::Session& session() const { return *session_; }
-    Outcome& outcome() { return *outcome_; }
+    // Why the lock was lost, once it was.
+    std::optional<etcd::Error> lost() const { return lost_->read(); }
 
     // Queues and waits; a signal meanwhile cancels the wait.
     etcd::Error lock(bool& interrupted) {
@@ -82,7 +68,8 @@ public:
 private:
     std::shared_ptr<etcd::Session> session_;
     std::unique_ptr<LockBackend> lock_;
-    std::shared_ptr<Outcome> outcome_ = std::make_shared<Outcome>();
+    std::shared_ptr<SignalMailbox<etcd::Error>> lost_ =
+        std::make_shared<SignalMailbox<etcd::Error>>();
 };
 
 int holdUntilSignal(LockHolder& holder) {
@@ -91,7 +78,7 @@ int holdUntilSignal(LockHolder& holder) {
     while (true) {
         if (isTermination(nextSignal()))
             return ExitOk;
-        if (auto lost = holder.outcome().readLost()) {
+        if (auto lost = holder.lost()) {
             say(lost->message);
             return ExitLockLost;
         }
@@ -148,7 +135,7 @@ int runWhileHolding(LockHolder& holder, const LockCommandOptions& options) {
         const auto now = Clock::now();
         const auto safeDeadline = session.safeDeadline();
         if (!stopping) {
-            if (auto lost = holder.outcome().readLost()) {
+            if (auto lost = holder.lost()) {
                 // etcd said so (or our key was deleted): a successor may hold it already.
                 stopping = Stopping{QCoreApplication::translate("lockscopectl", "lock lost: %1")
                                         .arg(QString::fromStdString(lost->message)),

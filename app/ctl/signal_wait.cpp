@@ -1,9 +1,8 @@
 #include "app/ctl/signal_wait.h"
 
+#include "app/ctl/signal_mailbox.h"
+
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <pthread.h>
 
 namespace lockscope {
 
@@ -55,34 +54,21 @@ bool interruptedWithin(std::chrono::milliseconds delay) {
 
 etcd::Error waitUnlessInterrupted(const std::function<void(ErrorCallback)>& start,
                                   const std::function<void()>& cancel, bool& interrupted) {
-    struct Outcome {
-        std::mutex mutex;
-        std::optional<etcd::Error> error;
-    };
-    auto outcome = std::make_shared<Outcome>(); // the callback may come after we return
-    const auto read = [&outcome] {
-        std::lock_guard lock(outcome->mutex);
-        return outcome->error;
-    };
-    start([outcome, waiter = ::pthread_self()](const etcd::Error& e) {
-        std::lock_guard lock(outcome->mutex);
-        outcome->error = e;
-        // Under the lock: the waiter returns only once it has read the error, so it still runs.
-        wakeSignalWait(waiter);
-    });
+    auto outcome = std::make_shared<SignalMailbox<etcd::Error>>(); // may come after we return
+    start([outcome](const etcd::Error& e) { outcome->put(e); });
     // No tick needed when the callback can wake us; without blockHoldSignals() it cannot.
     sigset_t blocked;
     ::pthread_sigmask(SIG_BLOCK, nullptr, &blocked);
     const std::chrono::milliseconds tick = sigismember(&blocked, WakeSignal) == 1
                                                ? std::chrono::milliseconds(std::chrono::hours(1))
                                                : std::chrono::milliseconds(100);
-    while (!read()) {
+    while (!outcome->read()) {
         if (isTermination(nextSignal(tick)) && !interrupted) {
             interrupted = true;
             cancel();
         }
     }
-    return *read();
+    return *outcome->read();
 }
 
 } // namespace lockscope

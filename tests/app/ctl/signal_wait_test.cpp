@@ -1,7 +1,10 @@
+#include "app/ctl/signal_mailbox.h"
 #include "app/ctl/signal_wait.h"
 
 #include <chrono>
 #include <gtest/gtest.h>
+#include <memory>
+#include <string>
 #include <thread>
 
 namespace lockscope {
@@ -48,6 +51,20 @@ TEST_F(SignalWaitTest, AWaitedOutcomeFromTheClientsThreadEndsTheWaitAtOnce) {
     EXPECT_FALSE(cancelled);
     EXPECT_LT(since(began), 30s);
     client.join();
+}
+
+TEST_F(SignalWaitTest, AValuePutInTheMailboxWakesItsReader) {
+    const auto began = std::chrono::steady_clock::now();
+    auto lost = std::make_shared<SignalMailbox<std::string>>(); // made on the reading thread
+    EXPECT_FALSE(lost->read());
+    std::thread client([lost] {
+        std::this_thread::sleep_for(50ms);
+        lost->put("lost on the client's thread");
+    });
+    EXPECT_EQ(nextSignal(std::chrono::hours(1)), 0);
+    EXPECT_LT(since(began), 30s);
+    client.join();
+    EXPECT_EQ(lost->read(), "lost on the client's thread");
 }
 
 // SIGURG, our wake-up, is one anybody may send: it wakes the wait and ends nothing. (Sent to
