@@ -79,25 +79,26 @@ bool BlockersModel::refresh(const etcd::WaitForGraph& graph,
         node.held = root.held;
         node.blocks = root.transitive;
         node.direct = root.direct;
-        std::map<etcd::SessionId, int> placed{{root.session, next.add(node, -1)}};
-        // A session not listed: the row whose count of the waits not listed takes its waiters.
-        std::map<etcd::SessionId, int> unlistedUnder;
+        // Where each session met so far is: its row, or when it is not listed, the row whose
+        // count of the waits not listed takes its waiters too.
+        struct Place {
+            int row;
+            bool listed;
+        };
+        std::map<etcd::SessionId, Place> placed{{root.session, {next.add(node, -1), true}}};
         // Nearest first: the session each waits on is placed before it. A session that waits on
         // two in the tree shows under both, its own waiters under the first.
         for (const etcd::Wait& wait : graph.waitsBehind(root.session)) {
-            const auto on = placed.find(wait.on);
-            const int under = on != placed.end() ? on->second : unlistedUnder.at(wait.on);
+            const Place on = placed.at(wait.on);
             int at = -1;
-            if (on != placed.end())
-                at = next.addListed(waiterOf(wait, false), under, unlisted);
+            if (on.listed)
+                at = next.addListed(waiterOf(wait, false), on.row, unlisted);
             else
-                ++unlisted[under]; // behind a session not listed
-            if (at >= 0) {
-                placed.emplace(wait.waiter, at);
-                unlistedUnder.erase(wait.waiter);
-            } else if (!placed.contains(wait.waiter)) {
-                unlistedUnder.emplace(wait.waiter, under);
-            }
+                ++unlisted[on.row]; // behind a session not listed
+            const Place here = at >= 0 ? Place{at, true} : Place{on.row, false};
+            if (auto [known, added] = placed.try_emplace(wait.waiter, here);
+                !added && here.listed && !known->second.listed)
+                known->second = here;
         }
     }
     next.addUnlistedRows(unlisted);
