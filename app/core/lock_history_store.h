@@ -79,7 +79,7 @@ public:
     bool write(const HistoryGap& gap);
     bool write(const HistoryAnomaly& anomaly);
     bool write(const HistoryCheckpoint& checkpoint);
-    bool write(const LiveCheckpoint& checkpoint); // the same rows as its historyKeysOf
+    bool write(const LiveCheckpoint& checkpoint); // the rows historyKeysOf makes of its locks
     bool commit();
     const QString& error() const { return error_; }
     // The source written or read.

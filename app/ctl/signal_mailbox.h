@@ -19,7 +19,7 @@ public:
     void put(T value) {
         std::lock_guard lock(mutex_);
         value_ = std::move(value);
-        // Under the lock: a reader that reads the value here and returns has been woken by now.
+        // Under the lock: a reader that has read the value was signalled before it could return.
         wakeSignalWait(reader_);
     }
     std::optional<T> read() const {

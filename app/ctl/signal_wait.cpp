@@ -54,7 +54,8 @@ bool interruptedWithin(std::chrono::milliseconds delay) {
 
 etcd::Error waitUnlessInterrupted(const std::function<void(ErrorCallback)>& start,
                                   const std::function<void()>& cancel, bool& interrupted) {
-    auto outcome = std::make_shared<SignalMailbox<etcd::Error>>(); // may come after we return
+    // Shared: the client may still hold the callback after we return.
+    auto outcome = std::make_shared<SignalMailbox<etcd::Error>>();
     start([outcome](const etcd::Error& e) { outcome->put(e); });
     // No tick needed when the callback can wake us; without blockHoldSignals() it cannot.
     sigset_t blocked;
