@@ -23,13 +23,11 @@ LockListModel::Row LockListModel::rowOf(const etcd::SharedLockQueue& queue,
     Row row(queue);
     row.kind = queue->kind();
     const int holders = static_cast<int>(queue->holderCount());
-    if (const etcd::LockKey* holder = queue->holder()) {
+    if (queue->holder())
         row.holders = holders;
-        row.holderLease = holder->lease;
-    }
     row.waiters = static_cast<int>(queue->keys.size()) - holders;
     if (auto found = state.anomalies.find(queue->name); found != state.anomalies.end())
-        row.anomalies = found->second;
+        row.anomalyList = std::make_unique<const std::vector<etcd::Anomaly>>(found->second);
     return row;
 }
 
@@ -42,10 +40,10 @@ bool LockListModel::Row::showsAsIn(const Row& other) const {
     const auto holderKey = [](const Row& row) {
         return row.holder() ? std::string_view(row.holder()->key) : std::string_view();
     };
-    // holderLease is set exactly when there is a holder: equal leases, holders on both or none.
-    return anomalies == other.anomalies && holderLease == other.holderLease &&
-           holders == other.holders && waiters == other.waiters && kind == other.kind &&
-           inEtcd == other.inEtcd && queue->waitersVisible() == other.queue->waitersVisible() &&
+    return std::ranges::equal(anomalies(), other.anomalies()) &&
+           holderLease() == other.holderLease() && holders == other.holders &&
+           waiters == other.waiters && kind == other.kind && inEtcd == other.inEtcd &&
+           queue->waitersVisible() == other.queue->waitersVisible() &&
            (queue.sameAs(other.queue) ||
             (id() == other.id() && holderKey(*this) == holderKey(other) &&
              holderValue() == other.holderValue()));
@@ -66,7 +64,7 @@ QString LockListModel::holderToolTip(const Row& row) {
 
 QString LockListModel::anomalyBadge(const Row& row) {
     QStringList words;
-    for (const etcd::Anomaly& anomaly : row.anomalies)
+    for (const etcd::Anomaly& anomaly : row.anomalies())
         if (const QString word = anomalyWord(anomaly.kind); !words.contains(word))
             words << word;
     if (words.isEmpty())
@@ -77,7 +75,7 @@ QString LockListModel::anomalyBadge(const Row& row) {
 
 QString LockListModel::anomalyDetails(const Row& row) {
     QStringList details;
-    for (const etcd::Anomaly& anomaly : row.anomalies)
+    for (const etcd::Anomaly& anomaly : row.anomalies())
         details << tr("%1: %2: %3")
                        .arg(anomalyWord(anomaly.kind), displayKeyText(anomaly.key),
                             QString::fromStdString(anomaly.detail));
@@ -113,7 +111,7 @@ double LockListModel::sortNumberAt(int row, int column) const {
         return std::chrono::duration<double>(ttl->ttl.fetchedAt.time_since_epoch()).count() +
                static_cast<double>(ttl->ttl.ttlSeconds);
     }
-    case Anomalies: return static_cast<double>(r.anomalies.size());
+    case Anomalies: return static_cast<double>(r.anomalies().size());
     case Ours: {
         const OwnMark* own = ownMarkOf(r);
         return own ? static_cast<double>(own->state) : std::numeric_limits<double>::max();
@@ -135,7 +133,8 @@ bool LockListModel::appendSortBytes(int row, int column, std::string& bytes) con
 }
 
 std::optional<LeaseCountdown> LockListModel::holderTtl(const Row& row) const {
-    return row.holderLease ? LeaseCountdown::of(leases_, *row.holderLease) : std::nullopt;
+    const std::optional<int64_t> lease = row.holderLease();
+    return lease ? LeaseCountdown::of(leases_, *lease) : std::nullopt;
 }
 
 const LockListModel::OwnMark* LockListModel::ownMarkOf(const Row& row) const {
@@ -417,8 +416,8 @@ QVariant LockListModel::data(const QModelIndex& index, int role) const {
     case Anomalies:
         if (role == Qt::DisplayRole)
             return anomalyBadge(row);
-        return role == Qt::ToolTipRole && !row.anomalies.empty() ? QVariant(anomalyDetails(row))
-                                                                 : QVariant();
+        return role == Qt::ToolTipRole && !row.anomalies().empty() ? QVariant(anomalyDetails(row))
+                                                                   : QVariant();
     case Ours: {
         const OwnMark* own = ownMarkOf(row);
         if (!own)
