@@ -22,10 +22,8 @@ LockListModel::Row LockListModel::rowOf(const etcd::SharedLockQueue& queue,
                                         const etcd::LockMonitorState& state) {
     Row row(queue);
     row.kind = queue->kind();
-    const int holders = static_cast<int>(queue->holderCount());
-    if (queue->holder())
-        row.holders = holders;
-    row.waiters = static_cast<int>(queue->keys.size()) - holders;
+    row.holders = static_cast<int>(queue->holderCount()); // 0 without keys
+    row.waiters = static_cast<int>(queue->keys.size()) - row.holders;
     if (auto found = state.anomalies.find(queue->name); found != state.anomalies.end())
         row.anomalyList = std::make_unique<const std::vector<etcd::Anomaly>>(found->second);
     return row;
