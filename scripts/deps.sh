@@ -6,7 +6,7 @@ set -euo pipefail
 LOCKSCOPE_PACKAGES=(
   cmake ninja-build ccache pkg-config g++ lld clang-format clang libclang-rt-14-dev
   qt6-base-dev qt6-base-dev-tools libgl-dev libqcustomplot-dev libqt6svg6 libqt6sql6-sqlite
-  libqt6sql6-psql postgresql
+  libsqlite3-dev libqt6sql6-psql postgresql
   qtkeychain-qt6-dev libsecret-1-0 gnome-keyring dbus-daemon
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libssl-dev openssl
   libgtest-dev libgmock-dev

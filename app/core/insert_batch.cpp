@@ -1,19 +1,27 @@
 #include "app/core/insert_batch.h"
 
+#include "app/core/sqlite_row_insert.h"
+
 namespace lockscope {
 
 InsertBatch::InsertBatch(const QSqlDatabase& db, const QString& table, const QStringList& columns)
     : db_(db)
+    , sqlite_(db.driverName() == "QSQLITE")
     , head_(QString("INSERT INTO %1(%2) VALUES ").arg(table, columns.join(", ")))
     , row_("(" + QStringList(columns.size(), "?").join(", ") + ")") {
-    values_.reserve(rowsPerInsert * columns.size());
+    if (!sqlite_)
+        values_.reserve(rowsPerInsert * columns.size());
 }
+
+InsertBatch::~InsertBatch() = default;
 
 QString InsertBatch::statement(int rows) const {
     return head_ + QStringList(rows, row_).join(", ");
 }
 
 bool InsertBatch::add(const QVariantList& row) {
+    if (sqlite_)
+        return insertNow(row);
     values_.append(row);
     if (++rows_ < rowsPerInsert)
         return true;
@@ -37,6 +45,18 @@ bool InsertBatch::flush() {
         return false;
     }
     return insert(query);
+}
+
+bool InsertBatch::insertNow(const QVariantList& row) {
+    if (!sqliteRow_)
+        sqliteRow_ = SqliteRowInsert::prepare(db_, statement(1), error_);
+    if (!sqliteRow_)
+        return false;
+    if (!sqliteRow_->insert(row)) {
+        error_ = sqliteRow_->error();
+        return false;
+    }
+    return true;
 }
 
 bool InsertBatch::insert(QSqlQuery& query) {

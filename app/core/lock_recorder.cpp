@@ -1,5 +1,6 @@
 #include "app/core/lock_recorder.h"
 
+#include "app/core/guarded_post.h"
 #include "app/core/lock_history_store.h"
 
 #include <utility>
@@ -15,7 +16,28 @@ LockRecorder::LockRecorder(std::unique_ptr<LockHistoryStore> store, QObject* par
     connect(&commitTimer_, &QTimer::timeout, this, &LockRecorder::commit);
 }
 
-LockRecorder::~LockRecorder() = default;
+LockRecorder::~LockRecorder() {
+    writeHandedOver();
+}
+
+void LockRecorder::handOver(RecordingBatch batch) {
+    // The wake-up starts the commit timer, whose commit writes what waits by then.
+    if (inbox_.add(std::move(batch)))
+        postToOwnThread(this, [](LockRecorder* recorder) { recorder->wrote(true); });
+}
+
+void LockRecorder::writeHandedOver() {
+    for (const auto& batch : inbox_.take()) {
+        if (batch.gap)
+            record(*batch.gap);
+        if (!batch.events.empty())
+            record(batch.events);
+        if (batch.checkpoint)
+            record(*batch.checkpoint);
+        if (!batch.anomalies.empty())
+            record(batch.anomalies);
+    }
+}
 
 template <typename Entries> void LockRecorder::writeEach(const Entries& entries) {
     bool ok = true;
@@ -41,6 +63,7 @@ void LockRecorder::record(const LiveCheckpoint& checkpoint) {
 }
 
 bool LockRecorder::commit() {
+    writeHandedOver();
     commitTimer_.stop();
     const bool ok = store_->commit();
     if (!ok)
@@ -49,6 +72,7 @@ bool LockRecorder::commit() {
 }
 
 void LockRecorder::prune(std::chrono::system_clock::time_point keepSince, int64_t maxBytes) {
+    writeHandedOver(); // the store commits it before it prunes
     commitTimer_.stop();
     if (!store_->prune(keepSince, maxBytes))
         tellFailure();

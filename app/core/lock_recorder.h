@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/core/lock_history.h"
+#include "app/core/recording_inbox.h"
 
 #include <QObject>
 #include <QString>
@@ -22,14 +23,18 @@ public:
     static constexpr std::chrono::milliseconds commitEvery{200};
 
     explicit LockRecorder(std::unique_ptr<LockHistoryStore> store, QObject* parent = nullptr);
-    ~LockRecorder() override; // the store commits what waits
+    ~LockRecorder() override; // what was handed over is written, and the store commits it
 
-    // Each runs on the recorder's thread (a queued call from the feed).
+    // From any thread (a feed, on the client's): written at the next commit, in the order
+    // handed over. Only the first batch since the last commit wakes the recorder's thread.
+    void handOver(RecordingBatch batch);
+    // Each of these runs on the recorder's thread.
     void record(const std::vector<etcd::LockEvent>& events);
     void record(const HistoryGap& gap);
     void record(const std::vector<HistoryAnomaly>& anomalies);
     void record(const LiveCheckpoint& checkpoint);
-    // Commits now: true when everything recorded so far is in the file.
+    // Writes what was handed over and commits now: true when everything recorded so far is in
+    // the file.
     bool commit();
     // Retention (LockHistoryStore::prune), once what waits is committed; a failure is told as
     // a write's is.
@@ -45,8 +50,10 @@ private:
     // Writes each of `entries` (events, anomalies) until one fails.
     template <typename Entries> void writeEach(const Entries& entries);
     void tellFailure(); // once
+    void writeHandedOver();
 
     std::unique_ptr<LockHistoryStore> store_;
+    RecordingInbox inbox_;
     QTimer commitTimer_;
     bool failed_ = false;
 };

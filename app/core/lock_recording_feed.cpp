@@ -1,6 +1,5 @@
 #include "app/core/lock_recording_feed.h"
 
-#include "app/core/guarded_post.h"
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_recorder.h"
 
@@ -16,7 +15,7 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
                                  const std::vector<etcd::LockEvent>& events) {
     const auto now = std::chrono::system_clock::now();
     const auto steadyNow = std::chrono::steady_clock::now();
-    std::optional<HistoryGap> gap;
+    RecordingBatch batch;
     const char* checkpoint = nullptr;
     // Only a live view is a state to record; events before it are none (the first listing
     // reports none, and a re-read's recovered events come once it is live again).
@@ -28,49 +27,39 @@ void LockRecordingFeed::onEvents(const etcd::LockMonitor& monitor,
             outagesRecorded_ = outage ? outage->number : 0;
             checkpoint = "start";
             if (resumedAfter_)
-                gap = HistoryGap{*resumedAfter_, now, 0, "not recording (the recorder stopped)"};
+                batch.gap =
+                    HistoryGap{*resumedAfter_, now, 0, "not recording (the recorder stopped)"};
         } else if (outage && outage->until && outage->number != outagesRecorded_) {
             outagesRecorded_ = outage->number;
-            gap = HistoryGap{outage->since, *outage->until, outage->revision, outage->reason};
+            batch.gap = HistoryGap{outage->since, *outage->until, outage->revision, outage->reason};
             checkpoint = "resync";
         } else if (steadyNow - checkpointedAt_ >= checkpointEvery_) {
             checkpoint = "periodic";
         }
     }
-    std::vector<HistoryAnomaly> anomalies;
     if (live) {
         std::vector<etcd::AnomalyChange> changes;
         monitor.updateAnomalies(anomalies_, changes);
-        anomalies.reserve(changes.size());
+        batch.anomalies.reserve(changes.size());
         for (auto& change : changes)
-            anomalies.push_back({std::move(change), anomalies_.revision, now});
+            batch.anomalies.push_back({std::move(change), anomalies_.revision, now});
     }
-    std::optional<LiveCheckpoint> state;
     if (checkpoint) {
         // On the client's thread, between its callbacks: the state holds exactly the events
         // handed on so far, and the anomalies just brought up to date. The queues are shared,
         // copied under the monitor's lock: the recorder reads them as they are now.
         monitor.readLocks([&](int64_t revision, const etcd::LockQueues& locks) {
-            state =
+            batch.checkpoint =
                 LiveCheckpoint{revision, now, checkpoint, sharedQueuesOf(locks), anomalies_.byLock};
         });
         checkpointedAt_ = steadyNow;
-        if (gap && gap->revision == 0)
-            gap->revision = state->revision;
+        if (batch.gap && batch.gap->revision == 0)
+            batch.gap->revision = batch.checkpoint->revision;
     }
-    if (!gap && !state && events.empty() && anomalies.empty())
+    if (!batch.gap && !batch.checkpoint && events.empty() && batch.anomalies.empty())
         return;
-    postToOwnThread(recorder_, [gap = std::move(gap), events, state = std::move(state),
-                                anomalies = std::move(anomalies)](LockRecorder* recorder) {
-        if (gap)
-            recorder->record(*gap);
-        if (!events.empty())
-            recorder->record(events);
-        if (state)
-            recorder->record(*state);
-        if (!anomalies.empty())
-            recorder->record(anomalies);
-    });
+    batch.events = events;
+    recorder_->handOver(std::move(batch));
 }
 
 } // namespace lockscope

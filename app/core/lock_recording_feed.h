@@ -12,7 +12,7 @@ namespace lockscope {
 class LockRecorder;
 
 // Turns a LockMonitor's listener calls, on the client's thread, into what a recording holds
-// and hands it to a LockRecorder on the recorder's thread (queued calls; nothing here waits on
+// and hands it to a LockRecorder, to be written on the recorder's thread (nothing here waits on
 // the disk): each batch of lock events; a checkpoint of the whole state once the first listing
 // is in and then at most every `checkpointEvery` while anything happens; after every outage a
 // gap (the monitor's Outage: from the last word heard to the re-read), then the events the

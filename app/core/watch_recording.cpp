@@ -64,12 +64,12 @@ public:
             if (slot_->run == run)
                 slot_->feed = std::move(feed);
         }
-        // After the feed is in: what it posts meanwhile waits in this thread's queue.
+        // After the feed is in: what it hands over meanwhile is written by prune's commit.
         prune();
         pruneTimer_->start();
     }
 
-    // What the feed posted before it was taken away came first (one queue, in order).
+    // The feed is taken away first: the commit writes all it handed over.
     void finish() {
         pruneTimer_->stop();
         if (recorder_)

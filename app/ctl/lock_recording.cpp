@@ -96,7 +96,7 @@ const QString& LockRecording::shown() const {
 }
 
 bool LockRecording::finish() {
-    // Queued behind what the feed posted before the monitor stopped, so recorded after it.
+    // After the monitor stopped: the commit writes all the feed handed over.
     bool committed = false;
     runOnRecorderThread(recorder_,
                         [&committed](LockRecorder* recorder) { committed = recorder->commit(); });
