@@ -31,11 +31,11 @@ int bind(sqlite3_stmt* statement, int position, const QVariant& value) {
     case QMetaType::LongLong:
     case QMetaType::UInt: return sqlite3_bind_int64(statement, position, value.toLongLong());
     case QMetaType::Double: return sqlite3_bind_double(statement, position, value.toDouble());
-    case QMetaType::QString: {
+    case QMetaType::QString: { // unicode(): utf16() copies a string whose bytes are not its own
         const QString* text = static_cast<const QString*>(value.constData());
         return text->isNull()
                    ? sqlite3_bind_null(statement, position)
-                   : sqlite3_bind_text16(statement, position, text->utf16(),
+                   : sqlite3_bind_text16(statement, position, text->unicode(),
                                          static_cast<int>(text->size() * 2), SQLITE_STATIC);
     }
     default: {
@@ -81,6 +81,15 @@ SqliteRowInsert::~SqliteRowInsert() {
 }
 
 bool SqliteRowInsert::insert(const QVariantList& row) {
+    // A value for every parameter: one left unbound would keep the last row's, whose bytes
+    // (bound SQLITE_STATIC) are gone.
+    const int parameters = sqlite3_bind_parameter_count(statement_);
+    if (row.size() != parameters) {
+        error_ = QSqlError(QString(),
+                           QString("%1 values for %2 parameters").arg(row.size()).arg(parameters),
+                           QSqlError::StatementError);
+        return false;
+    }
     int code = SQLITE_OK;
     for (int i = 0; i < row.size() && code == SQLITE_OK; ++i)
         code = bind(statement_, i + 1, row[i]);

@@ -1,6 +1,7 @@
 // SqliteRowInsert on a real SQLite file, beside Qt SQL's own binding: every kind of value a
 // recording writes reads back with the type and value Qt's binding gives it, a row SQLite
-// refuses says why and leaves the statement usable, and a closed connection is refused.
+// refuses says why and leaves the statement usable, a row of too few values is refused, and a
+// closed connection is refused.
 #include "app/core/sqlite_row_insert.h"
 #include "support/qtest_registry.h"
 
@@ -111,6 +112,11 @@ private slots:
                  qPrintable(insert->error().databaseText()));
         QVERIFY(insert->insert({2, "ok"}));
         QCOMPARE(storedRow(db, 1, 2), QStringList{"text:'ok'"});
+        // A value short is refused, not bound from the row before.
+        QVERIFY(!insert->insert({3}));
+        QCOMPARE(insert->error().databaseText(), QString("1 values for 2 parameters"));
+        QVERIFY(query.exec("SELECT count(*) FROM t") && query.next());
+        QCOMPARE(query.value(0).toInt(), 1);
     }
 
     void aStatementThatDoesNotPrepareSaysWhy() {
