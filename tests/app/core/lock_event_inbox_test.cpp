@@ -1,4 +1,5 @@
 #include "app/core/lock_event_inbox.h"
+#include "lock_test_data.h"
 
 #include <gtest/gtest.h>
 
@@ -7,14 +8,8 @@ namespace {
 
 std::vector<etcd::LockEvent> eventsAt(std::initializer_list<int64_t> revisions) {
     std::vector<etcd::LockEvent> events;
-    for (int64_t revision : revisions) {
-        etcd::LockEvent event{};
-        event.kind = etcd::LockEventKind::Enqueued;
-        event.lock = "/locks/a";
-        event.key = "/locks/a/1";
-        event.revision = revision;
-        events.push_back(event);
-    }
+    for (int64_t revision : revisions)
+        events.push_back(test::enqueuedEvent(revision));
     return events;
 }
 

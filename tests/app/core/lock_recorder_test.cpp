@@ -3,6 +3,7 @@
 // writes what waits first, in the order handed over.
 #include "app/core/lock_history_store.h"
 #include "app/core/lock_recorder.h"
+#include "lock_test_data.h"
 #include "support/qtest_registry.h"
 
 #include <QTemporaryDir>
@@ -16,16 +17,8 @@ namespace {
 
 RecordingBatch eventsAt(std::initializer_list<int64_t> revisions) {
     RecordingBatch batch;
-    for (int64_t revision : revisions) {
-        etcd::LockEvent event{};
-        event.kind = etcd::LockEventKind::Enqueued;
-        event.lock = "/locks/job";
-        event.key = "/locks/job/" + std::to_string(revision);
-        event.revision = revision;
-        event.createRevision = revision;
-        event.observedAt = std::chrono::system_clock::now();
-        batch.events.push_back(event);
-    }
+    for (int64_t revision : revisions)
+        batch.events.push_back(test::enqueuedEvent(revision));
     return batch;
 }
 

@@ -32,6 +32,17 @@ inline etcd::LockQueue lockQueue(const std::string& name, int waiters, int64_t f
     return queue;
 }
 
+// A key of lock /locks/a joining its queue at `revision`, as the monitor reports it.
+inline etcd::LockEvent enqueuedEvent(int64_t revision) {
+    etcd::LockEvent event{};
+    event.kind = etcd::LockEventKind::Enqueued;
+    event.lock = "/locks/a";
+    event.key = "/locks/a/" + std::to_string(revision);
+    event.revision = revision;
+    event.createRevision = revision;
+    return event;
+}
+
 inline etcd::LeaseTtl leaseTtl(int64_t seconds, int64_t granted = 60) {
     etcd::LeaseTtl ttl;
     ttl.ttlSeconds = seconds;

@@ -1,4 +1,5 @@
 #include "app/core/recording_inbox.h"
+#include "lock_test_data.h"
 
 #include <gtest/gtest.h>
 #include <thread>
@@ -8,12 +9,7 @@ namespace {
 
 RecordingBatch batchAt(int64_t revision) {
     RecordingBatch batch;
-    etcd::LockEvent event{};
-    event.kind = etcd::LockEventKind::Enqueued;
-    event.lock = "/locks/a";
-    event.key = "/locks/a/1";
-    event.revision = revision;
-    batch.events.push_back(event);
+    batch.events.push_back(test::enqueuedEvent(revision));
     return batch;
 }
 
