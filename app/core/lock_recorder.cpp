@@ -23,7 +23,7 @@ LockRecorder::~LockRecorder() {
 void LockRecorder::handOver(RecordingBatch batch) {
     // The wake-up starts the commit timer, whose commit writes what waits by then.
     if (inbox_.add(std::move(batch)))
-        postToOwnThread(this, [](LockRecorder* recorder) { recorder->wrote(true); });
+        postToOwnThread(this, [](LockRecorder* recorder) { recorder->commitSoon(); });
 }
 
 void LockRecorder::writeHandedOver() {
@@ -81,8 +81,13 @@ void LockRecorder::prune(std::chrono::system_clock::time_point keepSince, int64_
 void LockRecorder::wrote(bool ok) {
     if (!ok)
         tellFailure();
+    else
+        commitSoon();
+}
+
+void LockRecorder::commitSoon() {
     // One commit per interval however many writes came: a batch, not a commit per event.
-    else if (!commitTimer_.isActive())
+    if (!commitTimer_.isActive())
         commitTimer_.start();
 }
 

@@ -47,6 +47,8 @@ signals:
 private:
     // Starts the commit timer after a write; says the failure once.
     void wrote(bool ok);
+    // Starts the commit timer unless it runs.
+    void commitSoon();
     // Writes each of `entries` (events, anomalies) until one fails.
     template <typename Entries> void writeEach(const Entries& entries);
     void tellFailure(); // once
